@@ -1,0 +1,36 @@
+// `npm run demo`: the SDK's real Client spawns the built server in demo mode over stdio, calls every
+// tool once, and prints what an assistant would see.
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { createDataset } from '../src/simulator/data.js';
+
+const entry = fileURLToPath(new URL('../src/main.js', import.meta.url));
+const { tokens } = createDataset();
+const onA = tokens.filter((t) => t.chain === 'chain_a').map((t) => t.mintId);
+const unknown = 'UnknownMint1111111111111111111111111111111';
+
+const calls: Array<[string, Record<string, unknown>]> = [
+  ['check_health', {}],
+  ['list_streamers', { tokenAddresses: onA.slice(0, 12), limit: 8 }],
+  ['get_streamer_core', { mint: onA[0] }],
+  ['get_streamer_sessions', { mint: onA[0], limit: 5 }],
+  ['analyze_botting', { mintIds: [...onA.slice(0, 8), unknown], hours: 24 }],
+  ['get_streamers_analytics', { mintIds: onA.slice(0, 2), period: '1d', points: 48 }],
+  ['get_streamers_complete', { mintIds: onA.slice(0, 1) }],
+  ['get_creator_fees', { tokenAddresses: [...onA.slice(0, 4), unknown] }],
+  ['get_analytics_overview', {}],
+  ['get_activity_heatmap', {}],
+  ['analyze_botting', { mintIds: onA.slice(0, 2), hours: 500 }],
+];
+
+const client = new Client({ name: 'streamer-analytics-demo', version: '1.0.0' });
+await client.connect(new StdioClientTransport({ command: process.execPath, args: [entry, '--demo'], stderr: 'inherit' }));
+const { tools } = await client.listTools();
+console.log(`Connected: ${tools.length} tools (${tools.map((t) => t.name).join(', ')})\n`);
+for (const [name, args] of calls) {
+  const result = await client.callTool({ name, arguments: args });
+  const text = (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n');
+  console.log(`━━ ${name} ${JSON.stringify(args).slice(0, 90)}${result.isError ? '  (tool error)' : ''}\n${text}\n`);
+}
+await client.close();

@@ -1,0 +1,218 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, request } from 'undici';
+import type { Logger } from '../log.js';
+import { VERSION } from '../version.js';
+import {
+  type ApiError,
+  ApiReportedError,
+  CancelledError,
+  ConnectionError,
+  errorFromStatus,
+  InvalidResponseError,
+  TimeoutError,
+} from './errors.js';
+import { DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, retryDelay } from './retry.js';
+
+export interface ApiRequest {
+  method: 'GET' | 'POST';
+  /** Path below the base URL, starting with `/`; dynamic segments already percent-encoded. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+}
+
+export interface ApiResponse {
+  status: number;
+  /** The parsed JSON object; `success` was not false. */
+  body: Record<string, unknown>;
+  attempts: number;
+  ms: number;
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  maxRetries: number;
+  logger: Logger;
+  retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
+  /** Responses larger than this are refused rather than buffered. */
+  maxResponseBytes?: number;
+  agent?: Agent;
+}
+
+const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+const MESSAGE_KEYS = ['error', 'message', 'msg', 'detail'] as const;
+
+/** Percent-encodes one dynamic path segment (a mint id). */
+export const segment = (value: string) => encodeURIComponent(value);
+
+/** Joins the base URL (path prefix kept, trailing slash or not) with an API path and query. */
+export function buildUrl(baseUrl: string, path: string, query?: ApiRequest['query']): URL {
+  const url = new URL(baseUrl.replace(/\/+$/, '') + path);
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) url.searchParams.set(key, String(value));
+  }
+  return url;
+}
+
+/**
+ * The upstream client: one keep-alive agent for every call, a timeout per attempt, a response size
+ * cap, JSON parsing, and retries with backoff for 429, 5xx, network errors and timeouts.
+ */
+export class ApiClient {
+  readonly #options: ApiClientOptions;
+  readonly #agent: Agent;
+  readonly #policy: RetryPolicy;
+  readonly #headers: Record<string, string>;
+
+  constructor(options: ApiClientOptions) {
+    this.#options = options;
+    this.#agent = options.agent ?? new Agent({ keepAliveTimeout: 30_000, connections: 16 });
+    this.#policy = { ...DEFAULT_RETRY, ...options.retry, maxRetries: options.maxRetries };
+    this.#headers = {
+      accept: 'application/json',
+      'user-agent': `streamer-analytics-mcp/${VERSION}`,
+      'x-api-key': options.apiKey,
+    };
+  }
+
+  async request(req: ApiRequest, signal?: AbortSignal): Promise<ApiResponse> {
+    const url = buildUrl(this.#options.baseUrl, req.path, req.query);
+    const started = performance.now();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const { status, body } = await this.#attempt(req, url, signal);
+        return { status, body, attempts: attempt + 1, ms: performance.now() - started };
+      } catch (thrown) {
+        const error = thrown as ApiError;
+        error.detail.attempts = attempt + 1;
+        const delay = signal?.aborted ? undefined : retryDelay(error, attempt, this.#policy);
+        if (delay === undefined) throw error;
+        this.#options.logger.info('retrying upstream request', {
+          path: req.path,
+          attempt: attempt + 1,
+          error: error.kind,
+          status: error.detail.status,
+          delayMs: delay,
+        });
+        try {
+          await sleep(delay, undefined, { signal });
+        } catch {
+          throw new CancelledError('cancelled during retry backoff', error.detail);
+        }
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+
+  async #attempt(req: ApiRequest, url: URL, signal: AbortSignal | undefined) {
+    const timeout = AbortSignal.timeout(this.#options.timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const isPost = req.method === 'POST';
+    let response: Awaited<ReturnType<typeof request>>;
+    let text: string;
+    try {
+      response = await request(url, {
+        method: req.method,
+        dispatcher: this.#agent,
+        signal: combined,
+        headers: isPost ? { ...this.#headers, 'content-type': 'application/json' } : this.#headers,
+        ...(isPost ? { body: JSON.stringify(req.body ?? {}) } : {}),
+      });
+      text = await readCapped(response.body, this.#options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
+    } catch (error) {
+      throw this.#transportError(error, signal, timeout);
+    }
+
+    const { statusCode: status, headers } = response;
+    const contentType = String(headers['content-type'] ?? '');
+    const parsed = parseJson(text);
+    if (status < 200 || status >= 300) {
+      throw errorFromStatus(status, {
+        upstreamMessage: messageOf(parsed) ?? snippet(text, contentType),
+        retryAfterMs: parseRetryAfter(headerValue(headers['retry-after'])),
+      });
+    }
+    if (parsed === undefined) {
+      throw new InvalidResponseError('response is not JSON', {
+        status,
+        upstreamMessage: snippet(text, contentType),
+      });
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw new InvalidResponseError('response is not a JSON object', { status });
+    }
+    const body = parsed as Record<string, unknown>;
+    if (body.success === false) {
+      throw new ApiReportedError('success: false', { status, upstreamMessage: messageOf(body) });
+    }
+    return { status, body };
+  }
+
+  #transportError(error: unknown, signal: AbortSignal | undefined, timeout: AbortSignal): ApiError {
+    if (error instanceof InvalidResponseError) return error;
+    if (signal?.aborted) return new CancelledError('cancelled by the client', {}, { cause: error });
+    const code = (error as { code?: string }).code;
+    if (timeout.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+      return new TimeoutError(
+        `no complete answer within ${this.#options.timeoutMs} ms`,
+        {},
+        { cause: error },
+      );
+    }
+    return new ConnectionError(code ?? (error as Error).message ?? 'connection failed', {}, { cause: error });
+  }
+}
+
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, cap: number) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > cap) {
+      body.destroy();
+      throw new InvalidResponseError(`response larger than ${Math.round(cap / 1024 / 1024)} MiB`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The upstream's message in an error body, wherever the common shapes put it. */
+function messageOf(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const record = body as Record<string, unknown>;
+  for (const key of MESSAGE_KEYS) {
+    const value = record[key];
+    if (typeof value === 'string' && value.trim()) return value.slice(0, 500);
+    if (typeof value === 'object' && value !== null) {
+      const nested = messageOf(value);
+      if (nested) return nested;
+    }
+  }
+  return undefined;
+}
+
+function snippet(text: string, contentType: string): string | undefined {
+  const trimmed = text.trim();
+  if (!trimmed) return undefined;
+  const kind = contentType.split(';')[0]?.trim() || 'unknown content type';
+  const isHtml = /^<(!doctype|html)/i.test(trimmed) || kind === 'text/html';
+  return isHtml ? `an HTML page (${kind})` : `${kind}: ${trimmed.slice(0, 120)}`;
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,74 @@
+/** Stable codes of the upstream failure kinds; the tool error text is chosen from these in one place. */
+export type ErrorKind =
+  | 'auth'
+  | 'not_found'
+  | 'rate_limited'
+  | 'upstream'
+  | 'timeout'
+  | 'network'
+  | 'invalid_response'
+  | 'api_error'
+  | 'cancelled';
+
+export interface ErrorDetail {
+  status?: number | undefined;
+  /** The upstream's own message, as received (untrusted: cleaned where it is shown). */
+  upstreamMessage?: string | undefined;
+  retryAfterMs?: number | undefined;
+  /** Requests made, retries included. */
+  attempts?: number | undefined;
+}
+
+export abstract class ApiError extends Error {
+  abstract readonly kind: ErrorKind;
+  readonly retryable: boolean = false;
+  readonly detail: ErrorDetail;
+  constructor(message: string, detail: ErrorDetail = {}, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.detail = detail;
+  }
+}
+
+export class AuthenticationError extends ApiError {
+  readonly kind = 'auth';
+}
+export class NotFoundError extends ApiError {
+  readonly kind = 'not_found';
+}
+export class RateLimitError extends ApiError {
+  readonly kind = 'rate_limited';
+  override readonly retryable = true;
+}
+export class ServerError extends ApiError {
+  readonly kind = 'upstream';
+  override readonly retryable = true;
+}
+export class TimeoutError extends ApiError {
+  readonly kind = 'timeout';
+  override readonly retryable = true;
+}
+export class ConnectionError extends ApiError {
+  readonly kind = 'network';
+  override readonly retryable = true;
+}
+export class InvalidResponseError extends ApiError {
+  readonly kind = 'invalid_response';
+}
+/** The upstream answered but refused: `success: false`, or a 4xx other than 401, 403, 404 and 429. */
+export class ApiReportedError extends ApiError {
+  readonly kind = 'api_error';
+}
+export class CancelledError extends ApiError {
+  readonly kind = 'cancelled';
+}
+
+/** The one place where an HTTP status becomes an error kind. */
+export function errorFromStatus(status: number, detail: ErrorDetail): ApiError {
+  const d = { ...detail, status };
+  if (status === 401 || status === 403) return new AuthenticationError(`HTTP ${status}`, d);
+  if (status === 404) return new NotFoundError(`HTTP ${status}`, d);
+  if (status === 429) return new RateLimitError(`HTTP ${status}`, d);
+  if (status >= 500) return new ServerError(`HTTP ${status}`, d);
+  return new ApiReportedError(`HTTP ${status}`, d);
+}

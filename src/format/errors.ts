@@ -1,0 +1,90 @@
+import { ApiError } from '../api/errors.js';
+import { ENV } from '../config.js';
+import { quote } from './text.js';
+
+/** A short machine-readable last line, e.g. `[error: rate_limited · retryable · retry_after_s=12]`. */
+export function errorTag(kind: string, retryable: boolean, extra?: string): string {
+  return `[error: ${[kind, retryable ? 'retryable' : 'final', extra].filter(Boolean).join(' · ')}]`;
+}
+
+/** The one place where a failure becomes the text of a tool error: what failed, then what to do. */
+export function describeError(error: unknown, timeoutMs: number): string {
+  if (!(error instanceof ApiError)) {
+    return `Internal error in the MCP server: ${quote((error as Error)?.message ?? error, 200)}. Please report it.\n${errorTag('internal', false)}`;
+  }
+  const { status, upstreamMessage, retryAfterMs, attempts } = error.detail;
+  const said = upstreamMessage ? `: ${quote(upstreamMessage, 200)}` : '';
+  const http = status ? ` (HTTP ${status})` : '';
+  const tries = attempts && attempts > 1 ? ` after ${attempts} attempts` : '';
+  const waitS = retryAfterMs !== undefined ? Math.ceil(retryAfterMs / 1000) : undefined;
+
+  switch (error.kind) {
+    case 'auth':
+      return lines(
+        `The streamer analytics API refused the API key${http}${said}.`,
+        `Check ${ENV.apiKey}: it must be a valid key, created in the operator's web application.`,
+        errorTag('auth', false),
+      );
+    case 'not_found':
+      return lines(
+        `Not found${http}${said}.`,
+        'Check the mint id, and the chain and platform: the token may be on the other chain.',
+        errorTag('not_found', false),
+      );
+    case 'rate_limited':
+      return lines(
+        `The streamer analytics API is rate limiting requests${http}${tries}${said}.`,
+        waitS !== undefined
+          ? `Wait ${waitS} s before trying again.`
+          : 'Wait a minute before trying again, and make fewer calls at once.',
+        errorTag('rate_limited', true, waitS !== undefined ? `retry_after_s=${waitS}` : undefined),
+      );
+    case 'upstream':
+      return lines(
+        `The streamer analytics service failed${http}${tries}${said}.`,
+        'This is usually temporary: try again shortly; check_health tells whether the service is up.',
+        errorTag('upstream_error', true),
+      );
+    case 'timeout':
+      return lines(
+        `The streamer analytics service did not answer within ${timeoutMs} ms${tries}.`,
+        `Try again, ask for less (a smaller limit or fewer ids), or raise ${ENV.timeoutMs}.`,
+        errorTag('timeout', true),
+      );
+    case 'network':
+      return lines(
+        `Could not reach the streamer analytics service (${error.message})${tries}.`,
+        `Check ${ENV.baseUrl} and the network connection; check_health tests the connection.`,
+        errorTag('network', true),
+      );
+    case 'invalid_response':
+      return lines(
+        `The streamer analytics service answered with something other than the expected JSON${http} (${error.message}${upstreamMessage ? `; got ${upstreamMessage}` : ''}).`,
+        `Check that ${ENV.baseUrl} points at the API itself, with its path prefix (e.g. https://host/api/v1).`,
+        errorTag('invalid_response', false),
+      );
+    case 'api_error':
+      return lines(
+        `The streamer analytics API reported a failure${http}${said || ' without a message'}.`,
+        'Check the arguments against the tool description; if they are right, the service may be unable to answer this query now.',
+        errorTag('api_error', false),
+      );
+    case 'cancelled':
+      return lines('The call was cancelled before the service answered.', errorTag('cancelled', false));
+  }
+}
+
+const lines = (...parts: string[]) => parts.join('\n');
+
+/** The answer every tool gives until the key and base URL are set. */
+export function setupGuide(missing: string[], problems: string[]): string {
+  return lines(
+    `The streamer analytics server is not configured yet: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set.`,
+    `- ${ENV.apiKey}: your API key, created in the operator's web application; sent as the x-api-key header.`,
+    `- ${ENV.baseUrl}: the service base address, path prefix included (e.g. https://host/api/v1).`,
+    'Set them in the MCP client configuration (the "env" of this server, or the Claude Desktop extension settings), then restart the server.',
+    'Try it without a key: run the server with --demo (simulated data).',
+    ...problems.map((p) => `Note: ${p}.`),
+    errorTag('not_configured', false),
+  );
+}

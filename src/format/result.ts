@@ -1,0 +1,67 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+/** What a tool renders: the headline, the text channel, and the structured channel (summary added later). */
+export interface Rendered {
+  summary: string;
+  text: string;
+  structured: Record<string, unknown>;
+}
+
+export const DEFAULT_BUDGET_CHARS = 24_000;
+
+const size = (r: Rendered) => ({
+  text: r.text.length,
+  json: JSON.stringify(r.structured).length + r.summary.length + 16,
+});
+
+/**
+ * Renders the largest prefix of `total` rows whose text and JSON both stay within `budget` characters.
+ * `render(shown)` must itself say, in both channels, when `shown < total` (see `cutNote`).
+ */
+export function fitRows(total: number, budget: number, render: (shown: number) => Rendered): Rendered {
+  const full = render(total);
+  const fits = (r: Rendered) => {
+    const s = size(r);
+    return s.text <= budget && s.json <= budget;
+  };
+  if (fits(full)) return full;
+  let low = 0;
+  let high = total - 1;
+  let best = render(0);
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const candidate = render(mid);
+    if (fits(candidate)) {
+      best = candidate;
+      low = mid + 1;
+    } else {
+      high = mid - 1;
+    }
+  }
+  return best;
+}
+
+/** The sentence both channels carry when rows were cut to fit the budget. */
+export const cutNote = (shown: number, total: number, what: string, how: string) =>
+  `Showing ${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} ${what}. ${how}`;
+
+/** Last-resort guard for results whose size the renderer could not bound (detailed passthrough). */
+export function enforceBudget(r: Rendered, budget: number): Rendered {
+  const s = size(r);
+  if (s.text <= budget && s.json <= budget) return r;
+  const note = `Result cut to the ${budget.toLocaleString('en-US')}-character budget; ask with response_format "concise" or a narrower query.`;
+  const text = s.text <= budget ? r.text : `${r.text.slice(0, budget - note.length - 2)}\n${note}`;
+  const structured = s.json <= budget ? r.structured : { truncated: note };
+  return { summary: r.summary, text, structured };
+}
+
+export function toolResult(r: Rendered): CallToolResult {
+  return {
+    content: [{ type: 'text', text: r.text }],
+    structuredContent: { summary: r.summary, ...r.structured },
+  };
+}
+
+export function toolError(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}

@@ -1,0 +1,64 @@
+// The streamer core record (document: "Streamer core record"), as a table row and as a card.
+import { type Column, num, quote } from './text.js';
+
+export interface StreamerRecord {
+  mintId: string;
+  coinName?: unknown;
+  coinSymbol?: unknown;
+  currentViewers?: unknown;
+  tokenMarketCap?: unknown;
+  tokenPrice?: unknown;
+  isCurrentlyLive?: unknown;
+  totalStreamingTime?: unknown;
+  chain?: unknown;
+  platform?: unknown;
+  [field: string]: unknown;
+}
+
+const CORE_KEYS = [
+  'mintId',
+  'coinName',
+  'coinSymbol',
+  'isCurrentlyLive',
+  'currentViewers',
+  'tokenMarketCap',
+  'tokenPrice',
+  'totalStreamingTime',
+] as const;
+
+const CORE_COLUMNS: Column[] = [
+  { header: 'mint' },
+  { header: 'name' },
+  { header: 'symbol' },
+  { header: 'live' },
+  { header: 'viewers', align: 'right' },
+  { header: 'mcap', align: 'right' },
+  { header: 'price', align: 'right' },
+  { header: 'stream time', align: 'right' },
+];
+
+/** Columns of a streamer table; chain and platform only when the query spans several. */
+export function streamerColumns(showScope: boolean): { keys: string[]; text: Column[] } {
+  return showScope
+    ? {
+        keys: [...CORE_KEYS, 'chain', 'platform'],
+        text: [...CORE_COLUMNS, { header: 'chain' }, { header: 'platform' }],
+      }
+    : { keys: [...CORE_KEYS], text: CORE_COLUMNS };
+}
+
+export const liveText = (v: unknown) => (v === true ? 'LIVE' : v === false ? 'off' : '?');
+
+export function streamerRow(r: StreamerRecord, showScope: boolean, id: string): string[] {
+  const row = [
+    id,
+    quote(r.coinName, 24),
+    quote(r.coinSymbol, 12),
+    liveText(r.isCurrentlyLive),
+    num(r.currentViewers),
+    num(r.tokenMarketCap),
+    num(r.tokenPrice),
+    num(r.totalStreamingTime),
+  ];
+  return showScope ? [...row, quote(r.chain, 12), quote(r.platform, 12)] : row;
+}

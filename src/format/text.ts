@@ -1,0 +1,107 @@
+// Text primitives shared by every result: cleaning untrusted strings, numbers, tables, sparklines.
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?/g;
+const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]/g;
+// C0/C1 controls, zero-width characters, bidirectional overrides and isolates, BOM, interlinear annotations.
+const INVISIBLE =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Makes a string that came from the upstream (and so perhaps from a token's creator) safe to show:
+ * no control, invisible or direction-changing characters, no line breaks, whitespace folded,
+ * invalid UTF-16 replaced, at most `max` characters.
+ */
+export function clean(value: unknown, max = 120): string {
+  let text = String(value ?? '')
+    .replace(ANSI, '')
+    .replace(BREAKS, ' ')
+    .replace(INVISIBLE, '')
+    .replace(LONE_SURROGATE, '\ufffd')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (text.length > max) text = `${text.slice(0, max - 1).replace(LONE_SURROGATE, '')}…`;
+  return text;
+}
+
+/** An upstream string shown in text: cleaned and quoted, so it reads as data, never as the server's words. */
+export const quote = (value: unknown, max = 120): string => JSON.stringify(clean(value, max));
+
+/** Cleans every string inside a JSON value (keys too); used where upstream objects pass through whole. */
+export function cleanDeep(value: unknown, max = 500): unknown {
+  if (typeof value === 'string') return clean(value, max);
+  if (Array.isArray(value)) return value.map((v) => cleanDeep(v, max));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[clean(k, 80)] = cleanDeep(v, max);
+    return out;
+  }
+  return value;
+}
+
+const UNITS: Array<[number, string]> = [
+  [1e12, 'T'],
+  [1e9, 'B'],
+  [1e6, 'M'],
+  [1e3, 'K'],
+];
+
+/** A number for reading: 1,234 / 123.4K / 1.2M / 0.0000123; '–' for anything that is not a finite number. */
+export function num(value: unknown): string {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return value == null ? '–' : clean(value, 24);
+  const abs = Math.abs(value);
+  if (abs >= 100_000) {
+    for (const [size, unit] of UNITS) {
+      if (abs >= size) return `${trimZeros((value / size).toFixed(abs / size >= 100 ? 0 : 1))}${unit}`;
+    }
+  }
+  if (Number.isInteger(value)) return value.toLocaleString('en-US');
+  if (abs >= 1000) return Math.round(value).toLocaleString('en-US');
+  return trimZeros(value.toPrecision(3));
+}
+
+const trimZeros = (text: string) =>
+  text.includes('e') ? text : text.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+
+/** A ratio (0.345) as a percentage (34.5%). */
+export const pct = (ratio: number) => `${trimZeros((ratio * 100).toFixed(1))}%`;
+
+/** A long id shortened for a table column (`7xKX…sgAsU`); only where the full id stands elsewhere. */
+export const shortId = (id: string) => (id.length > 12 ? `${id.slice(0, 4)}…${id.slice(-4)}` : id);
+
+export const plural = (n: number, one: string, many = `${one}s`) => `${num(n)} ${n === 1 ? one : many}`;
+
+export interface Column {
+  header: string;
+  align?: 'left' | 'right';
+}
+
+/** A plain-text table: space-aligned columns, numbers right-aligned, no trailing spaces. */
+export function table(columns: Column[], rows: string[][]): string[] {
+  const widths = columns.map((c, i) => Math.max(c.header.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) =>
+        columns[i]?.align === 'right' ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0),
+      )
+      .join('  ')
+      .trimEnd();
+  return [line(columns.map((c) => c.header)), ...rows.map(line)];
+}
+
+const BARS = '▁▂▃▄▅▆▇█';
+
+/** A one-line sparkline of at most `width` cells (longer series are averaged into buckets). */
+export function sparkline(values: number[], width = 40): string {
+  if (values.length === 0) return '';
+  const buckets: number[] = [];
+  const size = Math.max(1, values.length / width);
+  for (let start = 0; start < values.length; start += size) {
+    const slice = values.slice(Math.floor(start), Math.floor(start + size));
+    buckets.push(slice.reduce((a, b) => a + b, 0) / slice.length);
+  }
+  const min = Math.min(...buckets);
+  const span = Math.max(...buckets) - min;
+  return buckets.map((v) => BARS[span === 0 ? 0 : Math.round(((v - min) / span) * 7)]).join('');
+}

@@ -1,0 +1,91 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import { ApiClient } from './api/client.js';
+import { type Config, missingSettings } from './config.js';
+import { describeError, setupGuide } from './format/errors.js';
+import {
+  DEFAULT_BUDGET_CHARS,
+  enforceBudget,
+  type Rendered,
+  toolError,
+  toolResult,
+} from './format/result.js';
+import type { Logger } from './log.js';
+import { TOOLS } from './tools/index.js';
+import type { Tool } from './tools/tool.js';
+import { NAME, VERSION } from './version.js';
+
+export interface ServerDeps {
+  config: Config;
+  logger: Logger;
+  /** Configuration problems found at start, repeated in the setup guide. */
+  problems?: string[];
+  /** Characters each result channel may use. */
+  budgetChars?: number;
+  /** Demo mode: every result says that its data is simulated. */
+  demo?: boolean;
+  /** Shared upstream client; made from `config` when absent. */
+  client?: ApiClient;
+  tools?: readonly Tool[];
+}
+
+const DEMO_NOTE = 'SIMULATED DATA (demo mode): not the real service.';
+
+/** Builds the upstream client once, or undefined while the key or base URL is missing. */
+export function createClient(config: Config, logger: Logger): ApiClient | undefined {
+  if (!config.apiKey || !config.baseUrl) return undefined;
+  return new ApiClient({
+    baseUrl: config.baseUrl,
+    apiKey: config.apiKey,
+    timeoutMs: config.timeoutMs,
+    maxRetries: config.maxRetries,
+    logger,
+  });
+}
+
+/** An MCP server exposing the tool table over whatever transport it is connected to. */
+export function createServer(deps: ServerDeps): Server {
+  const tools = deps.tools ?? TOOLS;
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const client = deps.client ?? createClient(deps.config, deps.logger);
+  const budget = deps.budgetChars ?? DEFAULT_BUDGET_CHARS;
+  let listed: { tools: ReturnType<Tool['entry']>[] } | undefined;
+
+  const server = new Server({ name: NAME, version: VERSION }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    listed ??= { tools: tools.map((t) => t.entry()) };
+    return listed;
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const tool = byName.get(request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    const prepared = tool.prepare(request.params.arguments);
+    if ('error' in prepared) return toolError(prepared.error);
+    if (!client) return toolError(setupGuide(missingSettings(deps.config), deps.problems ?? []));
+    try {
+      const response = await client.request(prepared.request, extra.signal);
+      let rendered = enforceBudget(prepared.render(response.body, { budget }), budget);
+      if (deps.demo) rendered = markSimulated(rendered);
+      deps.logger.debug('tool call', {
+        tool: tool.name,
+        ms: Math.round(response.ms),
+        attempts: response.attempts,
+      });
+      return toolResult(rendered);
+    } catch (error) {
+      deps.logger.warn('tool call failed', { tool: tool.name, error });
+      return toolError(describeError(error, deps.config.timeoutMs));
+    }
+  });
+  return server;
+}
+
+function markSimulated(r: Rendered): Rendered {
+  return { ...r, summary: `[simulated] ${r.summary}`, text: `${DEMO_NOTE}\n${r.text}` };
+}

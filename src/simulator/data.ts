@@ -1,0 +1,187 @@
+// A deterministic dataset for the simulator: the same seed always yields the same tokens and numbers.
+
+export const SIM_NOW = Date.parse('2026-11-20T12:00:00.000Z');
+
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+const WORDS = [
+  'Moon',
+  'Pepe',
+  'Doge',
+  'Cat',
+  'Frog',
+  'Rocket',
+  'Laser',
+  'Based',
+  'Giga',
+  'Turbo',
+  'Shiba',
+  'Wojak',
+  'Chad',
+  'Bonk',
+  'Pixel',
+  'Neon',
+  'Degen',
+  'Alpha',
+  'Sigma',
+  'Zen',
+];
+const SUFFIXES = ['Inu', 'Coin', 'AI', 'Stream', 'Live', 'Club', 'Cult', 'Army', 'Verse', 'Party'];
+const REASONS = [
+  'viewer count flat while chat is idle',
+  'sudden 10x viewer jump at stream start',
+  'low chat-to-viewer ratio',
+  'viewers drop to zero the moment the stream ends',
+  'identical viewer counts across consecutive samples',
+  'viewer peaks not matched by trading activity',
+];
+
+export type SimChain = 'chain_a' | 'chain_b';
+export type SimPlatform = 'platform_a' | 'platform_b' | 'platform_c';
+
+export interface SimSession {
+  sessionId: string;
+  mintId: string;
+  startTime: string;
+  endTime: string;
+  duration: number;
+  peakViewers: number;
+  averageViewers: number;
+}
+
+export interface SimToken {
+  mintId: string;
+  coinName: string;
+  coinSymbol: string;
+  currentViewers: number;
+  tokenMarketCap: number;
+  tokenPrice: number;
+  isCurrentlyLive: boolean;
+  totalStreamingTime: number;
+  chain: SimChain;
+  platform: SimPlatform;
+  averageViewers: number;
+  sessions: SimSession[];
+  /** undefined: the botting endpoint reports "no data" for this token. */
+  botting?: { confidence: number; confidenceLevel: string; score: number; reasons: string[] };
+  /** undefined: the creator-fees endpoint reports an error for this token. */
+  fees?: { creatorAddress: string; totalFees: number; currency: string; feesInNativeCoin: number };
+}
+
+/** mulberry32: a tiny seeded PRNG, enough for fake data. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function createDataset(seed = 42, counts = { platform_a: 160, platform_b: 60, platform_c: 40 }) {
+  const rand = prng(seed);
+  const int = (min: number, max: number) => min + Math.floor(rand() * (max - min + 1));
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
+  const address = (length: number) => Array.from({ length }, () => pick([...BASE58])).join('');
+
+  const tokens: SimToken[] = [];
+  for (const [platform, count] of Object.entries(counts) as Array<[SimPlatform, number]>) {
+    const chain: SimChain = platform === 'platform_a' ? 'chain_a' : 'chain_b';
+    for (let i = 0; i < count; i++) {
+      const mintId = address(chain === 'chain_a' ? 44 : int(32, 44));
+      const word = pick(WORDS);
+      const live = rand() < 0.4;
+      const botted = rand() < 0.25;
+      const sessions: SimSession[] = [];
+      let end = SIM_NOW - int(0, 48) * 3_600_000;
+      for (let s = int(0, 45); s > 0; s--) {
+        const duration = int(600, 14_400);
+        const start = end - duration * 1000;
+        const peak = int(5, botted ? 9_000 : 2_500);
+        sessions.push({
+          sessionId: `${mintId.slice(0, 8)}-${s}`,
+          mintId,
+          startTime: new Date(start).toISOString(),
+          endTime: new Date(end).toISOString(),
+          duration,
+          peakViewers: peak,
+          averageViewers: Math.round(peak * (0.3 + rand() * 0.5) * 10) / 10,
+        });
+        end = start - int(1, 72) * 3_600_000;
+      }
+      const marketCap = Math.round(10 ** (3 + rand() * 5));
+      const level = botted ? 'HIGH' : pick(['MEDIUM', 'LOW', 'LOW', 'LOW']);
+      const confidence = botted
+        ? 0.75 + rand() * 0.24
+        : level === 'MEDIUM'
+          ? 0.4 + rand() * 0.3
+          : rand() * 0.35;
+      tokens.push({
+        mintId,
+        coinName: `${word} ${pick(SUFFIXES)}`,
+        coinSymbol: (word.slice(0, 3) + pick(SUFFIXES).slice(0, 2)).toUpperCase(),
+        currentViewers: live ? int(1, botted ? 12_000 : 3_000) : 0,
+        tokenMarketCap: marketCap,
+        tokenPrice: marketCap / 1_000_000_000,
+        isCurrentlyLive: live,
+        totalStreamingTime: sessions.reduce((sum, s) => sum + s.duration, 0),
+        chain,
+        platform,
+        averageViewers: sessions.length
+          ? Math.round((sessions.reduce((sum, s) => sum + s.averageViewers, 0) / sessions.length) * 10) / 10
+          : 0,
+        sessions,
+        ...(rand() < 0.92
+          ? {
+              botting: {
+                confidence: Math.round(confidence * 100) / 100,
+                confidenceLevel: level,
+                score: Math.round(confidence * 100 * (0.85 + rand() * 0.15)),
+                reasons: botted
+                  ? REASONS.filter(() => rand() < 0.5).slice(0, 4)
+                  : level === 'MEDIUM'
+                    ? [pick(REASONS)]
+                    : [],
+              },
+            }
+          : {}),
+        ...(rand() < 0.9
+          ? {
+              fees: {
+                creatorAddress: address(44),
+                totalFees: Math.round(rand() * 50_000 * 100) / 100,
+                currency: 'USD',
+                feesInNativeCoin: Math.round(rand() * 300 * 1000) / 1000,
+              },
+            }
+          : {}),
+      });
+    }
+  }
+
+  // Hourly activity keyed "weekday-hour", busiest in the afternoon and on weekends.
+  const hourlyActivity: Record<string, number> = {};
+  for (let d = 0; d < 7; d++) {
+    for (let h = 0; h < 24; h++) {
+      const wave = Math.max(0, Math.sin(((h - 6) / 24) * 2 * Math.PI));
+      hourlyActivity[`${d}-${h}`] = Math.round(wave * (d === 0 || d === 6 ? 420 : 300) + rand() * 30);
+    }
+  }
+  const day = (offset: number) => new Date(SIM_NOW - offset * 86_400_000).toISOString().slice(0, 10);
+  const dailyActivity: Record<string, number> = {};
+  for (let d = 1; d <= 30; d++)
+    dailyActivity[`2026-11-${String(d).padStart(2, '0')}`] = d <= 20 ? int(200, 1_300) : 0;
+  const consistencyData: Record<string, number> = {};
+  for (let offset = 89; offset >= 0; offset--) consistencyData[day(offset)] = rand() < 0.1 ? 0 : int(20, 400);
+
+  return {
+    tokens,
+    byMint: new Map(tokens.map((t) => [t.mintId, t])),
+    hourlyActivity,
+    dailyActivity,
+    consistencyData,
+  };
+}
+
+export type Dataset = ReturnType<typeof createDataset>;

@@ -1,0 +1,493 @@
+// The embedded simulator: a deterministic fake of the whole interface on 127.0.0.1, with fault switches.
+// It is the upstream of the tests, the benchmarks and --demo. Where the document says "not shown"
+// (error bodies and statuses, /health, batch element fields), the choices here are the simulator's own.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createDataset, type Dataset, SIM_NOW, type SimToken } from './data.js';
+
+export type Fault =
+  /** Answer with this status (and body, headers) instead of the real answer. */
+  | { status: number; body?: unknown; headers?: Record<string, string> }
+  /** Never answer. */
+  | { hang: true }
+  /** Destroy the connection before any byte, or in the middle of the body. */
+  | { drop: 'before' | 'during' }
+  /** Send this text as the body (bad JSON, an HTML page). */
+  | { raw: string; status?: number; contentType?: string }
+  /** Wait, then answer normally. */
+  | { delayMs: number }
+  /** Answer with a valid JSON body of about this many bytes. */
+  | { bodyBytes: number };
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+export interface SimulatorOptions {
+  apiKey?: string;
+  port?: number;
+  seed?: number;
+  /** Added to every answer. */
+  latencyMs?: number;
+}
+
+export interface Simulator {
+  url: string;
+  apiKey: string;
+  data: Dataset;
+  requests: RecordedRequest[];
+  latencyMs: number;
+  /** Queues faults; each request takes the next one (optionally only requests whose path matches). */
+  inject(...faults: Fault[]): void;
+  injectFor(path: RegExp, ...faults: Fault[]): void;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+type Json = Record<string, unknown>;
+type Handler = (req: { query: Record<string, string>; body: Json; params: string[] }) => {
+  status?: number;
+  body: Json;
+};
+
+class BadRequest extends Error {}
+
+const ALL_CHAINS = ['chain_a', 'chain_b', 'all'];
+const ALL_PLATFORMS = ['platform_a', 'platform_b', 'platform_c', 'all'];
+const NO_C = ['platform_a', 'platform_b', 'all'];
+const stamp = () => new Date(SIM_NOW).toISOString();
+const notFound = 'Token not found';
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const data = createDataset(options.seed);
+  const apiKey = options.apiKey ?? 'sim-key';
+  const requests: RecordedRequest[] = [];
+  let queue: Array<{ path?: RegExp; fault: Fault }> = [];
+
+  const routes: Array<[string, RegExp, Handler]> = [
+    ['POST', /^\/streamers$/, ({ body }) => listStreamers(data, body)],
+    ['GET', /^\/streamers\/([^/]+)\/core$/, ({ query, params }) => core(data, params[0] ?? '', query)],
+    [
+      'GET',
+      /^\/streamers\/([^/]+)\/sessions$/,
+      ({ query, params }) => sessions(data, params[0] ?? '', query),
+    ],
+    ['POST', /^\/streamers\/analytics$/, ({ body }) => batch(data, body, 25, NO_C, analytics(body))],
+    ['POST', /^\/streamers\/complete$/, ({ body }) => batch(data, body, 25, NO_C, complete)],
+    ['POST', /^\/botting\/bulk$/, ({ body }) => botting(data, body)],
+    ['POST', /^\/stats\/creator-fees\/bulk$/, ({ body }) => creatorFees(data, body)],
+    ['GET', /^\/analytics\/overview$/, ({ query }) => overview(data, query)],
+    ['GET', /^\/analytics\/heatmap$/, ({ query }) => heatmap(data, query)],
+    [
+      'GET',
+      /^\/health$/,
+      () => ({ body: { success: true, status: 'ok', uptime: 86_400, timestamp: stamp() } }),
+    ],
+  ];
+
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://sim');
+    const raw = await readBody(req);
+    let body: unknown;
+    try {
+      body = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      body = raw;
+    }
+    const query = Object.fromEntries(url.searchParams);
+    requests.push({ method: req.method ?? '', path: url.pathname, query, headers: req.headers, body });
+
+    const index = queue.findIndex((q) => !q.path || q.path.test(url.pathname));
+    const fault = index >= 0 ? queue.splice(index, 1)[0]?.fault : undefined;
+    const delay = (sim.latencyMs ?? 0) + (fault && 'delayMs' in fault ? fault.delayMs : 0);
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    if (fault && applyFault(fault, res)) return;
+
+    if (req.headers['x-api-key'] !== apiKey)
+      return send(res, 401, { success: false, error: 'Invalid or missing API key' });
+    const route = routes.find(([method, pattern]) => method === req.method && pattern.test(url.pathname));
+    if (!route) return send(res, 404, { success: false, error: `No route ${req.method} ${url.pathname}` });
+    if (req.method === 'POST' && !String(req.headers['content-type']).startsWith('application/json')) {
+      return send(res, 415, { success: false, error: 'Content-Type must be application/json' });
+    }
+    const params = (route[1].exec(url.pathname) ?? []).slice(1).map(decodeURIComponent);
+    try {
+      const result = route[2]({ query, body: (body ?? {}) as Json, params });
+      send(res, result.status ?? 200, result.body);
+    } catch (error) {
+      if (error instanceof BadRequest) send(res, 400, { success: false, error: error.message });
+      else send(res, 500, { success: false, error: 'Internal simulator error' });
+    }
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  const sim: Simulator = {
+    url: `http://127.0.0.1:${port}`,
+    apiKey,
+    data,
+    requests,
+    latencyMs: options.latencyMs ?? 0,
+    inject: (...faults) => queue.push(...faults.map((fault) => ({ fault }))),
+    injectFor: (path, ...faults) => queue.push(...faults.map((fault) => ({ path, fault }))),
+    reset() {
+      requests.length = 0;
+      queue = [];
+      sim.latencyMs = options.latencyMs ?? 0;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  return sim;
+}
+
+/** Carries out a fault; returns false when the request should go on to a normal answer. */
+function applyFault(fault: Fault, res: ServerResponse): boolean {
+  if ('hang' in fault) return true;
+  if ('drop' in fault) {
+    if (fault.drop === 'before') res.socket?.destroy();
+    else {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"success":true,"data":[');
+      setTimeout(() => res.socket?.destroy(), 10);
+    }
+    return true;
+  }
+  if ('raw' in fault) {
+    res.writeHead(fault.status ?? 200, { 'content-type': fault.contentType ?? 'application/json' });
+    res.end(fault.raw);
+    return true;
+  }
+  if ('bodyBytes' in fault) {
+    send(res, 200, { success: true, data: { padding: 'x'.repeat(fault.bodyBytes) } });
+    return true;
+  }
+  if ('status' in fault) {
+    send(
+      res,
+      fault.status,
+      fault.body ?? { success: false, error: `Simulated HTTP ${fault.status}` },
+      fault.headers,
+    );
+    return true;
+  }
+  return false;
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+// ---- request checks: the document's limits, enforced as a real upstream would ----
+
+function oneOf(value: unknown, allowed: string[], name: string, fallback: string): string {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || !allowed.includes(value)) throw new BadRequest(`Invalid ${name}`);
+  return value;
+}
+
+function intIn(value: unknown, name: string, fallback: number, min?: number, max?: number): number {
+  if (value === undefined) return fallback;
+  const n = typeof value === 'string' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n)) throw new BadRequest(`${name} must be an integer`);
+  if ((min !== undefined && n < min) || (max !== undefined && n > max))
+    throw new BadRequest(`${name} out of range`);
+  return n;
+}
+
+function ids(value: unknown, name: string, max: number): string[] {
+  if (!Array.isArray(value) || value.length < 1 || value.length > max) {
+    throw new BadRequest(`${name} must hold 1 to ${max} items`);
+  }
+  for (const id of value) {
+    if (typeof id !== 'string' || id.length < 32 || id.length > 44)
+      throw new BadRequest(`Invalid id in ${name}`);
+  }
+  return value as string[];
+}
+
+function scopeOf(source: Json | Record<string, string>, platforms: string[], chains = ALL_CHAINS) {
+  return {
+    chain: oneOf(source.chain, chains, 'chain', 'chain_a'),
+    platform: oneOf(source.platform, platforms, 'platform', 'platform_a'),
+  };
+}
+
+const inScope = (t: SimToken, s: { chain: string; platform: string }) =>
+  (s.chain === 'all' || t.chain === s.chain) && (s.platform === 'all' || t.platform === s.platform);
+
+const coreRecord = (t: SimToken) => ({
+  mintId: t.mintId,
+  coinName: t.coinName,
+  coinSymbol: t.coinSymbol,
+  currentViewers: t.currentViewers,
+  tokenMarketCap: t.tokenMarketCap,
+  tokenPrice: t.tokenPrice,
+  isCurrentlyLive: t.isCurrentlyLive,
+  totalStreamingTime: t.totalStreamingTime,
+  chain: t.chain,
+  platform: t.platform,
+});
+
+// ---- endpoints ----
+
+const SORT_KEYS = {
+  viewers: 'currentViewers',
+  time: 'totalStreamingTime',
+  averageViewers: 'averageViewers',
+  marketCap: 'tokenMarketCap',
+} as const;
+
+function listStreamers(data: Dataset, body: Json) {
+  const wanted = new Set(ids(body.tokenAddresses, 'tokenAddresses', 100));
+  const sortBy = oneOf(body.sortBy, Object.keys(SORT_KEYS), 'sortBy', 'viewers') as keyof typeof SORT_KEYS;
+  const order = oneOf(body.sortOrder, ['asc', 'desc'], 'sortOrder', 'desc');
+  const limit = intIn(body.limit, 'limit', 100, 1, 1000);
+  const page = intIn(body.page, 'page', 1, 1);
+  const scope = scopeOf(body, NO_C);
+  const key = SORT_KEYS[sortBy];
+  const matched = [...wanted]
+    .map((id) => data.byMint.get(id))
+    .filter((t): t is SimToken => !!t && inScope(t, scope))
+    .sort((a, b) => (order === 'asc' ? a[key] - b[key] : b[key] - a[key]));
+  const totalPages = Math.ceil(matched.length / limit);
+  return {
+    body: {
+      success: true,
+      data: matched.slice((page - 1) * limit, page * limit).map(coreRecord),
+      pagination: {
+        page,
+        limit,
+        total: matched.length,
+        totalPages,
+        hasNext: page < totalPages,
+        hasPrev: page > 1,
+      },
+      timestamp: stamp(),
+    },
+  };
+}
+
+function tokenFor(data: Dataset, mint: string, query: Record<string, string>) {
+  if (mint.length < 32 || mint.length > 44) throw new BadRequest('Invalid mint');
+  const scope = scopeOf(query, ALL_PLATFORMS);
+  const token = data.byMint.get(mint);
+  return token && inScope(token, scope) ? token : undefined;
+}
+
+function core(data: Dataset, mint: string, query: Record<string, string>) {
+  const token = tokenFor(data, mint, query);
+  if (!token) return { status: 404, body: { success: false, error: notFound } };
+  return { body: { success: true, data: coreRecord(token), timestamp: stamp() } };
+}
+
+function sessions(data: Dataset, mint: string, query: Record<string, string>) {
+  const limit = intIn(query.limit, 'limit', 20, undefined, 100);
+  const page = intIn(query.page, 'page', 1);
+  const token = tokenFor(data, mint, query);
+  if (!token) return { status: 404, body: { success: false, error: notFound } };
+  const start = Math.max(0, (page - 1) * limit);
+  return { body: { success: true, data: token.sessions.slice(start, start + Math.max(0, limit)) } };
+}
+
+function batch(
+  data: Dataset,
+  body: Json,
+  max: number,
+  platforms: string[],
+  element: (t: SimToken) => Json | string,
+) {
+  const mintIds = ids(body.mintIds, 'mintIds', max);
+  const scope = scopeOf(body, platforms);
+  const results: Json[] = [];
+  const errors: Json[] = [];
+  for (const mintId of mintIds) {
+    const token = data.byMint.get(mintId);
+    const value = token && inScope(token, scope) ? element(token) : notFound;
+    if (typeof value === 'string') errors.push({ mintId, error: value });
+    else results.push(value);
+  }
+  return {
+    body: {
+      success: true,
+      data: {
+        results,
+        errors,
+        summary: {
+          total: mintIds.length,
+          successful: results.length,
+          failed: errors.length,
+          processingTime: 12,
+        },
+      },
+    },
+  };
+}
+
+function analytics(body: Json) {
+  const period = oneOf(body.period, ['1h', '6h', '12h', '1d', '7d', '30d'], 'period', '1d');
+  const points = intIn(body.points, 'points', 100, 10, 500);
+  const span = { '1h': 1, '6h': 6, '12h': 12, '1d': 24, '7d': 168, '30d': 720 }[period] ?? 24;
+  return (t: SimToken): Json => {
+    const step = (span * 3_600_000) / points;
+    const series = Array.from({ length: points }, (_, i) => ({
+      timestamp: new Date(SIM_NOW - (points - 1 - i) * step).toISOString(),
+      viewers: Math.max(0, Math.round(t.averageViewers * (0.6 + 0.4 * Math.sin(i / 7)) + ((i * 37) % 11))),
+      marketCap: Math.round(t.tokenMarketCap * (0.9 + 0.1 * Math.cos(i / 11))),
+    }));
+    return {
+      mintId: t.mintId,
+      period,
+      dataPoints: series,
+      stats: { peakViewers: Math.max(...series.map((p) => p.viewers)), averageViewers: t.averageViewers },
+    };
+  };
+}
+
+function complete(t: SimToken): Json {
+  return {
+    mintId: t.mintId,
+    core: coreRecord(t),
+    sessionCount: t.sessions.length,
+    recentSessions: t.sessions.slice(0, 5),
+    ...(t.fees ? { creatorFees: t.fees } : {}),
+  };
+}
+
+function botting(data: Dataset, body: Json) {
+  const mintIds = ids(body.mintIds, 'mintIds', 50);
+  intIn(body.hours, 'hours', 24, 1, 168);
+  const scope = scopeOf(body, ['platform_a', 'platform_b'], ['chain_a', 'chain_b']);
+  const results: Json[] = [];
+  const errors: Json[] = [];
+  for (const mintId of mintIds) {
+    const token = data.byMint.get(mintId);
+    if (!token || !inScope(token, scope)) errors.push({ mintId, error: notFound });
+    else if (!token.botting) errors.push({ mintId, error: 'No data available for analysis' });
+    else results.push({ mintId, ...token.botting, processingTime: 35, timestamp: stamp() });
+  }
+  const confidences = results.map((r) => r.confidence as number);
+  return {
+    body: {
+      success: true,
+      data: {
+        results,
+        errors,
+        summary: {
+          totalRequested: mintIds.length,
+          successful: results.length,
+          failed: errors.length,
+          processingTime: 35 * mintIds.length,
+          averageConfidence: confidences.length
+            ? Math.round((confidences.reduce((a, b) => a + b, 0) / confidences.length) * 100) / 100
+            : 0,
+        },
+      },
+      timestamp: stamp(),
+    },
+  };
+}
+
+function creatorFees(data: Dataset, body: Json) {
+  const addresses = ids(body.tokenAddresses, 'tokenAddresses', 100);
+  const found: Json[] = [];
+  const errors: Json[] = [];
+  for (const tokenAddress of addresses) {
+    const token = data.byMint.get(tokenAddress);
+    if (!token) errors.push({ tokenAddress, error: notFound });
+    else if (!token.fees) errors.push({ tokenAddress, error: 'No fee data available' });
+    else found.push({ tokenAddress, ...token.fees });
+  }
+  return {
+    body: {
+      success: true,
+      data: found,
+      errors,
+      summary: { totalRequested: addresses.length, successful: found.length, failed: errors.length },
+      timestamp: stamp(),
+    },
+  };
+}
+
+function overview(data: Dataset, query: Record<string, string>) {
+  const scope = scopeOf(query, ALL_PLATFORMS);
+  const tokens = data.tokens.filter((t) => inScope(t, scope));
+  const live = tokens.filter((t) => t.isCurrentlyLive);
+  const sessionsAll = tokens.flatMap((t) => t.sessions);
+  return {
+    body: {
+      success: true,
+      data: {
+        globalStats: {
+          totalStreamers: tokens.length,
+          liveStreamers: live.length,
+          totalViewers: live.reduce((s, t) => s + t.currentViewers, 0),
+          avgSessionDuration: Math.round(
+            sessionsAll.reduce((s, x) => s + x.duration, 0) / Math.max(1, sessionsAll.length),
+          ),
+          longestActiveSession: Math.max(0, ...sessionsAll.map((x) => x.duration)),
+          sessionsToday: sessionsAll.filter((x) => Date.parse(x.startTime) > SIM_NOW - 86_400_000).length,
+          totalStreamingTime: tokens.reduce((s, t) => s + t.totalStreamingTime, 0),
+          currentActiveTime: live.length * 1_800,
+          trackingStartDate: '2025-01-01T00:00:00.000Z',
+          timestamp: stamp(),
+        },
+        liveMetrics: {
+          byPlatform: Object.fromEntries(
+            ['platform_a', 'platform_b', 'platform_c'].map((p) => [
+              p,
+              live.filter((t) => t.platform === p).length,
+            ]),
+          ),
+          topViewers: live
+            .sort((a, b) => b.currentViewers - a.currentViewers)
+            .slice(0, 3)
+            .map((t) => ({ mintId: t.mintId, currentViewers: t.currentViewers })),
+        },
+        timestamp: stamp(),
+      },
+      cached: true,
+      precomputed: false,
+    },
+  };
+}
+
+function heatmap(data: Dataset, query: Record<string, string>) {
+  scopeOf(query, ALL_PLATFORMS);
+  const max = (o: Record<string, number>) => Math.max(...Object.values(o));
+  return {
+    body: {
+      success: true,
+      data: {
+        daily: { hourlyActivity: data.hourlyActivity, maxActivity: max(data.hourlyActivity) },
+        monthly: {
+          dailyActivity: data.dailyActivity,
+          maxActivity: max(data.dailyActivity),
+          calendar: { year: 2026, month: 11, daysInMonth: 30, startDayOfWeek: 0 },
+        },
+        consistency: { consistencyData: data.consistencyData },
+      },
+      timestamp: stamp(),
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import * as z from 'zod';
+import { describeObject } from '../format/generic.js';
+import { cleanDeep } from '../format/text.js';
+import { defineTool } from './tool.js';
+
+export const checkHealth = defineTool({
+  name: 'check_health',
+  title: 'Service health',
+  description:
+    'Checks that the streamer analytics service is reachable, with whatever status it reports. Use first when other tools fail.',
+  input: {},
+  output: { health: z.object({}).loose().optional() },
+  request: () => ({ method: 'GET', path: '/health' }),
+  render(body, _args, ctx) {
+    const described = describeObject(body, ['success']);
+    const headline = 'Service reachable: GET /health answered';
+    const text = [
+      headline,
+      ...(described.parts.length ? [`reported: ${described.parts.join('; ')}`] : []),
+    ].join('\n');
+    const health =
+      ctx.format === 'detailed' ? (cleanDeep(body) as Record<string, unknown>) : described.fields;
+    return { summary: headline, text, structured: { health } };
+  },
+});

@@ -1,0 +1,61 @@
+import * as z from 'zod';
+import { asRecord } from '../format/batch.js';
+import { describeObject } from '../format/generic.js';
+import { clean, cleanDeep, num } from '../format/text.js';
+import { SCOPES } from './shared.js';
+import { defineTool } from './tool.js';
+
+export const getAnalyticsOverview = defineTool({
+  name: 'get_analytics_overview',
+  title: 'Analytics overview',
+  description:
+    'Service-wide totals: streamers tracked and live, viewers now, sessions today, session durations, streaming time, plus live metrics. Use for the big picture, not one token.',
+  input: {},
+  scope: SCOPES.any,
+  output: {
+    query: z.object({}).loose().optional(),
+    globalStats: z.object({}).loose().optional(),
+    liveMetrics: z.object({}).loose().optional(),
+    cached: z.boolean().optional(),
+    precomputed: z.boolean().optional(),
+    timestamp: z.string().optional(),
+  },
+  request: ({ chain, platform }) => ({
+    method: 'GET',
+    path: '/analytics/overview',
+    query: { chain, platform },
+  }),
+  render(body, args, ctx) {
+    const data = asRecord(body.data);
+    const stats = asRecord(data.globalStats);
+    const metrics = asRecord(data.liveMetrics);
+    const detailed = ctx.format === 'detailed';
+    const statsDescribed = describeObject(stats);
+    const metricsDescribed = describeObject(metrics);
+    const headline = `Analytics overview (${args.chain} / ${args.platform}): ${num(stats.totalStreamers)} streamers, ${num(stats.liveStreamers)} live, ${num(stats.totalViewers)} viewers`;
+    const flags = [
+      typeof body.cached === 'boolean' ? `served from cache: ${body.cached ? 'yes' : 'no'}` : undefined,
+      typeof body.precomputed === 'boolean' ? `precomputed: ${body.precomputed ? 'yes' : 'no'}` : undefined,
+      data.timestamp !== undefined ? `as of ${clean(data.timestamp, 40)}` : undefined,
+    ].filter(Boolean);
+    const text = [
+      headline,
+      `global stats: ${statsDescribed.parts.join('; ') || 'none returned'}`,
+      'Time-valued fields as returned (units not stated by the API).',
+      `live metrics: ${metricsDescribed.parts.join('; ') || 'none returned'}`,
+      ...(flags.length ? [flags.join(' · ')] : []),
+    ].join('\n');
+    return {
+      summary: headline,
+      text,
+      structured: {
+        query: { chain: args.chain, platform: args.platform },
+        globalStats: detailed ? (cleanDeep(stats) as Record<string, unknown>) : statsDescribed.fields,
+        liveMetrics: detailed ? (cleanDeep(metrics) as Record<string, unknown>) : metricsDescribed.fields,
+        ...(typeof body.cached === 'boolean' ? { cached: body.cached } : {}),
+        ...(typeof body.precomputed === 'boolean' ? { precomputed: body.precomputed } : {}),
+        ...(data.timestamp !== undefined ? { timestamp: clean(data.timestamp, 40) } : {}),
+      },
+    };
+  },
+});

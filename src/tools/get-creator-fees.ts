@@ -1,0 +1,91 @@
+import * as z from 'zod';
+import { asArray, asRecord, countsCheck, failedLines, itemErrors } from '../format/batch.js';
+import { cutNote, fitRows } from '../format/result.js';
+import { clean, cleanDeep, num, quote, table } from '../format/text.js';
+import { idList } from './shared.js';
+import { defineTool } from './tool.js';
+
+export const getCreatorFees = defineTool({
+  name: 'get_creator_fees',
+  title: 'Creator fees (batch)',
+  description:
+    "Creator fees earned by up to 100 tokens: creator address, total fees with currency, and fees in chain_a's native coin. Tokens that could not be processed are listed with the reason.",
+  input: { tokenAddresses: idList(100, 'Token addresses') },
+  ids: 'tokenAddresses',
+  output: {
+    counts: z.object({}).loose().optional(),
+    results: z.array(z.object({}).loose()).optional(),
+    errors: z.array(z.object({ tokenAddress: z.string(), error: z.string() })).optional(),
+    mismatch: z.string().optional(),
+  },
+  request: ({ tokenAddresses }) => ({
+    method: 'POST',
+    path: '/stats/creator-fees/bulk',
+    body: { tokenAddresses },
+  }),
+  render(body, args, ctx) {
+    const fees = asArray(body.data).map(asRecord);
+    const ids = fees.map((f) => clean(f.tokenAddress, 64));
+    const errors = itemErrors(body.errors, args.tokenAddresses, ids);
+    const mismatch = countsCheck(
+      asRecord(body.summary),
+      fees.length,
+      errors.filter((e) => e.error !== 'no result returned').length,
+    );
+    const headline = `Creator fees: ${args.tokenAddresses.length} tokens requested, ${fees.length} found, ${errors.length} failed`;
+    return fitRows(fees.length, ctx.budget, (shown) => {
+      const rows = fees.slice(0, shown);
+      const cut =
+        shown < fees.length
+          ? cutNote(shown, fees.length, 'tokens', 'Ask for fewer tokenAddresses per call.')
+          : undefined;
+      const text = [
+        headline,
+        ...(mismatch ? [mismatch] : []),
+        ...(rows.length
+          ? table(
+              [
+                { header: 'token' },
+                { header: 'creator' },
+                { header: 'total fees', align: 'right' },
+                { header: 'currency' },
+                { header: 'native coin', align: 'right' },
+              ],
+              rows.map((f, i) => [
+                ids[i] ?? '',
+                clean(f.creatorAddress, 64),
+                num(f.totalFees),
+                quote(f.currency, 12),
+                num(f.feesInNativeCoin),
+              ]),
+            )
+          : []),
+        ...(rows.length ? ["native coin: fees in chain_a's native coin."] : []),
+        ...failedLines(errors),
+        ...(cut ? [cut] : []),
+      ].join('\n');
+      const results = rows.map((f) =>
+        ctx.format === 'detailed'
+          ? (cleanDeep(f) as Record<string, unknown>)
+          : {
+              tokenAddress: clean(f.tokenAddress, 64),
+              creatorAddress: clean(f.creatorAddress, 64),
+              totalFees: f.totalFees ?? null,
+              currency: clean(f.currency, 16),
+              feesInNativeCoin: f.feesInNativeCoin ?? null,
+            },
+      );
+      return {
+        summary: headline,
+        text,
+        structured: {
+          counts: { requested: args.tokenAddresses.length, found: fees.length, failed: errors.length },
+          results,
+          ...(errors.length ? { errors: errors.map((e) => ({ tokenAddress: e.id, error: e.error })) } : {}),
+          ...(mismatch ? { mismatch } : {}),
+          ...(cut ? { truncated: cut } : {}),
+        },
+      };
+    });
+  },
+});

@@ -1,0 +1,63 @@
+import * as z from 'zod';
+import { segment } from '../api/client.js';
+import { asRecord } from '../format/batch.js';
+import { describeObject } from '../format/generic.js';
+import { liveText, type StreamerRecord } from '../format/streamer.js';
+import { clean, cleanDeep, num, quote } from '../format/text.js';
+import { mintId, SCOPES } from './shared.js';
+import { defineTool } from './tool.js';
+
+const DOCUMENTED = [
+  'mintId',
+  'coinName',
+  'coinSymbol',
+  'currentViewers',
+  'tokenMarketCap',
+  'tokenPrice',
+  'isCurrentlyLive',
+  'totalStreamingTime',
+  'chain',
+  'platform',
+];
+
+export const getStreamerCore = defineTool({
+  name: 'get_streamer_core',
+  title: 'Streamer core data',
+  description:
+    "One token's streamer record: name, symbol, live now, current viewers, market cap, price, total streaming time. For many tokens use list_streamers.",
+  input: { mint: mintId.describe('Token mint id') },
+  scope: SCOPES.any,
+  output: { streamer: z.object({}).loose().optional() },
+  request: ({ mint, chain, platform }) => ({
+    method: 'GET',
+    path: `/streamers/${segment(mint)}/core`,
+    query: { chain, platform },
+  }),
+  render(body, args, ctx) {
+    const r = asRecord(body.data) as StreamerRecord;
+    const name = `${quote(r.coinName, 60)} (${quote(r.coinSymbol, 16)})`;
+    const live =
+      r.isCurrentlyLive === true
+        ? `LIVE now, ${num(r.currentViewers)} viewers`
+        : `not live (${num(r.currentViewers)} viewers)`;
+    const headline = `Streamer ${name}: ${live}`;
+    const extra = describeObject(r, DOCUMENTED);
+    const streamer: Record<string, unknown> =
+      ctx.format === 'detailed'
+        ? (cleanDeep(r) as Record<string, unknown>)
+        : Object.fromEntries(
+            DOCUMENTED.filter((k) => r[k] !== undefined).map((k) => [
+              k,
+              typeof r[k] === 'string' ? clean(r[k], 120) : r[k],
+            ]),
+          );
+    const text = [
+      headline,
+      `mint ${clean(r.mintId ?? args.mint, 64)} · ${clean(r.chain ?? args.chain, 16)} / ${clean(r.platform ?? args.platform, 16)}`,
+      `live: ${liveText(r.isCurrentlyLive)} · viewers ${num(r.currentViewers)} · market cap ${num(r.tokenMarketCap)} · price ${num(r.tokenPrice)} · total streaming time ${num(r.totalStreamingTime)} (unit not stated by the API)`,
+      ...(ctx.format === 'detailed' && extra.parts.length ? [`other fields: ${extra.parts.join('; ')}`] : []),
+      'Next: get_streamer_sessions for its stream history; analyze_botting to check its viewer counts.',
+    ].join('\n');
+    return { summary: headline, text, structured: { streamer } };
+  },
+});

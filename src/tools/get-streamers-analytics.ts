@@ -1,0 +1,34 @@
+import * as z from 'zod';
+import { renderGenericBatch } from '../format/batch.js';
+import { batchOutput } from './batch-output.js';
+import { idList, SCOPES } from './shared.js';
+import { defineTool } from './tool.js';
+
+export const getStreamersAnalytics = defineTool({
+  name: 'get_streamers_analytics',
+  title: 'Streamer analytics (batch)',
+  description:
+    'Time-series analytics for up to 25 tokens over a period (1h to 30d), 10 to 500 points each; series come back summarised (count, min, max, last, sparkline). Per-token failures are listed.',
+  input: {
+    mintIds: idList(25),
+    period: z.enum(['1h', '6h', '12h', '1d', '7d', '30d']).default('1d'),
+    points: z.number().int().min(10).max(500).default(100).describe('Data points returned'),
+  },
+  scope: SCOPES.noPlatformC,
+  ids: 'mintIds',
+  output: batchOutput,
+  request: ({ mintIds, period, points, chain, platform }) => ({
+    method: 'POST',
+    path: '/streamers/analytics',
+    body: { mintIds, period, points, chain, platform },
+  }),
+  render: (body, args, ctx) =>
+    renderGenericBatch(
+      'Streamer analytics',
+      body,
+      args.mintIds,
+      `${args.chain} / ${args.platform}, period ${args.period}, ${args.points} points`,
+      ctx.format === 'detailed',
+      ctx.budget,
+    ),
+});

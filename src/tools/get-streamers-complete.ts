@@ -1,0 +1,29 @@
+import { renderGenericBatch } from '../format/batch.js';
+import { batchOutput } from './batch-output.js';
+import { idList, SCOPES } from './shared.js';
+import { defineTool } from './tool.js';
+
+export const getStreamersComplete = defineTool({
+  name: 'get_streamers_complete',
+  title: 'Complete streamer data (batch)',
+  description:
+    'Everything the service holds on up to 25 tokens in one call, every field shown, long series summarised. Per-token failures are listed. For just the core record use list_streamers.',
+  input: { mintIds: idList(25) },
+  scope: SCOPES.noPlatformC,
+  ids: 'mintIds',
+  output: batchOutput,
+  request: ({ mintIds, chain, platform }) => ({
+    method: 'POST',
+    path: '/streamers/complete',
+    body: { mintIds, chain, platform },
+  }),
+  render: (body, args, ctx) =>
+    renderGenericBatch(
+      'Complete streamer data',
+      body,
+      args.mintIds,
+      `${args.chain} / ${args.platform}`,
+      ctx.format === 'detailed',
+      ctx.budget,
+    ),
+});

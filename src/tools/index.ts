@@ -1,0 +1,25 @@
+import { analyzeBotting } from './analyze-botting.js';
+import { checkHealth } from './check-health.js';
+import { getActivityHeatmap } from './get-activity-heatmap.js';
+import { getAnalyticsOverview } from './get-analytics-overview.js';
+import { getCreatorFees } from './get-creator-fees.js';
+import { getStreamerCore } from './get-streamer-core.js';
+import { getStreamerSessions } from './get-streamer-sessions.js';
+import { getStreamersAnalytics } from './get-streamers-analytics.js';
+import { getStreamersComplete } from './get-streamers-complete.js';
+import { listStreamers } from './list-streamers.js';
+import type { Tool } from './tool.js';
+
+/** The only registry: every tool the server offers, in the order clients list them. */
+export const TOOLS: readonly Tool[] = [
+  listStreamers,
+  getStreamerCore,
+  getStreamerSessions,
+  getStreamersAnalytics,
+  getStreamersComplete,
+  analyzeBotting,
+  getCreatorFees,
+  getAnalyticsOverview,
+  getActivityHeatmap,
+  checkHealth,
+];

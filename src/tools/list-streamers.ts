@@ -1,0 +1,120 @@
+import * as z from 'zod';
+import { asArray, asRecord } from '../format/batch.js';
+import { cutNote, fitRows } from '../format/result.js';
+import { type StreamerRecord, streamerColumns, streamerRow } from '../format/streamer.js';
+import { clean, cleanDeep, num, quote, shortId, table } from '../format/text.js';
+import { idList, page, SCOPES } from './shared.js';
+import { defineTool } from './tool.js';
+
+/** Above this many rows the text table shortens ids (the caller passed them; structuredContent has them whole). */
+const FULL_IDS_UP_TO = 25;
+
+export const listStreamers = defineTool({
+  name: 'list_streamers',
+  title: 'List streamers',
+  description:
+    'Streamer records (name, symbol, live, viewers, market cap, price, streaming time) for up to 100 token addresses, sorted and paged. Use to rank or scan a known set; get_streamer_core for one token.',
+  input: {
+    tokenAddresses: idList(100, 'Token addresses'),
+    sortBy: z.enum(['viewers', 'time', 'averageViewers', 'marketCap']).default('viewers'),
+    sortOrder: z.enum(['asc', 'desc']).default('desc'),
+    limit: z.number().int().min(1).max(1000).default(100).describe('Rows per page'),
+    page,
+  },
+  scope: SCOPES.noPlatformC,
+  ids: 'tokenAddresses',
+  output: {
+    query: z.object({}).loose().optional(),
+    pagination: z.object({}).loose().optional(),
+    columns: z.array(z.string()).optional(),
+    rows: z.array(z.array(z.unknown())).optional(),
+    items: z.array(z.object({}).loose()).optional(),
+    notFound: z.array(z.string()).optional(),
+  },
+  request: ({ tokenAddresses, sortBy, sortOrder, limit, page, chain, platform }) => ({
+    method: 'POST',
+    path: '/streamers',
+    body: { tokenAddresses, sortBy, sortOrder, limit, page, chain, platform },
+  }),
+  render(body, args, ctx) {
+    const records = asArray(body.data).map(asRecord) as StreamerRecord[];
+    const pg = asRecord(body.pagination);
+    const total = typeof pg.total === 'number' ? pg.total : records.length;
+    const totalPages = typeof pg.totalPages === 'number' ? pg.totalPages : undefined;
+    const requested = args.tokenAddresses.length;
+    const showScope = args.chain === 'all' || args.platform === 'all';
+    const columns = streamerColumns(showScope);
+    const returned = new Set(records.map((r) => r.mintId));
+    const notFound =
+      total < requested && (totalPages ?? 1) <= 1 ? args.tokenAddresses.filter((a) => !returned.has(a)) : [];
+    const query = {
+      sortBy: args.sortBy,
+      sortOrder: args.sortOrder,
+      chain: args.chain,
+      platform: args.platform,
+    };
+    const pageText = totalPages !== undefined ? `page ${args.page} of ${totalPages}` : `page ${args.page}`;
+    const headline = `Streamers: ${records.length} of ${num(total)} (${pageText}, by ${args.sortBy} ${args.sortOrder}; ${args.chain} / ${args.platform})`;
+    const missing =
+      total < requested
+        ? `${requested - total} of ${requested} requested addresses have no streamer data${notFound.length ? `: ${notFound.join(', ')}` : ''}.`
+        : undefined;
+    const next = pg.hasNext === true ? `Next: page ${args.page + 1}.` : undefined;
+    const short = records.length > FULL_IDS_UP_TO;
+
+    return fitRows(records.length, ctx.budget, (shown) => {
+      const rows = records.slice(0, shown);
+      const cut =
+        shown < records.length
+          ? cutNote(
+              shown,
+              records.length,
+              'rows of this page',
+              `To see the rest, ask with a smaller limit (e.g. limit ${Math.max(1, shown)} and later pages).`,
+            )
+          : undefined;
+      const text = [
+        headline,
+        ...(missing ? [missing] : []),
+        ...table(
+          columns.text,
+          rows.map((r) =>
+            streamerRow(r, showScope, short ? shortId(clean(r.mintId, 64)) : clean(r.mintId, 64)),
+          ),
+        ),
+        ...(short
+          ? [
+              'Ids shortened (first 4…last 4) from the addresses you passed; structuredContent has them whole.',
+            ]
+          : []),
+        ...(ctx.format === 'detailed' ? rows.flatMap((r) => extraLine(r, columns.keys)) : []),
+        ...(cut ? [cut] : []),
+        ...(next ? [next] : []),
+      ].join('\n');
+      return {
+        summary: headline,
+        text,
+        structured: {
+          query,
+          pagination: cleanDeep(pg) as Record<string, unknown>,
+          ...(ctx.format === 'detailed'
+            ? { items: rows.map((r) => cleanDeep(r) as Record<string, unknown>) }
+            : { columns: columns.keys, rows: rows.map((r) => columns.keys.map((k) => cell(r[k]))) }),
+          ...(notFound.length ? { notFound } : {}),
+          ...(cut ? { truncated: cut } : {}),
+        },
+      };
+    });
+  },
+});
+
+const cell = (v: unknown) => (typeof v === 'string' ? clean(v, 80) : (v ?? null));
+
+/** In detailed mode, the fields of a record that the table does not show. */
+function extraLine(r: StreamerRecord, shownKeys: readonly string[]): string[] {
+  const extra = Object.entries(r).filter(([k]) => !shownKeys.includes(k));
+  if (extra.length === 0) return [];
+  return [
+    `  ${shortId(clean(r.mintId, 64))}: ${extra.map(([k, v]) => `${clean(k, 40)}=${typeof v === 'string' ? quote(v, 60) : typeof v === 'number' ? num(v) : JSON.stringify(cleanDeep(v))}`).join('; ')}`,
+  ];
+}

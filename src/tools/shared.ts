@@ -1,0 +1,95 @@
+// Schema pieces declared once and composed by the tools: ids, paging, chain and platform.
+import * as z from 'zod';
+
+export const CHAINS = ['chain_a', 'chain_b', 'all'] as const;
+export const PLATFORMS = ['platform_a', 'platform_b', 'platform_c', 'all'] as const;
+export type Chain = (typeof CHAINS)[number];
+export type Platform = (typeof PLATFORMS)[number];
+
+/** The chain each concrete platform belongs to. */
+export const PLATFORM_CHAIN = {
+  platform_a: 'chain_a',
+  platform_b: 'chain_b',
+  platform_c: 'chain_b',
+} as const;
+
+/** The chain and platform values one endpoint accepts (the document lists them per endpoint). */
+export interface Scope {
+  chains: readonly [Chain, ...Chain[]];
+  platforms: readonly [Platform, ...Platform[]];
+}
+
+export const SCOPES = {
+  /** core, sessions, overview, heatmap */
+  any: { chains: CHAINS, platforms: PLATFORMS },
+  /** /streamers, analytics, complete: no platform_c */
+  noPlatformC: { chains: CHAINS, platforms: ['platform_a', 'platform_b', 'all'] },
+  /** /botting/bulk: no `all` at all */
+  botting: { chains: ['chain_a', 'chain_b'], platforms: ['platform_a', 'platform_b'] },
+} as const satisfies Record<string, Scope>;
+
+export const DEFAULT_CHAIN = 'chain_a';
+
+export const mintId = z.string().min(32).max(44);
+
+/** A batch of token ids: 1 to `max`, each 32 to 44 characters; duplicates are sent once. */
+export const idList = (max: number, what = 'Token mint ids') =>
+  z.array(mintId).min(1).max(max).describe(what);
+
+export const page = z.number().int().min(1).default(1).describe('Page, from 1');
+
+export const responseFormat = z
+  .enum(['concise', 'detailed'])
+  .default('concise')
+  .describe('detailed: every upstream field');
+
+/** Where `platform` goes when omitted: chain_a → platform_a, chain_b → all (or platform_b), all → all. */
+export function platformFor(chain: Chain, scope: Scope): Platform {
+  if (chain === 'chain_a') return 'platform_a';
+  if (chain === 'chain_b') return scope.platforms.includes('all') ? 'all' : 'platform_b';
+  return 'all';
+}
+
+/** `chain` and `platform` fields for an endpoint; `chain` shows its documented default, `platform` has none. */
+export function scopeShape(scope: Scope) {
+  const chainB = platformFor('chain_b', scope);
+  return {
+    chain: z.enum(scope.chains).optional().meta({ default: DEFAULT_CHAIN }),
+    platform: z
+      .enum(scope.platforms)
+      .optional()
+      .describe(
+        `Omit to follow chain (chain_a:platform_a, chain_b:${chainB}${scope.chains.includes('all') ? ', all:all' : ''})`,
+      ),
+  };
+}
+
+const validPairs = (scope: Scope) =>
+  scope.chains
+    .map((chain) => {
+      const platforms = scope.platforms.filter(
+        (p) => p === 'all' || chain === 'all' || PLATFORM_CHAIN[p] === chain,
+      );
+      return `${chain} with ${platforms.join(' or ')}`;
+    })
+    .join('; ');
+
+/**
+ * Resolves the pair actually sent. A platform given alone selects its chain (platform_b or platform_c
+ * means chain_b); an omitted platform follows the chain; a contradictory pair is refused with the valid
+ * pairs named. No contradictory pair is ever sent.
+ */
+export function resolveScope(
+  chain: Chain | undefined,
+  platform: Platform | undefined,
+  scope: Scope,
+): { chain: Chain; platform: Platform } | { error: string } {
+  const concrete = platform && platform !== 'all' ? PLATFORM_CHAIN[platform] : undefined;
+  const resolvedChain: Chain = chain ?? concrete ?? DEFAULT_CHAIN;
+  if (concrete && resolvedChain !== 'all' && concrete !== resolvedChain) {
+    return {
+      error: `chain "${resolvedChain}" and platform "${platform}" contradict each other: ${platform} belongs to ${concrete}. Valid pairs: ${validPairs(scope)}; or omit platform to follow the chain.`,
+    };
+  }
+  return { chain: resolvedChain, platform: platform ?? platformFor(resolvedChain, scope) };
+}

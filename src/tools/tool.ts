@@ -1,0 +1,199 @@
+// A tool is data (name, schema, endpoint, renderer); `defineTool` turns it into what the server runs.
+import * as z from 'zod';
+import type { ApiRequest } from '../api/client.js';
+import type { Rendered } from '../format/result.js';
+import { clean } from '../format/text.js';
+import { type Chain, type Platform, resolveScope, responseFormat, type Scope, scopeShape } from './shared.js';
+
+export type ResponseFormat = 'concise' | 'detailed';
+
+export interface RenderContext {
+  format: ResponseFormat;
+  /** Characters each channel may use. */
+  budget: number;
+}
+
+type Args<S extends z.ZodRawShape> = z.output<z.ZodObject<S>> & {
+  chain: Chain;
+  platform: Platform;
+  response_format: ResponseFormat;
+};
+
+export interface ToolSpec<S extends z.ZodRawShape> {
+  name: string;
+  title: string;
+  description: string;
+  /** Parameters, named as the upstream fields; chain and platform come from `scope`. */
+  input: S;
+  /** The chain and platform values the endpoint accepts; absent when it takes neither. */
+  scope?: Scope;
+  /** The batch id parameter, de-duplicated before sending. */
+  ids?: keyof S & string;
+  /** Fields of `structuredContent` beside `summary`, `truncated` and `duplicates`. */
+  output: z.ZodRawShape;
+  request: (args: Args<S>) => ApiRequest;
+  render: (body: Record<string, unknown>, args: Args<S>, ctx: RenderContext) => Rendered;
+}
+
+export interface ToolListEntry {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: { type: 'object'; [key: string]: unknown };
+  outputSchema: { type: 'object'; [key: string]: unknown };
+  annotations: Record<string, unknown>;
+}
+
+/** A call whose arguments passed validation: the request to send and how to render its answer. */
+export interface PreparedCall {
+  request: ApiRequest;
+  render: (body: Record<string, unknown>, ctx: Omit<RenderContext, 'format'>) => Rendered;
+}
+
+export interface Tool {
+  name: string;
+  /** The tools/list entry, built once on first use. */
+  entry(): ToolListEntry;
+  /** Validates raw arguments; an error names the parameter and its allowed range. */
+  prepare(raw: unknown): PreparedCall | { error: string };
+}
+
+const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+
+export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
+  const shape = {
+    ...spec.input,
+    ...(spec.scope ? scopeShape(spec.scope) : {}),
+    response_format: responseFormat,
+  };
+  const input = z.strictObject(shape);
+  const output = z.object({
+    summary: z.string(),
+    ...spec.output,
+    ...(spec.ids ? { duplicates: z.array(z.string()).optional() } : {}),
+    truncated: z.string().optional(),
+  });
+  let entry: ToolListEntry | undefined;
+  const getEntry = () => {
+    entry ??= build();
+    return entry;
+  };
+  const build = (): ToolListEntry => ({
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    inputSchema: jsonSchema(input, 'input'),
+    outputSchema: jsonSchema(output, 'output'),
+    annotations: { title: spec.title, ...ANNOTATIONS },
+  });
+
+  return {
+    name: spec.name,
+    entry: getEntry,
+    prepare(raw) {
+      const parsed = input.safeParse(raw ?? {});
+      if (!parsed.success)
+        return { error: argumentError(spec.name, parsed.error.issues, raw, getEntry().inputSchema) };
+      const args = parsed.data as Args<S>;
+      if (spec.scope) {
+        const scope = resolveScope(args.chain, args.platform, spec.scope);
+        if ('error' in scope)
+          return { error: `Invalid arguments for ${spec.name} (nothing was sent): ${scope.error}` };
+        Object.assign(args, scope);
+      }
+      const duplicates = spec.ids ? dedupe(args as Record<string, unknown>, spec.ids) : [];
+      return {
+        request: spec.request(args),
+        render(body, ctx) {
+          const rendered = spec.render(body, args, { ...ctx, format: args.response_format });
+          return duplicates.length ? withDuplicates(rendered, duplicates) : rendered;
+        },
+      };
+    },
+  };
+}
+
+/** Keeps the first occurrence of each id in `args[key]`; returns the ids that were repeated. */
+function dedupe(args: Record<string, unknown>, key: string): string[] {
+  const ids = args[key] as string[];
+  const unique = [...new Set(ids)];
+  if (unique.length === ids.length) return [];
+  args[key] = unique;
+  return [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
+}
+
+function withDuplicates(r: Rendered, duplicates: string[]): Rendered {
+  const note = `Duplicate ids sent once: ${duplicates.join(', ')}`;
+  const [headline, ...rest] = r.text.split('\n');
+  return { ...r, text: [headline, note, ...rest].join('\n'), structured: { ...r.structured, duplicates } };
+}
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output') {
+  const { $schema: _, ...json } = z.toJSONSchema(schema, { target: 'draft-7', io }) as Record<
+    string,
+    unknown
+  >;
+  return json as ToolListEntry['inputSchema'];
+}
+
+type JsonProp = Record<string, unknown> & { items?: JsonProp };
+
+/** The allowed values of one parameter, in words, from its JSON Schema. */
+export function describeAllowed(prop: JsonProp | undefined): string {
+  if (!prop) return 'no such parameter';
+  const range = (min: unknown, max: unknown, unit = '') =>
+    min !== undefined && max !== undefined
+      ? `${min} to ${max}${unit}`
+      : min !== undefined
+        ? `at least ${min}${unit}`
+        : max !== undefined
+          ? `at most ${max}${unit}`
+          : '';
+  let text: string;
+  if (Array.isArray(prop.enum)) text = `one of ${prop.enum.join(', ')}`;
+  else if (prop.type === 'array')
+    text = `a list of ${range(prop.minItems, prop.maxItems)} items, each ${describeAllowed(prop.items)}`;
+  else if (prop.type === 'string')
+    text = `a string of ${range(prop.minLength, prop.maxLength, ' characters')}`;
+  else if (prop.type === 'integer' || prop.type === 'number')
+    text =
+      `${prop.type === 'integer' ? 'a whole number' : 'a number'} ${range(prop.minimum, prop.maximum)}`.trim();
+  else text = String(prop.type ?? 'any value');
+  return prop.default !== undefined ? `${text} (default ${prop.default})` : text;
+}
+
+function received(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (typeof value === 'string')
+    return value.length > 48
+      ? `a ${value.length}-character string`
+      : `${JSON.stringify(clean(value, 48))} (${value.length} characters)`;
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return value === null ? 'null' : typeof value;
+}
+
+function argumentError(
+  name: string,
+  issues: z.core.$ZodIssue[],
+  raw: unknown,
+  schema: ToolListEntry['inputSchema'],
+) {
+  const props = (schema.properties ?? {}) as Record<string, JsonProp>;
+  const lines = issues.slice(0, 8).map((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      return `- unknown parameter ${issue.keys.map((k) => JSON.stringify(clean(k, 40))).join(', ')}; parameters are: ${Object.keys(props).join(', ')}`;
+    }
+    const [key, index] = issue.path;
+    const label = index === undefined ? String(key) : `${String(key)}[${String(index)}]`;
+    let value: unknown = raw;
+    for (const step of issue.path)
+      value = (value as Record<PropertyKey, unknown> | undefined)?.[step as PropertyKey];
+    const prop = props[String(key)];
+    const allowed = index === undefined ? describeAllowed(prop) : describeAllowed(prop?.items);
+    const what = value === undefined && index === undefined ? 'is required' : `got ${received(value)}`;
+    return `- ${label}: ${what}; allowed: ${allowed}`;
+  });
+  if (issues.length > 8) lines.push(`- and ${issues.length - 8} more`);
+  return [`Invalid arguments for ${name} (nothing was sent):`, ...lines].join('\n');
+}

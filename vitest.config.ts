@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // The JSON report is what .ci/run counts from; the default reporter is for people.
+    reporters: ['default', ['json', { outputFile: '.vitest/report.json' }]],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+  },
+});
