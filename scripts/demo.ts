@@ -25,12 +25,16 @@ const calls: Array<[string, Record<string, unknown>]> = [
 ];
 
 const client = new Client({ name: 'streamer-analytics-demo', version: '1.0.0' });
-await client.connect(new StdioClientTransport({ command: process.execPath, args: [entry, '--demo'], stderr: 'inherit' }));
+await client.connect(
+  new StdioClientTransport({ command: process.execPath, args: [entry, '--demo'], stderr: 'inherit' }),
+);
 const { tools } = await client.listTools();
 console.log(`Connected: ${tools.length} tools (${tools.map((t) => t.name).join(', ')})\n`);
 for (const [name, args] of calls) {
   const result = await client.callTool({ name, arguments: args });
   const text = (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n');
-  console.log(`━━ ${name} ${JSON.stringify(args).slice(0, 90)}${result.isError ? '  (tool error)' : ''}\n${text}\n`);
+  console.log(
+    `━━ ${name} ${JSON.stringify(args).slice(0, 90)}${result.isError ? '  (tool error)' : ''}\n${text}\n`,
+  );
 }
 await client.close();

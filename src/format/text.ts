@@ -1,6 +1,6 @@
 // Text primitives shared by every result: cleaning untrusted strings, numbers, tables, sparklines.
+// (biome.json allows control characters in this file's regular expressions: removing them is the point.)
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?/g;
 const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]/g;
 // C0/C1 controls, zero-width characters, bidirectional overrides and isolates, BOM, interlinear annotations.

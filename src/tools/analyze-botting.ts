@@ -24,7 +24,7 @@ export const analyzeBotting = defineTool({
   name: 'analyze_botting',
   title: 'Botting analysis',
   description:
-    'Checks up to 50 tokens for artificially inflated (botted) viewer counts over the last 1-168 hours: confidence level, confidence, score and reasons per token, most suspicious first. chain_a or chain_b only.',
+    'Checks tokens for artificially inflated (botted) viewer counts: confidence level, confidence, score and reasons per token, most suspicious first.',
   input: {
     mintIds: idList(50),
     hours: z.number().int().min(1).max(168).default(24).describe('Hours of data analysed'),

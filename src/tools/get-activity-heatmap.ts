@@ -11,7 +11,7 @@ export const getActivityHeatmap = defineTool({
   name: 'get_activity_heatmap',
   title: 'Activity heatmap',
   description:
-    'When streaming happens: an hourly activity grid with its peak, activity per day of the current month, and day-by-day consistency. Use for timing patterns across the service.',
+    'When streaming happens, service-wide: an hourly activity grid with its peak, daily activity this month, day-by-day consistency.',
   input: {},
   scope: SCOPES.any,
   output: {

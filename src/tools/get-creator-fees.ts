@@ -9,7 +9,7 @@ export const getCreatorFees = defineTool({
   name: 'get_creator_fees',
   title: 'Creator fees (batch)',
   description:
-    "Creator fees earned by up to 100 tokens: creator address, total fees with currency, and fees in chain_a's native coin. Tokens that could not be processed are listed with the reason.",
+    "Creator fees of tokens: creator address, total fees and currency, fees in chain_a's native coin. Failed tokens listed with the reason.",
   input: { tokenAddresses: idList(100, 'Token addresses') },
   ids: 'tokenAddresses',
   output: {

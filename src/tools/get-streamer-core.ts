@@ -24,7 +24,7 @@ export const getStreamerCore = defineTool({
   name: 'get_streamer_core',
   title: 'Streamer core data',
   description:
-    "One token's streamer record: name, symbol, live now, current viewers, market cap, price, total streaming time. For many tokens use list_streamers.",
+    "One token's streamer record: name, symbol, live now, viewers, market cap, price, total streaming time.",
   input: { mint: mintId.describe('Token mint id') },
   scope: SCOPES.any,
   output: { streamer: z.object({}).loose().optional() },

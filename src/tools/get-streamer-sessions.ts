@@ -20,7 +20,7 @@ export const getStreamerSessions = defineTool({
   name: 'get_streamer_sessions',
   title: 'Streaming sessions',
   description:
-    "One token's past streaming sessions (start, end, duration, peak and average viewers), paged; up to 100 per page. Use for a stream history or to compare peaks with averages.",
+    "One token's past streaming sessions (start, end, duration, peak and average viewers), paged. Use for stream history, or peaks against averages.",
   input: {
     mint: mintId.describe('Token mint id'),
     limit: z.number().int().max(100).default(20).describe('Sessions per page'),

@@ -8,7 +8,7 @@ export const getStreamersAnalytics = defineTool({
   name: 'get_streamers_analytics',
   title: 'Streamer analytics (batch)',
   description:
-    'Time-series analytics for up to 25 tokens over a period (1h to 30d), 10 to 500 points each; series come back summarised (count, min, max, last, sparkline). Per-token failures are listed.',
+    'Time-series analytics of tokens over a period; long series come back summarised (count, min, max, last, sparkline). Failed tokens listed.',
   input: {
     mintIds: idList(25),
     period: z.enum(['1h', '6h', '12h', '1d', '7d', '30d']).default('1d'),

@@ -7,7 +7,7 @@ export const getStreamersComplete = defineTool({
   name: 'get_streamers_complete',
   title: 'Complete streamer data (batch)',
   description:
-    'Everything the service holds on up to 25 tokens in one call, every field shown, long series summarised. Per-token failures are listed. For just the core record use list_streamers.',
+    'Everything the service holds on some tokens, every field shown, long series summarised. Failed tokens listed. For core records only, use list_streamers.',
   input: { mintIds: idList(25) },
   scope: SCOPES.noPlatformC,
   ids: 'mintIds',

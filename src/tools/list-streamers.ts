@@ -13,7 +13,7 @@ export const listStreamers = defineTool({
   name: 'list_streamers',
   title: 'List streamers',
   description:
-    'Streamer records (name, symbol, live, viewers, market cap, price, streaming time) for up to 100 token addresses, sorted and paged. Use to rank or scan a known set; get_streamer_core for one token.',
+    'Streamer records (as get_streamer_core) of many token addresses, sorted and paged: rank or scan a set of tokens.',
   input: {
     tokenAddresses: idList(100, 'Token addresses'),
     sortBy: z.enum(['viewers', 'time', 'averageViewers', 'marketCap']).default('viewers'),

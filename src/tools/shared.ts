@@ -41,7 +41,7 @@ export const page = z.number().int().min(1).default(1).describe('Page, from 1');
 export const responseFormat = z
   .enum(['concise', 'detailed'])
   .default('concise')
-  .describe('detailed: every upstream field');
+  .describe('detailed = all fields');
 
 /** Where `platform` goes when omitted: chain_a → platform_a, chain_b → all (or platform_b), all → all. */
 export function platformFor(chain: Chain, scope: Scope): Platform {

@@ -84,7 +84,7 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
     description: spec.description,
     inputSchema: jsonSchema(input, 'input'),
     outputSchema: jsonSchema(output, 'output'),
-    annotations: { title: spec.title, ...ANNOTATIONS },
+    annotations: ANNOTATIONS,
   });
 
   return {
@@ -129,11 +129,16 @@ function withDuplicates(r: Rendered, duplicates: string[]): Rendered {
 }
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output') {
-  const { $schema: _, ...json } = z.toJSONSchema(schema, { target: 'draft-7', io }) as Record<
-    string,
-    unknown
-  >;
-  return json as ToolListEntry['inputSchema'];
+  const json = z.toJSONSchema(schema, { target: 'draft-7', io }) as Record<string, unknown>;
+  delete json.$schema;
+  return JSON.parse(JSON.stringify(json), dropSafeIntegerBounds) as ToolListEntry['inputSchema'];
+}
+
+/** zod's `.int()` states ±(2^53 - 1) as bounds; the document states no such limit, so they are left out. */
+function dropSafeIntegerBounds(key: string, value: unknown) {
+  const implicit =
+    (key === 'minimum' || key === 'maximum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER;
+  return implicit ? undefined : value;
 }
 
 type JsonProp = Record<string, unknown> & { items?: JsonProp };

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { TOOLS } from '../../src/tools/index.js';
+import { LIMITS, type Param } from './limits.js';
+
+const entries = TOOLS.map((t) => t.entry());
+type Prop = Record<string, unknown> & { items?: Record<string, unknown> };
+
+function expected(p: Param): Record<string, unknown> {
+  switch (p.kind) {
+    case 'ids':
+      return {
+        type: 'array',
+        minItems: p.min,
+        maxItems: p.max,
+        items: { type: 'string', minLength: 32, maxLength: 44 },
+      };
+    case 'id':
+      return { type: 'string', minLength: 32, maxLength: 44 };
+    case 'int':
+      return { type: 'integer', minimum: p.min, maximum: p.max, default: p.default };
+    case 'enum':
+      return { type: 'string', enum: p.values, default: p.default };
+  }
+}
+
+describe('tool schemas hold exactly the documented limits', () => {
+  it('offers the ten tools of the contract, in order', () => {
+    expect(entries.map((e) => e.name)).toEqual(Object.keys(LIMITS));
+  });
+
+  for (const entry of entries) {
+    const limits = LIMITS[entry.name];
+    it(`${entry.name}: parameters, bounds, defaults and enums`, () => {
+      expect(limits).toBeDefined();
+      const props = entry.inputSchema.properties as Record<string, Prop>;
+      expect(Object.keys(props).sort()).toEqual(Object.keys(limits?.params ?? {}).sort());
+      for (const [name, param] of Object.entries(limits?.params ?? {})) {
+        const prop = props[name] as Prop;
+        const want = expected(param);
+        const got: Record<string, unknown> = {};
+        for (const key of Object.keys(want)) got[key] = prop[key];
+        expect(got, name).toEqual(want);
+      }
+      const required = Object.entries(limits?.params ?? {})
+        .filter(([, p]) => 'required' in p)
+        .map(([n]) => n);
+      expect((entry.inputSchema.required as string[] | undefined) ?? []).toEqual(required);
+      expect(entry.inputSchema.additionalProperties).toBe(false);
+    });
+  }
+
+  it('gives platform no default anywhere, since it follows the chain', () => {
+    for (const entry of entries) {
+      const props = entry.inputSchema.properties as Record<string, Prop>;
+      if (props.platform) expect(props.platform.default, entry.name).toBeUndefined();
+    }
+  });
+
+  it('matches the reviewed snapshot of every tools/list entry', async () => {
+    await expect(`${JSON.stringify(entries, null, 2)}\n`).toMatchFileSnapshot(
+      '__snapshots__/tools-list.json',
+    );
+  });
+});
+
+describe('rules every tool keeps', () => {
+  it('has unique snake_case names', () => {
+    const names = entries.map((e) => e.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const name of names) expect(name).toMatch(/^[a-z][a-z_]*[a-z]$/);
+  });
+
+  for (const entry of entries) {
+    it(`${entry.name}: title, description, four hints, described fields, output schema`, () => {
+      expect(entry.title.length).toBeGreaterThan(3);
+      expect(entry.description.length).toBeGreaterThan(60);
+      expect(entry.description.length).toBeLessThan(260);
+      expect(entry.annotations).toMatchObject({
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      });
+      for (const [name, prop] of Object.entries(entry.inputSchema.properties as Record<string, Prop>)) {
+        // Either a description or a self-explaining enum: every field tells the model what it takes.
+        expect(prop.description !== undefined || prop.enum !== undefined, `${entry.name}.${name}`).toBe(true);
+      }
+      expect(entry.outputSchema.type).toBe('object');
+      expect(entry.outputSchema.required).toEqual(['summary']);
+    });
+  }
+
+  it('explains the chain/platform rule in every platform field', () => {
+    for (const entry of entries) {
+      const platform = (entry.inputSchema.properties as Record<string, Prop>).platform;
+      if (platform)
+        expect(String(platform.description), entry.name).toMatch(
+          /^Omit to follow chain \(chain_a:platform_a, chain_b:/,
+        );
+    }
+  });
+});
