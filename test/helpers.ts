@@ -56,6 +56,8 @@ export async function connect(
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'test', version: '1.0.0' });
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  // The Client checks structuredContent against each tool's outputSchema (with ajv) only once it has listed them.
+  await client.listTools();
   return {
     client,
     api,
@@ -103,3 +105,6 @@ export function ids(
 }
 
 export const UNKNOWN_ID = 'UnknownMint1111111111111111111111111111111';
+
+/** The structuredContent of a successful call (empty when absent, so a missing field fails its assertion). */
+export const sc = (out: CallOutcome): Record<string, unknown> => out.structured ?? {};

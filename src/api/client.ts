@@ -130,6 +130,8 @@ export class ApiClient {
 
     const { statusCode: status, headers } = response;
     const contentType = String(headers['content-type'] ?? '');
+    // An upstream may echo the key back (in an error message, say); it goes no further than here.
+    text = redact(text, this.#options.apiKey);
     const parsed = parseJson(text);
     if (status < 200 || status >= 300) {
       throw errorFromStatus(status, {
@@ -181,6 +183,10 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, 
   }
   return Buffer.concat(chunks).toString('utf8');
 }
+
+/** Replaces every occurrence of `secret` in `text`. */
+export const redact = (text: string, secret: string) =>
+  secret ? text.split(secret).join('[redacted]') : text;
 
 function parseJson(text: string): unknown {
   try {

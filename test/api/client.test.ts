@@ -1,0 +1,283 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ApiClient, type ApiClientOptions, buildUrl } from '../../src/api/client.js';
+import type { ApiError } from '../../src/api/errors.js';
+import { parseRetryAfter, retryDelay } from '../../src/api/retry.js';
+import { describeError } from '../../src/format/errors.js';
+import { createLogger } from '../../src/log.js';
+import type { Simulator } from '../../src/simulator/server.js';
+import { SIM_KEY, startSim } from '../helpers.js';
+
+let sim: Simulator;
+let api: ApiClient;
+const logLines: string[] = [];
+const health = { method: 'GET', path: '/health' } as const;
+
+function client(overrides: Partial<ApiClientOptions> = {}) {
+  return new ApiClient({
+    baseUrl: sim.url,
+    apiKey: SIM_KEY,
+    timeoutMs: 300,
+    maxRetries: 2,
+    logger: createLogger('debug', [SIM_KEY], (line) => logLines.push(line)),
+    retry: { baseDelayMs: 5, maxDelayMs: 20 },
+    ...overrides,
+  });
+}
+
+async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as ApiError;
+  }
+  throw new Error('expected a failure');
+}
+
+beforeAll(async () => {
+  sim = await startSim();
+  api = client();
+});
+afterAll(async () => {
+  await api.close();
+  await sim.close();
+});
+beforeEach(() => {
+  sim.reset();
+  logLines.length = 0;
+});
+
+describe('base URL joining', () => {
+  it.each([
+    ['https://h.example/api/v1', '/streamers', 'https://h.example/api/v1/streamers'],
+    ['https://h.example/api/v1/', '/streamers', 'https://h.example/api/v1/streamers'],
+    ['https://h.example', '/health', 'https://h.example/health'],
+    ['https://h.example/', '/health', 'https://h.example/health'],
+  ])('%s + %s', (base, path, want) => {
+    expect(buildUrl(base, path).href).toBe(want);
+  });
+
+  it('adds the query and skips undefined values', () => {
+    expect(buildUrl('https://h.example/v1', '/x', { chain: 'all', page: 2, none: undefined }).href).toBe(
+      'https://h.example/v1/x?chain=all&page=2',
+    );
+  });
+
+  it('keeps a path prefix on the wire', async () => {
+    const prefixed = client({ baseUrl: `${sim.url}/api/v1/` });
+    await failure(prefixed.request(health));
+    await prefixed.close();
+    expect(sim.requests[0]?.path).toBe('/api/v1/health');
+  });
+});
+
+describe('retries', () => {
+  it('retries a 503 and a 502, then answers', async () => {
+    sim.inject({ status: 503 }, { status: 502 });
+    const res = await api.request(health);
+    expect(res.attempts).toBe(3);
+    expect(sim.requests).toHaveLength(3);
+    expect(logLines.filter((l) => l.includes('retrying upstream request'))).toHaveLength(2);
+  });
+
+  it('gives up after MAX_RETRIES with the last status', async () => {
+    sim.inject({ status: 500 }, { status: 500 }, { status: 504 });
+    const error = await failure(api.request(health));
+    expect(error.kind).toBe('upstream');
+    expect(error.detail).toMatchObject({ status: 504, attempts: 3 });
+    expect(sim.requests).toHaveLength(3);
+  });
+
+  it('makes no retry when MAX_RETRIES is 0', async () => {
+    const once = client({ maxRetries: 0 });
+    sim.inject({ status: 503 });
+    expect((await failure(once.request(health))).detail.attempts).toBe(1);
+    await once.close();
+  });
+
+  it('waits out Retry-After in seconds', async () => {
+    sim.inject({ status: 429, headers: { 'retry-after': '1' } });
+    const started = Date.now();
+    const res = await api.request(health);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(res.attempts).toBe(2);
+  });
+
+  it('waits out Retry-After as an HTTP date', async () => {
+    sim.inject({ status: 429, headers: { 'retry-after': new Date(Date.now() + 1500).toUTCString() } });
+    const started = Date.now();
+    await api.request(health);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+  });
+
+  it('reports a Retry-After beyond the cap at once, with the wait', async () => {
+    sim.inject({ status: 429, headers: { 'retry-after': '120' } });
+    const error = await failure(api.request(health));
+    expect(error.kind).toBe('rate_limited');
+    expect(error.detail).toMatchObject({ attempts: 1, retryAfterMs: 120_000 });
+    expect(describeError(error, 300)).toContain('[error: rate_limited · retryable · retry_after_s=120]');
+  });
+
+  it('retries a 429 without Retry-After with backoff', async () => {
+    sim.inject({ status: 429 });
+    expect((await api.request(health)).attempts).toBe(2);
+  });
+
+  it.each([
+    [400, 'api_error'],
+    [401, 'auth'],
+    [403, 'auth'],
+    [404, 'not_found'],
+    [422, 'api_error'],
+  ])('does not retry %i (%s)', async (status, kind) => {
+    sim.inject({ status, body: { success: false, error: `said ${status}` } });
+    const error = await failure(api.request(health));
+    expect(error.kind).toBe(kind);
+    expect(error.detail.upstreamMessage).toBe(`said ${status}`);
+    expect(sim.requests).toHaveLength(1);
+  });
+
+  it('times out a hung request per attempt, and retries it', async () => {
+    sim.inject({ hang: true }, { hang: true }, { hang: true });
+    const started = Date.now();
+    const error = await failure(api.request(health));
+    expect(error.kind).toBe('timeout');
+    expect(error.detail.attempts).toBe(3);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('retries a connection dropped before the answer', async () => {
+    sim.inject({ drop: 'before' });
+    expect((await api.request(health)).attempts).toBe(2);
+  });
+
+  it('retries a connection dropped in the middle of the body', async () => {
+    sim.inject({ drop: 'during' });
+    expect((await api.request(health)).attempts).toBe(2);
+  });
+
+  it('reports a refused connection as a network error naming the base URL variable', async () => {
+    const nowhere = client({ baseUrl: 'http://127.0.0.1:9', maxRetries: 1 });
+    const error = await failure(nowhere.request(health));
+    await nowhere.close();
+    expect(error.kind).toBe('network');
+    expect(describeError(error, 300)).toMatch(/Could not reach .*ECONNREFUSED.*STREAMER_ANALYTICS_BASE_URL/s);
+  });
+});
+
+describe('answers that are not what they should be', () => {
+  it('refuses an HTML page with a clear message, without retrying', async () => {
+    sim.inject({ raw: '<!doctype html><html><body>Gateway</body></html>', contentType: 'text/html' });
+    const error = await failure(api.request(health));
+    expect(error.kind).toBe('invalid_response');
+    expect(describeError(error, 300)).toContain('an HTML page (text/html)');
+    expect(sim.requests).toHaveLength(1);
+  });
+
+  it('refuses truncated JSON', async () => {
+    sim.inject({ raw: '{"success":true,"data":[1,2' });
+    expect((await failure(api.request(health))).kind).toBe('invalid_response');
+  });
+
+  it('refuses a JSON value that is not an object', async () => {
+    sim.inject({ raw: '[1,2,3]' });
+    expect((await failure(api.request(health))).message).toBe('response is not a JSON object');
+  });
+
+  it('treats success: false as a failure carrying the upstream message', async () => {
+    sim.inject({ status: 200, body: { success: false, error: 'Quota exhausted for today' } });
+    const error = await failure(api.request(health));
+    expect(error.kind).toBe('api_error');
+    expect(describeError(error, 300)).toContain('"Quota exhausted for today"');
+  });
+
+  it('finds a message nested in an error object', async () => {
+    sim.inject({ status: 400, body: { success: false, error: { code: 'E1', message: 'bad chain' } } });
+    expect((await failure(api.request(health))).detail.upstreamMessage).toBe('bad chain');
+  });
+
+  it('refuses a body above the size cap', async () => {
+    const small = client({ maxResponseBytes: 10_000 });
+    sim.inject({ bodyBytes: 50_000 });
+    const error = await failure(small.request(health));
+    await small.close();
+    expect(error.kind).toBe('invalid_response');
+    expect(error.message).toMatch(/larger than/);
+  });
+});
+
+describe('cancellation', () => {
+  it('aborts the request in flight', async () => {
+    sim.inject({ hang: true });
+    const controller = new AbortController();
+    const pending = api.request(health, controller.signal);
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    const error = await failure(pending);
+    expect(error.kind).toBe('cancelled');
+    expect(Date.now() - started).toBeLessThan(250);
+    expect(sim.requests).toHaveLength(1);
+  });
+
+  it('stops during backoff and makes no further attempt', async () => {
+    const slow = client({ retry: { baseDelayMs: 2_000, maxDelayMs: 2_000 } });
+    sim.inject({ status: 503 });
+    const controller = new AbortController();
+    const pending = slow.request(health, controller.signal);
+    setTimeout(() => controller.abort(), 100);
+    const error = await failure(pending);
+    await slow.close();
+    expect(error.kind).toBe('cancelled');
+    expect(sim.requests).toHaveLength(1);
+  });
+});
+
+describe('the key stays secret', () => {
+  it('appears in no error, error text or log line, whatever fails', async () => {
+    sim.inject(
+      { status: 401, body: { success: false, error: `bad key ${SIM_KEY}` } },
+      { status: 500 },
+      { status: 500 },
+      { status: 500 },
+      { raw: `<html>${SIM_KEY}</html>`, contentType: 'text/html' },
+    );
+    const errors = [
+      await failure(api.request(health)),
+      await failure(api.request(health)),
+      await failure(api.request(health)),
+    ];
+    for (const error of errors) {
+      expect(JSON.stringify({ ...error, message: error.message })).not.toContain(SIM_KEY);
+      expect(String(error.stack)).not.toContain(SIM_KEY);
+    }
+    // The upstream may echo the key; the logger redacts it wherever it appears.
+    const logger = createLogger('debug', [SIM_KEY], (line) => logLines.push(line));
+    for (const error of errors) logger.warn('failed', { error, detail: error.detail });
+    expect(logLines.join('\n')).not.toContain(SIM_KEY);
+    expect(logLines.join('\n')).toContain('[redacted]');
+  });
+});
+
+describe('retry policy', () => {
+  const policy = { maxRetries: 2, baseDelayMs: 500, maxDelayMs: 8_000, retryAfterCapMs: 30_000 };
+  const retryable = { retryable: true, detail: {} } as ApiError;
+
+  it('backs off exponentially with jitter of at most 25%', () => {
+    expect(retryDelay(retryable, 0, policy, () => 0)).toBe(500);
+    expect(retryDelay(retryable, 1, policy, () => 0)).toBe(1000);
+    expect(retryDelay(retryable, 1, policy, () => 1)).toBe(750);
+    expect(retryDelay(retryable, 2, policy, () => 0)).toBeUndefined();
+  });
+
+  it('never retries what is not retryable', () => {
+    expect(retryDelay({ retryable: false, detail: {} } as ApiError, 0, policy)).toBeUndefined();
+  });
+
+  it('reads Retry-After as seconds or a date, and ignores nonsense', () => {
+    const now = Date.parse('2026-11-20T12:00:00Z');
+    expect(parseRetryAfter('12', now)).toBe(12_000);
+    expect(parseRetryAfter('Fri, 20 Nov 2026 12:00:05 GMT', now)).toBe(5_000);
+    expect(parseRetryAfter('Fri, 20 Nov 2026 11:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
+  });
+});

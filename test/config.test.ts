@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { envValue, loadConfig, missingSettings } from '../src/config.js';
+import { createLogger } from '../src/log.js';
+
+describe('configuration from the environment', () => {
+  it('applies the documented defaults', () => {
+    const { config, problems } = loadConfig({});
+    expect(config).toEqual({
+      apiKey: undefined,
+      baseUrl: undefined,
+      timeoutMs: 15_000,
+      maxRetries: 2,
+      maxConcurrency: 4,
+      logLevel: 'warn',
+      httpToken: undefined,
+    });
+    expect(problems).toEqual([]);
+    expect(missingSettings(config)).toEqual(['STREAMER_ANALYTICS_API_KEY', 'STREAMER_ANALYTICS_BASE_URL']);
+  });
+
+  it('reads every variable', () => {
+    const { config } = loadConfig({
+      STREAMER_ANALYTICS_API_KEY: ' k1 ',
+      STREAMER_ANALYTICS_BASE_URL: 'https://h.example/api/v1/',
+      STREAMER_ANALYTICS_TIMEOUT_MS: '5000',
+      STREAMER_ANALYTICS_MAX_RETRIES: '0',
+      STREAMER_ANALYTICS_MAX_CONCURRENCY: '8',
+      STREAMER_ANALYTICS_LOG_LEVEL: 'debug',
+      STREAMER_ANALYTICS_HTTP_TOKEN: 'tok',
+    });
+    expect(config).toEqual({
+      apiKey: 'k1',
+      baseUrl: 'https://h.example/api/v1/',
+      timeoutMs: 5000,
+      maxRetries: 0,
+      maxConcurrency: 8,
+      logLevel: 'debug',
+      httpToken: 'tok',
+    });
+    expect(missingSettings(config)).toEqual([]);
+  });
+
+  it.each(['', '   ', '${user_config.api_key}', '${user_config.base_url}'])('treats %j as unset', (value) => {
+    expect(envValue(value)).toBeUndefined();
+    const { config } = loadConfig({
+      STREAMER_ANALYTICS_API_KEY: value,
+      STREAMER_ANALYTICS_TIMEOUT_MS: value,
+    });
+    expect(config.apiKey).toBeUndefined();
+    expect(config.timeoutMs).toBe(15_000);
+  });
+
+  it('reports an invalid value and falls back instead of exiting', () => {
+    const { config, problems } = loadConfig({
+      STREAMER_ANALYTICS_TIMEOUT_MS: 'soon',
+      STREAMER_ANALYTICS_MAX_RETRIES: '99',
+      STREAMER_ANALYTICS_LOG_LEVEL: 'loud',
+      STREAMER_ANALYTICS_BASE_URL: 'ftp://h.example',
+    });
+    expect(config).toMatchObject({ timeoutMs: 15_000, maxRetries: 2, logLevel: 'warn', baseUrl: undefined });
+    expect(problems).toEqual([
+      'STREAMER_ANALYTICS_BASE_URL must be an http(s) URL; using none',
+      'STREAMER_ANALYTICS_TIMEOUT_MS must be a whole number; using the default',
+      'STREAMER_ANALYTICS_MAX_RETRIES must be at most 10; using the default',
+      'STREAMER_ANALYTICS_LOG_LEVEL must be one of error, warn, info, debug; using the default',
+    ]);
+  });
+});
+
+describe('logger', () => {
+  it('writes JSON lines at or above its level, secrets redacted', () => {
+    const lines: string[] = [];
+    const log = createLogger('warn', ['s3cret'], (l) => lines.push(l));
+    log.debug('hidden');
+    log.info('hidden');
+    log.warn('shown s3cret', { url: 'https://x/?key=s3cret', error: new Error('boom s3cret') });
+    expect(lines).toHaveLength(1);
+    const entry = JSON.parse(lines[0] as string);
+    expect(entry).toMatchObject({ level: 'warn', msg: 'shown [redacted]', url: 'https://x/?key=[redacted]' });
+    expect(entry.error).toMatchObject({ name: 'Error', message: 'boom [redacted]' });
+  });
+});

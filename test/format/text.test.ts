@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { dailySeries, gridLines, hourlyGrid } from '../../src/format/heatmap.js';
+import { clean, num, pct, quote, shortId, sparkline, table } from '../../src/format/text.js';
+
+describe('clean', () => {
+  it('removes controls, ANSI, invisible and direction characters, folds breaks', () => {
+    expect(clean('a\nb\tc\u001b[31md\u202ee\u200bf\ufeffg')).toBe('a b cdefg');
+  });
+  it('replaces lone surrogates and keeps pairs', () => {
+    expect(clean('x\ud800y')).toBe('x\ufffdy');
+    expect(clean('🚀')).toBe('🚀');
+  });
+  it('caps length with an ellipsis, never splitting a pair', () => {
+    expect(clean('abcdef', 4)).toBe('abc…');
+    const capped = clean(`${'a'.repeat(3)}🚀🚀`, 5);
+    expect(capped).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+  });
+  it('quote makes data read as data', () => {
+    expect(quote('say "hi"\n')).toBe('"say \\"hi\\""');
+  });
+});
+
+describe('numbers', () => {
+  it.each([
+    [0, '0'],
+    [999, '999'],
+    [1234, '1,234'],
+    [99_999, '99,999'],
+    [123_456, '123K'],
+    [1_234_567, '1.2M'],
+    [2_500_000_000, '2.5B'],
+    [0.93, '0.93'],
+    [0.0000123, '0.0000123'],
+    [12.345, '12.3'],
+    [-1_500_000, '-1.5M'],
+    [Number.NaN, 'NaN'],
+  ])('%d reads %s', (value, text) => {
+    expect(num(value)).toBe(text);
+  });
+  it('shows a missing value as a dash and a string as cleaned text', () => {
+    expect(num(undefined)).toBe('–');
+    expect(num('12\n')).toBe('12');
+  });
+  it('percent and short ids', () => {
+    expect(pct(0.345)).toBe('34.5%');
+    expect(shortId('7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU')).toBe('7xKX…gAsU');
+  });
+});
+
+describe('table and sparkline', () => {
+  it('aligns columns, numbers to the right, no trailing spaces', () => {
+    expect(
+      table(
+        [{ header: 'a' }, { header: 'n', align: 'right' }],
+        [
+          ['xx', '1'],
+          ['y', '100'],
+        ],
+      ),
+    ).toEqual(['a     n', 'xx    1', 'y   100']);
+  });
+  it('draws a sparkline, averaging long series into the width', () => {
+    expect(sparkline([0, 1, 2, 3, 4, 5, 6, 7])).toBe('▁▂▃▄▅▆▇█');
+    expect(
+      sparkline(
+        Array.from({ length: 500 }, (_, i) => i),
+        10,
+      ),
+    ).toHaveLength(10);
+    expect(sparkline([5, 5, 5])).toBe('▁▁▁');
+    expect(sparkline([])).toBe('');
+  });
+});
+
+describe('heatmap pieces', () => {
+  it('reads "a-b" keys over the ranges present, leaving other keys out', () => {
+    const grid = hourlyGrid({ '1-2': 4, '1-3': 8, '2-2': 0, weird: 3 });
+    expect(grid).toMatchObject({
+      a: [1, 2],
+      b: [2, 3],
+      max: 8,
+      peak: { a: 1, b: 3, value: 8 },
+      ignoredKeys: 1,
+    });
+    expect(gridLines(grid as NonNullable<typeof grid>)).toEqual(['b:   2', 'a=1  ▒█', 'a=2  ··']);
+  });
+  it('orders a daily series and finds its peak', () => {
+    const s = dailySeries({ '2026-11-02': 5, '2026-11-01': 0, '2026-11-03': 9, bad: 1 });
+    expect(s).toMatchObject({
+      from: '2026-11-01',
+      to: '2026-11-03',
+      values: [0, 5, 9],
+      active: 2,
+      total: 14,
+      peak: { date: '2026-11-03', value: 9 },
+    });
+  });
+});
