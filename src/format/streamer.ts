@@ -1,5 +1,5 @@
 // The streamer core record (document: "Streamer core record"), as a table row and as a card.
-import { type Column, num, quote } from './text.js';
+import { type Column, label, num, quote } from './text.js';
 
 export interface StreamerRecord {
   mintId: string;
@@ -22,7 +22,6 @@ const CORE_KEYS = [
   'isCurrentlyLive',
   'currentViewers',
   'tokenMarketCap',
-  'tokenPrice',
   'totalStreamingTime',
 ] as const;
 
@@ -33,11 +32,13 @@ const CORE_COLUMNS: Column[] = [
   { header: 'live' },
   { header: 'viewers', align: 'right' },
   { header: 'mcap', align: 'right' },
-  { header: 'price', align: 'right' },
   { header: 'stream time', align: 'right' },
 ];
 
-/** Columns of a streamer table; chain and platform only when the query spans several. */
+/**
+ * Columns of a concise streamer table; chain and platform only when the query spans several. The price is
+ * left to `detailed`: for ranking and scanning, market cap says the same and costs fewer tokens per row.
+ */
 export function streamerColumns(showScope: boolean): { keys: string[]; text: Column[] } {
   return showScope
     ? {
@@ -53,11 +54,10 @@ export function streamerRow(r: StreamerRecord, showScope: boolean, id: string): 
   const row = [
     id,
     quote(r.coinName, 24),
-    quote(r.coinSymbol, 12),
+    label(r.coinSymbol),
     liveText(r.isCurrentlyLive),
     num(r.currentViewers),
     num(r.tokenMarketCap),
-    num(r.tokenPrice),
     num(r.totalStreamingTime),
   ];
   return showScope ? [...row, quote(r.chain, 12), quote(r.platform, 12)] : row;

@@ -64,11 +64,23 @@ export function num(value: unknown): string {
 const trimZeros = (text: string) =>
   text.includes('e') ? text : text.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
 
+/** A number for compact JSON: non-integers kept to 4 significant digits; anything else as it is. */
+export const round = (value: unknown) =>
+  typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value)
+    ? Number(value.toPrecision(4))
+    : value;
+
 /** A ratio (0.345) as a percentage (34.5%). */
 export const pct = (ratio: number) => `${trimZeros((ratio * 100).toFixed(1))}%`;
 
-/** A long id shortened for a table column (`7xKX…sgAsU`); only where the full id stands elsewhere. */
-export const shortId = (id: string) => (id.length > 12 ? `${id.slice(0, 4)}…${id.slice(-4)}` : id);
+/** A long id shortened for a table column (`7xKXtg…`); only where the full id stands elsewhere. */
+export const shortId = (id: string) => (id.length > 12 ? `${id.slice(0, 6)}…` : id);
+
+/** A short label (a ticker symbol) bare when it is one plain word, quoted otherwise. */
+export const label = (value: unknown, max = 12): string => {
+  const text = clean(value, max);
+  return /^[\p{L}\p{N}$._-]+$/u.test(text) ? text : JSON.stringify(text);
+};
 
 export const plural = (n: number, one: string, many = `${one}s`) => `${num(n)} ${n === 1 ? one : many}`;
 

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { asArray, asRecord } from '../format/batch.js';
 import { cutNote, fitRows } from '../format/result.js';
 import { type StreamerRecord, streamerColumns, streamerRow } from '../format/streamer.js';
-import { clean, cleanDeep, num, quote, shortId, table } from '../format/text.js';
+import { clean, cleanDeep, num, quote, round, shortId, table } from '../format/text.js';
 import { idList, page, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
@@ -13,7 +13,7 @@ export const listStreamers = defineTool({
   name: 'list_streamers',
   title: 'List streamers',
   description:
-    'Streamer records (as get_streamer_core) of many token addresses, sorted and paged: rank or scan a set of tokens.',
+    'Streamer records of many token addresses (name, symbol, live, viewers, market cap, streaming time), sorted and paged: rank or scan a set of tokens.',
   input: {
     tokenAddresses: idList(100, 'Token addresses'),
     sortBy: z.enum(['viewers', 'time', 'averageViewers', 'marketCap']).default('viewers'),
@@ -84,7 +84,7 @@ export const listStreamers = defineTool({
         ),
         ...(short
           ? [
-              'Ids shortened (first 4…last 4) from the addresses you passed; structuredContent has them whole.',
+              'Ids shortened to their first 6 characters (the addresses you passed); structuredContent has them whole.',
             ]
           : []),
         ...(ctx.format === 'detailed' ? rows.flatMap((r) => extraLine(r, columns.keys)) : []),
@@ -108,7 +108,7 @@ export const listStreamers = defineTool({
   },
 });
 
-const cell = (v: unknown) => (typeof v === 'string' ? clean(v, 80) : (v ?? null));
+const cell = (v: unknown) => (typeof v === 'string' ? clean(v, 80) : (round(v) ?? null));
 
 /** In detailed mode, the fields of a record that the table does not show. */
 function extraLine(r: StreamerRecord, shownKeys: readonly string[]): string[] {

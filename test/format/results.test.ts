@@ -50,7 +50,8 @@ describe('list_streamers', () => {
 
   it('shortens ids in a long text table only, and says so', async () => {
     const out = await call(h.client, 'list_streamers', { tokenAddresses: a.slice(0, 100) });
-    expect(out.text).toContain('Ids shortened (first 4…last 4)');
+    expect(out.text).toContain('Ids shortened to their first 6 characters');
+    expect(out.text).toContain(`${a[0]?.slice(0, 6)}…`);
     expect(out.text).not.toContain(a[0]);
     expect(JSON.stringify(out.structured)).toContain(a[0]);
   });

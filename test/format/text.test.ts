@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dailySeries, gridLines, hourlyGrid } from '../../src/format/heatmap.js';
-import { clean, num, pct, quote, shortId, sparkline, table } from '../../src/format/text.js';
+import { clean, label, num, pct, quote, shortId, sparkline, table } from '../../src/format/text.js';
 
 describe('clean', () => {
   it('removes controls, ANSI, invisible and direction characters, folds breaks', () => {
@@ -43,7 +43,10 @@ describe('numbers', () => {
   });
   it('percent and short ids', () => {
     expect(pct(0.345)).toBe('34.5%');
-    expect(shortId('7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU')).toBe('7xKX…gAsU');
+    expect(shortId('7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU')).toBe('7xKXtg…');
+    expect(label('BONK')).toBe('BONK');
+    expect(label('a b')).toBe('"a b"');
+    expect(label('x\n|y')).toBe('"x |y"');
   });
 });
 

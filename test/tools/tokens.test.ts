@@ -1,19 +1,72 @@
 // Token budgets (sizes, not times): a change that bloats what the assistant pays for fails here.
+// Counted with o200k_base (gpt-tokenizer) as a proxy for the assistant's tokenizer.
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Simulator } from '../../src/simulator/server.js';
 import { TOOLS } from '../../src/tools/index.js';
+import { call, connect, type Harness, ids, startSim } from '../helpers.js';
 
 const tokens = (value: unknown) => encode(typeof value === 'string' ? value : JSON.stringify(value)).length;
 
-describe('tools/list token budget (o200k_base)', () => {
-  const entries = TOOLS.map((t) => t.entry());
-  const forModel = entries.map(({ outputSchema: _, ...rest }) => rest);
-
+describe('tools/list', () => {
   it('costs at most 2,200 tokens for names, titles, descriptions, input schemas and annotations', () => {
+    const entries = TOOLS.map((t) => t.entry());
+    const forModel = entries.map(({ outputSchema: _, ...rest }) => rest);
     const total = tokens(forModel);
     console.log(
       `tools/list: ${total} tokens without output schemas, ${tokens(entries)} with; ${JSON.stringify(entries).length} bytes`,
     );
     expect(total).toBeLessThanOrEqual(2_200);
+  });
+});
+
+describe('results against the raw upstream body', () => {
+  let sim: Simulator;
+  let h: Harness;
+  beforeAll(async () => {
+    sim = await startSim();
+    h = await connect(sim);
+  });
+  afterAll(async () => {
+    await h.close();
+    await sim.close();
+  });
+
+  async function raw(path: string, body: unknown) {
+    const res = await fetch(`${sim.url}${path}`, {
+      method: 'POST',
+      headers: { 'x-api-key': sim.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return res.text();
+  }
+
+  it('list_streamers, 100 rows: text at most 35% of the raw tokens, structuredContent at most 60%', async () => {
+    const tokenAddresses = ids(sim, 'platform_a', 100);
+    const upstream = tokens(await raw('/streamers', { tokenAddresses }));
+    const out = await call(h.client, 'list_streamers', { tokenAddresses });
+    const text = tokens(out.text);
+    const json = tokens(out.structured);
+    console.log(
+      `list_streamers 100 rows: raw ${upstream}, text ${text} (${((text / upstream) * 100).toFixed(1)}%), structured ${json} (${((json / upstream) * 100).toFixed(1)}%)`,
+    );
+    expect(text / upstream).toBeLessThanOrEqual(0.35);
+    expect(json / upstream).toBeLessThanOrEqual(0.6);
+  });
+
+  it('analyze_botting, 50 ids: both channels smaller than the raw body', async () => {
+    const mintIds = ids(sim, 'platform_a', 50);
+    const upstream = tokens(await raw('/botting/bulk', { mintIds }));
+    const out = await call(h.client, 'analyze_botting', { mintIds });
+    expect(tokens(out.text)).toBeLessThan(upstream * 0.7);
+    expect(tokens(out.structured)).toBeLessThan(upstream * 0.8);
+  });
+
+  it('get_streamers_analytics, 25 ids x 500 points: series summarised to a small fraction', async () => {
+    const mintIds = ids(sim, 'platform_a', 25);
+    const upstream = tokens(await raw('/streamers/analytics', { mintIds, points: 500 }));
+    const out = await call(h.client, 'get_streamers_analytics', { mintIds, points: 500 });
+    expect(tokens(out.text)).toBeLessThan(upstream * 0.05);
+    expect(tokens(out.structured)).toBeLessThan(upstream * 0.05);
   });
 });
