@@ -8,15 +8,20 @@ import { createDataset } from '../src/simulator/data.js';
 const entry = fileURLToPath(new URL('../src/main.js', import.meta.url));
 const { tokens } = createDataset();
 const onA = tokens.filter((t) => t.chain === 'chain_a').map((t) => t.mintId);
+// A watch list like an analyst's: a few tokens the simulator botted, mixed with ordinary ones.
+const botted = tokens
+  .filter((t) => t.chain === 'chain_a' && t.botting?.confidenceLevel === 'HIGH')
+  .map((t) => t.mintId);
+const watch = [...botted.slice(0, 4), ...onA.filter((id) => !botted.includes(id)).slice(0, 4)];
 const unknown = 'UnknownMint1111111111111111111111111111111';
 
 const calls: Array<[string, Record<string, unknown>]> = [
   ['check_health', {}],
-  ['list_streamers', { tokenAddresses: onA.slice(0, 12), limit: 8 }],
-  ['get_streamer_core', { mint: onA[0] }],
-  ['get_streamer_sessions', { mint: onA[0], limit: 5 }],
-  ['analyze_botting', { mintIds: [...onA.slice(0, 8), unknown], hours: 24 }],
-  ['get_streamers_analytics', { mintIds: onA.slice(0, 2), period: '1d', points: 48 }],
+  ['list_streamers', { tokenAddresses: watch, limit: 6 }],
+  ['get_streamer_core', { mint: botted[0] }],
+  ['get_streamer_sessions', { mint: botted[0], limit: 5 }],
+  ['analyze_botting', { mintIds: [...watch, unknown], hours: 24 }],
+  ['get_streamers_analytics', { mintIds: botted.slice(0, 2), period: '1d', points: 48 }],
   ['get_streamers_complete', { mintIds: onA.slice(0, 1) }],
   ['get_creator_fees', { tokenAddresses: [...onA.slice(0, 4), unknown] }],
   ['get_analytics_overview', {}],

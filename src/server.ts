@@ -45,6 +45,7 @@ export function createClient(config: Config, logger: Logger): ApiClient | undefi
     apiKey: config.apiKey,
     timeoutMs: config.timeoutMs,
     maxRetries: config.maxRetries,
+    maxConcurrency: config.maxConcurrency,
     logger,
   });
 }

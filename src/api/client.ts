@@ -3,7 +3,7 @@ import { Agent, request } from 'undici';
 import type { Logger } from '../log.js';
 import { VERSION } from '../version.js';
 import {
-  type ApiError,
+  ApiError,
   ApiReportedError,
   CancelledError,
   ConnectionError,
@@ -11,6 +11,7 @@ import {
   InvalidResponseError,
   TimeoutError,
 } from './errors.js';
+import { Limiter } from './limiter.js';
 import { DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, retryDelay } from './retry.js';
 
 export interface ApiRequest {
@@ -34,6 +35,8 @@ export interface ApiClientOptions {
   apiKey: string;
   timeoutMs: number;
   maxRetries: number;
+  /** Upstream requests in flight at once; the rest queue. */
+  maxConcurrency?: number;
   logger: Logger;
   retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
   /** Responses larger than this are refused rather than buffered. */
@@ -65,11 +68,13 @@ export class ApiClient {
   readonly #agent: Agent;
   readonly #policy: RetryPolicy;
   readonly #headers: Record<string, string>;
+  readonly #limiter: Limiter;
 
   constructor(options: ApiClientOptions) {
     this.#options = options;
     this.#agent = options.agent ?? new Agent({ keepAliveTimeout: 30_000, connections: 16 });
     this.#policy = { ...DEFAULT_RETRY, ...options.retry, maxRetries: options.maxRetries };
+    this.#limiter = new Limiter(options.maxConcurrency ?? 4);
     this.#headers = {
       accept: 'application/json',
       'user-agent': `streamer-analytics-mcp/${VERSION}`,
@@ -82,10 +87,11 @@ export class ApiClient {
     const started = performance.now();
     for (let attempt = 0; ; attempt++) {
       try {
-        const { status, body } = await this.#attempt(req, url, signal);
+        // Each attempt takes a slot; a backoff wait does not hold one.
+        const { status, body } = await this.#limiter.run(() => this.#attempt(req, url, signal), signal);
         return { status, body, attempts: attempt + 1, ms: performance.now() - started };
       } catch (thrown) {
-        const error = thrown as ApiError;
+        const error = thrown instanceof ApiError ? thrown : this.#transportError(thrown, signal);
         error.detail.attempts = attempt + 1;
         const delay = signal?.aborted ? undefined : retryDelay(error, attempt, this.#policy);
         if (delay === undefined) throw error;
@@ -107,6 +113,11 @@ export class ApiClient {
 
   async close(): Promise<void> {
     await this.#agent.close();
+  }
+
+  /** Requests running and queued now. */
+  get load(): { active: number; waiting: number } {
+    return { active: this.#limiter.active, waiting: this.#limiter.waiting };
   }
 
   async #attempt(req: ApiRequest, url: URL, signal: AbortSignal | undefined) {
@@ -155,11 +166,11 @@ export class ApiClient {
     return { status, body };
   }
 
-  #transportError(error: unknown, signal: AbortSignal | undefined, timeout: AbortSignal): ApiError {
+  #transportError(error: unknown, signal: AbortSignal | undefined, timeout?: AbortSignal): ApiError {
     if (error instanceof InvalidResponseError) return error;
     if (signal?.aborted) return new CancelledError('cancelled by the client', {}, { cause: error });
     const code = (error as { code?: string }).code;
-    if (timeout.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    if (timeout?.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
       return new TimeoutError(
         `no complete answer within ${this.#options.timeoutMs} ms`,
         {},

@@ -281,3 +281,33 @@ describe('retry policy', () => {
     expect(parseRetryAfter(undefined, now)).toBeUndefined();
   });
 });
+
+describe('concurrency limit', () => {
+  it('keeps at most MAX_CONCURRENCY requests in flight; the rest queue', async () => {
+    const limited = client({ maxConcurrency: 2 });
+    sim.latencyMs = 100;
+    const calls = Array.from({ length: 6 }, () => limited.request(health));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(limited.load).toEqual({ active: 2, waiting: 4 });
+    const started = Date.now();
+    await Promise.all(calls);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    expect(limited.load).toEqual({ active: 0, waiting: 0 });
+    await limited.close();
+  });
+
+  it('a queued call that is cancelled leaves the queue and fails as cancelled', async () => {
+    const limited = client({ maxConcurrency: 1 });
+    sim.latencyMs = 150;
+    const first = limited.request(health);
+    const controller = new AbortController();
+    const queued = failure(limited.request(health, controller.signal));
+    await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    expect((await queued).kind).toBe('cancelled');
+    expect(limited.load.waiting).toBe(0);
+    await first;
+    expect(sim.requests).toHaveLength(1);
+    await limited.close();
+  });
+});

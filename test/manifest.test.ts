@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import pkg from '../package.json' with { type: 'json' };
+import { manifestTools } from '../scripts/sync-manifest.js';
+import { ENV } from '../src/config.js';
+
+const manifest = JSON.parse(readFileSync(new URL('../manifest.json', import.meta.url), 'utf8'));
+
+describe('manifest.json', () => {
+  it('keeps the version of package.json and the tools of the tool table (npm run manifest)', () => {
+    expect(manifest.version).toBe(pkg.version);
+    expect(manifest.tools).toEqual(manifestTools());
+  });
+
+  it('maps its settings onto the environment names of the contract', () => {
+    const env = manifest.server.mcp_config.env as Record<string, string>;
+    for (const name of Object.keys(env)) expect(Object.values(ENV)).toContain(name);
+    for (const value of Object.values(env)) {
+      const setting = /^\$\{user_config\.(\w+)\}$/.exec(value)?.[1];
+      expect(manifest.user_config[setting as string], value).toBeDefined();
+    }
+    expect(manifest.user_config.api_key).toMatchObject({ sensitive: true, required: true });
+  });
+
+  it('starts the file that the build writes', () => {
+    expect(manifest.server.entry_point).toBe(pkg.bin['streamer-analytics-mcp']);
+    expect(manifest.server.mcp_config.args).toEqual([`\${__dirname}/${manifest.server.entry_point}`]);
+  });
+});
