@@ -1,6 +1,6 @@
 // Pieces shared by the batch results: per-item errors, accounting for every requested id, counts.
 import { describeObject, idOf } from './generic.js';
-import { cutNote, fitRows, type Rendered } from './result.js';
+import { fitRows, type Rendered } from './result.js';
 import { clean, cleanDeep, num, quote } from './text.js';
 
 export interface ItemError {
@@ -41,12 +41,16 @@ export function failedLines(errors: ItemError[]): string[] {
   return [`Failed (${errors.length}):`, ...errors.map((e) => `  ${e.id} ${quote(e.error, 160)}`)];
 }
 
-/** The upstream's summary counts, checked against the lists; a mismatch is said, not hidden. */
+/**
+ * The upstream's summary counts, checked against the lists (ids we added as "no result returned" are not
+ * the upstream's failures); a mismatch is said, not hidden.
+ */
 export function countsCheck(
   summary: Record<string, unknown>,
   results: number,
-  failed: number,
+  errors: ItemError[],
 ): string | undefined {
+  const failed = errors.filter((e) => e.error !== NO_RESULT).length;
   const s = summary.successful;
   const f = summary.failed;
   if ((typeof s === 'number' && s !== results) || (typeof f === 'number' && f !== failed)) {
@@ -72,41 +76,30 @@ export function renderGenericBatch(
   const summary = asRecord(data.summary);
   const ids = results.map((r, i) => idOf(r) ?? `result ${i + 1}`);
   const errors = itemErrors(data.errors, requested, ids);
-  const described = results.map((r) => describeObject(r, ['mintId']));
   const headline = `${what}: ${requested.length} requested, ${results.length} returned, ${errors.length} failed (${scope})`;
-  const mismatch = countsCheck(summary, results.length, errors.filter((e) => e.error !== NO_RESULT).length);
+  const mismatch = countsCheck(summary, results.length, errors);
 
-  return fitRows(results.length, budget, (shown) => {
-    const note =
-      shown < results.length
-        ? cutNote(shown, results.length, 'results', 'Ask for fewer mintIds per call.')
-        : undefined;
-    const text = [
+  const entries = results.map((raw, i) => ({
+    id: ids[i] as string,
+    raw,
+    described: describeObject(raw, ['mintId']),
+  }));
+  const cut = { what: 'results', how: () => 'Ask for fewer mintIds per call.' };
+  return fitRows(entries, budget, cut, (rows) => ({
+    summary: headline,
+    text: [
       headline,
       ...(mismatch ? [mismatch] : []),
-      ...results
-        .slice(0, shown)
-        .flatMap((_, i) => [`${ids[i]}:`, ...(described[i]?.parts ?? []).map((p) => `  ${p}`)]),
+      ...rows.flatMap((e) => [`${e.id}:`, ...e.described.parts.map((p) => `  ${p}`)]),
       ...failedLines(errors),
-      ...(note ? [note] : []),
-    ].join('\n');
-    const items = results
-      .slice(0, shown)
-      .map((r, i) =>
-        detailed
-          ? { mintId: ids[i], ...asRecord(cleanDeep(r)) }
-          : { mintId: ids[i], ...described[i]?.fields },
-      );
-    return {
-      summary: headline,
-      text,
-      structured: {
-        counts: { requested: requested.length, returned: results.length, failed: errors.length },
-        results: items,
-        ...(errors.length ? { errors: errors.map((e) => ({ mintId: e.id, error: e.error })) } : {}),
-        ...(mismatch ? { mismatch } : {}),
-        ...(note ? { truncated: note } : {}),
-      },
-    };
-  });
+    ].join('\n'),
+    structured: {
+      counts: { requested: requested.length, returned: results.length, failed: errors.length },
+      results: rows.map((e) =>
+        detailed ? { mintId: e.id, ...asRecord(cleanDeep(e.raw)) } : { mintId: e.id, ...e.described.fields },
+      ),
+      ...(errors.length ? { errors: errors.map((e) => ({ mintId: e.id, error: e.error })) } : {}),
+      ...(mismatch ? { mismatch } : {}),
+    },
+  }));
 }

@@ -14,23 +14,45 @@ const size = (r: Rendered) => ({
   json: JSON.stringify(r.structured).length + r.summary.length + 16,
 });
 
+export interface Cut {
+  /** What the rows are, for the note: "rows of this page", "sessions". */
+  what: string;
+  /** How to get the rest, given how many rows fit. */
+  how: (shown: number) => string;
+}
+
 /**
- * Renders the largest prefix of `total` rows whose text and JSON both stay within `budget` characters.
- * `render(shown)` must itself say, in both channels, when `shown < total` (see `cutNote`).
+ * Renders the longest prefix of `items` whose text and JSON both stay within `budget` characters; when
+ * rows are cut, both channels end with the same note saying how many and how to get the rest.
  */
-export function fitRows(total: number, budget: number, render: (shown: number) => Rendered): Rendered {
-  const full = render(total);
+export function fitRows<T>(
+  items: readonly T[],
+  budget: number,
+  cut: Cut,
+  render: (rows: readonly T[]) => Rendered,
+): Rendered {
+  const attempt = (shown: number): Rendered => {
+    const rendered = render(items.slice(0, shown));
+    if (shown >= items.length) return rendered;
+    const note = cutNote(shown, items.length, cut.what, cut.how(shown));
+    return {
+      ...rendered,
+      text: `${rendered.text}\n${note}`,
+      structured: { ...rendered.structured, truncated: note },
+    };
+  };
   const fits = (r: Rendered) => {
     const s = size(r);
     return s.text <= budget && s.json <= budget;
   };
+  const full = attempt(items.length);
   if (fits(full)) return full;
   let low = 0;
-  let high = total - 1;
-  let best = render(0);
+  let high = items.length - 1;
+  let best = attempt(0);
   while (low <= high) {
     const mid = (low + high) >> 1;
-    const candidate = render(mid);
+    const candidate = attempt(mid);
     if (fits(candidate)) {
       best = candidate;
       low = mid + 1;
@@ -42,7 +64,7 @@ export function fitRows(total: number, budget: number, render: (shown: number) =
 }
 
 /** The sentence both channels carry when rows were cut to fit the budget. */
-export const cutNote = (shown: number, total: number, what: string, how: string) =>
+const cutNote = (shown: number, total: number, what: string, how: string) =>
   `Showing ${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} ${what}. ${how}`;
 
 /** Last-resort guard for results whose size the renderer could not bound (detailed passthrough). */

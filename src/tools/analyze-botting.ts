@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { asArray, asRecord, countsCheck, failedLines, itemErrors } from '../format/batch.js';
-import { cutNote, fitRows } from '../format/result.js';
+import { fitRows } from '../format/result.js';
 import { clean, cleanDeep, num, quote, table } from '../format/text.js';
 import { batchOutput } from './batch-output.js';
 import { idList, SCOPES } from './shared.js';
@@ -62,11 +62,7 @@ export const analyzeBotting = defineTool({
     const average =
       numOrNull(summary.averageConfidence) ??
       (confidences.length ? confidences.reduce((a, b) => a + b, 0) / confidences.length : null);
-    const mismatch = countsCheck(
-      summary,
-      findings.length,
-      errors.filter((e) => e.error !== 'no result returned').length,
-    );
+    const mismatch = countsCheck(summary, findings.length, errors);
 
     const headline = `Botting analysis: ${args.mintIds.length} tokens requested, ${findings.length} analysed, ${errors.length} failed (${args.chain} / ${args.platform}, last ${args.hours} h)`;
     const levels = Object.entries(byLevel)
@@ -80,17 +76,11 @@ export const analyzeBotting = defineTool({
       ...(average !== null ? { averageConfidence: Number(average.toFixed(3)) } : {}),
     };
 
-    return fitRows(findings.length, ctx.budget, (shown) => {
-      const rows = findings.slice(0, shown);
-      const cut =
-        shown < findings.length
-          ? cutNote(
-              shown,
-              findings.length,
-              'analysed tokens (most suspicious first)',
-              'Ask for fewer mintIds per call.',
-            )
-          : undefined;
+    const cut = {
+      what: 'analysed tokens (most suspicious first)',
+      how: () => 'Ask for fewer mintIds per call.',
+    };
+    return fitRows(findings, ctx.budget, cut, (rows) => {
       const text = [
         headline,
         ...(findings.length
@@ -114,7 +104,6 @@ export const analyzeBotting = defineTool({
           : []),
         ...(ctx.format === 'detailed' ? rows.flatMap((f) => detailLines(f)) : []),
         ...(errors.length ? ['', ...failedLines(errors)] : []),
-        ...(cut ? [cut] : []),
         "Next: get_streamer_sessions for one token's history; get_streamer_core to see whether it is live.",
       ].join('\n');
       return {
@@ -136,7 +125,6 @@ export const analyzeBotting = defineTool({
           ),
           ...(errors.length ? { errors: errors.map((e) => ({ mintId: e.id, error: e.error })) } : {}),
           ...(mismatch ? { mismatch } : {}),
-          ...(cut ? { truncated: cut } : {}),
         },
       };
     });

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { asArray, asRecord, countsCheck, failedLines, itemErrors } from '../format/batch.js';
-import { cutNote, fitRows } from '../format/result.js';
+import { fitRows } from '../format/result.js';
 import { clean, cleanDeep, num, quote, table } from '../format/text.js';
 import { idList } from './shared.js';
 import { defineTool } from './tool.js';
@@ -27,18 +27,10 @@ export const getCreatorFees = defineTool({
     const fees = asArray(body.data).map(asRecord);
     const ids = fees.map((f) => clean(f.tokenAddress, 64));
     const errors = itemErrors(body.errors, args.tokenAddresses, ids);
-    const mismatch = countsCheck(
-      asRecord(body.summary),
-      fees.length,
-      errors.filter((e) => e.error !== 'no result returned').length,
-    );
+    const mismatch = countsCheck(asRecord(body.summary), fees.length, errors);
     const headline = `Creator fees: ${args.tokenAddresses.length} tokens requested, ${fees.length} found, ${errors.length} failed`;
-    return fitRows(fees.length, ctx.budget, (shown) => {
-      const rows = fees.slice(0, shown);
-      const cut =
-        shown < fees.length
-          ? cutNote(shown, fees.length, 'tokens', 'Ask for fewer tokenAddresses per call.')
-          : undefined;
+    const cut = { what: 'tokens', how: () => 'Ask for fewer tokenAddresses per call.' };
+    return fitRows(fees, ctx.budget, cut, (rows) => {
       const text = [
         headline,
         ...(mismatch ? [mismatch] : []),
@@ -51,8 +43,8 @@ export const getCreatorFees = defineTool({
                 { header: 'currency' },
                 { header: 'native coin', align: 'right' },
               ],
-              rows.map((f, i) => [
-                ids[i] ?? '',
+              rows.map((f) => [
+                clean(f.tokenAddress, 64),
                 clean(f.creatorAddress, 64),
                 num(f.totalFees),
                 quote(f.currency, 12),
@@ -62,7 +54,6 @@ export const getCreatorFees = defineTool({
           : []),
         ...(rows.length ? ["native coin: fees in chain_a's native coin."] : []),
         ...failedLines(errors),
-        ...(cut ? [cut] : []),
       ].join('\n');
       const results = rows.map((f) =>
         ctx.format === 'detailed'
@@ -83,7 +74,6 @@ export const getCreatorFees = defineTool({
           results,
           ...(errors.length ? { errors: errors.map((e) => ({ tokenAddress: e.id, error: e.error })) } : {}),
           ...(mismatch ? { mismatch } : {}),
-          ...(cut ? { truncated: cut } : {}),
         },
       };
     });

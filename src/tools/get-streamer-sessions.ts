@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { segment } from '../api/client.js';
 import { asArray, asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
-import { cutNote, fitRows } from '../format/result.js';
+import { fitRows } from '../format/result.js';
 import { clean, cleanDeep, num, table } from '../format/text.js';
 import { mintId, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
@@ -54,12 +54,8 @@ export const getStreamerSessions = defineTool({
       chain: args.chain,
       platform: args.platform,
     };
-    return fitRows(sessions.length, ctx.budget, (shown) => {
-      const rows = sessions.slice(0, shown);
-      const cut =
-        shown < sessions.length
-          ? cutNote(shown, sessions.length, 'sessions', `Ask with limit ${Math.max(1, shown)}.`)
-          : undefined;
+    const cut = { what: 'sessions', how: (shown: number) => `Ask with limit ${Math.max(1, shown)}.` };
+    return fitRows(sessions, ctx.budget, cut, (rows) => {
       const text = [
         headline,
         ...(rows.length
@@ -87,7 +83,6 @@ export const getStreamerSessions = defineTool({
                 `  ${clean(s.sessionId, 64)}: ${describeObject(s, ['startTime', 'endTime', 'duration', 'peakViewers', 'averageViewers']).parts.join('; ')}`,
             )
           : []),
-        ...(cut ? [cut] : []),
         ...(next ? [next] : []),
       ].join('\n');
       return {
@@ -103,7 +98,6 @@ export const getStreamerSessions = defineTool({
                   COLUMNS.map((k) => (typeof s[k] === 'string' ? clean(s[k], 64) : (s[k] ?? null))),
                 ),
               }),
-          ...(cut ? { truncated: cut } : {}),
         },
       };
     });

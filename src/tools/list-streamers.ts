@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { asArray, asRecord } from '../format/batch.js';
-import { cutNote, fitRows } from '../format/result.js';
+import { fitRows } from '../format/result.js';
 import { type StreamerRecord, streamerColumns, streamerRow } from '../format/streamer.js';
 import { clean, cleanDeep, num, quote, round, shortId, table } from '../format/text.js';
 import { idList, page, SCOPES } from './shared.js';
@@ -62,17 +62,12 @@ export const listStreamers = defineTool({
     const next = pg.hasNext === true ? `Next: page ${args.page + 1}.` : undefined;
     const short = records.length > FULL_IDS_UP_TO;
 
-    return fitRows(records.length, ctx.budget, (shown) => {
-      const rows = records.slice(0, shown);
-      const cut =
-        shown < records.length
-          ? cutNote(
-              shown,
-              records.length,
-              'rows of this page',
-              `To see the rest, ask with a smaller limit (e.g. limit ${Math.max(1, shown)} and later pages).`,
-            )
-          : undefined;
+    const cut = {
+      what: 'rows of this page',
+      how: (shown: number) =>
+        `To see the rest, ask with a smaller limit (e.g. limit ${Math.max(1, shown)} and later pages).`,
+    };
+    return fitRows(records, ctx.budget, cut, (rows) => {
       const text = [
         headline,
         ...(missing ? [missing] : []),
@@ -88,7 +83,6 @@ export const listStreamers = defineTool({
             ]
           : []),
         ...(ctx.format === 'detailed' ? rows.flatMap((r) => extraLine(r, columns.keys)) : []),
-        ...(cut ? [cut] : []),
         ...(next ? [next] : []),
       ].join('\n');
       return {
@@ -101,7 +95,6 @@ export const listStreamers = defineTool({
             ? { items: rows.map((r) => cleanDeep(r) as Record<string, unknown>) }
             : { columns: columns.keys, rows: rows.map((r) => columns.keys.map((k) => cell(r[k]))) }),
           ...(notFound.length ? { notFound } : {}),
-          ...(cut ? { truncated: cut } : {}),
         },
       };
     });
