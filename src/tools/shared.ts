@@ -59,7 +59,7 @@ export function scopeShape(scope: Scope) {
       .enum(scope.platforms)
       .optional()
       .describe(
-        `Omit to follow chain (chain_a:platform_a, chain_b:${chainB}${scope.chains.includes('all') ? ', all:all' : ''})`,
+        `Must belong to chain; omitted: chain_a:platform_a, chain_b:${chainB}${scope.chains.includes('all') ? ', all:all' : ''}`,
       ),
   };
 }

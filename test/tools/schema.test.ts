@@ -95,7 +95,7 @@ describe('rules every tool keeps', () => {
       const platform = (entry.inputSchema.properties as Record<string, Prop>).platform;
       if (platform)
         expect(String(platform.description), entry.name).toMatch(
-          /^Omit to follow chain \(chain_a:platform_a, chain_b:/,
+          /^Must belong to chain; omitted: chain_a:platform_a, chain_b:/,
         );
     }
   });
