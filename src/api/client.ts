@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import type { Logger } from '../log.js';
 import { VERSION } from '../version.js';
+import { Breaker, type BreakerOptions, DEFAULT_BREAKER } from './breaker.js';
 import {
   ApiError,
   ApiReportedError,
@@ -13,6 +14,7 @@ import {
 } from './errors.js';
 import { Limiter } from './limiter.js';
 import { DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, retryDelay } from './retry.js';
+import { SharedCall } from './shared-call.js';
 
 export interface ApiRequest {
   method: 'GET' | 'POST';
@@ -39,6 +41,7 @@ export interface ApiClientOptions {
   maxConcurrency?: number;
   logger: Logger;
   retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
+  breaker?: Partial<BreakerOptions>;
   /** Responses larger than this are refused rather than buffered. */
   maxResponseBytes?: number;
   agent?: Agent;
@@ -60,8 +63,9 @@ export function buildUrl(baseUrl: string, path: string, query?: ApiRequest['quer
 }
 
 /**
- * The upstream client: one keep-alive agent for every call, a timeout per attempt, a response size
- * cap, JSON parsing, and retries with backoff for 429, 5xx, network errors and timeouts.
+ * The upstream client: one keep-alive agent for every call, a timeout per attempt, a response size cap,
+ * JSON parsing, retries with backoff for 429, 5xx, network errors and timeouts, a concurrency limit, a
+ * circuit breaker, and one upstream request for identical requests in flight at the same time.
  */
 export class ApiClient {
   readonly #options: ApiClientOptions;
@@ -69,12 +73,15 @@ export class ApiClient {
   readonly #policy: RetryPolicy;
   readonly #headers: Record<string, string>;
   readonly #limiter: Limiter;
+  readonly #breaker: Breaker;
+  readonly #inflight = new Map<string, SharedCall<ApiResponse>>();
 
   constructor(options: ApiClientOptions) {
     this.#options = options;
     this.#agent = options.agent ?? new Agent({ keepAliveTimeout: 30_000, connections: 16 });
     this.#policy = { ...DEFAULT_RETRY, ...options.retry, maxRetries: options.maxRetries };
     this.#limiter = new Limiter(options.maxConcurrency ?? 4);
+    this.#breaker = new Breaker({ ...DEFAULT_BREAKER, ...options.breaker }, options.logger);
     this.#headers = {
       accept: 'application/json',
       'user-agent': `streamer-analytics-mcp/${VERSION}`,
@@ -82,21 +89,43 @@ export class ApiClient {
     };
   }
 
-  async request(req: ApiRequest, signal?: AbortSignal): Promise<ApiResponse> {
+  /** Sends a request; identical requests already in flight share its answer instead of a second request. */
+  request(req: ApiRequest, signal?: AbortSignal): Promise<ApiResponse> {
     const url = buildUrl(this.#options.baseUrl, req.path, req.query);
+    const payload = req.method === 'POST' ? JSON.stringify(req.body ?? {}) : undefined;
+    const key = `${req.method} ${url.href} ${payload ?? ''}`;
+    let shared = this.#inflight.get(key);
+    if (!shared || shared.abandoned) {
+      const call = new SharedCall((s) => this.#send(req.method, url, payload, s));
+      const forget = () => {
+        if (this.#inflight.get(key) === call) this.#inflight.delete(key);
+      };
+      call.done.then(forget, forget);
+      this.#inflight.set(key, call);
+      shared = call;
+    }
+    return shared.join(signal);
+  }
+
+  async #send(method: ApiRequest['method'], url: URL, payload: string | undefined, signal: AbortSignal) {
     const started = performance.now();
     for (let attempt = 0; ; attempt++) {
       try {
         // Each attempt takes a slot; a backoff wait does not hold one.
-        const { status, body } = await this.#limiter.run(() => this.#attempt(req, url, signal), signal);
-        return { status, body, attempts: attempt + 1, ms: performance.now() - started };
+        const { status, body: json } = await this.#limiter.run(() => {
+          this.#breaker.admit();
+          return this.#attempt(method, url, payload, signal);
+        }, signal);
+        this.#breaker.record(undefined);
+        return { status, body: json, attempts: attempt + 1, ms: performance.now() - started };
       } catch (thrown) {
         const error = thrown instanceof ApiError ? thrown : this.#transportError(thrown, signal);
+        if (error.kind !== 'circuit_open') this.#breaker.record(error);
         error.detail.attempts = attempt + 1;
         const delay = signal?.aborted ? undefined : retryDelay(error, attempt, this.#policy);
         if (delay === undefined) throw error;
         this.#options.logger.info('retrying upstream request', {
-          path: req.path,
+          path: url.pathname,
           attempt: attempt + 1,
           error: error.kind,
           status: error.detail.status,
@@ -120,19 +149,19 @@ export class ApiClient {
     return { active: this.#limiter.active, waiting: this.#limiter.waiting };
   }
 
-  async #attempt(req: ApiRequest, url: URL, signal: AbortSignal | undefined) {
+  async #attempt(method: ApiRequest['method'], url: URL, payload: string | undefined, signal: AbortSignal) {
     const timeout = AbortSignal.timeout(this.#options.timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    const isPost = req.method === 'POST';
+    const combined = AbortSignal.any([signal, timeout]);
+    const isPost = method === 'POST';
     let response: Awaited<ReturnType<typeof request>>;
     let text: string;
     try {
       response = await request(url, {
-        method: req.method,
+        method,
         dispatcher: this.#agent,
         signal: combined,
         headers: isPost ? { ...this.#headers, 'content-type': 'application/json' } : this.#headers,
-        ...(isPost ? { body: JSON.stringify(req.body ?? {}) } : {}),
+        ...(payload !== undefined ? { body: payload } : {}),
       });
       text = await readCapped(response.body, this.#options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
     } catch (error) {

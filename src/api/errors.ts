@@ -8,7 +8,8 @@ export type ErrorKind =
   | 'network'
   | 'invalid_response'
   | 'api_error'
-  | 'cancelled';
+  | 'cancelled'
+  | 'circuit_open';
 
 export interface ErrorDetail {
   status?: number | undefined;
@@ -61,6 +62,10 @@ export class ApiReportedError extends ApiError {
 }
 export class CancelledError extends ApiError {
   readonly kind = 'cancelled';
+}
+/** Calls fail fast after repeated outages; not retried within the call (the wait is the point). */
+export class CircuitOpenError extends ApiError {
+  readonly kind = 'circuit_open';
 }
 
 /** The one place where an HTTP status becomes an error kind. */

@@ -71,6 +71,12 @@ export function describeError(error: unknown, timeoutMs: number): string {
       );
     case 'cancelled':
       return lines('The call was cancelled before the service answered.', errorTag('cancelled', false));
+    case 'circuit_open':
+      return lines(
+        'The streamer analytics service failed several times in a row, so calls are paused to let it recover.',
+        `Try again in ${waitS ?? 30} s; check_health will tell when it answers again.`,
+        errorTag('circuit_open', true, `retry_after_s=${waitS ?? 30}`),
+      );
   }
 }
 

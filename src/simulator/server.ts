@@ -40,6 +40,8 @@ export interface Simulator {
   apiKey: string;
   data: Dataset;
   requests: RecordedRequest[];
+  /** Requests whose client went away before the answer was complete (a cancelled or timed-out call). */
+  abandoned: number;
   latencyMs: number;
   /** Queues faults; each request takes the next one (optionally only requests whose path matches). */
   inject(...faults: Fault[]): void;
@@ -99,6 +101,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       body = raw;
     }
     const query = Object.fromEntries(url.searchParams);
+    res.on('close', () => {
+      if (!res.writableFinished) sim.abandoned++;
+    });
     requests.push({ method: req.method ?? '', path: url.pathname, query, headers: req.headers, body });
 
     const index = queue.findIndex((q) => !q.path || q.path.test(url.pathname));
@@ -132,12 +137,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     apiKey,
     data,
     requests,
+    abandoned: 0,
     latencyMs: options.latencyMs ?? 0,
     inject: (...faults) => queue.push(...faults.map((fault) => ({ fault }))),
     injectFor: (path, ...faults) => queue.push(...faults.map((fault) => ({ path, fault }))),
     reset() {
       requests.length = 0;
       queue = [];
+      sim.abandoned = 0;
       sim.latencyMs = options.latencyMs ?? 0;
     },
     close: () =>

@@ -1,6 +1,7 @@
 // A tool is data (name, schema, endpoint, renderer); `defineTool` turns it into what the server runs.
 import * as z from 'zod';
 import type { ApiRequest } from '../api/client.js';
+import { errorTag } from '../format/errors.js';
 import type { Rendered } from '../format/result.js';
 import { clean } from '../format/text.js';
 import { type Chain, type Platform, resolveScope, responseFormat, type Scope, scopeShape } from './shared.js';
@@ -97,8 +98,7 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
       const args = parsed.data as Args<S>;
       if (spec.scope) {
         const scope = resolveScope(args.chain, args.platform, spec.scope);
-        if ('error' in scope)
-          return { error: `Invalid arguments for ${spec.name} (nothing was sent): ${scope.error}` };
+        if ('error' in scope) return { error: invalid(spec.name, [scope.error]) };
         Object.assign(args, scope);
       }
       const duplicates = spec.ids ? dedupe(args as Record<string, unknown>, spec.ids) : [];
@@ -200,5 +200,12 @@ function argumentError(
     return `- ${label}: ${what}; allowed: ${allowed}`;
   });
   if (issues.length > 8) lines.push(`- and ${issues.length - 8} more`);
-  return [`Invalid arguments for ${name} (nothing was sent):`, ...lines].join('\n');
+  return invalid(name, lines);
+}
+
+/** The one shape of an argument error: what was wrong, then the machine-readable tag. */
+function invalid(name: string, lines: string[]): string {
+  const head = `Invalid arguments for ${name} (nothing was sent):`;
+  const body = lines.length === 1 && !lines[0]?.startsWith('- ') ? [`${head} ${lines[0]}`] : [head, ...lines];
+  return [...body, errorTag('invalid_arguments', false)].join('\n');
 }

@@ -20,6 +20,8 @@ function client(overrides: Partial<ApiClientOptions> = {}) {
     maxRetries: 2,
     logger: createLogger('debug', [SIM_KEY], (line) => logLines.push(line)),
     retry: { baseDelayMs: 5, maxDelayMs: 20 },
+    // These tests count requests one by one; the breaker has its own tests.
+    breaker: { threshold: 1_000 },
     ...overrides,
   });
 }
@@ -286,7 +288,7 @@ describe('concurrency limit', () => {
   it('keeps at most MAX_CONCURRENCY requests in flight; the rest queue', async () => {
     const limited = client({ maxConcurrency: 2 });
     sim.latencyMs = 100;
-    const calls = Array.from({ length: 6 }, () => limited.request(health));
+    const calls = Array.from({ length: 6 }, (_, i) => limited.request({ ...health, query: { n: i } }));
     await new Promise((r) => setTimeout(r, 30));
     expect(limited.load).toEqual({ active: 2, waiting: 4 });
     const started = Date.now();
@@ -299,9 +301,9 @@ describe('concurrency limit', () => {
   it('a queued call that is cancelled leaves the queue and fails as cancelled', async () => {
     const limited = client({ maxConcurrency: 1 });
     sim.latencyMs = 150;
-    const first = limited.request(health);
+    const first = limited.request({ ...health, query: { n: 1 } });
     const controller = new AbortController();
-    const queued = failure(limited.request(health, controller.signal));
+    const queued = failure(limited.request({ ...health, query: { n: 2 } }, controller.signal));
     await new Promise((r) => setTimeout(r, 20));
     controller.abort();
     expect((await queued).kind).toBe('cancelled');

@@ -1,0 +1,71 @@
+import type { Logger } from '../log.js';
+import { type ApiError, CircuitOpenError } from './errors.js';
+
+export interface BreakerOptions {
+  /** Consecutive failed attempts that open the circuit. */
+  threshold: number;
+  /** How long calls fail fast before one trial request may go. */
+  cooldownMs: number;
+}
+
+export const DEFAULT_BREAKER: BreakerOptions = { threshold: 5, cooldownMs: 30_000 };
+
+/** Failures that say the service is down or unreachable; a 4xx or a 429 means it is up and answering. */
+const OUTAGE_KINDS = new Set(['upstream', 'timeout', 'network']);
+
+/**
+ * A circuit breaker: after `threshold` outage failures in a row, calls fail fast for `cooldownMs`; then a
+ * single trial request goes, and its outcome closes the circuit or opens it for another cooldown.
+ */
+export class Breaker {
+  #failures = 0;
+  #openUntil = 0;
+  #trialInFlight = false;
+
+  constructor(
+    readonly options: BreakerOptions,
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get state(): 'closed' | 'open' | 'half-open' {
+    if (this.#openUntil === 0) return 'closed';
+    return this.now() < this.#openUntil ? 'open' : 'half-open';
+  }
+
+  /** Throws CircuitOpenError while calls must fail fast; otherwise lets the attempt go. */
+  admit(): void {
+    const state = this.state;
+    if (state === 'closed') return;
+    if (state === 'half-open' && !this.#trialInFlight) {
+      this.#trialInFlight = true;
+      this.logger.info('circuit half-open: sending one trial request');
+      return;
+    }
+    const retryAfterMs = Math.max(1_000, this.#openUntil - this.now());
+    throw new CircuitOpenError('circuit open', { retryAfterMs });
+  }
+
+  /** The outcome of an admitted attempt: undefined for an answer, the error otherwise. */
+  record(error: ApiError | undefined): void {
+    const trial = this.#trialInFlight;
+    this.#trialInFlight = false;
+    // A cancelled attempt says nothing about the service; it only frees the trial slot.
+    if (error?.kind === 'cancelled') return;
+    if (!error || !OUTAGE_KINDS.has(error.kind)) {
+      if (this.#openUntil !== 0) this.logger.warn('circuit closed: the service answers again');
+      this.#failures = 0;
+      this.#openUntil = 0;
+      return;
+    }
+    this.#failures++;
+    if (trial || this.#failures >= this.options.threshold) {
+      this.#openUntil = this.now() + this.options.cooldownMs;
+      this.logger.warn('circuit open: failing fast', {
+        consecutiveFailures: this.#failures,
+        cooldownMs: this.options.cooldownMs,
+        lastError: error.kind,
+      });
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import { CancelledError } from './errors.js';
+
+/**
+ * One upstream call awaited by any number of callers. A caller that cancels stops waiting; the call
+ * itself is aborted only when every caller has cancelled, so one caller never cancels another's answer.
+ */
+export class SharedCall<T> {
+  readonly #controller = new AbortController();
+  readonly #done: Promise<T>;
+  #waiters = 0;
+  #settled = false;
+
+  constructor(run: (signal: AbortSignal) => Promise<T>) {
+    this.#done = run(this.#controller.signal);
+    const settle = () => {
+      this.#settled = true;
+    };
+    this.#done.then(settle, settle);
+  }
+
+  /** Settles with the call, whoever waits; waiting on it does not count as a caller. */
+  get done(): Promise<T> {
+    return this.#done;
+  }
+
+  /** True once every caller has left: a new caller must start a new call. */
+  get abandoned(): boolean {
+    return this.#controller.signal.aborted;
+  }
+
+  join(signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) return Promise.reject(new CancelledError('cancelled by the client'));
+    this.#waiters++;
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        this.#waiters--;
+        if (this.#waiters === 0 && !this.#settled) this.#controller.abort();
+        reject(new CancelledError('cancelled by the client'));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#done.then(
+        (value) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      );
+    });
+  }
+}
