@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { asArray, asRecord, countsCheck, failedLines, itemErrors } from '../format/batch.js';
+import { accountFor, asArray, asRecord, failedLines, noteLines } from '../format/batch.js';
 import { fitRows } from '../format/result.js';
 import { clean, cleanDeep, num, quote, table } from '../format/text.js';
 import { batchOutput } from './batch-output.js';
@@ -40,7 +40,7 @@ export const analyzeBotting = defineTool({
   render(body, args, ctx) {
     const data = asRecord(body.data);
     const summary = asRecord(data.summary);
-    const findings: Finding[] = asArray(data.results)
+    const parsed: Finding[] = asArray(data.results)
       .map(asRecord)
       .map((r) => ({
         mintId: clean(r.mintId, 64),
@@ -49,12 +49,12 @@ export const analyzeBotting = defineTool({
         score: numOrNull(r.score),
         reasons: asArray(r.reasons).map((x) => clean(x, 160)),
         raw: r,
-      }))
-      .sort((a, b) => (b.confidence ?? -1) - (a.confidence ?? -1) || (b.score ?? -1) - (a.score ?? -1));
-    const errors = itemErrors(
-      data.errors,
-      args.mintIds,
-      findings.map((f) => f.mintId),
+      }));
+    const accounted = accountFor(parsed, (f) => f.mintId, data.errors, args.mintIds, summary);
+    const { errors, notes } = accounted;
+    // Most suspicious first: by confidence, then score (the full set of levels is not documented).
+    const findings = accounted.results.sort(
+      (a, b) => (b.confidence ?? -1) - (a.confidence ?? -1) || (b.score ?? -1) - (a.score ?? -1),
     );
     const byLevel: Record<string, number> = {};
     for (const f of findings) byLevel[f.level] = (byLevel[f.level] ?? 0) + 1;
@@ -62,7 +62,6 @@ export const analyzeBotting = defineTool({
     const average =
       numOrNull(summary.averageConfidence) ??
       (confidences.length ? confidences.reduce((a, b) => a + b, 0) / confidences.length : null);
-    const mismatch = countsCheck(summary, findings.length, errors);
 
     const headline = `Botting analysis: ${args.mintIds.length} tokens requested, ${findings.length} analysed, ${errors.length} failed (${args.chain} / ${args.platform}, last ${args.hours} h)`;
     const levels = Object.entries(byLevel)
@@ -86,7 +85,7 @@ export const analyzeBotting = defineTool({
         ...(findings.length
           ? [`Confidence levels: ${levels}${average !== null ? ` (average confidence ${num(average)})` : ''}`]
           : []),
-        ...(mismatch ? [mismatch] : []),
+        ...noteLines(notes),
         ...(rows.length
           ? [
               '',
@@ -124,7 +123,7 @@ export const analyzeBotting = defineTool({
                 },
           ),
           ...(errors.length ? { errors: errors.map((e) => ({ mintId: e.id, error: e.error })) } : {}),
-          ...(mismatch ? { mismatch } : {}),
+          ...(notes.length ? { integrity: notes } : {}),
         },
       };
     });

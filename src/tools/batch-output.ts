@@ -5,5 +5,5 @@ export const batchOutput = {
   counts: z.object({}).loose().optional(),
   results: z.array(z.object({}).loose()).optional(),
   errors: z.array(z.object({ mintId: z.string(), error: z.string() })).optional(),
-  mismatch: z.string().optional(),
+  integrity: z.array(z.string()).optional(),
 };

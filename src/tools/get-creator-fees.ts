@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { asArray, asRecord, countsCheck, failedLines, itemErrors } from '../format/batch.js';
+import { accountFor, asArray, asRecord, failedLines, noteLines } from '../format/batch.js';
 import { fitRows } from '../format/result.js';
 import { clean, cleanDeep, num, quote, table } from '../format/text.js';
 import { idList } from './shared.js';
@@ -16,7 +16,7 @@ export const getCreatorFees = defineTool({
     counts: z.object({}).loose().optional(),
     results: z.array(z.object({}).loose()).optional(),
     errors: z.array(z.object({ tokenAddress: z.string(), error: z.string() })).optional(),
-    mismatch: z.string().optional(),
+    integrity: z.array(z.string()).optional(),
   },
   request: ({ tokenAddresses }) => ({
     method: 'POST',
@@ -24,16 +24,23 @@ export const getCreatorFees = defineTool({
     body: { tokenAddresses },
   }),
   render(body, args, ctx) {
-    const fees = asArray(body.data).map(asRecord);
-    const ids = fees.map((f) => clean(f.tokenAddress, 64));
-    const errors = itemErrors(body.errors, args.tokenAddresses, ids);
-    const mismatch = countsCheck(asRecord(body.summary), fees.length, errors);
+    const {
+      results: fees,
+      errors,
+      notes,
+    } = accountFor(
+      asArray(body.data).map(asRecord),
+      (f) => clean(f.tokenAddress, 64),
+      body.errors,
+      args.tokenAddresses,
+      asRecord(body.summary),
+    );
     const headline = `Creator fees: ${args.tokenAddresses.length} tokens requested, ${fees.length} found, ${errors.length} failed`;
     const cut = { what: 'tokens', how: () => 'Ask for fewer tokenAddresses per call.' };
     return fitRows(fees, ctx.budget, cut, (rows) => {
       const text = [
         headline,
-        ...(mismatch ? [mismatch] : []),
+        ...noteLines(notes),
         ...(rows.length
           ? table(
               [
@@ -73,7 +80,7 @@ export const getCreatorFees = defineTool({
           counts: { requested: args.tokenAddresses.length, found: fees.length, failed: errors.length },
           results,
           ...(errors.length ? { errors: errors.map((e) => ({ tokenAddress: e.id, error: e.error })) } : {}),
-          ...(mismatch ? { mismatch } : {}),
+          ...(notes.length ? { integrity: notes } : {}),
         },
       };
     });

@@ -200,8 +200,12 @@ describe('batch tools', () => {
       },
     });
     const out = await call(h.client, 'get_creator_fees', { tokenAddresses: [a[0]] });
-    expect(out.text).toContain('Upstream summary says 1 successful / 0 failed; the lists hold 0 / 1.');
-    expect(sc(out).mismatch).toBeDefined();
+    expect(out.text).toContain(
+      'Note: The upstream summary says 1 successful / 0 failed; its lists hold 0 / 1.',
+    );
+    expect(sc(out).integrity).toEqual([
+      'The upstream summary says 1 successful / 0 failed; its lists hold 0 / 1.',
+    ]);
   });
 });
 
