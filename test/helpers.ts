@@ -1,7 +1,7 @@
 // Test harness: the real simulator over HTTP on 127.0.0.1 and the SDK's real Client, connected in memory.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ApiClient } from '../src/api/client.js';
+import { ApiClient, type ApiClientOptions } from '../src/api/client.js';
 import type { Config } from '../src/config.js';
 import { silentLogger } from '../src/log.js';
 import { createServer } from '../src/server.js';
@@ -31,7 +31,14 @@ export interface Harness {
 /** A real MCP Client talking to our server, whose upstream is the simulator (fast retries for tests). */
 export async function connect(
   sim: Simulator | undefined,
-  options: { config?: Partial<Config>; budgetChars?: number; demo?: boolean; problems?: string[] } = {},
+  options: {
+    config?: Partial<Config>;
+    budgetChars?: number;
+    demo?: boolean;
+    problems?: string[];
+    /** Overrides of the upstream client (breaker, retry timing). */
+    api?: Partial<ApiClientOptions>;
+  } = {},
 ): Promise<Harness> {
   const config = testConfig(sim, options.config);
   const api =
@@ -43,6 +50,7 @@ export async function connect(
           maxRetries: config.maxRetries,
           logger: silentLogger,
           retry: { baseDelayMs: 5, maxDelayMs: 20 },
+          ...options.api,
         })
       : undefined;
   const server = createServer({

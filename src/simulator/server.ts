@@ -17,7 +17,9 @@ export type Fault =
   /** Wait, then answer normally. */
   | { delayMs: number }
   /** Answer with a valid JSON body of about this many bytes. */
-  | { bodyBytes: number };
+  | { bodyBytes: number }
+  /** Send the real answer's body in pieces, `intervalMs` apart. */
+  | { trickleMs: number };
 
 export interface RecordedRequest {
   method: string;
@@ -111,6 +113,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const delay = (sim.latencyMs ?? 0) + (fault && 'delayMs' in fault ? fault.delayMs : 0);
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     if (fault && applyFault(fault, res)) return;
+    const trickle = fault && 'trickleMs' in fault ? fault.trickleMs : 0;
 
     if (req.headers['x-api-key'] !== apiKey)
       return send(res, 401, { success: false, error: 'Invalid or missing API key' });
@@ -122,7 +125,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const params = (route[1].exec(url.pathname) ?? []).slice(1).map(decodeURIComponent);
     try {
       const result = route[2]({ query, body: (body ?? {}) as Json, params });
-      send(res, result.status ?? 200, result.body);
+      if (trickle) sendSlowly(res, result.body, trickle);
+      else send(res, result.status ?? 200, result.body);
     } catch (error) {
       if (error instanceof BadRequest) send(res, 400, { success: false, error: error.message });
       else send(res, 500, { success: false, error: 'Internal simulator error' });
@@ -197,6 +201,26 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
     ...headers,
   });
   res.end(text);
+}
+
+function sendSlowly(res: ServerResponse, body: unknown, intervalMs: number) {
+  const text = JSON.stringify(body);
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  const pieces = [
+    text.slice(0, text.length / 3),
+    text.slice(text.length / 3, (2 * text.length) / 3),
+    text.slice((2 * text.length) / 3),
+  ];
+  const next = () => {
+    const piece = pieces.shift();
+    if (piece === undefined || res.destroyed) return;
+    if (pieces.length === 0) res.end(piece);
+    else {
+      res.write(piece);
+      setTimeout(next, intervalMs);
+    }
+  };
+  next();
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {

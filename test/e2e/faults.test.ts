@@ -1,0 +1,229 @@
+// The fault matrix: each upstream fault, injected into the simulator, against a real tool call.
+// Every case states the exact outcome: answer or error tag, upstream requests made, a time bound, the message.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Fault, Simulator } from '../../src/simulator/server.js';
+import { call, connect, type Harness, ids, startSim } from '../helpers.js';
+
+const TIMEOUT_MS = 300;
+
+interface Case {
+  name: string;
+  faults: Fault[];
+  /** `ok`, or the error tag the text must end with. */
+  outcome: 'ok' | string;
+  requests: number;
+  /** Upper bound on the call's duration, ms. */
+  within: number;
+  /** Lower bound, where a wait is the point (Retry-After). */
+  atLeast?: number;
+  says?: RegExp;
+}
+
+const html = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>';
+
+const CASES: Case[] = [
+  { name: '500 then answer', faults: [{ status: 500 }], outcome: 'ok', requests: 2, within: 500 },
+  { name: '502 then answer', faults: [{ status: 502 }], outcome: 'ok', requests: 2, within: 500 },
+  {
+    name: '503, 503 then answer',
+    faults: [{ status: 503 }, { status: 503 }],
+    outcome: 'ok',
+    requests: 3,
+    within: 500,
+  },
+  {
+    name: '504 three times',
+    faults: [{ status: 504 }, { status: 504 }, { status: 504 }],
+    outcome: '[error: upstream_error · retryable]',
+    requests: 3,
+    within: 500,
+    says: /failed \(HTTP 504\) after 3 attempts: "Simulated HTTP 504"/,
+  },
+  { name: '429 without Retry-After', faults: [{ status: 429 }], outcome: 'ok', requests: 2, within: 500 },
+  {
+    name: '429 Retry-After: 1 (seconds)',
+    faults: [{ status: 429, headers: { 'retry-after': '1' } }],
+    outcome: 'ok',
+    requests: 2,
+    atLeast: 950,
+    within: 1_600,
+  },
+  {
+    name: '429 Retry-After as an HTTP date',
+    faults: [{ status: 429, headers: { 'retry-after': new Date(Date.now() + 60_000).toUTCString() } }],
+    outcome: '[error: rate_limited · retryable · retry_after_s=',
+    requests: 1,
+    within: 300,
+    says: /Wait \d+ s before trying again/,
+  },
+  {
+    name: '429 Retry-After: 120 (beyond the 30 s cap)',
+    faults: [{ status: 429, headers: { 'retry-after': '120' } }],
+    outcome: '[error: rate_limited · retryable · retry_after_s=120]',
+    requests: 1,
+    within: 300,
+  },
+  {
+    name: 'hang, three times',
+    faults: [{ hang: true }, { hang: true }, { hang: true }],
+    outcome: '[error: timeout · retryable]',
+    requests: 3,
+    within: 3 * TIMEOUT_MS + 600,
+    says: /did not answer within 300 ms after 3 attempts/,
+  },
+  {
+    name: 'hang once, then answer',
+    faults: [{ hang: true }],
+    outcome: 'ok',
+    requests: 2,
+    within: TIMEOUT_MS + 500,
+  },
+  { name: 'reset before the answer', faults: [{ drop: 'before' }], outcome: 'ok', requests: 2, within: 500 },
+  { name: 'reset during the body', faults: [{ drop: 'during' }], outcome: 'ok', requests: 2, within: 500 },
+  {
+    name: 'reset, three times',
+    faults: [{ drop: 'before' }, { drop: 'before' }, { drop: 'before' }],
+    outcome: '[error: network · retryable]',
+    requests: 3,
+    within: 500,
+  },
+  {
+    name: 'slow body within the timeout',
+    faults: [{ trickleMs: 60 }],
+    outcome: 'ok',
+    requests: 1,
+    within: 600,
+  },
+  {
+    name: 'slow body past the timeout, then answer',
+    faults: [{ trickleMs: 250 }],
+    outcome: 'ok',
+    requests: 2,
+    within: 1_200,
+  },
+  {
+    name: 'truncated JSON',
+    faults: [{ raw: '{"success":true,"data":{"results":[' }],
+    outcome: '[error: invalid_response · final]',
+    requests: 1,
+    within: 300,
+  },
+  {
+    name: 'invalid JSON',
+    faults: [{ raw: "{success: true, data: 'x'}" }],
+    outcome: '[error: invalid_response · final]',
+    requests: 1,
+    within: 300,
+  },
+  {
+    name: 'HTML error page with 200',
+    faults: [{ raw: html, contentType: 'text/html' }],
+    outcome: '[error: invalid_response · final]',
+    requests: 1,
+    within: 300,
+    says: /an HTML page \(text\/html\).*STREAMER_ANALYTICS_BASE_URL/s,
+  },
+  {
+    name: 'HTML error page with 502, three times',
+    faults: [1, 2, 3].map(() => ({ raw: html, status: 502, contentType: 'text/html' })),
+    outcome: '[error: upstream_error · retryable]',
+    requests: 3,
+    within: 500,
+    says: /HTTP 502\) after 3 attempts: "an HTML page \(text\/html\)"/,
+  },
+  {
+    name: 'body too large',
+    faults: [{ bodyBytes: 17 * 1024 * 1024 }],
+    outcome: '[error: invalid_response · final]',
+    requests: 1,
+    within: 2_000,
+    says: /larger than 16 MiB/,
+  },
+  {
+    name: 'success: false',
+    faults: [{ status: 200, body: { success: false, error: 'Analysis temporarily disabled' } }],
+    outcome: '[error: api_error · final]',
+    requests: 1,
+    within: 300,
+    says: /reported a failure \(HTTP 200\): "Analysis temporarily disabled"/,
+  },
+  {
+    name: 'a body without data',
+    faults: [{ status: 200, body: { success: true } }],
+    outcome: 'ok',
+    requests: 1,
+    within: 300,
+    says: /2 tokens requested, 0 analysed, 2 failed[\s\S]*"no result returned"/,
+  },
+  {
+    name: '401',
+    faults: [{ status: 401, body: { success: false, error: 'Invalid API key' } }],
+    outcome: '[error: auth · final]',
+    requests: 1,
+    within: 300,
+    says: /Check STREAMER_ANALYTICS_API_KEY/,
+  },
+  {
+    name: '404',
+    faults: [{ status: 404, body: { success: false, error: 'Route not found' } }],
+    outcome: '[error: not_found · final]',
+    requests: 1,
+    within: 300,
+    says: /"Route not found"/,
+  },
+  {
+    name: '400',
+    faults: [{ status: 400, body: { success: false, message: 'mintIds invalid' } }],
+    outcome: '[error: api_error · final]',
+    requests: 1,
+    within: 300,
+    says: /"mintIds invalid"/,
+  },
+];
+
+let sim: Simulator;
+let h: Harness;
+let mintIds: string[];
+const matrix: Array<Record<string, unknown>> = [];
+
+beforeAll(async () => {
+  sim = await startSim();
+  // A breaker threshold above the matrix's longest run of outages, so each case stands alone.
+  h = await connect(sim, { config: { timeoutMs: TIMEOUT_MS }, api: { breaker: { threshold: 100 } } });
+  mintIds = ids(sim, 'platform_a', 2);
+});
+afterAll(async () => {
+  if (process.env.FAULT_MATRIX) console.table(matrix);
+  await h.close();
+  await sim.close();
+});
+beforeEach(() => sim.reset());
+
+describe('fault matrix (analyze_botting, timeout 300 ms, 2 retries)', () => {
+  it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    sim.inject(...c.faults);
+    const started = performance.now();
+    const out = await call(h.client, 'analyze_botting', { mintIds });
+    const ms = performance.now() - started;
+    matrix.push({
+      case: c.name,
+      outcome: out.isError ? out.text.split('\n').at(-1) : 'answer',
+      requests: sim.requests.length,
+      ms: Math.round(ms),
+    });
+
+    if (c.outcome === 'ok') {
+      expect(out.isError, out.text).toBe(false);
+      expect(out.structured?.summary).toMatch(/^Botting analysis/);
+    } else {
+      expect(out.isError).toBe(true);
+      expect(out.structured).toBeUndefined();
+      expect(out.text.split('\n').at(-1)?.startsWith(c.outcome), out.text).toBe(true);
+    }
+    expect(sim.requests).toHaveLength(c.requests);
+    expect(ms).toBeLessThan(c.within);
+    if (c.atLeast) expect(ms).toBeGreaterThanOrEqual(c.atLeast);
+    if (c.says) expect(out.text).toMatch(c.says);
+    expect(out.text).not.toContain(sim.apiKey);
+  });
+});
