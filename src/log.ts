@@ -38,8 +38,14 @@ export function createLogger(
 
 function errorReplacer(_key: string, value: unknown): unknown {
   if (value instanceof Error) {
-    const code = (value as { code?: unknown }).code;
-    return { name: value.name, message: value.message, ...(code ? { code } : {}) };
+    const { code, detail } = value as { code?: unknown; detail?: unknown };
+    return {
+      name: value.name,
+      message: value.message,
+      ...(code ? { code } : {}),
+      ...(detail ? { detail } : {}),
+      ...(value.cause !== undefined ? { cause: value.cause } : {}),
+    };
   }
   return value;
 }

@@ -68,6 +68,22 @@ describe('configuration from the environment', () => {
 });
 
 describe('logger', () => {
+  it('redacts the key in headers, URLs, upstream messages and nested error causes', () => {
+    const lines: string[] = [];
+    const key = 'sk-live-5f2e9a';
+    const log = createLogger('debug', [key], (l) => lines.push(l));
+    const cause = new Error(`socket said ${key}`, { cause: new Error(`deeper ${key}`) });
+    const error = Object.assign(new Error('request failed', { cause }), {
+      detail: { upstreamMessage: `echo ${key}` },
+    });
+    log.error('upstream', { headers: { 'x-api-key': key }, url: `https://h/x?k=${key}`, error });
+    expect(lines.join('')).not.toContain(key);
+    const entry = JSON.parse(lines[0] as string);
+    expect(entry.headers['x-api-key']).toBe('[redacted]');
+    expect(entry.error.cause.cause.message).toBe('deeper [redacted]');
+    expect(entry.error.detail.upstreamMessage).toBe('echo [redacted]');
+  });
+
   it('writes JSON lines at or above its level, secrets redacted', () => {
     const lines: string[] = [];
     const log = createLogger('warn', ['s3cret'], (l) => lines.push(l));

@@ -28,6 +28,18 @@ export function clean(value: unknown, max = 120): string {
 /** An upstream string shown in text: cleaned and quoted, so it reads as data, never as the server's words. */
 export const quote = (value: unknown, max = 120): string => JSON.stringify(clean(value, max));
 
+/**
+ * A caller's own value echoed back in an error: shown exactly, as a JSON string literal, with
+ * invisible and direction-changing characters escaped (`\u202e`) rather than removed.
+ */
+export function literal(value: string, max = 48): string {
+  const cut = value.length > max ? `${value.slice(0, max)}…` : value;
+  return JSON.stringify(cut.replace(LONE_SURROGATE, '\ufffd')).replace(
+    INVISIBLE,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 /** Cleans every string inside a JSON value (keys too); used where upstream objects pass through whole. */
 export function cleanDeep(value: unknown, max = 500): unknown {
   if (typeof value === 'string') return clean(value, max);

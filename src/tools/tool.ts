@@ -3,7 +3,7 @@ import * as z from 'zod';
 import type { ApiRequest } from '../api/client.js';
 import { errorTag } from '../format/errors.js';
 import type { Rendered } from '../format/result.js';
-import { clean } from '../format/text.js';
+import { literal } from '../format/text.js';
 import { type Chain, type Platform, resolveScope, responseFormat, type Scope, scopeShape } from './shared.js';
 
 export type ResponseFormat = 'concise' | 'detailed';
@@ -172,7 +172,7 @@ function received(value: unknown): string {
   if (typeof value === 'string')
     return value.length > 48
       ? `a ${value.length}-character string`
-      : `${JSON.stringify(clean(value, 48))} (${value.length} characters)`;
+      : `${literal(value)} (${value.length} characters)`;
   if (Array.isArray(value)) return `a list of ${value.length}`;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return value === null ? 'null' : typeof value;
@@ -187,7 +187,7 @@ function argumentError(
   const props = (schema.properties ?? {}) as Record<string, JsonProp>;
   const lines = issues.slice(0, 8).map((issue) => {
     if (issue.code === 'unrecognized_keys') {
-      return `- unknown parameter ${issue.keys.map((k) => JSON.stringify(clean(k, 40))).join(', ')}; parameters are: ${Object.keys(props).join(', ')}`;
+      return `- unknown parameter ${issue.keys.map((k) => literal(k, 40)).join(', ')}; parameters are: ${Object.keys(props).join(', ')}`;
     }
     const [key, index] = issue.path;
     const label = index === undefined ? String(key) : `${String(key)}[${String(index)}]`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dailySeries, gridLines, hourlyGrid } from '../../src/format/heatmap.js';
-import { clean, label, num, pct, quote, shortId, sparkline, table } from '../../src/format/text.js';
+import { clean, label, literal, num, pct, quote, shortId, sparkline, table } from '../../src/format/text.js';
 
 describe('clean', () => {
   it('removes controls, ANSI, invisible and direction characters, folds breaks', () => {
@@ -14,6 +14,11 @@ describe('clean', () => {
     expect(clean('abcdef', 4)).toBe('abc…');
     const capped = clean(`${'a'.repeat(3)}🚀🚀`, 5);
     expect(capped).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+  });
+  it('literal echoes a caller value exactly, invisible characters escaped', () => {
+    expect(literal(' ')).toBe('" "');
+    expect(literal('a\u202eb\n')).toBe('"a\\u202eb\\n"');
+    expect(literal('x'.repeat(60), 4)).toBe('"xxxx…"');
   });
   it('quote makes data read as data', () => {
     expect(quote('say "hi"\n')).toBe('"say \\"hi\\""');

@@ -1,0 +1,224 @@
+// Property tests of the input schemas, driven by the document's limits (test/tools/limits.ts):
+// random valid arguments always become a valid upstream request; random invalid ones never do, and the
+// refusal names the parameter. The oracle below is written from the document, not from the code.
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiRequest } from '../../src/api/client.js';
+import { literal } from '../../src/format/text.js';
+import type { Simulator } from '../../src/simulator/server.js';
+import { TOOLS } from '../../src/tools/index.js';
+import { call, connect, type Harness, startSim } from '../helpers.js';
+import { LIMITS, type Param } from './limits.js';
+
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+const mint = fc.string({ unit: fc.constantFrom(...BASE58), minLength: 32, maxLength: 44 });
+const tools = new Map(TOOLS.map((t) => [t.name, t]));
+
+function arbitraryFor(p: Param): fc.Arbitrary<unknown> {
+  switch (p.kind) {
+    case 'ids':
+      return fc.array(mint, { minLength: p.min, maxLength: p.max });
+    case 'id':
+      return mint;
+    case 'int':
+      return fc.integer({ min: p.min ?? -1_000, max: p.max ?? 1_000_000 });
+    case 'enum':
+      return fc.constantFrom(...p.values);
+  }
+}
+
+/** Valid arguments: required ones always, optional ones sometimes; chain and platform never contradictory. */
+function validArgs(tool: string): fc.Arbitrary<Record<string, unknown>> {
+  const params = LIMITS[tool]?.params ?? {};
+  const shape: Record<string, fc.Arbitrary<unknown>> = {};
+  const required: string[] = [];
+  for (const [name, p] of Object.entries(params)) {
+    shape[name] = arbitraryFor(p);
+    if ('required' in p) required.push(name);
+  }
+  return fc.record(shape, { requiredKeys: required }).filter((a) => !contradictory(a.chain, a.platform));
+}
+
+const contradictory = (chain: unknown, platform: unknown) =>
+  (chain === 'chain_a' && (platform === 'platform_b' || platform === 'platform_c')) ||
+  (chain === 'chain_b' && platform === 'platform_a');
+
+/** What the document says the request must be, for these arguments. */
+function checkRequest(tool: string, args: Record<string, unknown>, req: ApiRequest) {
+  const endpoint = LIMITS[tool];
+  if (!endpoint) throw new Error(tool);
+  expect(req.method).toBe(endpoint.method);
+  const sent: Record<string, unknown> =
+    req.method === 'POST' ? { ...(req.body as Record<string, unknown>) } : { ...req.query };
+  if (endpoint.path.includes('{mint}')) {
+    expect(req.path).toBe(endpoint.path.replace('{mint}', encodeURIComponent(String(args.mint))));
+    sent.mint = args.mint;
+  } else {
+    expect(req.path).toBe(endpoint.path);
+  }
+  const documented = Object.keys(endpoint.params).filter((k) => k !== 'response_format');
+  expect(Object.keys(sent).sort()).toEqual(documented.sort());
+  for (const [name, p] of Object.entries(endpoint.params)) {
+    if (name === 'response_format') continue;
+    const value = sent[name];
+    if (p.kind === 'ids') {
+      const list = value as string[];
+      expect(list.length).toBeGreaterThanOrEqual(p.min);
+      expect(list.length).toBeLessThanOrEqual(p.max);
+      expect(new Set(list).size).toBe(list.length);
+      expect(new Set(list)).toEqual(new Set(args[name] as string[]));
+    }
+    if (p.kind === 'int') {
+      expect(Number.isInteger(value)).toBe(true);
+      if (p.min !== undefined) expect(value).toBeGreaterThanOrEqual(p.min);
+      if (p.max !== undefined) expect(value).toBeLessThanOrEqual(p.max);
+      expect(value).toBe(args[name] ?? p.default);
+    }
+    if (p.kind === 'enum') expect(p.values).toContain(value);
+    if (p.kind === 'enum' && name !== 'chain' && name !== 'platform')
+      expect(value).toBe(args[name] ?? p.default);
+  }
+  if ('chain' in endpoint.params) {
+    const { chain, platform } = sent;
+    expect(contradictory(chain, platform)).toBe(false);
+    const concrete = args.platform === 'platform_b' || args.platform === 'platform_c';
+    expect(chain).toBe(args.chain ?? (concrete ? 'chain_b' : 'chain_a'));
+    if (args.platform !== undefined) expect(platform).toBe(args.platform);
+    else if (chain === 'chain_a') expect(platform).toBe('platform_a');
+    else if (chain === 'all') expect(platform).toBe('all');
+    else
+      expect(platform).toBe(
+        (endpoint.params.platform as { values: readonly string[] }).values.includes('all')
+          ? 'all'
+          : 'platform_b',
+      );
+  }
+}
+
+/** One parameter made invalid: past a bound, the wrong type, an unknown value or name. */
+function invalidArgs(tool: string): fc.Arbitrary<{ args: Record<string, unknown>; param: string }> {
+  const params = Object.entries(LIMITS[tool]?.params ?? {});
+  const broken = params.map(([name, p]) => {
+    let bad: fc.Arbitrary<unknown>;
+    switch (p.kind) {
+      case 'ids':
+        bad = fc.oneof(
+          fc.constant([]),
+          fc.array(mint, { minLength: p.max + 1, maxLength: p.max + 5 }),
+          fc.tuple(mint, fc.string({ maxLength: 31 })).map(([a, b]) => [a, b]),
+          fc.tuple(mint, fc.string({ minLength: 45, maxLength: 80 })).map(([a, b]) => [b, a]),
+          fc.string(),
+          fc.integer(),
+        );
+        break;
+      case 'id':
+        bad = fc.oneof(
+          fc.string({ maxLength: 31 }),
+          fc.string({ minLength: 45, maxLength: 200 }),
+          fc.integer(),
+          fc.constant(null),
+        );
+        break;
+      case 'int':
+        bad = fc.oneof(
+          ...(p.min !== undefined ? [fc.integer({ min: -1e9, max: p.min - 1 })] : []),
+          ...(p.max !== undefined ? [fc.integer({ min: p.max + 1, max: 1e9 })] : []),
+          fc.double({ noInteger: true, noNaN: true }),
+          fc.integer().map(String),
+          fc.constant(null),
+        );
+        break;
+      case 'enum':
+        bad = fc.oneof(
+          fc.string().filter((s) => !p.values.includes(s)),
+          fc.integer(),
+          fc.boolean(),
+        );
+        break;
+    }
+    return fc
+      .tuple(validArgs(tool), bad)
+      .map(([args, value]) => ({ args: { ...args, [name]: value }, param: name }));
+  });
+  const unknownKey = fc
+    .tuple(
+      validArgs(tool),
+      fc
+        .string({ minLength: 1, maxLength: 12 })
+        .filter((k) => !(k in (LIMITS[tool]?.params ?? {})) && k !== '__proto__'),
+    )
+    .map(([args, key]) => ({ args: { ...args, [key]: 1 }, param: key }));
+  return fc.oneof(...broken, unknownKey);
+}
+
+describe('random valid arguments always make a valid upstream request', () => {
+  for (const name of Object.keys(LIMITS)) {
+    it(name, () => {
+      const tool = tools.get(name);
+      fc.assert(
+        fc.property(validArgs(name), (args) => {
+          const prepared = tool?.prepare(args);
+          if (!prepared || 'error' in prepared)
+            throw new Error(`refused valid arguments: ${prepared?.error}`);
+          checkRequest(name, args, prepared.request);
+        }),
+        { numRuns: 300 },
+      );
+    });
+  }
+});
+
+describe('random invalid arguments never reach the upstream, and name the parameter', () => {
+  for (const name of Object.keys(LIMITS)) {
+    it(name, () => {
+      const tool = tools.get(name);
+      fc.assert(
+        fc.property(invalidArgs(name), ({ args, param }) => {
+          const prepared = tool?.prepare(args);
+          expect(prepared && 'error' in prepared).toBe(true);
+          const text = (prepared as { error: string }).error;
+          expect(text).toContain(`Invalid arguments for ${name} (nothing was sent)`);
+          const named =
+            text.includes(`- ${param}`) || text.includes(`unknown parameter ${literal(param, 40)}`);
+          expect(named, text).toBe(true);
+        }),
+        { numRuns: 300 },
+      );
+    });
+  }
+});
+
+describe('through the MCP client and the simulator (which enforces the limits too)', () => {
+  let sim: Simulator;
+  let h: Harness;
+  beforeAll(async () => {
+    sim = await startSim();
+    h = await connect(sim);
+  });
+  afterAll(async () => {
+    await h.close();
+    await sim.close();
+  });
+
+  it('valid arguments are never refused upstream; invalid ones send nothing', async () => {
+    for (const name of Object.keys(LIMITS)) {
+      await fc.assert(
+        fc.asyncProperty(validArgs(name), async (args) => {
+          const out = await call(h.client, name, args);
+          // Unknown ids may be "not found"; the upstream never calls the request itself invalid.
+          expect(out.text).not.toMatch(/HTTP 400|Invalid arguments/);
+        }),
+        { numRuns: 15 },
+      );
+      sim.reset();
+      await fc.assert(
+        fc.asyncProperty(invalidArgs(name), async ({ args }) => {
+          const out = await call(h.client, name, args);
+          expect(out.isError).toBe(true);
+        }),
+        { numRuns: 15 },
+      );
+      expect(sim.requests, name).toHaveLength(0);
+    }
+  });
+});
