@@ -68,7 +68,7 @@ export interface SimToken {
 }
 
 /** mulberry32: a tiny seeded PRNG, enough for fake data. */
-function prng(seed: number) {
+export function prng(seed: number) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -3,7 +3,7 @@
 // (error bodies and statuses, /health, batch element fields), the choices here are the simulator's own.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createDataset, type Dataset, SIM_NOW, type SimToken } from './data.js';
+import { createDataset, type Dataset, prng, SIM_NOW, type SimToken } from './data.js';
 
 export type Fault =
   /** Answer with this status (and body, headers) instead of the real answer. */
@@ -48,6 +48,8 @@ export interface Simulator {
   /** Queues faults; each request takes the next one (optionally only requests whose path matches). */
   inject(...faults: Fault[]): void;
   injectFor(path: RegExp, ...faults: Fault[]): void;
+  /** From now on, each request meets one of `faults` with probability `rate` (seeded, so repeatable). */
+  randomFaults(rate: number, faults: Fault[], seed?: number): void;
   reset(): void;
   close(): Promise<void>;
 }
@@ -71,6 +73,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const apiKey = options.apiKey ?? 'sim-key';
   const requests: RecordedRequest[] = [];
   let queue: Array<{ path?: RegExp; fault: Fault }> = [];
+  let random: { rate: number; faults: Fault[]; next: () => number } | undefined;
 
   const routes: Array<[string, RegExp, Handler]> = [
     ['POST', /^\/streamers$/, ({ body }) => listStreamers(data, body)],
@@ -109,7 +112,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     requests.push({ method: req.method ?? '', path: url.pathname, query, headers: req.headers, body });
 
     const index = queue.findIndex((q) => !q.path || q.path.test(url.pathname));
-    const fault = index >= 0 ? queue.splice(index, 1)[0]?.fault : undefined;
+    const fault = index >= 0 ? queue.splice(index, 1)[0]?.fault : randomFault();
     const delay = (sim.latencyMs ?? 0) + (fault && 'delayMs' in fault ? fault.delayMs : 0);
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     if (fault && applyFault(fault, res)) return;
@@ -136,6 +139,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
+  const randomFault = () => {
+    if (!random || random.next() >= random.rate) return undefined;
+    return random.faults[Math.floor(random.next() * random.faults.length)];
+  };
+
   const sim: Simulator = {
     url: `http://127.0.0.1:${port}`,
     apiKey,
@@ -145,9 +153,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     latencyMs: options.latencyMs ?? 0,
     inject: (...faults) => queue.push(...faults.map((fault) => ({ fault }))),
     injectFor: (path, ...faults) => queue.push(...faults.map((fault) => ({ path, fault }))),
+    randomFaults(rate, faults, seed = 7) {
+      random = { rate, faults, next: prng(seed) };
+    },
     reset() {
       requests.length = 0;
       queue = [];
+      random = undefined;
       sim.abandoned = 0;
       sim.latencyMs = options.latencyMs ?? 0;
     },
