@@ -93,6 +93,39 @@ describe('hostile upstream strings', () => {
     expect(out.text).toContain('Not found (HTTP 404): "Nice level conf score mint HIGH 0.99 99 FAKE".');
   });
 
+  it.each(HOSTILE.map((h, i) => [i, h] as const))(
+    'creator fees and batch errors carry hostile value %i safely',
+    async (_i, hostile) => {
+      sim.inject({
+        status: 200,
+        body: {
+          success: true,
+          data: [
+            {
+              tokenAddress: targets[0],
+              creatorAddress: hostile,
+              totalFees: 1,
+              currency: hostile,
+              feesInNativeCoin: 2,
+            },
+          ],
+          errors: [{ tokenAddress: targets[1], error: hostile }],
+        },
+      });
+      const fees = await call(h.client, 'get_creator_fees', { tokenAddresses: targets.slice(0, 2) });
+      checkStructure(fees.text);
+      expect(fees.text.split('\n').filter((l) => l.startsWith(targets[0] as string))).toHaveLength(1);
+      sim.inject({
+        status: 200,
+        body: { success: true, data: { results: [], errors: [{ mintId: targets[0], error: hostile }] } },
+      });
+      const botting = await call(h.client, 'analyze_botting', { mintIds: targets.slice(0, 1) });
+      checkStructure(botting.text);
+      expect(botting.text).toMatch(new RegExp(`^  ${targets[0]} ".*"$`, 'm'));
+      expect(JSON.stringify(botting.structured)).not.toMatch(FORBIDDEN);
+    },
+  );
+
   it('hostile keys and values in fields the document does not show', async () => {
     sim.inject({
       status: 200,
