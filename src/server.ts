@@ -69,15 +69,26 @@ export function createServer(deps: ServerDeps): Server {
     const prepared = tool.prepare(request.params.arguments);
     if ('error' in prepared) return toolError(prepared.error);
     if (!client) return toolError(setupGuide(missingSettings(deps.config), deps.problems ?? []));
+    const progressToken = request.params._meta?.progressToken;
+    const started = performance.now();
     try {
-      const response = await client.request(prepared.request, extra.signal);
-      let rendered = enforceBudget(prepared.render(response.body, { budget }), budget);
-      if (deps.demo) rendered = markSimulated(rendered);
-      deps.logger.debug('tool call', {
-        tool: tool.name,
-        ms: Math.round(response.ms),
-        attempts: response.attempts,
+      let rendered = await prepared.run({
+        send: async (req) => (await client.request(req, extra.signal)).body,
+        progress: (progress, total, message) => {
+          if (progressToken === undefined) return;
+          extra
+            .sendNotification({
+              method: 'notifications/progress',
+              params: { progressToken, progress, total, message },
+            })
+            .catch(() => {});
+        },
+        signal: extra.signal,
+        budget,
       });
+      rendered = enforceBudget(rendered, budget);
+      if (deps.demo) rendered = markSimulated(rendered);
+      deps.logger.debug('tool call', { tool: tool.name, ms: Math.round(performance.now() - started) });
       return toolResult(rendered);
     } catch (error) {
       deps.logger.warn('tool call failed', { tool: tool.name, error });

@@ -1,4 +1,5 @@
 // A tool is data (name, schema, endpoint, renderer); `defineTool` turns it into what the server runs.
+// Most tools are one endpoint (request + render); a composite tool runs its own requests (`run`).
 import * as z from 'zod';
 import type { ApiRequest } from '../api/client.js';
 import { errorTag } from '../format/errors.js';
@@ -20,7 +21,18 @@ type Args<S extends z.ZodRawShape> = z.output<z.ZodObject<S>> & {
   response_format: ResponseFormat;
 };
 
-export interface ToolSpec<S extends z.ZodRawShape> {
+/** What the server gives a call: the upstream, progress reporting, cancellation, the budget. */
+export interface CallContext {
+  /** Sends one upstream request (retries, limits, breaker included) and returns its JSON body. */
+  send(req: ApiRequest): Promise<Record<string, unknown>>;
+  /** Reports progress, when the client asked for it. */
+  progress(done: number, total: number, message: string): void;
+  signal: AbortSignal;
+  /** Characters each channel may use. */
+  budget: number;
+}
+
+interface SpecCommon<S extends z.ZodRawShape> {
   name: string;
   title: string;
   description: string;
@@ -32,9 +44,20 @@ export interface ToolSpec<S extends z.ZodRawShape> {
   ids?: keyof S & string;
   /** Fields of `structuredContent` beside `summary`, `truncated` and `duplicates`. */
   output: z.ZodRawShape;
+}
+
+/** A tool over one endpoint: the request its arguments make, and how its answer reads. */
+interface EndpointSpec<S extends z.ZodRawShape> extends SpecCommon<S> {
   request: (args: Args<S>) => ApiRequest;
   render: (body: Record<string, unknown>, args: Args<S>, ctx: RenderContext) => Rendered;
 }
+
+/** A tool that joins several requests itself. */
+interface CompositeSpec<S extends z.ZodRawShape> extends SpecCommon<S> {
+  run: (args: Args<S>, ctx: CallContext & RenderContext) => Promise<Rendered>;
+}
+
+export type ToolSpec<S extends z.ZodRawShape> = EndpointSpec<S> | CompositeSpec<S>;
 
 export interface ToolListEntry {
   name: string;
@@ -45,10 +68,9 @@ export interface ToolListEntry {
   annotations: Record<string, unknown>;
 }
 
-/** A call whose arguments passed validation: the request to send and how to render its answer. */
+/** A call whose arguments passed validation, ready to run. */
 export interface PreparedCall {
-  request: ApiRequest;
-  render: (body: Record<string, unknown>, ctx: Omit<RenderContext, 'format'>) => Rendered;
+  run(ctx: CallContext): Promise<Rendered>;
 }
 
 export interface Tool {
@@ -103,9 +125,12 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
       }
       const duplicates = spec.ids ? dedupe(args as Record<string, unknown>, spec.ids) : [];
       return {
-        request: spec.request(args),
-        render(body, ctx) {
-          const rendered = spec.render(body, args, { ...ctx, format: args.response_format });
+        async run(ctx) {
+          const format = args.response_format;
+          const rendered =
+            'run' in spec
+              ? await spec.run(args, { ...ctx, format })
+              : spec.render(await ctx.send(spec.request(args)), args, { budget: ctx.budget, format });
           return duplicates.length ? withDuplicates(rendered, duplicates) : rendered;
         },
       };
