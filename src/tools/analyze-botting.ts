@@ -1,24 +1,20 @@
 import * as z from 'zod';
-import { accountFor, asArray, asRecord, failedLines, noteLines } from '../format/batch.js';
+import { accountFor, asRecord, failedLines, noteLines } from '../format/batch.js';
+import {
+  type Finding,
+  levelStats,
+  levelsLine,
+  parseFindings,
+  rankFindings,
+  reasonsText,
+} from '../format/botting.js';
 import { fitRows } from '../format/result.js';
 import { clean, cleanDeep, num, quote, table } from '../format/text.js';
 import { batchOutput } from './batch-output.js';
 import { idList, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
-const REASONS_IN_TEXT = 2;
 const REASONS_IN_JSON = 5;
-
-interface Finding {
-  mintId: string;
-  level: string;
-  confidence: number | null;
-  score: number | null;
-  reasons: string[];
-  raw: Record<string, unknown>;
-}
-
-const numOrNull = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 export const analyzeBotting = defineTool({
   name: 'analyze_botting',
@@ -40,39 +36,24 @@ export const analyzeBotting = defineTool({
   render(body, args, ctx) {
     const data = asRecord(body.data);
     const summary = asRecord(data.summary);
-    const parsed: Finding[] = asArray(data.results)
-      .map(asRecord)
-      .map((r) => ({
-        mintId: clean(r.mintId, 64),
-        level: clean(r.confidenceLevel ?? 'unknown', 16) || 'unknown',
-        confidence: numOrNull(r.confidence),
-        score: numOrNull(r.score),
-        reasons: asArray(r.reasons).map((x) => clean(x, 160)),
-        raw: r,
-      }));
-    const accounted = accountFor(parsed, (f) => f.mintId, data.errors, args.mintIds, summary);
-    const { errors, notes } = accounted;
-    // Most suspicious first: by confidence, then score (the full set of levels is not documented).
-    const findings = accounted.results.sort(
-      (a, b) => (b.confidence ?? -1) - (a.confidence ?? -1) || (b.score ?? -1) - (a.score ?? -1),
+    const accounted = accountFor(
+      parseFindings(data.results),
+      (f) => f.mintId,
+      data.errors,
+      args.mintIds,
+      summary,
     );
-    const byLevel: Record<string, number> = {};
-    for (const f of findings) byLevel[f.level] = (byLevel[f.level] ?? 0) + 1;
-    const confidences = findings.map((f) => f.confidence).filter((c): c is number => c !== null);
-    const average =
-      numOrNull(summary.averageConfidence) ??
-      (confidences.length ? confidences.reduce((a, b) => a + b, 0) / confidences.length : null);
+    const { errors, notes } = accounted;
+    const findings = rankFindings(accounted.results);
+    const stats = levelStats(findings, summary.averageConfidence);
 
     const headline = `Botting analysis: ${args.mintIds.length} tokens requested, ${findings.length} analysed, ${errors.length} failed (${args.chain} / ${args.platform}, last ${args.hours} h)`;
-    const levels = Object.entries(byLevel)
-      .map(([level, n]) => `${level} ${n}`)
-      .join(', ');
     const counts = {
       requested: args.mintIds.length,
       analysed: findings.length,
       failed: errors.length,
-      byLevel,
-      ...(average !== null ? { averageConfidence: Number(average.toFixed(3)) } : {}),
+      byLevel: stats.byLevel,
+      ...(stats.averageConfidence !== null ? { averageConfidence: stats.averageConfidence } : {}),
     };
 
     const cut = {
@@ -82,9 +63,7 @@ export const analyzeBotting = defineTool({
     return fitRows(findings, ctx.budget, cut, (rows) => {
       const text = [
         headline,
-        ...(findings.length
-          ? [`Confidence levels: ${levels}${average !== null ? ` (average confidence ${num(average)})` : ''}`]
-          : []),
+        ...(findings.length ? [levelsLine(stats)] : []),
         ...noteLines(notes),
         ...(rows.length
           ? [
@@ -129,13 +108,6 @@ export const analyzeBotting = defineTool({
     });
   },
 });
-
-function reasonsText(reasons: string[]): string {
-  if (reasons.length === 0) return '(none)';
-  const shown = reasons.slice(0, REASONS_IN_TEXT).map((r) => quote(r, 60));
-  const more = reasons.length - REASONS_IN_TEXT;
-  return more > 0 ? `${shown.join('; ')}; +${more} more` : shown.join('; ');
-}
 
 function detailLines(f: Finding): string[] {
   const extra = Object.entries(f.raw).filter(

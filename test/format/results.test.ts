@@ -133,9 +133,14 @@ describe('batch tools', () => {
     expect(counts).toMatchObject({ requested: 50, analysed: analysed.length, failed: noData.length + 1 });
     const high = analysed.filter((id) => token(id).botting?.confidenceLevel === 'HIGH').length;
     expect((counts.byLevel as Record<string, number>).HIGH).toBe(high);
-    const results = out.structured?.results as Array<{ mintId: string; confidence: number }>;
-    const confidences = results.map((r) => r.confidence);
-    expect(confidences).toEqual([...confidences].sort((x, y) => y - x));
+    const results = sc(out).results as Array<{ mintId: string; level: string; score: number }>;
+    // Most suspicious first: by level (HIGH, MEDIUM, LOW in the simulator), then by score.
+    const rank = { HIGH: 0, MEDIUM: 1, LOW: 2 } as Record<string, number>;
+    for (let i = 1; i < results.length; i++) {
+      const [prev, cur] = [results[i - 1], results[i]] as [(typeof results)[0], (typeof results)[0]];
+      expect(rank[prev.level] as number).toBeLessThanOrEqual(rank[cur.level] as number);
+      if (prev.level === cur.level) expect(prev.score).toBeGreaterThanOrEqual(cur.score);
+    }
     const errors = out.structured?.errors as Array<{ mintId: string; error: string }>;
     expect(errors).toContainEqual({ mintId: UNKNOWN_ID, error: 'Token not found' });
     const all = [...results.map((r) => r.mintId), ...errors.map((e) => e.mintId)].sort();
