@@ -26,6 +26,11 @@ const calls: Array<[string, Record<string, unknown>]> = [
   ['get_creator_fees', { tokenAddresses: [...onA.slice(0, 4), unknown] }],
   ['get_analytics_overview', {}],
   ['get_activity_heatmap', {}],
+  // More ids than one botting request takes (50): the server batches, joins and ranks.
+  [
+    'investigate_botting',
+    { mintIds: [...onA.slice(0, 135), unknown, unknown.replace('1', '2')], includeCreatorFees: true },
+  ],
   ['analyze_botting', { mintIds: onA.slice(0, 2), hours: 500 }],
 ];
 

@@ -48,6 +48,7 @@ export async function connect(
           apiKey: config.apiKey,
           timeoutMs: config.timeoutMs,
           maxRetries: config.maxRetries,
+          maxConcurrency: config.maxConcurrency,
           logger: silentLogger,
           retry: { baseDelayMs: 5, maxDelayMs: 20 },
           ...options.api,

@@ -45,9 +45,10 @@ export interface Simulator {
   /** Requests whose client went away before the answer was complete (a cancelled or timed-out call). */
   abandoned: number;
   latencyMs: number;
-  /** Queues faults; each request takes the next one (optionally only requests whose path matches). */
+  /** Queues faults; each request takes the next one. */
   inject(...faults: Fault[]): void;
-  injectFor(path: RegExp, ...faults: Fault[]): void;
+  /** Queues faults for the requests that match: a path pattern, or a test of the whole request. */
+  injectFor(match: RegExp | ((req: RecordedRequest) => boolean), ...faults: Fault[]): void;
   /** From now on, each request meets one of `faults` with probability `rate` (seeded, so repeatable). */
   randomFaults(rate: number, faults: Fault[], seed?: number): void;
   reset(): void;
@@ -72,7 +73,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const data = createDataset(options.seed);
   const apiKey = options.apiKey ?? 'sim-key';
   const requests: RecordedRequest[] = [];
-  let queue: Array<{ path?: RegExp; fault: Fault }> = [];
+  let queue: Array<{ match?: (req: RecordedRequest) => boolean; fault: Fault }> = [];
   let random: { rate: number; faults: Fault[]; next: () => number } | undefined;
 
   const routes: Array<[string, RegExp, Handler]> = [
@@ -109,9 +110,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     res.on('close', () => {
       if (!res.writableFinished) sim.abandoned++;
     });
-    requests.push({ method: req.method ?? '', path: url.pathname, query, headers: req.headers, body });
+    const recorded = { method: req.method ?? '', path: url.pathname, query, headers: req.headers, body };
+    requests.push(recorded);
 
-    const index = queue.findIndex((q) => !q.path || q.path.test(url.pathname));
+    const index = queue.findIndex((q) => !q.match || q.match(recorded));
     const fault = index >= 0 ? queue.splice(index, 1)[0]?.fault : randomFault();
     const delay = (sim.latencyMs ?? 0) + (fault && 'delayMs' in fault ? fault.delayMs : 0);
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
@@ -152,7 +154,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     abandoned: 0,
     latencyMs: options.latencyMs ?? 0,
     inject: (...faults) => queue.push(...faults.map((fault) => ({ fault }))),
-    injectFor: (path, ...faults) => queue.push(...faults.map((fault) => ({ path, fault }))),
+    injectFor(match, ...faults) {
+      const test = match instanceof RegExp ? (r: RecordedRequest) => match.test(r.path) : match;
+      queue.push(...faults.map((fault) => ({ match: test, fault })));
+    },
     randomFaults(rate, faults, seed = 7) {
       random = { rate, faults, next: prng(seed) };
     },

@@ -7,6 +7,7 @@ import { getStreamerCore } from './get-streamer-core.js';
 import { getStreamerSessions } from './get-streamer-sessions.js';
 import { getStreamersAnalytics } from './get-streamers-analytics.js';
 import { getStreamersComplete } from './get-streamers-complete.js';
+import { investigateBotting } from './investigate-botting.js';
 import { listStreamers } from './list-streamers.js';
 import type { Tool } from './tool.js';
 
@@ -22,4 +23,5 @@ export const TOOLS: readonly Tool[] = [
   getAnalyticsOverview,
   getActivityHeatmap,
   checkHealth,
+  investigateBotting,
 ];

@@ -5,7 +5,8 @@ export type Param =
   | { kind: 'ids'; min: number; max: number; required: true }
   | { kind: 'id'; required: true }
   | { kind: 'int'; min?: number; max?: number; default: number }
-  | { kind: 'enum'; values: readonly string[]; default?: string };
+  | { kind: 'enum'; values: readonly string[]; default?: string }
+  | { kind: 'bool'; default: boolean };
 
 const CHAIN_ALL = { kind: 'enum', values: ['chain_a', 'chain_b', 'all'], default: 'chain_a' } as const;
 const PLATFORM_ANY = { kind: 'enum', values: ['platform_a', 'platform_b', 'platform_c', 'all'] } as const;
@@ -123,3 +124,15 @@ export function minimalArgs(tool: string): Record<string, unknown> {
   }
   return args;
 }
+
+/** Tools that join several endpoints; their parameters come from the issue that asked for them. */
+export const COMPOSITE: Record<string, Record<string, Param>> = {
+  investigate_botting: {
+    mintIds: { kind: 'ids', min: 1, max: 500, required: true },
+    hours: { kind: 'int', min: 1, max: 168, default: 24 },
+    includeCreatorFees: { kind: 'bool', default: false },
+    chain: { kind: 'enum', values: ['chain_a', 'chain_b'], default: 'chain_a' },
+    platform: { kind: 'enum', values: ['platform_a', 'platform_b'] },
+    response_format: FORMAT,
+  },
+};

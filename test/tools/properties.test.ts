@@ -25,6 +25,8 @@ function arbitraryFor(p: Param): fc.Arbitrary<unknown> {
       return fc.integer({ min: p.min ?? -1_000, max: p.max ?? 1_000_000 });
     case 'enum':
       return fc.constantFrom(...p.values);
+    case 'bool':
+      return fc.boolean();
   }
 }
 
@@ -135,6 +137,9 @@ function invalidArgs(tool: string): fc.Arbitrary<{ args: Record<string, unknown>
           fc.integer(),
           fc.boolean(),
         );
+        break;
+      case 'bool':
+        bad = fc.oneof(fc.string(), fc.integer(), fc.constant(null));
         break;
     }
     return fc

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TOOLS } from '../../src/tools/index.js';
-import { LIMITS, type Param } from './limits.js';
+import { COMPOSITE, LIMITS, type Param } from './limits.js';
 
 const entries = TOOLS.map((t) => t.entry());
 type Prop = Record<string, unknown> & { items?: Record<string, unknown> };
@@ -20,16 +20,18 @@ function expected(p: Param): Record<string, unknown> {
       return { type: 'integer', minimum: p.min, maximum: p.max, default: p.default };
     case 'enum':
       return { type: 'string', enum: p.values, default: p.default };
+    case 'bool':
+      return { type: 'boolean', default: p.default };
   }
 }
 
 describe('tool schemas hold exactly the documented limits', () => {
-  it('offers the ten tools of the contract, in order', () => {
-    expect(entries.map((e) => e.name)).toEqual(Object.keys(LIMITS));
+  it('offers the ten endpoint tools of the contract, in order, then the composite ones', () => {
+    expect(entries.map((e) => e.name)).toEqual([...Object.keys(LIMITS), ...Object.keys(COMPOSITE)]);
   });
 
   for (const entry of entries) {
-    const limits = LIMITS[entry.name];
+    const limits = LIMITS[entry.name] ?? { params: COMPOSITE[entry.name] ?? {} };
     it(`${entry.name}: parameters, bounds, defaults and enums`, () => {
       expect(limits).toBeDefined();
       const props = entry.inputSchema.properties as Record<string, Prop>;

@@ -1,0 +1,175 @@
+// investigate_botting against the simulator: batching by each endpoint's limit, the join, the ranking,
+// progress, partial failure and cancellation.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RecordedRequest, Simulator } from '../../src/simulator/server.js';
+import { call, connect, type Harness, ids, sc, startSim } from '../helpers.js';
+
+let sim: Simulator;
+let h: Harness;
+let known: string[];
+let requested: string[];
+const unknown = Array.from({ length: 7 }, (_, i) => `Unknown${i}${'z'.repeat(36)}`);
+
+beforeAll(async () => {
+  sim = await startSim();
+  h = await connect(sim);
+  known = ids(sim, 'platform_a', 130);
+  // 137 ids: 130 known on chain_a, 7 unknown, interleaved.
+  requested = [...known];
+  unknown.forEach((id, i) => {
+    requested.splice(i * 19, 0, id);
+  });
+});
+afterAll(async () => {
+  await h.close();
+  await sim.close();
+});
+beforeEach(() => sim.reset());
+
+const bodyOf = (r: RecordedRequest) => r.body as Record<string, unknown>;
+const byPath = (path: string) => sim.requests.filter((r) => r.path === path);
+const token = (id: string) => sim.data.byMint.get(id);
+
+describe('investigate_botting over 137 ids', () => {
+  it('makes the expected upstream calls, each within its endpoint limit', async () => {
+    const out = await call(h.client, 'investigate_botting', { mintIds: requested, includeCreatorFees: true });
+    expect(out.isError, out.text).toBe(false);
+    const botting = byPath('/botting/bulk').map((r) => (bodyOf(r).mintIds as string[]).length);
+    const streamers = byPath('/streamers').map((r) => (bodyOf(r).tokenAddresses as string[]).length);
+    const fees = byPath('/stats/creator-fees/bulk').map((r) => (bodyOf(r).tokenAddresses as string[]).length);
+    expect(botting.sort((x, y) => y - x)).toEqual([50, 50, 37]);
+    expect(streamers.sort((x, y) => y - x)).toEqual([100, 37]);
+    expect(fees.sort((x, y) => y - x)).toEqual([100, 37]);
+    expect(sim.requests).toHaveLength(7);
+    for (const r of byPath('/botting/bulk'))
+      expect(bodyOf(r)).toMatchObject({ hours: 24, chain: 'chain_a', platform: 'platform_a' });
+    for (const r of byPath('/streamers'))
+      expect(bodyOf(r)).toMatchObject({ limit: 100, page: 1, chain: 'chain_a', platform: 'platform_a' });
+    expect(sc(out).calls).toEqual({ botting: 3, streamers: 2, fees: 2 });
+  });
+
+  it('accounts for every id exactly once, and ranks and counts as the data says', async () => {
+    const out = await call(h.client, 'investigate_botting', { mintIds: requested });
+    const columns = sc(out).columns as string[];
+    const rows = sc(out).rows as unknown[][];
+    const col = (row: unknown[], name: string) => row[columns.indexOf(name)];
+    const errors = sc(out).errors as Array<{ mintId: string; error: string }>;
+    const accounted = [...rows.map((r) => col(r, 'mintId') as string), ...errors.map((e) => e.mintId)];
+    expect(accounted.sort()).toEqual([...requested].sort());
+
+    const analysed = known.filter((id) => token(id)?.botting);
+    const high = analysed.filter((id) => token(id)?.botting?.confidenceLevel === 'HIGH');
+    const highLive = high.filter((id) => token(id)?.isCurrentlyLive);
+    expect(sc(out).counts).toMatchObject({
+      requested: 137,
+      analysed: analysed.length,
+      failed: 137 - analysed.length,
+      flagged: high.length,
+      flaggedLive: highLive.length,
+    });
+    for (const id of unknown) expect(errors).toContainEqual({ mintId: id, error: 'Token not found' });
+
+    // Most suspicious first: all HIGH rows, then the rest; within a level, by score.
+    const levels = rows.map((r) => col(r, 'level'));
+    expect(levels.slice(0, high.length).every((l) => l === 'HIGH')).toBe(true);
+    expect(levels.slice(high.length).includes('HIGH')).toBe(false);
+    const highScores = rows.slice(0, high.length).map((r) => col(r, 'score') as number);
+    expect(highScores).toEqual([...highScores].sort((x, y) => y - x));
+
+    // The join: each row carries its token's streamer record.
+    const first = rows[0] as unknown[];
+    const t = token(col(first, 'mintId') as string);
+    expect(col(first, 'name')).toBe(t?.coinName);
+    expect(col(first, 'live')).toBe(t?.isCurrentlyLive);
+    expect(col(first, 'viewers')).toBe(t?.currentViewers);
+
+    expect(out.text.split('\n')[0]).toMatch(
+      /^Botting investigation: 137 tokens requested, \d+ analysed, \d+ failed/,
+    );
+    expect(out.text).toContain(`Flagged (HIGH): ${high.length}; live now: ${highLive.length}`);
+    expect(out.text).toMatch(/Most frequent reasons: "/);
+    expect(out.text).toContain('Ids shortened to their first 6 characters');
+  });
+
+  it('sends one progress notification per finished request, with a message', async () => {
+    const progress: Array<{ progress: number; total?: number | undefined; message?: string | undefined }> =
+      [];
+    await h.client.callTool({ name: 'investigate_botting', arguments: { mintIds: requested } }, undefined, {
+      onprogress: (p) => progress.push(p),
+    });
+    expect(progress).toHaveLength(5);
+    expect(progress.map((p) => p.progress)).toEqual([1, 2, 3, 4, 5]);
+    expect(progress.every((p) => p.total === 5 && /\(\d of 5 requests done\)$/.test(p.message ?? ''))).toBe(
+      true,
+    );
+  });
+
+  it('a botting chunk that keeps failing costs only its own ids', async () => {
+    const second = known[60] as string;
+    const chunk = (r: RecordedRequest) =>
+      r.path === '/botting/bulk' && (bodyOf(r).mintIds as string[]).includes(second);
+    sim.injectFor(chunk, { status: 503 }, { status: 503 }, { status: 503 });
+    const out = await call(h.client, 'investigate_botting', { mintIds: requested });
+    expect(out.isError).toBe(false);
+    const errors = sc(out).errors as Array<{ mintId: string; error: string }>;
+    const chunkIds = requested.slice(50, 100);
+    for (const id of chunkIds) {
+      expect(errors).toContainEqual({
+        mintId: id,
+        error: expect.stringMatching(/failed \(HTTP 503\) after 3 attempts/),
+      });
+    }
+    const analysedOutside = [...requested.slice(0, 50), ...requested.slice(100)].filter(
+      (id) => token(id)?.botting,
+    );
+    expect((sc(out).counts as { analysed: number }).analysed).toBe(analysedOutside.length);
+  });
+
+  it('a failed streamer-records chunk leaves the findings standing and says what is missing', async () => {
+    const chunk = (r: RecordedRequest) =>
+      r.path === '/streamers' && (bodyOf(r).tokenAddresses as string[]).length === 37;
+    sim.injectFor(chunk, { status: 500 }, { status: 500 }, { status: 500 });
+    const out = await call(h.client, 'investigate_botting', { mintIds: requested });
+    expect(out.text).toMatch(/Note: No streamer records for 37 ids: .*HTTP 500/);
+    expect((sc(out).counts as { analysed: number }).analysed).toBeGreaterThan(100);
+  });
+
+  it('cancellation stops the remaining requests and returns nothing', async () => {
+    const serial = await connect(sim, { config: { maxConcurrency: 1 } });
+    sim.latencyMs = 150;
+    const controller = new AbortController();
+    const pending = serial.client.callTool(
+      { name: 'investigate_botting', arguments: { mintIds: requested } },
+      undefined,
+      {
+        signal: controller.signal,
+      },
+    );
+    await new Promise((r) => setTimeout(r, 220));
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(sim.requests.length).toBeLessThan(5);
+    await serial.close();
+  });
+
+  it('takes up to 500 ids and refuses 501', async () => {
+    const many = Array.from({ length: 500 }, (_, i) => `${String(i).padStart(5, 'x')}${'K'.repeat(39)}`);
+    const ok = await call(h.client, 'investigate_botting', { mintIds: many });
+    expect(ok.isError).toBe(false);
+    expect(byPath('/botting/bulk')).toHaveLength(10);
+    sim.reset();
+    const refused = await call(h.client, 'investigate_botting', { mintIds: [...many, `X${'K'.repeat(40)}`] });
+    expect(refused.text).toContain('- mintIds: got a list of 501; allowed: a list of 1 to 500 items');
+    expect(sim.requests).toHaveLength(0);
+  });
+
+  it('stays within the budget in both channels, cutting the lowest-ranked rows', async () => {
+    const small = await connect(sim, { budgetChars: 6_000 });
+    const out = await call(small.client, 'investigate_botting', { mintIds: requested });
+    await small.close();
+    expect(out.text.length).toBeLessThanOrEqual(6_000);
+    expect(JSON.stringify(out.structured).length).toBeLessThanOrEqual(6_000);
+    expect(String(sc(out).truncated)).toMatch(/^Showing \d+ of \d+ ranked tokens \(most suspicious first\)/);
+  });
+});
