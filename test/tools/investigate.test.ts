@@ -153,9 +153,15 @@ describe('investigate_botting over 137 ids', () => {
     await serial.close();
   });
 
-  it('takes up to 500 ids and refuses 501', async () => {
+  it('takes up to 500 ids (without a listener-leak warning) and refuses 501', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
     const many = Array.from({ length: 500 }, (_, i) => `${String(i).padStart(5, 'x')}${'K'.repeat(39)}`);
     const ok = await call(h.client, 'investigate_botting', { mintIds: many });
+    await new Promise((r) => setImmediate(r));
+    process.off('warning', onWarning);
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
     expect(ok.isError).toBe(false);
     expect(byPath('/botting/bulk')).toHaveLength(10);
     sim.reset();
