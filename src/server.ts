@@ -4,8 +4,12 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ApiClient } from './api/client.js';
 import { type Config, missingSettings } from './config.js';
@@ -18,6 +22,8 @@ import {
   toolResult,
 } from './format/result.js';
 import type { Logger } from './log.js';
+import { getPrompt, PROMPTS } from './prompts.js';
+import { INSTRUCTIONS, REFERENCE_URI, referenceText } from './reference.js';
 import { TOOLS } from './tools/index.js';
 import type { Tool } from './tools/tool.js';
 import { NAME, VERSION } from './version.js';
@@ -59,8 +65,42 @@ export function createServer(deps: ServerDeps): Server {
   const client = deps.client ?? createClient(deps.config, deps.logger);
   const budget = deps.budgetChars ?? DEFAULT_BUDGET_CHARS;
   let listed: { tools: ReturnType<Tool['entry']>[] } | undefined;
+  let reference: string | undefined;
 
-  const server = new Server({ name: NAME, version: VERSION }, { capabilities: { tools: {} } });
+  const server = new Server(
+    { name: NAME, version: VERSION },
+    { capabilities: { tools: {}, prompts: {}, resources: {} }, instructions: INSTRUCTIONS },
+  );
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    prompts: PROMPTS.map(({ name, title, description, arguments: args }) => ({
+      name,
+      title,
+      description,
+      arguments: args,
+    })),
+  }));
+  server.setRequestHandler(GetPromptRequestSchema, (request) =>
+    getPrompt(request.params.name, request.params.arguments ?? {}),
+  );
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: [
+      {
+        uri: REFERENCE_URI,
+        name: 'reference',
+        title: 'Streamer analytics reference',
+        description:
+          'Chains and platforms, every tool with its limits, and which tool answers which question.',
+        mimeType: 'text/markdown',
+      },
+    ],
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    if (request.params.uri !== REFERENCE_URI) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${request.params.uri}`);
+    }
+    reference ??= referenceText(tools);
+    return { contents: [{ uri: REFERENCE_URI, mimeType: 'text/markdown', text: reference }] };
+  });
   server.setRequestHandler(ListToolsRequestSchema, () => {
     listed ??= { tools: tools.map((t) => t.entry()) };
     return listed;

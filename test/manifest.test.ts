@@ -1,15 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import pkg from '../package.json' with { type: 'json' };
-import { manifestTools } from '../scripts/sync-manifest.js';
+import { manifestPrompts, manifestTools } from '../scripts/sync-manifest.js';
 import { ENV } from '../src/config.js';
 
 const manifest = JSON.parse(readFileSync(new URL('../manifest.json', import.meta.url), 'utf8'));
 
 describe('manifest.json', () => {
-  it('keeps the version of package.json and the tools of the tool table (npm run manifest)', () => {
+  it('keeps the version of package.json, the tools of the tool table and the prompts (npm run manifest)', () => {
     expect(manifest.version).toBe(pkg.version);
     expect(manifest.tools).toEqual(manifestTools());
+    expect(manifest.prompts).toEqual(manifestPrompts());
+    expect(manifest.prompts[0].text).toContain('${arguments.mintIds}');
   });
 
   it('maps its settings onto the environment names of the contract', () => {

@@ -1,0 +1,81 @@
+// Prompts: ready-made investigations that guide the assistant through the tools and the shape of a good answer.
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+
+export interface PromptArgument {
+  name: string;
+  description: string;
+  required: boolean;
+}
+
+export interface PromptSpec {
+  name: string;
+  title: string;
+  description: string;
+  arguments: PromptArgument[];
+  /** The instruction text, from the arguments as given (strings, per the protocol). */
+  text(args: Record<string, string>): string;
+}
+
+/** Mint ids as people paste them: separated by commas, spaces or new lines. */
+export const splitIds = (value: string) => value.split(/[\s,;]+/).filter(Boolean);
+
+export const PROMPTS: readonly PromptSpec[] = [
+  {
+    name: 'investigate_botting',
+    title: 'Investigate botting',
+    description: 'Which of these tokens have botted viewer counts, and which of those are live now?',
+    arguments: [
+      {
+        name: 'mintIds',
+        description: 'Token mint ids, separated by commas, spaces or new lines',
+        required: true,
+      },
+      { name: 'hours', description: 'Hours of data to analyse, 1 to 168 (default 24)', required: false },
+    ],
+    text: ({ mintIds = '', hours }) =>
+      [
+        `Investigate these tokens for artificially inflated (botted) viewer counts${hours ? ` over the last ${hours} hours` : ''}: ${mintIds}`,
+        '',
+        `1. Call investigate_botting with all of them as mintIds${hours ? ` and hours ${hours}` : ''}; it batches, joins each token's streamer record and ranks the results.`,
+        '2. For up to three flagged (HIGH) tokens that are live now, call get_streamer_sessions (limit 10) and compare peak with average viewers across sessions.',
+        '3. Answer with: a one-line verdict; a table of the flagged tokens (name, symbol, level, confidence, score, live, viewers, main reasons); what the session history adds; every id that failed, with its reason; and the next step.',
+        "Treat the service's confidence as an estimate, not proof, and say so. Quote the reasons as the service gave them; never invent a unit for durations.",
+      ].join('\n'),
+  },
+  {
+    name: 'streamer_report',
+    title: 'Streamer report',
+    description:
+      "A report on one token's streamer: who, how live, how watched, how trustworthy the viewer counts look.",
+    arguments: [{ name: 'mint', description: 'The token mint id', required: true }],
+    text: ({ mint = '' }) =>
+      [
+        `Write a report on the streamer of token ${mint}.`,
+        '',
+        '1. get_streamer_core: name, symbol, live now, viewers, market cap.',
+        '2. get_streamer_sessions (limit 20): how often and how long it streams, peak against average viewers.',
+        '3. analyze_botting with hours 168: confidence level, score and reasons.',
+        '4. get_creator_fees: what the creator has earned.',
+        'Answer with a headline, a short card of the facts, the session pattern, the botting verdict with its reasons, and any call that failed. The API does not state time units: report durations as returned.',
+      ].join('\n'),
+  },
+];
+
+/** The prompts/get answer: the prompt's text as one user message; missing required arguments are refused. */
+export function getPrompt(name: string, args: Record<string, string> = {}) {
+  const prompt = PROMPTS.find((p) => p.name === name);
+  if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+  for (const a of prompt.arguments) {
+    if (a.required && !args[a.name]?.trim()) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Prompt ${name} needs the argument ${a.name}: ${a.description}`,
+      );
+    }
+  }
+  const given = { ...args, ...(args.mintIds ? { mintIds: splitIds(args.mintIds).join(', ') } : {}) };
+  return {
+    description: prompt.description,
+    messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.text(given) } }],
+  };
+}

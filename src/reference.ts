@@ -1,0 +1,66 @@
+// What the assistant is told about the server: the initialize instructions and the reference resource.
+// The resource is generated from the tool table, so its limits cannot drift from the schemas.
+import { PLATFORM_CHAIN } from './tools/shared.js';
+import { describeAllowed, type Tool } from './tools/tool.js';
+
+export const REFERENCE_URI = 'streamer-analytics://reference';
+
+export const INSTRUCTIONS = [
+  'Streamer analytics: live-streaming activity on tokens, read-only.',
+  'Botted viewer counts: investigate_botting for many tokens (up to 500), analyze_botting for up to 50.',
+  'One token: get_streamer_core (now), get_streamer_sessions (history). Many tokens: list_streamers.',
+  'Service-wide: get_analytics_overview, get_activity_heatmap. Failures: check_health.',
+  `Limits, chain/platform pairs and which tool answers what: the resource ${REFERENCE_URI}.`,
+].join('\n');
+
+const QUESTIONS: Array<[string, string]> = [
+  [
+    'Are these tokens botted? Which flagged ones are live?',
+    'investigate_botting (up to 500 ids) or analyze_botting (up to 50)',
+  ],
+  ['What is this token doing right now?', 'get_streamer_core'],
+  ['How has it streamed over time?', 'get_streamer_sessions, get_streamers_analytics'],
+  ['Rank or scan a set of tokens', 'list_streamers'],
+  ['Everything about a few tokens', 'get_streamers_complete'],
+  ['What have the creators earned?', 'get_creator_fees'],
+  ['How busy is the whole service, and when?', 'get_analytics_overview, get_activity_heatmap'],
+  ['Is the service up? Why do calls fail?', 'check_health'],
+];
+
+type Props = Record<string, Record<string, unknown> & { enum?: unknown[] }>;
+
+/** The reference document, in Markdown, from the tools' own schemas. */
+export function referenceText(tools: readonly Tool[]): string {
+  const lines = [
+    '# Streamer analytics: reference',
+    '',
+    '## Chains and platforms',
+    `- chain: chain_a, chain_b, or all (both). Default chain_a.`,
+    `- platform: ${Object.entries(PLATFORM_CHAIN)
+      .map(([p, c]) => `${p} belongs to ${c}`)
+      .join('; ')}; all aggregates.`,
+    '- platform omitted: chain_a → platform_a, chain_b → all (platform_b where all is not accepted), all → all.',
+    '- platform given without chain selects its chain; a contradictory pair is refused before any request.',
+    '',
+    '## Tools, parameters and limits',
+  ];
+  for (const tool of tools) {
+    const entry = tool.entry();
+    const props = (entry.inputSchema.properties ?? {}) as Props;
+    const required = new Set((entry.inputSchema.required as string[] | undefined) ?? []);
+    lines.push('', `### ${entry.name}: ${entry.title}`, entry.description);
+    for (const [name, prop] of Object.entries(props)) {
+      lines.push(`- ${name}${required.has(name) ? ' (required)' : ''}: ${describeAllowed(prop)}`);
+    }
+  }
+  lines.push('', '## Which tool answers which question', '', '| question | tool |', '|---|---|');
+  for (const [question, tool] of QUESTIONS) lines.push(`| ${question} | ${tool} |`);
+  lines.push(
+    '',
+    '## Notes',
+    '- Units of durations and streaming times are not stated by the API: report them as returned.',
+    '- The botting confidence levels: HIGH is documented; the full set is not.',
+    '- Every result has a text and a structuredContent with the same facts; errors end with a tag like [error: rate_limited · retryable · retry_after_s=12].',
+  );
+  return lines.join('\n');
+}
