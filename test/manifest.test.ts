@@ -24,8 +24,11 @@ describe('manifest.json', () => {
     expect(manifest.user_config.api_key).toMatchObject({ sensitive: true, required: true });
   });
 
-  it('starts the file that the build writes', () => {
-    expect(manifest.server.entry_point).toBe(pkg.bin['streamer-analytics-mcp']);
-    expect(manifest.server.mcp_config.args).toEqual([`\${__dirname}/${manifest.server.entry_point}`]);
+  it('starts the bundled server, by its path inside the bundle', () => {
+    expect(manifest.server.entry_point).toBe('server/index.js');
+    expect(manifest.server.mcp_config).toMatchObject({
+      command: 'node',
+      args: ['${__dirname}/server/index.js'],
+    });
   });
 });

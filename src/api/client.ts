@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, request } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import type { Logger } from '../log.js';
 import { VERSION } from '../version.js';
 import { Breaker, type BreakerOptions, DEFAULT_BREAKER } from './breaker.js';
@@ -48,6 +48,16 @@ export interface ApiClientOptions {
 }
 
 const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+let undici: Promise<typeof import('undici')> | undefined;
+/**
+ * undici is loaded on the first request, not at start: a desktop client spawns the server at every start,
+ * often to list tools only, and loading undici is the largest single cost of starting.
+ */
+const loadUndici = () => {
+  undici ??= import('undici');
+  return undici;
+};
 const MESSAGE_KEYS = ['error', 'message', 'msg', 'detail'] as const;
 
 /** Percent-encodes one dynamic path segment (a mint id). */
@@ -69,7 +79,7 @@ export function buildUrl(baseUrl: string, path: string, query?: ApiRequest['quer
  */
 export class ApiClient {
   readonly #options: ApiClientOptions;
-  readonly #agent: Agent;
+  #agent: Agent | undefined;
   readonly #policy: RetryPolicy;
   readonly #headers: Record<string, string>;
   readonly #limiter: Limiter;
@@ -78,7 +88,7 @@ export class ApiClient {
 
   constructor(options: ApiClientOptions) {
     this.#options = options;
-    this.#agent = options.agent ?? new Agent({ keepAliveTimeout: 30_000, connections: 16 });
+    this.#agent = options.agent;
     this.#policy = { ...DEFAULT_RETRY, ...options.retry, maxRetries: options.maxRetries };
     this.#limiter = new Limiter(options.maxConcurrency ?? 4);
     this.#breaker = new Breaker({ ...DEFAULT_BREAKER, ...options.breaker }, options.logger);
@@ -141,7 +151,7 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
-    await this.#agent.close();
+    await this.#agent?.close();
   }
 
   /** Requests running and queued now. */
@@ -153,9 +163,11 @@ export class ApiClient {
     const timeout = AbortSignal.timeout(this.#options.timeoutMs);
     const combined = AbortSignal.any([signal, timeout]);
     const isPost = method === 'POST';
-    let response: Awaited<ReturnType<typeof request>>;
+    let response: Dispatcher.ResponseData;
     let text: string;
     try {
+      const { Agent, request } = await loadUndici();
+      this.#agent ??= new Agent({ keepAliveTimeout: 30_000, connections: 16 });
       response = await request(url, {
         method,
         dispatcher: this.#agent,

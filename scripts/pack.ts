@@ -1,0 +1,55 @@
+// `npm run pack`: builds the Claude Desktop bundle (.mcpb). The server is bundled into one file with esbuild
+// (no node_modules to ship, fewer files to load at start), staged with only what must ship, and packed
+// with the official mcpb CLI. Prints the bundle's size.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const manifest = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  server: { entry_point: string };
+  icon?: string;
+};
+
+/** Bundles the server into `<dir>/<entry_point>` and returns that path. */
+export async function bundleServer(dir: string): Promise<string> {
+  const outfile = join(dir, manifest.server.entry_point);
+  await build({
+    entryPoints: [join(root, 'src/main.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    minify: true,
+    legalComments: 'none',
+    // Dependencies written as CommonJS call require(); give the ES module one.
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+async function pack(): Promise<void> {
+  const staging = join(root, 'build/bundle');
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  await bundleServer(staging);
+  for (const file of ['manifest.json', 'README.md', 'LICENSE', manifest.icon ?? 'icon.png']) {
+    copyFileSync(join(root, file), join(staging, file));
+  }
+  const out = join(root, `${manifest.name}-${manifest.version}.mcpb`);
+  rmSync(out, { force: true });
+  const mcpb = join(root, 'node_modules/@anthropic-ai/mcpb/dist/cli/cli.js');
+  execFileSync(process.execPath, [mcpb, 'pack', staging, out], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const kib = (path: string) => `${(statSync(path).size / 1024).toFixed(0)} KiB`;
+  console.log(`${out}: ${kib(out)} (server bundle ${kib(join(staging, manifest.server.entry_point))})`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await pack();

@@ -1,0 +1,111 @@
+// The Claude Desktop bundle: validated with the official CLI, packed, unpacked into a temporary folder,
+// and started exactly as its manifest's mcp_config says, the way the desktop app substitutes it.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pkg from '../../package.json' with { type: 'json' };
+import type { Simulator } from '../../src/simulator/server.js';
+import { ids, startSim } from '../helpers.js';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const mcpb = join(root, 'node_modules/@anthropic-ai/mcpb/dist/cli/cli.js');
+const bundle = join(root, `${pkg.name}-${pkg.version}.mcpb`);
+
+interface McpConfig {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+let dir: string;
+let sim: Simulator;
+let config: McpConfig;
+
+/** What the desktop app does: `${__dirname}` becomes the folder; a setting left blank stays `${user_config.NAME}`. */
+function substitute(value: string, settings: Record<string, string>): string {
+  return value
+    .replaceAll('${__dirname}', dir)
+    .replace(/\$\{user_config\.(\w+)\}/g, (whole, name: string) => settings[name] ?? whole);
+}
+
+async function start(settings: Record<string, string>, extraArgs: string[] = []) {
+  const env = Object.fromEntries(Object.entries(config.env).map(([k, v]) => [k, substitute(v, settings)]));
+  const transport = new StdioClientTransport({
+    command: config.command === 'node' ? process.execPath : config.command,
+    args: [...config.args.map((a) => substitute(a, settings)), ...extraArgs],
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'bundle-test', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+const textOf = (result: Record<string, unknown>) =>
+  (result.content as Array<{ text: string }>)[0]?.text ?? '';
+
+beforeAll(async () => {
+  await run(process.execPath, [join(root, 'dist/scripts/pack.js')], { cwd: root });
+  dir = mkdtempSync(join(tmpdir(), 'sa-mcpb-'));
+  await run(process.execPath, [mcpb, 'unpack', bundle, dir]);
+  config = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')).server.mcp_config;
+  sim = await startSim();
+}, 60_000);
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await sim?.close();
+});
+
+describe('the MCP Bundle', () => {
+  it('manifest.json passes the official validator', async () => {
+    const { stdout } = await run(process.execPath, [mcpb, 'validate', join(root, 'manifest.json')]);
+    expect(stdout).toContain('Manifest schema validation passes');
+  });
+
+  it('holds one bundled server file and no node_modules, with its icon, under 1 MiB', () => {
+    expect(statSync(join(dir, 'server/index.js')).isFile()).toBe(true);
+    expect(() => statSync(join(dir, 'node_modules'))).toThrow();
+    expect(readFileSync(join(dir, 'icon.png')).subarray(1, 4).toString()).toBe('PNG');
+    expect(statSync(bundle).size).toBeLessThan(1024 * 1024);
+  });
+
+  it('starts from the unpacked folder as mcp_config says, and answers from the configured service', async () => {
+    // timeout_ms and max_retries left blank: they arrive as literal placeholders and fall back to defaults.
+    const client = await start({ api_key: sim.apiKey, base_url: sim.url });
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain('investigate_botting');
+    const result = await client.callTool({
+      name: 'analyze_botting',
+      arguments: { mintIds: ids(sim, 'platform_a', 3) },
+    });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toMatch(/^Botting analysis: 3 tokens requested/);
+    await client.close();
+  });
+
+  it('with the key and base URL left blank, lists its tools and answers with the setup guide', async () => {
+    const client = await start({});
+    expect((await client.listTools()).tools.length).toBeGreaterThanOrEqual(10);
+    const result = await client.callTool({ name: 'check_health', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain(
+      'STREAMER_ANALYTICS_API_KEY and STREAMER_ANALYTICS_BASE_URL are not set',
+    );
+    await client.close();
+  });
+
+  it('answers in demo mode from the bundled simulator', async () => {
+    const client = await start({}, ['--demo']);
+    const result = await client.callTool({ name: 'get_activity_heatmap', arguments: {} });
+    expect(textOf(result)).toMatch(/^SIMULATED DATA \(demo mode\)/);
+    expect(textOf(result)).toContain('Hourly activity');
+    await client.close();
+  });
+});
