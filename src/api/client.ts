@@ -160,8 +160,16 @@ export class ApiClient {
   }
 
   async #attempt(method: ApiRequest['method'], url: URL, payload: string | undefined, signal: AbortSignal) {
-    const timeout = AbortSignal.timeout(this.#options.timeoutMs);
-    const combined = AbortSignal.any([signal, timeout]);
+    // One controller per attempt, aborted by the call's signal or the timeout (cheaper than
+    // AbortSignal.any + AbortSignal.timeout, which cost a measurable share of each call on Node 20).
+    const attempt = new AbortController();
+    let timedOut = false;
+    const onAbort = () => attempt.abort(signal.reason);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      attempt.abort();
+    }, this.#options.timeoutMs);
+    signal.addEventListener('abort', onAbort, { once: true });
     const isPost = method === 'POST';
     let response: Dispatcher.ResponseData;
     let text: string;
@@ -171,13 +179,16 @@ export class ApiClient {
       response = await request(url, {
         method,
         dispatcher: this.#agent,
-        signal: combined,
+        signal: attempt.signal,
         headers: isPost ? { ...this.#headers, 'content-type': 'application/json' } : this.#headers,
         ...(payload !== undefined ? { body: payload } : {}),
       });
       text = await readCapped(response.body, this.#options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
     } catch (error) {
-      throw this.#transportError(error, signal, timeout);
+      throw this.#transportError(error, signal, timedOut);
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
     }
 
     const { statusCode: status, headers } = response;
@@ -207,11 +218,11 @@ export class ApiClient {
     return { status, body };
   }
 
-  #transportError(error: unknown, signal: AbortSignal | undefined, timeout?: AbortSignal): ApiError {
+  #transportError(error: unknown, signal: AbortSignal | undefined, timedOut = false): ApiError {
     if (error instanceof InvalidResponseError) return error;
     if (signal?.aborted) return new CancelledError('cancelled by the client', {}, { cause: error });
     const code = (error as { code?: string }).code;
-    if (timeout?.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
       return new TimeoutError(
         `no complete answer within ${this.#options.timeoutMs} ms`,
         {},

@@ -6,6 +6,8 @@ const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]/g;
 // C0/C1 controls, zero-width characters, bidirectional overrides and isolates, BOM, interlinear annotations.
 const INVISIBLE =
   /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+/** Printable ASCII, single spaces between words, none at either end: already clean. */
+const PLAIN = /^(?:[!-~]+(?: [!-~]+)*)?$/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
@@ -14,7 +16,10 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * invalid UTF-16 replaced, at most `max` characters.
  */
 export function clean(value: unknown, max = 120): string {
-  let text = String(value ?? '')
+  const raw = String(value ?? '');
+  // Most values are plain printable ASCII with single spaces: nothing to remove.
+  if (raw.length <= max && PLAIN.test(raw)) return raw;
+  let text = raw
     .replace(ANSI, '')
     .replace(BREAKS, ' ')
     .replace(INVISIBLE, '')

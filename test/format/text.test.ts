@@ -6,6 +6,14 @@ describe('clean', () => {
   it('removes controls, ANSI, invisible and direction characters, folds breaks', () => {
     expect(clean('a\nb\tc\u001b[31md\u202ee\u200bf\ufeffg')).toBe('a b cdefg');
   });
+  it('trims and folds spaces, plain strings included', () => {
+    expect(clean('abc ')).toBe('abc');
+    expect(clean(' abc')).toBe('abc');
+    expect(clean('a  b')).toBe('a b');
+    expect(clean('Laser Cult')).toBe('Laser Cult');
+    expect(clean('')).toBe('');
+    expect(clean('abcdef', 3)).toBe('ab…');
+  });
   it('replaces lone surrogates and keeps pairs', () => {
     expect(clean('x\ud800y')).toBe('x\ufffdy');
     expect(clean('🚀')).toBe('🚀');

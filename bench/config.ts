@@ -1,0 +1,15 @@
+// What `npm run bench` measures, and how much of it.
+export const BENCH = {
+  /** Spawns per variant for cold start (median reported). */
+  coldStartSpawns: 15,
+  /** Calls per variant for per-call overhead, interleaved. */
+  overheadCalls: 500,
+  /** Targets from the benchmark issue; compared side by side in one run. */
+  targets: {
+    coldStartBundledVsFloor: 4,
+    overheadOverNoopMs: 0.25,
+    toolsListTokens: 2_200,
+    listStreamers100TextShare: 0.35,
+    listStreamers100JsonShare: 0.6,
+  },
+};

@@ -1,0 +1,325 @@
+// `npm run bench`: what users feel, measured side by side in one run against the simulator on 127.0.0.1.
+// Prints a table and writes bench/results.json. Figures drift between runs; compare within one run.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { Agent, request } from 'undici';
+import { bundleServer } from '../scripts/pack.js';
+import { startSimulator } from '../src/simulator/server.js';
+import { BENCH } from './config.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const ENTRY = join(root, 'dist/src/main.js');
+const NOOP = join(root, 'dist/bench/noop-server.js');
+/** What an MCP client passes: a minimal environment (no NODE_OPTIONS, no extra CA certificates). */
+const MINIMAL_ENV = { PATH: process.env.PATH ?? '' };
+
+const median = (xs: number[]) => quantile(xs, 0.5);
+function quantile(xs: number[], q: number): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+}
+const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+const tokens = (value: unknown) => encode(typeof value === 'string' ? value : JSON.stringify(value)).length;
+const rssMiB = (pid: number) =>
+  round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024, 1);
+
+const INITIALIZE = `${JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+})}\n`;
+
+/** Spawn to the first line of the initialize result (or to exit, for the `node -e 0` floor), in ms. */
+function spawnOnce(args: string[], untilExit: boolean): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, { env: MINIMAL_ENV, stdio: ['pipe', 'pipe', 'ignore'] });
+    child.on('error', reject);
+    if (untilExit) {
+      child.on('exit', () => resolve(performance.now() - started));
+      return;
+    }
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += String(chunk);
+      if (out.includes('\n')) {
+        resolve(performance.now() - started);
+        child.kill();
+      }
+    });
+    child.stdin.write(INITIALIZE);
+  });
+}
+
+async function coldStart(bundled: string) {
+  const variants: Array<[string, string[], boolean]> = [
+    ['node -e 0 (floor)', ['-e', '0'], true],
+    ['unbundled server', [ENTRY], false],
+    ['bundled server', [bundled], false],
+  ];
+  const samples = new Map<string, number[]>(variants.map(([name]) => [name, []]));
+  // Interleaved, so drift hits every variant alike.
+  for (let i = 0; i < BENCH.coldStartSpawns; i++) {
+    for (const [name, args, untilExit] of variants) samples.get(name)?.push(await spawnOnce(args, untilExit));
+  }
+  const floor = median(samples.get('node -e 0 (floor)') ?? []);
+  return Object.fromEntries(
+    [...samples].map(([name, xs]) => [
+      name,
+      { medianMs: round(median(xs), 1), xFloor: round(median(xs) / floor, 2) },
+    ]),
+  );
+}
+
+async function connect(args: string[], env: Record<string, string>) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    env: { ...MINIMAL_ENV, ...env },
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, pid: transport.pid as number };
+}
+
+async function main() {
+  const work = mkdtempSync(join(tmpdir(), 'sa-bench-'));
+  const bundled = await bundleServer(work);
+  const sim = await startSimulator({ apiKey: 'bench-key' });
+  const env = { STREAMER_ANALYTICS_API_KEY: sim.apiKey, STREAMER_ANALYTICS_BASE_URL: sim.url };
+  const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version };
+
+  console.log('cold start…');
+  results.coldStart = await coldStart(bundled);
+
+  console.log('per-call overhead…');
+  const ours = await connect([ENTRY], env);
+  const noop = await connect([NOOP], {});
+  await ours.client.listTools();
+  const rssIdle = rssMiB(ours.pid);
+  const mint = sim.data.tokens[0]?.mintId as string;
+  const agent = new Agent({ keepAliveTimeout: 30_000 });
+  const direct = async () => {
+    const res = await request(`${sim.url}/streamers/${mint}/core?chain=chain_a&platform=platform_a`, {
+      dispatcher: agent,
+      headers: { 'x-api-key': sim.apiKey, accept: 'application/json' },
+    });
+    await res.body.json();
+  };
+  const time = async (fn: () => Promise<unknown>) => {
+    const t0 = performance.now();
+    await fn();
+    return performance.now() - t0;
+  };
+  const callCore = () => ours.client.callTool({ name: 'get_streamer_core', arguments: { mint } });
+  const callNoop = () => noop.client.callTool({ name: 'noop', arguments: {} });
+  for (let i = 0; i < 50; i++) await Promise.all([callCore(), direct(), callNoop()].map((p) => p));
+  const tool: number[] = [];
+  const up: number[] = [];
+  const floor: number[] = [];
+  for (let i = 0; i < BENCH.overheadCalls; i++) {
+    tool.push(await time(callCore));
+    up.push(await time(direct));
+    floor.push(await time(callNoop));
+  }
+  const overhead = tool.map((t, i) => t - (up[i] as number));
+  results.perCall = {
+    calls: BENCH.overheadCalls,
+    getStreamerCore: { medianMs: round(median(tool)), p99Ms: round(quantile(tool, 0.99)) },
+    directUndici: { medianMs: round(median(up)), p99Ms: round(quantile(up, 0.99)) },
+    overheadMinusUpstream: { medianMs: round(median(overhead)), p99Ms: round(quantile(overhead, 0.99)) },
+    noopToolFloor: { medianMs: round(median(floor)), p99Ms: round(quantile(floor, 0.99)) },
+    excessOverNoopMs: round(median(overhead) - median(floor)),
+  };
+
+  console.log('token economy…');
+  const { tools } = await ours.client.listTools();
+  const endpointTools = tools.filter((t) => t.name !== 'investigate_botting');
+  const withoutOutput = endpointTools.map(({ outputSchema: _, ...rest }) => rest);
+  const toolsList = {
+    endpointToolsTokens: tokens(withoutOutput),
+    outputSchemasTokens: tokens(endpointTools.map((t) => t.outputSchema)),
+    investigateBottingTokens: tokens(
+      tools.filter((t) => t.name === 'investigate_botting').map(({ outputSchema: _, ...rest }) => rest),
+    ),
+    bytes: JSON.stringify(tools).length,
+  };
+  const rawOf = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
+    const res = await request(`${sim.url}${path}`, {
+      method,
+      dispatcher: agent,
+      headers: { 'x-api-key': sim.apiKey, 'content-type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    return res.body.text();
+  };
+  const a = sim.data.tokens.filter((t) => t.chain === 'chain_a').map((t) => t.mintId);
+  const sample = async (
+    name: string,
+    tool: string,
+    args: Record<string, unknown>,
+    raw: string,
+    inject = false,
+  ) => {
+    if (inject) sim.inject({ raw });
+    const result = await ours.client.callTool({ name: tool, arguments: args });
+    const text = (result.content as Array<{ text: string }>)[0]?.text ?? '';
+    const rawTokens = tokens(raw);
+    return {
+      name,
+      rawTokens,
+      textTokens: tokens(text),
+      textShare: round(tokens(text) / rawTokens, 3),
+      structuredTokens: tokens(result.structuredContent),
+      structuredShare: round(tokens(result.structuredContent) / rawTokens, 3),
+    };
+  };
+  const thousand = JSON.parse(await rawOf('POST', '/streamers', { tokenAddresses: a.slice(0, 100) }));
+  thousand.data = Array.from({ length: 1000 }, (_, i) => ({
+    ...thousand.data[i % thousand.data.length],
+    mintId: `${String(i).padStart(4, 'x')}${(thousand.data[i % thousand.data.length].mintId as string).slice(4)}`,
+  }));
+  thousand.pagination = { page: 1, limit: 1000, total: 1000, totalPages: 1, hasNext: false, hasPrev: false };
+  const results100 = await rawOf('POST', '/streamers', { tokenAddresses: a.slice(0, 100) });
+  results.tokens = {
+    toolsList,
+    samples: [
+      await sample(
+        'list_streamers, 100 rows',
+        'list_streamers',
+        { tokenAddresses: a.slice(0, 100) },
+        results100,
+      ),
+      await sample(
+        'list_streamers, 1,000 rows',
+        'list_streamers',
+        { tokenAddresses: a.slice(0, 100), limit: 1000 },
+        JSON.stringify(thousand),
+        true,
+      ),
+      await sample(
+        'analyze_botting, 50 ids',
+        'analyze_botting',
+        { mintIds: a.slice(0, 50) },
+        await rawOf('POST', '/botting/bulk', { mintIds: a.slice(0, 50) }),
+      ),
+      await sample(
+        'get_streamers_analytics, 25 ids x 500 points',
+        'get_streamers_analytics',
+        { mintIds: a.slice(0, 25), points: 500 },
+        await rawOf('POST', '/streamers/analytics', { mintIds: a.slice(0, 25), points: 500 }),
+      ),
+      await sample(
+        'get_activity_heatmap',
+        'get_activity_heatmap',
+        {},
+        await rawOf('GET', '/analytics/heatmap?chain=chain_a&platform=platform_a'),
+      ),
+    ],
+  };
+  results.memory = { rssIdleMiB: rssIdle, rssAfterRunsMiB: rssMiB(ours.pid) };
+  results.http = 'not measured: the Streamable HTTP transport is not built yet';
+
+  await ours.client.close();
+  await noop.client.close();
+  await agent.close();
+  await sim.close();
+  rmSync(work, { recursive: true, force: true });
+  writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  report(results);
+}
+
+function report(r: Record<string, unknown>) {
+  const t = BENCH.targets;
+  const cold = r.coldStart as Record<string, { medianMs: number; xFloor: number }>;
+  const per = r.perCall as Record<string, { medianMs: number; p99Ms: number }> & { excessOverNoopMs: number };
+  const tok = r.tokens as {
+    toolsList: Record<string, number>;
+    samples: Array<Record<string, number | string>>;
+  };
+  const mem = r.memory as Record<string, number>;
+  const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  const rows: string[][] = [['measure', 'figure', 'target']];
+  for (const [name, v] of Object.entries(cold)) {
+    const target =
+      name === 'bundled server'
+        ? `≤ ${t.coldStartBundledVsFloor}x floor: ${verdict(v.xFloor <= t.coldStartBundledVsFloor)}`
+        : '';
+    rows.push([`cold start, ${name}`, `${v.medianMs} ms (${v.xFloor}x floor)`, target]);
+  }
+  rows.push([
+    'tools/call get_streamer_core',
+    `${per.getStreamerCore?.medianMs} ms median, ${per.getStreamerCore?.p99Ms} p99`,
+    '',
+  ]);
+  rows.push([
+    'same request, undici direct',
+    `${per.directUndici?.medianMs} ms median, ${per.directUndici?.p99Ms} p99`,
+    '',
+  ]);
+  rows.push([
+    'our overhead (call − direct)',
+    `${per.overheadMinusUpstream?.medianMs} ms median, ${per.overheadMinusUpstream?.p99Ms} p99`,
+    '',
+  ]);
+  rows.push([
+    'no-op tool, same SDK (floor)',
+    `${per.noopToolFloor?.medianMs} ms median, ${per.noopToolFloor?.p99Ms} p99`,
+    '',
+  ]);
+  rows.push([
+    'overhead beyond the floor',
+    `${per.excessOverNoopMs} ms`,
+    `≤ ${t.overheadOverNoopMs} ms: ${verdict(per.excessOverNoopMs <= t.overheadOverNoopMs)}`,
+  ]);
+  rows.push([
+    'tools/list, ten endpoint tools',
+    `${tok.toolsList.endpointToolsTokens} tokens`,
+    `≤ ${t.toolsListTokens}: ${verdict((tok.toolsList.endpointToolsTokens ?? 0) <= t.toolsListTokens)}`,
+  ]);
+  rows.push(['  their output schemas', `${tok.toolsList.outputSchemasTokens} tokens`, '']);
+  rows.push(['  investigate_botting', `${tok.toolsList.investigateBottingTokens} tokens`, '']);
+  for (const s of tok.samples) {
+    const first = s.name === 'list_streamers, 100 rows';
+    rows.push([
+      `${s.name}: text / raw`,
+      `${s.textTokens} / ${s.rawTokens} (${round(Number(s.textShare) * 100, 1)}%)`,
+      first
+        ? `≤ ${t.listStreamers100TextShare * 100}%: ${verdict(Number(s.textShare) <= t.listStreamers100TextShare)}`
+        : '',
+    ]);
+    rows.push([
+      `${s.name}: structured / raw`,
+      `${s.structuredTokens} / ${s.rawTokens} (${round(Number(s.structuredShare) * 100, 1)}%)`,
+      first
+        ? `≤ ${t.listStreamers100JsonShare * 100}%: ${verdict(Number(s.structuredShare) <= t.listStreamers100JsonShare)}`
+        : '',
+    ]);
+  }
+  rows.push(['RSS, server idle / after runs', `${mem.rssIdleMiB} / ${mem.rssAfterRunsMiB} MiB`, '']);
+  rows.push(['HTTP throughput', 'not built yet', '']);
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length))) ?? [];
+  console.log(
+    `\n${rows
+      .map((row) =>
+        row
+          .map((c, i) => c.padEnd(widths[i] ?? 0))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n')}`,
+  );
+  console.log(
+    '\nWritten to bench/results.json. Tokens: o200k_base (gpt-tokenizer). Cold start: spawn to initialize result, minimal environment.',
+  );
+}
+
+await main();
