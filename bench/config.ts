@@ -4,6 +4,8 @@ export const BENCH = {
   coldStartSpawns: 15,
   /** Calls per variant for per-call overhead, interleaved. */
   overheadCalls: 500,
+  /** Calls per variant before measuring, so every path is past the JIT's warm-up. */
+  warmupCalls: 300,
   /** Targets from the benchmark issue; compared side by side in one run. */
   targets: {
     coldStartBundledVsFloor: 4,

@@ -1,12 +1,30 @@
-// The floor for per-call overhead: the same SDK over stdio, one tool that returns at once.
+// The floors for per-call overhead, on the same SDK over stdio: `noop` returns at once; `passthrough` makes
+// the same upstream request as get_streamer_core with raw undici and returns the body as it came, so the
+// difference between it and our tool is our own code, not the extra process hop.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Agent, request } from 'undici';
 
 const server = new Server({ name: 'noop', version: '1.0.0' }, { capabilities: { tools: {} } });
+const agent = new Agent({ keepAliveTimeout: 30_000 });
 server.setRequestHandler(ListToolsRequestSchema, () => ({
-  tools: [{ name: 'noop', description: 'Returns at once', inputSchema: { type: 'object' } }],
+  tools: [
+    { name: 'noop', description: 'Returns at once', inputSchema: { type: 'object' } },
+    {
+      name: 'passthrough',
+      description: 'One upstream request, body as text',
+      inputSchema: { type: 'object' },
+    },
+  ],
 }));
-server.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: 'text', text: 'ok' }] }));
+server.setRequestHandler(CallToolRequestSchema, async (req) => {
+  if (req.params.name !== 'passthrough') return { content: [{ type: 'text', text: 'ok' }] };
+  const res = await request(String(process.env.UPSTREAM_URL), {
+    dispatcher: agent,
+    headers: { 'x-api-key': String(process.env.UPSTREAM_KEY), accept: 'application/json' },
+  });
+  return { content: [{ type: 'text', text: await res.body.text() }] };
+});
 await server.connect(new StdioServerTransport());
 process.stdin.on('end', () => process.exit(0));

@@ -102,13 +102,14 @@ async function main() {
 
   console.log('per-call overhead…');
   const ours = await connect([ENTRY], env);
-  const noop = await connect([NOOP], {});
+  const mint = sim.data.tokens[0]?.mintId as string;
+  const coreUrl = `${sim.url}/streamers/${mint}/core?chain=chain_a&platform=platform_a`;
+  const noop = await connect([NOOP], { UPSTREAM_URL: coreUrl, UPSTREAM_KEY: sim.apiKey });
   await ours.client.listTools();
   const rssIdle = rssMiB(ours.pid);
-  const mint = sim.data.tokens[0]?.mintId as string;
   const agent = new Agent({ keepAliveTimeout: 30_000 });
   const direct = async () => {
-    const res = await request(`${sim.url}/streamers/${mint}/core?chain=chain_a&platform=platform_a`, {
+    const res = await request(coreUrl, {
       dispatcher: agent,
       headers: { 'x-api-key': sim.apiKey, accept: 'application/json' },
     });
@@ -121,14 +122,18 @@ async function main() {
   };
   const callCore = () => ours.client.callTool({ name: 'get_streamer_core', arguments: { mint } });
   const callNoop = () => noop.client.callTool({ name: 'noop', arguments: {} });
-  for (let i = 0; i < 50; i++) await Promise.all([callCore(), direct(), callNoop()].map((p) => p));
+  const callPassthrough = () => noop.client.callTool({ name: 'passthrough', arguments: {} });
+  for (let i = 0; i < BENCH.warmupCalls; i++)
+    for (const fn of [callCore, direct, callNoop, callPassthrough]) await fn();
   const tool: number[] = [];
   const up: number[] = [];
   const floor: number[] = [];
+  const pass: number[] = [];
   for (let i = 0; i < BENCH.overheadCalls; i++) {
     tool.push(await time(callCore));
     up.push(await time(direct));
     floor.push(await time(callNoop));
+    pass.push(await time(callPassthrough));
   }
   const overhead = tool.map((t, i) => t - (up[i] as number));
   results.perCall = {
@@ -138,6 +143,8 @@ async function main() {
     overheadMinusUpstream: { medianMs: round(median(overhead)), p99Ms: round(quantile(overhead, 0.99)) },
     noopToolFloor: { medianMs: round(median(floor)), p99Ms: round(quantile(floor, 0.99)) },
     excessOverNoopMs: round(median(overhead) - median(floor)),
+    passthroughTool: { medianMs: round(median(pass)), p99Ms: round(quantile(pass, 0.99)) },
+    excessOverPassthroughMs: round(median(tool) - median(pass)),
   };
 
   console.log('token economy…');
@@ -279,6 +286,16 @@ function report(r: Record<string, unknown>) {
     'overhead beyond the floor',
     `${per.excessOverNoopMs} ms`,
     `≤ ${t.overheadOverNoopMs} ms: ${verdict(per.excessOverNoopMs <= t.overheadOverNoopMs)}`,
+  ]);
+  rows.push([
+    'same request via a bare SDK tool',
+    `${per.passthroughTool?.medianMs} ms median, ${per.passthroughTool?.p99Ms} p99`,
+    '',
+  ]);
+  rows.push([
+    '  our tool beyond that',
+    `${(per as unknown as { excessOverPassthroughMs: number }).excessOverPassthroughMs} ms`,
+    'our code: validation, client, rendering, larger result',
   ]);
   rows.push([
     'tools/list, ten endpoint tools',
