@@ -2,6 +2,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ApiClient, type ApiClientOptions } from '../src/api/client.js';
+import type { ApiError } from '../src/api/errors.js';
 import type { Config } from '../src/config.js';
 import { silentLogger } from '../src/log.js';
 import { createServer } from '../src/server.js';
@@ -117,3 +118,13 @@ export const UNKNOWN_ID = 'UnknownMint1111111111111111111111111111111';
 
 /** The structuredContent of a successful call (empty when absent, so a missing field fails its assertion). */
 export const sc = (out: CallOutcome): Record<string, unknown> => out.structured ?? {};
+
+/** The error a promise rejects with; fails the test if it resolves. */
+export async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as ApiError;
+  }
+  throw new Error('expected a failure');
+}

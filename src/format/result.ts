@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { clean, cleanDeep, round } from './text.js';
 
 /** What a tool renders: the headline, the text channel, and the structured channel (summary added later). */
 export interface Rendered {
@@ -76,6 +77,22 @@ export function enforceBudget(r: Rendered, budget: number): Rendered {
   const structured = s.json <= budget ? r.structured : { truncated: note };
   return { summary: r.summary, text, structured };
 }
+
+/**
+ * Records for structuredContent: in detailed mode every upstream field, as cleaned objects; in concise mode
+ * the given columns once and the rows as arrays (the keys are not repeated per row).
+ */
+export function tabular(
+  records: readonly Record<string, unknown>[],
+  columns: readonly string[],
+  detailed: boolean,
+) {
+  return detailed
+    ? { items: records.map((r) => cleanDeep(r) as Record<string, unknown>) }
+    : { columns: [...columns], rows: records.map((r) => columns.map((k) => cell(r[k]))) };
+}
+
+const cell = (v: unknown) => (typeof v === 'string' ? clean(v, 80) : (round(v) ?? null));
 
 export function toolResult(r: Rendered): CallToolResult {
   return {

@@ -2,8 +2,8 @@ import * as z from 'zod';
 import { segment } from '../api/client.js';
 import { asArray, asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
-import { fitRows } from '../format/result.js';
-import { clean, cleanDeep, num, table } from '../format/text.js';
+import { fitRows, tabular } from '../format/result.js';
+import { clean, num, table } from '../format/text.js';
 import { mintId, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
@@ -90,14 +90,7 @@ export const getStreamerSessions = defineTool({
         text,
         structured: {
           query,
-          ...(ctx.format === 'detailed'
-            ? { items: rows.map((s) => cleanDeep(s) as Record<string, unknown>) }
-            : {
-                columns: [...COLUMNS],
-                rows: rows.map((s) =>
-                  COLUMNS.map((k) => (typeof s[k] === 'string' ? clean(s[k], 64) : (s[k] ?? null))),
-                ),
-              }),
+          ...tabular(rows, COLUMNS, ctx.format === 'detailed'),
         },
       };
     });

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { asArray, asRecord } from '../format/batch.js';
-import { fitRows } from '../format/result.js';
+import { fitRows, tabular } from '../format/result.js';
 import { type StreamerRecord, streamerColumns, streamerRow } from '../format/streamer.js';
-import { clean, cleanDeep, num, quote, round, shortId, table } from '../format/text.js';
+import { clean, cleanDeep, num, quote, shortId, table } from '../format/text.js';
 import { idList, page, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
@@ -91,17 +91,13 @@ export const listStreamers = defineTool({
         structured: {
           query,
           pagination: cleanDeep(pg) as Record<string, unknown>,
-          ...(ctx.format === 'detailed'
-            ? { items: rows.map((r) => cleanDeep(r) as Record<string, unknown>) }
-            : { columns: columns.keys, rows: rows.map((r) => columns.keys.map((k) => cell(r[k]))) }),
+          ...tabular(rows, columns.keys, ctx.format === 'detailed'),
           ...(notFound.length ? { notFound } : {}),
         },
       };
     });
   },
 });
-
-const cell = (v: unknown) => (typeof v === 'string' ? clean(v, 80) : (round(v) ?? null));
 
 /** In detailed mode, the fields of a record that the table does not show. */
 function extraLine(r: StreamerRecord, shownKeys: readonly string[]): string[] {

@@ -5,7 +5,7 @@ import { parseRetryAfter, retryDelay } from '../../src/api/retry.js';
 import { describeError } from '../../src/format/errors.js';
 import { createLogger } from '../../src/log.js';
 import type { Simulator } from '../../src/simulator/server.js';
-import { SIM_KEY, startSim } from '../helpers.js';
+import { failure, SIM_KEY, startSim } from '../helpers.js';
 
 let sim: Simulator;
 let api: ApiClient;
@@ -24,15 +24,6 @@ function client(overrides: Partial<ApiClientOptions> = {}) {
     breaker: { threshold: 1_000 },
     ...overrides,
   });
-}
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as ApiError;
-  }
-  throw new Error('expected a failure');
 }
 
 beforeAll(async () => {

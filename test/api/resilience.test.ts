@@ -4,7 +4,7 @@ import type { ApiError } from '../../src/api/errors.js';
 import { describeError } from '../../src/format/errors.js';
 import { createLogger } from '../../src/log.js';
 import type { Simulator } from '../../src/simulator/server.js';
-import { call, connect, ids, SIM_KEY, startSim } from '../helpers.js';
+import { call, connect, failure, ids, SIM_KEY, startSim } from '../helpers.js';
 
 let sim: Simulator;
 const logLines: string[] = [];
@@ -21,15 +21,6 @@ function client(overrides: Partial<ApiClientOptions> = {}) {
     retry: { baseDelayMs: 5, maxDelayMs: 20 },
     ...overrides,
   });
-}
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as ApiError;
-  }
-  throw new Error('expected a failure');
 }
 
 beforeAll(async () => {
