@@ -2,7 +2,7 @@
 // (no node_modules to ship, fewer files to load at start), staged with only what must ship, and packed
 // with the official mcpb CLI. Prints the bundle's size.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -15,12 +15,19 @@ const manifest = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8')) a
   icon?: string;
 };
 
-/** Bundles the server into `<dir>/<entry_point>` and returns that path. */
+/**
+ * Bundles the server into `<dir>/<entry_point>` and returns that path. What stdio mode does not need at
+ * start (undici until the first request, the HTTP transport, the simulator) is split into chunks beside
+ * it and loaded on first use; a single file had esbuild wrap shared modules in lazy initialisers, which
+ * broke zod's initialisation order once a second lazy import shared dependencies with the entry.
+ */
 export async function bundleServer(dir: string): Promise<string> {
   const outfile = join(dir, manifest.server.entry_point);
   await build({
-    entryPoints: [join(root, 'src/main.ts')],
-    outfile,
+    entryPoints: { [manifest.server.entry_point.replace(/\.js$/, '')]: join(root, 'src/main.ts') },
+    outdir: dir,
+    splitting: true,
+    chunkNames: 'server/chunks/[name]-[hash]',
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -48,8 +55,14 @@ async function pack(): Promise<void> {
   rmSync(out, { force: true });
   const mcpb = join(root, 'node_modules/@anthropic-ai/mcpb/dist/cli/cli.js');
   execFileSync(process.execPath, [mcpb, 'pack', staging, out], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const kib = (path: string) => `${(statSync(path).size / 1024).toFixed(0)} KiB`;
-  console.log(`${out}: ${kib(out)} (server bundle ${kib(join(staging, manifest.server.entry_point))})`);
+  const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
+  const server = readdirSync(join(staging, 'server'), { recursive: true, withFileTypes: true })
+    .filter((f) => f.isFile())
+    .reduce((sum, f) => sum + statSync(join(f.parentPath, f.name)).size, 0);
+  const entry = statSync(join(staging, manifest.server.entry_point)).size;
+  console.log(
+    `${out}: ${kib(statSync(out).size)} (server ${kib(server)} unpacked, ${kib(entry)} loaded at start)`,
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await pack();

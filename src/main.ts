@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { ENV, loadConfig } from './config.js';
-import { createLogger } from './log.js';
+import type { ApiClient } from './api/client.js';
+import { type Config, ENV, envValue, loadConfig } from './config.js';
+import { createLogger, type Logger } from './log.js';
 import { createClient, createServer } from './server.js';
 import { serveStdio } from './transports/stdio.js';
 import { NAME, VERSION } from './version.js';
@@ -11,6 +12,8 @@ const HELP = `${NAME} ${VERSION}: an MCP server for a streamer analytics API (li
 Usage:
   ${NAME}            serve MCP over stdio (what Claude Desktop, Claude Code, Cursor and VS Code spawn)
   ${NAME} --demo     the same, over an embedded simulator: no key, no network, simulated data
+  ${NAME} --http [--host 127.0.0.1] [--port 3333] [--allowed-hosts h:p,...] [--allowed-origins o,...]
+                     MCP Streamable HTTP at http://HOST:PORT/mcp (stateless), /healthz, /readyz
   ${NAME} --help     this text
   ${NAME} --version  the version
 
@@ -21,6 +24,8 @@ Environment:
   ${ENV.maxRetries}      retries on 429, 5xx, network errors, timeouts (default 2)
   ${ENV.maxConcurrency}  upstream requests in flight at once (default 4)
   ${ENV.logLevel}        stderr log level: error, warn, info, debug (default warn)
+  ${ENV.httpToken}        bearer token required by --http (needed to bind beyond loopback)
+  STREAMER_ANALYTICS_HTTP_HOST, _PORT, _ALLOWED_HOSTS, _ALLOWED_ORIGINS   the --http flags, from the environment
 `;
 
 async function main(): Promise<number | undefined> {
@@ -39,12 +44,6 @@ async function main(): Promise<number | undefined> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  if (flags.http) {
-    process.stderr.write(
-      'The Streamable HTTP transport (--http) is not available in this version yet; use stdio.\n',
-    );
-    return 2;
-  }
 
   const { config, problems } = loadConfig();
   let stopSimulator = async () => {};
@@ -58,6 +57,11 @@ async function main(): Promise<number | undefined> {
   const logger = createLogger(config.logLevel, [config.apiKey, config.httpToken]);
   for (const problem of problems) logger.warn('configuration problem', { problem });
   const client = createClient(config, logger);
+  const cleanup = async () => {
+    await client?.close();
+    await stopSimulator();
+  };
+  if (flags.http) return serveOverHttp(flags, config, logger, problems, client, cleanup, flags.demo === true);
   const server = createServer({
     config,
     logger,
@@ -65,11 +69,91 @@ async function main(): Promise<number | undefined> {
     demo: flags.demo === true,
     ...(client ? { client } : {}),
   });
-  await serveStdio(server, async () => {
-    await client?.close();
-    await stopSimulator();
-  });
+  await serveStdio(server, cleanup);
   return undefined;
+}
+
+async function serveOverHttp(
+  flags: ReturnType<typeof parse>,
+  config: Config,
+  logger: Logger,
+  problems: string[],
+  client: ApiClient | undefined,
+  cleanup: () => Promise<void>,
+  demo: boolean,
+): Promise<number | undefined> {
+  const { HTTP_DEFAULTS, serveHttp } = await import('./transports/http.js');
+  const env = (name: string) => envValue(process.env[`STREAMER_ANALYTICS_HTTP_${name}`]);
+  const list = (value: string | undefined) =>
+    (value ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  const port = Number(flags.port ?? env('PORT') ?? HTTP_DEFAULTS.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    process.stderr.write(`--port must be a whole number from 0 to 65535, got ${flags.port ?? env('PORT')}\n`);
+    return 2;
+  }
+  let readiness: { at: number; value: Promise<{ ready: boolean; detail: string }> } | undefined;
+  const check = async () => {
+    if (!client)
+      return { ready: true, detail: 'upstream not checked: no server key (callers send x-api-key)' };
+    try {
+      await client.request({ method: 'GET', path: '/health' }, AbortSignal.timeout(3_000));
+      return { ready: true, detail: 'upstream /health answered' };
+    } catch (error) {
+      return { ready: false, detail: `upstream /health failed: ${(error as Error).message}` };
+    }
+  };
+  try {
+    const http = await serveHttp(
+      {
+        ...HTTP_DEFAULTS,
+        host: flags.host ?? env('HOST') ?? HTTP_DEFAULTS.host,
+        port,
+        token: config.httpToken,
+        allowedHosts: list(flags['allowed-hosts'] ?? env('ALLOWED_HOSTS')).map((h) => h.toLowerCase()),
+        allowedOrigins: list(flags['allowed-origins'] ?? env('ALLOWED_ORIGINS')),
+      },
+      {
+        logger,
+        // Readiness is checked at most every 10 s, however often a balancer asks.
+        ready: () => {
+          if (!readiness || Date.now() - readiness.at > 10_000)
+            readiness = { at: Date.now(), value: check() };
+          return readiness.value;
+        },
+        makeServer(apiKey) {
+          if (client || !apiKey) {
+            const server = createServer({ config, logger, problems, demo, ...(client ? { client } : {}) });
+            return { server, close: () => server.close() };
+          }
+          const own = createClient({ ...config, apiKey }, logger);
+          const server = createServer({
+            config: { ...config, apiKey },
+            logger,
+            ...(own ? { client: own } : {}),
+          });
+          return {
+            server,
+            close: async () => Promise.all([server.close(), own?.close()]).then(() => undefined),
+          };
+        },
+      },
+    );
+    process.stderr.write(`${NAME} ${VERSION}: MCP over Streamable HTTP at ${http.url}\n`);
+    const shutdown = async () => {
+      await http.close();
+      await cleanup();
+      process.exit(0);
+    };
+    process.once('SIGTERM', shutdown);
+    process.once('SIGINT', shutdown);
+    return undefined;
+  } catch (error) {
+    process.stderr.write(`${NAME}: ${(error as Error).message}\n`);
+    return 2;
+  }
 }
 
 function parse() {
@@ -81,6 +165,8 @@ function parse() {
       http: { type: 'boolean' },
       host: { type: 'string' },
       port: { type: 'string' },
+      'allowed-hosts': { type: 'string' },
+      'allowed-origins': { type: 'string' },
     },
     strict: true,
     allowPositionals: false,

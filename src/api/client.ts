@@ -55,7 +55,10 @@ let undici: Promise<typeof import('undici')> | undefined;
  * often to list tools only, and loading undici is the largest single cost of starting.
  */
 const loadUndici = () => {
-  undici ??= import('undici');
+  // Bundled, a CommonJS module imported dynamically arrives with its exports under `default`.
+  undici ??= import('undici').then((mod) =>
+    'Agent' in mod ? mod : (mod as { default: typeof mod }).default,
+  );
   return undici;
 };
 const MESSAGE_KEYS = ['error', 'message', 'msg', 'detail'] as const;

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient, type ApiClientOptions } from '../../src/api/client.js';
-import type { ApiError } from '../../src/api/errors.js';
 import { describeError } from '../../src/format/errors.js';
 import { createLogger } from '../../src/log.js';
 import type { Simulator } from '../../src/simulator/server.js';

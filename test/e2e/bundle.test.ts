@@ -69,8 +69,9 @@ describe('the MCP Bundle', () => {
     expect(stdout).toContain('Manifest schema validation passes');
   });
 
-  it('holds one bundled server file and no node_modules, with its icon, under 1 MiB', () => {
+  it('holds the bundled server (entry plus lazily loaded chunks), no node_modules, its icon, under 1 MiB', () => {
     expect(statSync(join(dir, 'server/index.js')).isFile()).toBe(true);
+    expect(statSync(join(dir, 'server/chunks')).isDirectory()).toBe(true);
     expect(() => statSync(join(dir, 'node_modules'))).toThrow();
     expect(readFileSync(join(dir, 'icon.png')).subarray(1, 4).toString()).toBe('PNG');
     expect(statSync(bundle).size).toBeLessThan(1024 * 1024);

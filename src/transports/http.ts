@@ -1,0 +1,206 @@
+// MCP over Streamable HTTP, stateless: every POST /mcp gets a fresh server and transport, so any instance
+// can answer any request and plain round-robin balancing works. Loaded only in --http mode.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Logger } from '../log.js';
+
+export interface HttpOptions {
+  host: string;
+  port: number;
+  /** Bearer token required on /mcp; without one, only loopback binding is allowed. */
+  token: string | undefined;
+  /** Host header values accepted (host:port); empty: the loopback names when bound to loopback, else any. */
+  allowedHosts: string[];
+  /** Origin header values accepted when present; empty: the loopback origins. */
+  allowedOrigins: string[];
+  maxBodyBytes: number;
+  maxConcurrent: number;
+  /** Longest a request may take, body and answer included. */
+  requestTimeoutMs: number;
+  /** How long calls in flight may finish after SIGTERM or SIGINT. */
+  shutdownGraceMs: number;
+}
+
+export const HTTP_DEFAULTS = {
+  host: '127.0.0.1',
+  port: 3333,
+  maxBodyBytes: 1024 * 1024,
+  maxConcurrent: 64,
+  requestTimeoutMs: 120_000,
+  shutdownGraceMs: 10_000,
+};
+
+export interface HttpDeps {
+  /** A fresh MCP server for one request; `apiKey` is the caller's own key, when the server has none. */
+  makeServer(apiKey: string | undefined): { server: Server; close(): Promise<void> };
+  /** Whether the upstream answers (cached by the caller). */
+  ready(): Promise<{ ready: boolean; detail: string }>;
+  logger: Logger;
+}
+
+export const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\./.test(host);
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+function jsonRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+) {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+function json(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+/** Reads the body up to `cap` bytes; undefined when it is larger. */
+async function readBody(req: IncomingMessage, cap: number): Promise<string | undefined> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > cap) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > cap) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
+  if (!options.token && !isLoopback(options.host)) {
+    throw new Error(
+      `refusing to listen on ${options.host} without STREAMER_ANALYTICS_HTTP_TOKEN: anyone who can reach it could use the server. Set a token, or bind 127.0.0.1.`,
+    );
+  }
+  const tokenDigest = options.token ? digest(options.token) : undefined;
+  let active = 0;
+  let closing = false;
+
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://local');
+    if (req.method === 'GET' && url.pathname === '/healthz') return json(res, 200, { status: 'ok' });
+    if (req.method === 'GET' && url.pathname === '/readyz') {
+      const r = await deps.ready();
+      return json(res, r.ready ? 200 : 503, { status: r.ready ? 'ready' : 'not ready', detail: r.detail });
+    }
+    if (url.pathname !== '/mcp') return json(res, 404, { error: 'not found; MCP is at /mcp' });
+
+    // DNS rebinding: a browser page must not reach a local server through a name it controls.
+    const port = (server.address() as AddressInfo).port;
+    const hosts = options.allowedHosts.length
+      ? options.allowedHosts
+      : isLoopback(options.host)
+        ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]
+        : [];
+    const host = String(req.headers.host ?? '').toLowerCase();
+    if (hosts.length && !hosts.includes(host))
+      return jsonRpcError(res, 403, -32000, `Host "${host}" is not allowed`);
+    const origin = req.headers.origin;
+    const origins = options.allowedOrigins.length
+      ? options.allowedOrigins
+      : [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`];
+    if (origin !== undefined && !origins.includes(origin)) {
+      return jsonRpcError(res, 403, -32000, `Origin "${origin}" is not allowed`);
+    }
+
+    if (tokenDigest) {
+      const given = /^Bearer (.+)$/i.exec(String(req.headers.authorization ?? ''))?.[1];
+      if (!given || !timingSafeEqual(digest(given), tokenDigest)) {
+        return jsonRpcError(
+          res,
+          401,
+          -32001,
+          'Unauthorized: send Authorization: Bearer <STREAMER_ANALYTICS_HTTP_TOKEN>',
+          {
+            'www-authenticate': 'Bearer realm="streamer-analytics-mcp"',
+          },
+        );
+      }
+    }
+    if (req.method !== 'POST') {
+      return jsonRpcError(
+        res,
+        405,
+        -32000,
+        'Method not allowed: this server is stateless; POST JSON-RPC to /mcp',
+        {
+          allow: 'POST',
+        },
+      );
+    }
+    if (closing) return jsonRpcError(res, 503, -32000, 'Server shutting down', { 'retry-after': '1' });
+    if (active >= options.maxConcurrent) {
+      return jsonRpcError(res, 503, -32000, `Server busy: ${options.maxConcurrent} requests in flight`, {
+        'retry-after': '1',
+      });
+    }
+
+    active++;
+    const timer = setTimeout(() => {
+      jsonRpcError(res, 504, -32000, `Request took longer than ${options.requestTimeoutMs} ms`);
+      res.destroy();
+    }, options.requestTimeoutMs);
+    let mcp: ReturnType<HttpDeps['makeServer']> | undefined;
+    let transport: StreamableHTTPServerTransport | undefined;
+    const done = () => {
+      clearTimeout(timer);
+      active--;
+      transport?.close().catch(() => {});
+      mcp?.close().catch(() => {});
+    };
+    res.once('close', done);
+    try {
+      const text = await readBody(req, options.maxBodyBytes);
+      if (text === undefined)
+        return jsonRpcError(res, 413, -32600, `Request body larger than ${options.maxBodyBytes} bytes`);
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return jsonRpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+      }
+      // A caller may bring its own upstream key, for this request only; it is never logged or kept.
+      const key = req.headers['x-api-key'];
+      mcp = deps.makeServer(typeof key === 'string' && key.trim() ? key.trim() : undefined);
+      // Stateless: no session id, so no instance keeps state another would need.
+      transport = new StreamableHTTPServerTransport({});
+      await mcp.server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } catch (error) {
+      deps.logger.error('HTTP request failed', { error });
+      jsonRpcError(res, 500, -32603, 'Internal error');
+    }
+  });
+  server.headersTimeout = 10_000;
+  server.keepAliveTimeout = 5_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
+
+  return {
+    url: `http://${shown}:${port}/mcp`,
+    /** Stops accepting, lets calls in flight finish within the grace period, then closes everything. */
+    async close() {
+      closing = true;
+      server.close();
+      server.closeIdleConnections();
+      const deadline = Date.now() + options.shutdownGraceMs;
+      while (active > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+      server.closeAllConnections();
+    },
+  };
+}

@@ -1,0 +1,220 @@
+// The built server with --http, driven by the SDK's StreamableHTTPClientTransport.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { request as httpRequest } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Simulator } from '../../src/simulator/server.js';
+import { ids, startSim } from '../helpers.js';
+
+const ENTRY = fileURLToPath(new URL('../../dist/src/main.js', import.meta.url));
+const TOKEN = 'team-token-4d1f';
+
+let sim: Simulator;
+const children: ChildProcess[] = [];
+
+/** Starts `main.js --http` on a free port; resolves with its /mcp URL once it says it is listening. */
+async function startHttp(env: Record<string, string>, args: string[] = []) {
+  const child = spawn(process.execPath, [ENTRY, '--http', '--port', '0', ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.push(child);
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr?.on('data', (chunk) => {
+      stderr += String(chunk);
+      const m = /at (http:\/\/\S+\/mcp)/.exec(stderr);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+  });
+  return { child, url, base: url.replace(/\/mcp$/, ''), stderr: () => stderr };
+}
+
+async function connect(url: string, headers: Record<string, string> = {}) {
+  const client = new Client({ name: 'http-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}
+
+/** A raw POST with any headers (Host included, which fetch would not let us set). */
+function post(url: string, body: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>(
+    (resolve, reject) => {
+      const req = httpRequest(
+        url,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            ...headers,
+          },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (c) => {
+            text += String(c);
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    },
+  );
+}
+
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+const textOf = (result: Record<string, unknown>) =>
+  (result.content as Array<{ text: string }>)[0]?.text ?? '';
+
+beforeAll(async () => {
+  sim = await startSim();
+});
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill();
+});
+afterAll(() => sim.close());
+
+describe('Streamable HTTP', () => {
+  it('lists tools and calls each kind of tool, with the bearer token', async () => {
+    const server = await startHttp({
+      STREAMER_ANALYTICS_API_KEY: sim.apiKey,
+      STREAMER_ANALYTICS_BASE_URL: sim.url,
+      STREAMER_ANALYTICS_HTTP_TOKEN: TOKEN,
+    });
+    const client = await connect(server.url, { authorization: `Bearer ${TOKEN}` });
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('investigate_botting');
+    const a = ids(sim, 'platform_a', 60);
+    const batch = await client.callTool({ name: 'analyze_botting', arguments: { mintIds: a.slice(0, 5) } });
+    expect(textOf(batch)).toMatch(/^Botting analysis: 5 tokens requested/);
+    const single = await client.callTool({ name: 'get_streamer_core', arguments: { mint: a[0] } });
+    expect(single.isError).toBeFalsy();
+    const progress: number[] = [];
+    const composite = await client.callTool(
+      { name: 'investigate_botting', arguments: { mintIds: a } },
+      undefined,
+      {
+        onprogress: (p) => progress.push(p.progress),
+      },
+    );
+    expect(textOf(composite)).toMatch(/^Botting investigation: 60 tokens requested/);
+    expect(progress).toEqual([1, 2, 3]);
+    const invalid = await client.callTool({ name: 'analyze_botting', arguments: { mintIds: [] } });
+    expect(invalid.isError).toBe(true);
+    await client.close();
+  });
+
+  it('answers 401 with WWW-Authenticate for a missing or wrong token', async () => {
+    const server = await startHttp({ STREAMER_ANALYTICS_HTTP_TOKEN: TOKEN });
+    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: TOKEN }]) {
+      const res = await post(server.url, INIT, headers);
+      expect(res.status).toBe(401);
+      expect(res.headers['www-authenticate']).toBe('Bearer realm="streamer-analytics-mcp"');
+      expect(JSON.parse(res.body).error.code).toBe(-32001);
+    }
+    expect(server.stderr()).not.toContain(TOKEN);
+  });
+
+  it('refuses a foreign Origin and a foreign Host with 403, and accepts allowed ones', async () => {
+    const server = await startHttp({});
+    const port = new URL(server.url).port;
+    expect((await post(server.url, INIT, { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await post(server.url, INIT, { host: `evil.example:${port}` })).status).toBe(403);
+    expect((await post(server.url, INIT, { origin: `http://localhost:${port}` })).status).toBe(200);
+    const proxied = await startHttp({}, [
+      '--allowed-hosts',
+      'mcp.team.example',
+      '--allowed-origins',
+      'https://app.team.example',
+    ]);
+    expect(
+      (await post(proxied.url, INIT, { host: 'mcp.team.example', origin: 'https://app.team.example' }))
+        .status,
+    ).toBe(200);
+    expect((await post(proxied.url, INIT, { host: `127.0.0.1:${new URL(proxied.url).port}` })).status).toBe(
+      403,
+    );
+  });
+
+  it('refuses a body that is too large, and non-POST methods', async () => {
+    const server = await startHttp({});
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'ping',
+      params: { pad: 'x'.repeat(1_100_000) },
+    });
+    const res = await post(server.url, big, {});
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body).error.message).toMatch(/larger than 1048576 bytes/);
+    const get = await fetch(server.url);
+    expect(get.status).toBe(405);
+  });
+
+  it('uses a caller’s own x-api-key for that request only, when the server has none', async () => {
+    const server = await startHttp({ STREAMER_ANALYTICS_BASE_URL: sim.url });
+    const withKey = await connect(server.url, { 'x-api-key': sim.apiKey });
+    sim.reset();
+    const ok = await withKey.callTool({ name: 'check_health', arguments: {} });
+    expect(ok.isError).toBeFalsy();
+    expect(sim.requests[0]?.headers['x-api-key']).toBe(sim.apiKey);
+    const withoutKey = await connect(server.url);
+    const refused = await withoutKey.callTool({ name: 'check_health', arguments: {} });
+    expect(textOf(refused)).toContain('STREAMER_ANALYTICS_API_KEY');
+    expect(server.stderr()).not.toContain(sim.apiKey);
+    await withKey.close();
+    await withoutKey.close();
+  });
+
+  it('serves /healthz without auth, and /readyz from the upstream /health', async () => {
+    const server = await startHttp({
+      STREAMER_ANALYTICS_API_KEY: sim.apiKey,
+      STREAMER_ANALYTICS_BASE_URL: sim.url,
+      STREAMER_ANALYTICS_HTTP_TOKEN: TOKEN,
+    });
+    expect(await (await fetch(`${server.base}/healthz`)).json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${server.base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(((await ready.json()) as { detail: string }).detail).toBe('upstream /health answered');
+  });
+
+  it('refuses to bind beyond loopback without a token', async () => {
+    const child = spawn(process.execPath, [ENTRY, '--http', '--host', '0.0.0.0', '--port', '0'], {
+      env: { PATH: process.env.PATH ?? '' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (c) => {
+      stderr += String(c);
+    });
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(2);
+    expect(stderr).toContain('without STREAMER_ANALYTICS_HTTP_TOKEN');
+  });
+
+  it('on SIGTERM lets a slow call in flight finish, then exits 0', async () => {
+    const server = await startHttp({
+      STREAMER_ANALYTICS_API_KEY: sim.apiKey,
+      STREAMER_ANALYTICS_BASE_URL: sim.url,
+    });
+    const client = await connect(server.url);
+    sim.inject({ delayMs: 800 });
+    const pending = client.callTool({ name: 'check_health', arguments: {} });
+    await new Promise((r) => setTimeout(r, 200));
+    server.child.kill('SIGTERM');
+    const result = await pending;
+    expect(result.isError).toBeFalsy();
+    const [code] = await once(server.child, 'exit');
+    expect(code).toBe(0);
+  });
+});
