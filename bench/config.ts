@@ -6,6 +6,9 @@ export const BENCH = {
   overheadCalls: 500,
   /** Calls per variant before measuring, so every path is past the JIT's warm-up. */
   warmupCalls: 300,
+  /** Streamable HTTP load: seconds per level (BENCH_HTTP_SECONDS overrides) and concurrent clients per level. */
+  httpSeconds: Number(process.env.BENCH_HTTP_SECONDS ?? 10),
+  httpClients: [1, 16, 64],
   /** Targets from the benchmark issue; compared side by side in one run. */
   targets: {
     coldStartBundledVsFloor: 4,

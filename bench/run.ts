@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { Agent, request } from 'undici';
 import { bundleServer } from '../scripts/pack.js';
@@ -233,7 +234,8 @@ async function main() {
     ],
   };
   results.memory = { rssIdleMiB: rssIdle, rssAfterRunsMiB: rssMiB(ours.pid) };
-  results.http = 'not measured: the Streamable HTTP transport is not built yet';
+  console.log('HTTP throughput…');
+  results.http = await httpLoad(env, a);
 
   await ours.client.close();
   await noop.client.close();
@@ -242,6 +244,71 @@ async function main() {
   rmSync(work, { recursive: true, force: true });
   writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
   report(results);
+}
+
+/** Clients calling get_streamer_core over Streamable HTTP as fast as they can, per concurrency level. */
+async function httpLoad(env: Record<string, string>, mints: string[]) {
+  const child = spawn(process.execPath, [ENTRY, '--http', '--port', '0'], {
+    env: { ...MINIMAL_ENV, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const url = await new Promise<string>((resolve) => {
+    let text = '';
+    child.stderr.on('data', (chunk) => {
+      text += String(chunk);
+      const m = /at (http:\/\/\S+\/mcp)/.exec(text);
+      if (m?.[1]) resolve(m[1]);
+    });
+  });
+  const pid = child.pid as number;
+  const levels: Array<Record<string, number>> = [];
+  const idle = rssMiB(pid);
+  for (const clients of BENCH.httpClients) {
+    const connected = await Promise.all(
+      Array.from({ length: clients }, async () => {
+        const client = new Client({ name: 'load', version: '1.0.0' });
+        await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+        return client;
+      }),
+    );
+    const latencies: number[] = [];
+    let errors = 0;
+    let peakRss = 0;
+    const sampler = setInterval(() => {
+      peakRss = Math.max(peakRss, rssMiB(pid));
+    }, 250);
+    const end = performance.now() + BENCH.httpSeconds * 1000;
+    await Promise.all(
+      connected.map(async (client, c) => {
+        for (let i = 0; performance.now() < end; i++) {
+          const t0 = performance.now();
+          try {
+            const r = await client.callTool({
+              name: 'get_streamer_core',
+              arguments: { mint: mints[(c + i) % mints.length] },
+            });
+            if (r.isError) errors++;
+          } catch {
+            errors++;
+          }
+          latencies.push(performance.now() - t0);
+        }
+      }),
+    );
+    clearInterval(sampler);
+    await Promise.all(connected.map((c) => c.close()));
+    levels.push({
+      clients,
+      calls: latencies.length,
+      callsPerSecond: Math.round(latencies.length / BENCH.httpSeconds),
+      p50Ms: round(median(latencies)),
+      p99Ms: round(quantile(latencies, 0.99)),
+      errors,
+      peakRssMiB: peakRss,
+    });
+  }
+  child.kill('SIGTERM');
+  return { seconds: BENCH.httpSeconds, rssIdleMiB: idle, levels };
 }
 
 function report(r: Record<string, unknown>) {
@@ -322,7 +389,15 @@ function report(r: Record<string, unknown>) {
     ]);
   }
   rows.push(['RSS, server idle / after runs', `${mem.rssIdleMiB} / ${mem.rssAfterRunsMiB} MiB`, '']);
-  rows.push(['HTTP throughput', 'not built yet', '']);
+  const http = r.http as { seconds: number; rssIdleMiB: number; levels: Array<Record<string, number>> };
+  for (const l of http.levels) {
+    rows.push([
+      `HTTP, ${l.clients} client${l.clients === 1 ? '' : 's'} (${http.seconds} s)`,
+      `${l.callsPerSecond} calls/s, p50 ${l.p50Ms} ms, p99 ${l.p99Ms} ms, ${l.errors} errors, RSS ${l.peakRssMiB} MiB peak`,
+      '',
+    ]);
+  }
+  rows.push(['HTTP server RSS idle', `${http.rssIdleMiB} MiB`, '']);
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length))) ?? [];
   console.log(
     `\n${rows
