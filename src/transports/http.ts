@@ -146,18 +146,26 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
     }
 
     active++;
+    // Past the time limit: a 504 if nothing was sent yet; an event stream already under way is cut, which
+    // closes the transport and so aborts the call's upstream request.
     const timer = setTimeout(() => {
       jsonRpcError(res, 504, -32000, `Request took longer than ${options.requestTimeoutMs} ms`);
       res.destroy();
     }, options.requestTimeoutMs);
     let mcp: ReturnType<HttpDeps['makeServer']> | undefined;
     let transport: StreamableHTTPServerTransport | undefined;
+    let finished = false;
+    // Released when the answer is written ('finish') or the connection goes ('close'), whichever is
+    // first: waiting for 'close' alone let a client's next request find its own slot still taken.
     const done = () => {
+      if (finished) return;
+      finished = true;
       clearTimeout(timer);
       active--;
       transport?.close().catch(() => {});
       mcp?.close().catch(() => {});
     };
+    res.once('finish', done);
     res.once('close', done);
     try {
       const text = await readBody(req, options.maxBodyBytes);
