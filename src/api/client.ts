@@ -221,6 +221,7 @@ export class ApiClient {
     return { status, body };
   }
 
+  /** The error kind of a failed attempt; rethrows what is not an upstream failure. */
   #transportError(error: unknown, signal: AbortSignal | undefined, timedOut = false): ApiError {
     if (error instanceof InvalidResponseError) return error;
     if (signal?.aborted) return new CancelledError('cancelled by the client', {}, { cause: error });
@@ -232,7 +233,12 @@ export class ApiClient {
         { cause: error },
       );
     }
-    return new ConnectionError(code ?? (error as Error).message ?? 'connection failed', {}, { cause: error });
+    // Only a transport failure (a system or undici error code) is a network error, and worth a retry;
+    // anything else is a defect, and goes up as it is, to be reported as an internal error.
+    if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code)) {
+      return new ConnectionError(code, {}, { cause: error });
+    }
+    throw error;
   }
 }
 

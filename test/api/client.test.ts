@@ -304,3 +304,23 @@ describe('concurrency limit', () => {
     await limited.close();
   });
 });
+
+describe('a defect is not a network error', () => {
+  it('surfaces as an internal error, without retries', async () => {
+    // An agent whose request throws a TypeError stands in for a bug inside the attempt.
+    const broken = client({
+      agent: {
+        dispatch: () => {
+          throw new TypeError('boom');
+        },
+        close: async () => {},
+      } as never,
+    });
+    const thrown = await broken.request(health).catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(TypeError);
+    expect(describeError(thrown, 300)).toMatch(
+      /^Internal error in the MCP server: "boom"\. Please report it\.\n\[error: internal · final\]$/,
+    );
+    expect(sim.requests).toHaveLength(0);
+  });
+});
