@@ -1,6 +1,7 @@
 // Test harness: the real simulator over HTTP on 127.0.0.1 and the SDK's real Client, connected in memory.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { ApiClient, type ApiClientOptions } from '../src/api/client.js';
 import type { ApiError } from '../src/api/errors.js';
 import type { Config } from '../src/config.js';
@@ -127,4 +128,26 @@ export async function failure(promise: Promise<unknown>): Promise<ApiError> {
     return error as ApiError;
   }
   throw new Error('expected a failure');
+}
+
+/**
+ * Registers the hooks of a test file (or describe block): a simulator and a connected client before the
+ * tests, the simulator's request log and faults reset before each, both closed after. `use` receives them.
+ */
+export function useSimulator(
+  use: (sim: Simulator, h: Harness) => void,
+  options: Parameters<typeof connect>[1] = {},
+) {
+  let sim: Simulator | undefined;
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    sim = await startSim();
+    h = await connect(sim, options);
+    use(sim, h);
+  });
+  beforeEach(() => sim?.reset());
+  afterAll(async () => {
+    await h?.close();
+    await sim?.close();
+  });
 }

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { accountFor } from '../../src/format/batch.js';
 import type { Simulator } from '../../src/simulator/server.js';
-import { call, connect, type Harness, sc, startSim } from '../helpers.js';
+import { call, type Harness, sc, useSimulator } from '../helpers.js';
 
 const id = (c: string) => c.repeat(40);
 const [A, B, C, D, X] = ['A', 'B', 'C', 'D', 'X'].map(id) as [string, string, string, string, string];
@@ -41,15 +41,10 @@ describe('accountFor', () => {
 describe('every batch tool accounts for every requested id exactly once', () => {
   let sim: Simulator;
   let h: Harness;
-  beforeAll(async () => {
-    sim = await startSim();
-    h = await connect(sim);
+  useSimulator((s, harness) => {
+    sim = s;
+    h = harness;
   });
-  afterAll(async () => {
-    await h.close();
-    await sim.close();
-  });
-  beforeEach(() => sim.reset());
 
   const messy = {
     results: [{ mintId: A }, { mintId: A }, { mintId: B }],

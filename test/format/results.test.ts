@@ -1,23 +1,17 @@
 // What each tool answers, in both channels, checked against the simulator's own data. Every call goes
 // through the SDK Client, which validates structuredContent against the tool's outputSchema.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/server.js';
-import { call, connect, type Harness, ids, sc, startSim, UNKNOWN_ID } from '../helpers.js';
+import { call, connect, type Harness, ids, sc, UNKNOWN_ID, useSimulator } from '../helpers.js';
 
 let sim: Simulator;
 let h: Harness;
 let a: string[];
-
-beforeAll(async () => {
-  sim = await startSim();
-  h = await connect(sim);
+useSimulator((s, harness) => {
+  sim = s;
+  h = harness;
   a = ids(sim, 'platform_a', 160);
 });
-afterAll(async () => {
-  await h.close();
-  await sim.close();
-});
-beforeEach(() => sim.reset());
 
 const token = (id: string) => {
   const t = sim.data.byMint.get(id);

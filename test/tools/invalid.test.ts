@@ -1,22 +1,16 @@
 // Every documented bound, one past each side: refused with the parameter and its range named, nothing
 // sent. The bound itself is accepted.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/server.js';
-import { call, connect, type Harness, startSim } from '../helpers.js';
+import { call, type Harness, useSimulator } from '../helpers.js';
 import { idOfLength, LIMITS, minimalArgs } from './limits.js';
 
 let sim: Simulator;
 let h: Harness;
-
-beforeAll(async () => {
-  sim = await startSim();
-  h = await connect(sim);
+useSimulator((s, harness) => {
+  sim = s;
+  h = harness;
 });
-afterAll(async () => {
-  await h.close();
-  await sim.close();
-});
-beforeEach(() => sim.reset());
 
 interface Probe {
   tool: string;

@@ -2,13 +2,13 @@
 // random valid arguments always become a valid upstream request; random invalid ones never do, and the
 // refusal names the parameter. The oracle below is written from the document, not from the code.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiRequest } from '../../src/api/client.js';
 import { literal } from '../../src/format/text.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { TOOLS } from '../../src/tools/index.js';
 import type { PreparedCall } from '../../src/tools/tool.js';
-import { call, connect, type Harness, startSim } from '../helpers.js';
+import { call, type Harness, useSimulator } from '../helpers.js';
 import { LIMITS, type Param } from './limits.js';
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
@@ -214,13 +214,9 @@ describe('random invalid arguments never reach the upstream, and name the parame
 describe('through the MCP client and the simulator (which enforces the limits too)', () => {
   let sim: Simulator;
   let h: Harness;
-  beforeAll(async () => {
-    sim = await startSim();
-    h = await connect(sim);
-  });
-  afterAll(async () => {
-    await h.close();
-    await sim.close();
+  useSimulator((s, harness) => {
+    sim = s;
+    h = harness;
   });
 
   it('valid arguments are never refused upstream; invalid ones send nothing', async () => {

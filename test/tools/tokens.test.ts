@@ -1,10 +1,10 @@
 // Token budgets (sizes, not times): a change that bloats what the assistant pays for fails here.
 // Counted with o200k_base (gpt-tokenizer) as a proxy for the assistant's tokenizer.
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/server.js';
 import { TOOLS } from '../../src/tools/index.js';
-import { call, connect, type Harness, ids, startSim } from '../helpers.js';
+import { call, type Harness, ids, useSimulator } from '../helpers.js';
 import { LIMITS } from './limits.js';
 
 const tokens = (value: unknown) => encode(typeof value === 'string' ? value : JSON.stringify(value)).length;
@@ -27,13 +27,9 @@ describe('tools/list', () => {
 describe('results against the raw upstream body', () => {
   let sim: Simulator;
   let h: Harness;
-  beforeAll(async () => {
-    sim = await startSim();
-    h = await connect(sim);
-  });
-  afterAll(async () => {
-    await h.close();
-    await sim.close();
+  useSimulator((s, harness) => {
+    sim = s;
+    h = harness;
   });
 
   async function raw(path: string, body: unknown) {

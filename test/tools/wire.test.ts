@@ -1,23 +1,17 @@
 // Each tool against the simulator over real HTTP: the exact request sent (method, path, query or body,
 // headers), the documented defaults, and the chain/platform inference.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/server.js';
-import { call, connect, type Harness, ids, SIM_KEY, startSim } from '../helpers.js';
+import { call, type Harness, ids, SIM_KEY, useSimulator } from '../helpers.js';
 
 let sim: Simulator;
 let h: Harness;
 let a: string[];
-
-beforeAll(async () => {
-  sim = await startSim();
-  h = await connect(sim);
+useSimulator((s, harness) => {
+  sim = s;
+  h = harness;
   a = ids(sim, 'platform_a', 5);
 });
-afterAll(async () => {
-  await h.close();
-  await sim.close();
-});
-beforeEach(() => sim.reset());
 
 function only() {
   expect(sim.requests).toHaveLength(1);
