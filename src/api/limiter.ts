@@ -13,15 +13,26 @@ export class Limiter {
     return this.#queue.length;
   }
 
-  async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    if (this.#active >= this.limit) await this.#wait(signal);
+  run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    // With a slot free, start at once: no extra async frame on the hot path.
+    if (this.#active < this.limit) return this.#start(task);
+    return this.#wait(signal).then(() => this.#start(task));
+  }
+
+  #start<T>(task: () => Promise<T>): Promise<T> {
     this.#active++;
-    try {
-      return await task();
-    } finally {
+    const release = () => {
       this.#active--;
       this.#queue.shift()?.();
+    };
+    let running: Promise<T>;
+    try {
+      running = task();
+    } catch (error) {
+      release();
+      return Promise.reject(error);
     }
+    return running.finally(release);
   }
 
   #wait(signal: AbortSignal | undefined): Promise<void> {
