@@ -137,7 +137,7 @@ export function createServer(deps: ServerDeps): Server {
       return toolResult(rendered);
     } catch (error) {
       deps.logger.warn('tool call failed', { tool: tool.name, error });
-      return toolError(describeError(error, deps.config.timeoutMs));
+      return toolError(describeError(error));
     }
   });
   return server;

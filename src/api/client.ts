@@ -229,7 +229,7 @@ export class ApiClient {
     if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
       return new TimeoutError(
         `no complete answer within ${this.#options.timeoutMs} ms`,
-        {},
+        { timeoutMs: this.#options.timeoutMs },
         { cause: error },
       );
     }

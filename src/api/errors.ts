@@ -18,6 +18,8 @@ export interface ErrorDetail {
   retryAfterMs?: number | undefined;
   /** Requests made, retries included. */
   attempts?: number | undefined;
+  /** The time limit of one attempt, for a timeout. */
+  timeoutMs?: number | undefined;
 }
 
 export abstract class ApiError extends Error {

@@ -8,11 +8,11 @@ export function errorTag(kind: string, retryable: boolean, extra?: string): stri
 }
 
 /** The one place where a failure becomes the text of a tool error: what failed, then what to do. */
-export function describeError(error: unknown, timeoutMs: number): string {
+export function describeError(error: unknown): string {
   if (!(error instanceof ApiError)) {
     return `Internal error in the MCP server: ${quote((error as Error)?.message ?? error, 200)}. Please report it.\n${errorTag('internal', false)}`;
   }
-  const { status, upstreamMessage, retryAfterMs, attempts } = error.detail;
+  const { status, upstreamMessage, retryAfterMs, attempts, timeoutMs } = error.detail;
   const said = upstreamMessage ? `: ${quote(upstreamMessage, 200)}` : '';
   const http = status ? ` (HTTP ${status})` : '';
   const tries = attempts && attempts > 1 ? ` after ${attempts} attempts` : '';

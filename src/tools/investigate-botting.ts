@@ -33,7 +33,7 @@ interface Fees {
 }
 
 /** The first line of a failure's description: what a chunk's ids are reported with. */
-const reasonOf = (error: unknown) => (describeError(error, 0).split('\n')[0] ?? 'failed').slice(0, 160);
+const reasonOf = (error: unknown) => (describeError(error).split('\n')[0] ?? 'failed').slice(0, 160);
 
 export const investigateBotting = defineTool({
   name: 'investigate_botting',

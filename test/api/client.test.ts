@@ -107,7 +107,7 @@ describe('retries', () => {
     const error = await failure(api.request(health));
     expect(error.kind).toBe('rate_limited');
     expect(error.detail).toMatchObject({ attempts: 1, retryAfterMs: 120_000 });
-    expect(describeError(error, 300)).toContain('[error: rate_limited · retryable · retry_after_s=120]');
+    expect(describeError(error)).toContain('[error: rate_limited · retryable · retry_after_s=120]');
   });
 
   it('retries a 429 without Retry-After with backoff', async () => {
@@ -153,7 +153,7 @@ describe('retries', () => {
     const error = await failure(nowhere.request(health));
     await nowhere.close();
     expect(error.kind).toBe('network');
-    expect(describeError(error, 300)).toMatch(/Could not reach .*ECONNREFUSED.*STREAMER_ANALYTICS_BASE_URL/s);
+    expect(describeError(error)).toMatch(/Could not reach .*ECONNREFUSED.*STREAMER_ANALYTICS_BASE_URL/s);
   });
 });
 
@@ -162,7 +162,7 @@ describe('answers that are not what they should be', () => {
     sim.inject({ raw: '<!doctype html><html><body>Gateway</body></html>', contentType: 'text/html' });
     const error = await failure(api.request(health));
     expect(error.kind).toBe('invalid_response');
-    expect(describeError(error, 300)).toContain('an HTML page (text/html)');
+    expect(describeError(error)).toContain('an HTML page (text/html)');
     expect(sim.requests).toHaveLength(1);
   });
 
@@ -180,7 +180,7 @@ describe('answers that are not what they should be', () => {
     sim.inject({ status: 200, body: { success: false, error: 'Quota exhausted for today' } });
     const error = await failure(api.request(health));
     expect(error.kind).toBe('api_error');
-    expect(describeError(error, 300)).toContain('"Quota exhausted for today"');
+    expect(describeError(error)).toContain('"Quota exhausted for today"');
   });
 
   it('finds a message nested in an error object', async () => {
@@ -318,7 +318,7 @@ describe('a defect is not a network error', () => {
     });
     const thrown = await broken.request(health).catch((e: unknown) => e);
     expect(thrown).toBeInstanceOf(TypeError);
-    expect(describeError(thrown, 300)).toMatch(
+    expect(describeError(thrown)).toMatch(
       /^Internal error in the MCP server: "boom"\. Please report it\.\n\[error: internal · final\]$/,
     );
     expect(sim.requests).toHaveLength(0);

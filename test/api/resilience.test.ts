@@ -102,7 +102,7 @@ describe('circuit breaker', () => {
     expect(Date.now() - started).toBeLessThan(50);
     expect(fast.kind).toBe('circuit_open');
     expect(sim.requests).toHaveLength(3);
-    expect(describeError(fast, 1_000)).toMatch(
+    expect(describeError(fast)).toMatch(
       /calls are paused.*\n.*\n\[error: circuit_open · retryable · retry_after_s=1\]$/,
     );
 

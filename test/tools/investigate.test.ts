@@ -125,6 +125,20 @@ describe('investigate_botting over 137 ids', () => {
     expect((sc(out).counts as { analysed: number }).analysed).toBe(analysedOutside.length);
   });
 
+  it('a chunk that times out reports the real time limit for its ids', async () => {
+    const quick = await connect(sim, { config: { timeoutMs: 200 } });
+    const second = known[60] as string;
+    const chunk = (r: RecordedRequest) =>
+      r.path === '/botting/bulk' && (bodyOf(r).mintIds as string[]).includes(second);
+    sim.injectFor(chunk, { hang: true }, { hang: true }, { hang: true });
+    const out = await call(quick.client, 'investigate_botting', { mintIds: requested });
+    await quick.close();
+    expect(sc(out).errors).toContainEqual({
+      mintId: second,
+      error: 'The streamer analytics service did not answer within 200 ms after 3 attempts.',
+    });
+  });
+
   it('a failed streamer-records chunk leaves the findings standing and says what is missing', async () => {
     const chunk = (r: RecordedRequest) =>
       r.path === '/streamers' && (bodyOf(r).tokenAddresses as string[]).length === 37;
