@@ -131,8 +131,9 @@ export function createServer(deps: ServerDeps): Server {
         signal: extra.signal,
         budget,
       });
-      rendered = enforceBudget(rendered, budget);
+      // The demo marker is part of the result, so it counts against the budget too.
       if (deps.demo) rendered = markSimulated(rendered);
+      rendered = enforceBudget(rendered, budget);
       deps.logger.debug('tool call', { tool: tool.name, ms: Math.round(performance.now() - started) });
       return toolResult(rendered);
     } catch (error) {
