@@ -8,8 +8,9 @@ import {
   rankFindings,
   reasonsText,
 } from '../format/botting.js';
+import { describeObject } from '../format/generic.js';
 import { fitRows } from '../format/result.js';
-import { clean, cleanDeep, num, quote, table } from '../format/text.js';
+import { cleanDeep, num, quote, table } from '../format/text.js';
 import { batchOutput } from './batch-output.js';
 import { idList, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
@@ -109,11 +110,9 @@ export const analyzeBotting = defineTool({
   },
 });
 
+/** In detailed mode: every reason, then every field the table does not show. */
 function detailLines(f: Finding): string[] {
-  const extra = Object.entries(f.raw).filter(
-    ([k]) => !['mintId', 'confidenceLevel', 'confidence', 'score', 'reasons'].includes(k),
-  );
-  return [
-    `  ${f.mintId}: reasons ${f.reasons.map((r) => quote(r, 160)).join('; ') || '(none)'}${extra.length ? `; ${extra.map(([k, v]) => `${clean(k, 40)}=${typeof v === 'string' ? quote(v, 60) : num(v)}`).join('; ')}` : ''}`,
-  ];
+  const extra = describeObject(f.raw, ['mintId', 'confidenceLevel', 'confidence', 'score', 'reasons']).parts;
+  const reasons = f.reasons.map((r) => quote(r, 160)).join('; ') || '(none)';
+  return [`  ${f.mintId}: reasons ${reasons}${extra.length ? `; ${extra.join('; ')}` : ''}`];
 }

@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import { asArray, asRecord } from '../format/batch.js';
+import { describeObject } from '../format/generic.js';
 import { fitRows, tabular } from '../format/result.js';
 import { type StreamerRecord, streamerColumns, streamerRow } from '../format/streamer.js';
-import { clean, cleanDeep, num, quote, shortId, table } from '../format/text.js';
+import { clean, cleanDeep, num, shortId, table } from '../format/text.js';
 import { idList, page, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
@@ -101,9 +102,6 @@ export const listStreamers = defineTool({
 
 /** In detailed mode, the fields of a record that the table does not show. */
 function extraLine(r: StreamerRecord, shownKeys: readonly string[]): string[] {
-  const extra = Object.entries(r).filter(([k]) => !shownKeys.includes(k));
-  if (extra.length === 0) return [];
-  return [
-    `  ${shortId(clean(r.mintId, 64))}: ${extra.map(([k, v]) => `${clean(k, 40)}=${typeof v === 'string' ? quote(v, 60) : typeof v === 'number' ? num(v) : JSON.stringify(cleanDeep(v))}`).join('; ')}`,
-  ];
+  const extra = describeObject(r, shownKeys).parts;
+  return extra.length ? [`  ${shortId(clean(r.mintId, 64))}: ${extra.join('; ')}`] : [];
 }

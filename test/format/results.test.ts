@@ -312,6 +312,27 @@ describe('output schemas accept what the upstream may add', () => {
     }
   }
 
+  it('detailed text renders nested fields the table does not show, never "[object Object]"', async () => {
+    const nested = { mintId: 'M'.repeat(44), coinName: 'X', extraInfo: { depth: 2 } };
+    sim.inject({ status: 200, body: { success: true, data: [nested], pagination: { total: 1 } } });
+    const streamers = await call(h.client, 'list_streamers', {
+      tokenAddresses: ['M'.repeat(44)],
+      response_format: 'detailed',
+    });
+    sim.inject({
+      status: 200,
+      body: { success: true, data: { results: [{ ...nested, confidenceLevel: 'HIGH' }] } },
+    });
+    const botting = await call(h.client, 'analyze_botting', {
+      mintIds: ['M'.repeat(44)],
+      response_format: 'detailed',
+    });
+    for (const out of [streamers, botting]) {
+      expect(out.text).toContain('extraInfo.depth=2');
+      expect(out.text).not.toContain('[object Object]');
+    }
+  });
+
   it('copes with a body without data', async () => {
     for (const tool of Object.keys(bodies)) {
       sim.inject({ status: 200, body: { success: true } });
