@@ -93,6 +93,22 @@ export const pct = (ratio: number) => `${trimZeros((ratio * 100).toFixed(1))}%`;
 /** A long id shortened for a table column (`7xKXtg…`); only where the full id stands elsewhere. */
 export const shortId = (id: string) => (id.length > 12 ? `${id.slice(0, 6)}…` : id);
 
+/**
+ * How a text table shows ids: whole up to 25 rows; above that shortened (the caller passed them, and
+ * structuredContent has them whole), with the sentence that says so.
+ */
+export function idColumn(rows: number, what: 'ids' | 'addresses') {
+  const short = rows > 25;
+  return {
+    show: (id: string) => (short ? shortId(id) : id),
+    note: short
+      ? [
+          `Ids shortened to their first 6 characters (the ${what} you passed); structuredContent has them whole.`,
+        ]
+      : [],
+  };
+}
+
 /** A short label (a ticker symbol) bare when it is one plain word, quoted otherwise. */
 export const label = (value: unknown, max = 12): string => {
   const text = clean(value, max);

@@ -15,13 +15,12 @@ import {
 import { describeError } from '../format/errors.js';
 import { fitRows } from '../format/result.js';
 import { liveText, type StreamerRecord } from '../format/streamer.js';
-import { clean, cleanDeep, label, num, quote, round, shortId, table } from '../format/text.js';
+import { clean, cleanDeep, idColumn, label, num, quote, round, table } from '../format/text.js';
 import { idList, SCOPES } from './shared.js';
 import { type CallContext, defineTool } from './tool.js';
 
 /** Each endpoint's own batch limit, from the interface document. */
 const CHUNK = { botting: 50, streamers: 100, fees: 100 } as const;
-const FULL_IDS_UP_TO = 25;
 
 const chunk = <T>(list: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
@@ -199,7 +198,7 @@ function report(
           .join(', ')}${flaggedLive.length > 10 ? ', …' : ''}`
       : ''
   }`;
-  const short = ranked.length > FULL_IDS_UP_TO;
+  const ids = idColumn(ranked.length, 'ids');
   const columns = [
     'mintId',
     'level',
@@ -266,17 +265,13 @@ function report(
                   num(r?.tokenMarketCap),
                   r ? quote(r.coinName, 20) : '–',
                   r ? label(r.coinSymbol) : '–',
-                  short ? shortId(f.mintId) : f.mintId,
+                  ids.show(f.mintId),
                   ...(args.includeCreatorFees ? [fee ? `${num(fee.totalFees)} ${fee.currency}` : '–'] : []),
                   reasonsText(f.reasons, 1, 48),
                 ];
               }),
             ),
-            ...(short
-              ? [
-                  'Ids shortened to their first 6 characters (the ids you passed); structuredContent has them whole.',
-                ]
-              : []),
+            ...ids.note,
           ]
         : []),
       ...(errors.length ? ['', ...failedLines(errors)] : []),

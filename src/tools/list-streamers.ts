@@ -3,12 +3,9 @@ import { asArray, asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
 import { fitRows, tabular } from '../format/result.js';
 import { type StreamerRecord, streamerColumns, streamerRow } from '../format/streamer.js';
-import { clean, cleanDeep, num, shortId, table } from '../format/text.js';
+import { clean, cleanDeep, idColumn, num, shortId, table } from '../format/text.js';
 import { idList, page, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
-
-/** Above this many rows the text table shortens ids (the caller passed them; structuredContent has them whole). */
-const FULL_IDS_UP_TO = 25;
 
 export const listStreamers = defineTool({
   name: 'list_streamers',
@@ -61,7 +58,7 @@ export const listStreamers = defineTool({
         ? `${requested - total} of ${requested} requested addresses have no streamer data${notFound.length ? `: ${notFound.join(', ')}` : ''}.`
         : undefined;
     const next = pg.hasNext === true ? `Next: page ${args.page + 1}.` : undefined;
-    const short = records.length > FULL_IDS_UP_TO;
+    const ids = idColumn(records.length, 'addresses');
 
     const cut = {
       what: 'rows of this page',
@@ -74,15 +71,9 @@ export const listStreamers = defineTool({
         ...(missing ? [missing] : []),
         ...table(
           columns.text,
-          rows.map((r) =>
-            streamerRow(r, showScope, short ? shortId(clean(r.mintId, 64)) : clean(r.mintId, 64)),
-          ),
+          rows.map((r) => streamerRow(r, showScope, ids.show(clean(r.mintId, 64)))),
         ),
-        ...(short
-          ? [
-              'Ids shortened to their first 6 characters (the addresses you passed); structuredContent has them whole.',
-            ]
-          : []),
+        ...ids.note,
         ...(ctx.format === 'detailed' ? rows.flatMap((r) => extraLine(r, columns.keys)) : []),
         ...(next ? [next] : []),
       ].join('\n');
