@@ -85,6 +85,9 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
   const tokenDigest = options.token ? digest(options.token) : undefined;
   let active = 0;
   let closing = false;
+  // Known once listening (the port may be chosen by the system); requests only arrive after that.
+  let hosts: string[] = [];
+  let origins: string[] = [];
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://local');
@@ -96,19 +99,10 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
     if (url.pathname !== '/mcp') return json(res, 404, { error: 'not found; MCP is at /mcp' });
 
     // DNS rebinding: a browser page must not reach a local server through a name it controls.
-    const port = (server.address() as AddressInfo).port;
-    const hosts = options.allowedHosts.length
-      ? options.allowedHosts
-      : isLoopback(options.host)
-        ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]
-        : [];
     const host = String(req.headers.host ?? '').toLowerCase();
     if (hosts.length && !hosts.includes(host))
       return jsonRpcError(res, 403, -32000, `Host "${host}" is not allowed`);
     const origin = req.headers.origin;
-    const origins = options.allowedOrigins.length
-      ? options.allowedOrigins
-      : [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`];
     if (origin !== undefined && !origins.includes(origin)) {
       return jsonRpcError(res, 403, -32000, `Origin "${origin}" is not allowed`);
     }
@@ -197,6 +191,11 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
     server.listen(options.port, options.host, resolve);
   });
   const { port } = server.address() as AddressInfo;
+  const loopbackNames = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+  hosts = options.allowedHosts.length ? options.allowedHosts : isLoopback(options.host) ? loopbackNames : [];
+  origins = options.allowedOrigins.length
+    ? options.allowedOrigins
+    : loopbackNames.map((name) => `http://${name}`);
   const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
 
   return {
