@@ -88,12 +88,14 @@ export class ApiClient {
   readonly #limiter: Limiter;
   readonly #breaker: Breaker;
   readonly #inflight = new Map<string, SharedCall<ApiResponse>>();
+  readonly #redact: (text: string) => string;
 
   constructor(options: ApiClientOptions) {
     this.#options = options;
     this.#agent = options.agent;
     this.#policy = { ...DEFAULT_RETRY, ...options.retry, maxRetries: options.maxRetries };
     this.#limiter = new Limiter(options.maxConcurrency ?? 4);
+    this.#redact = redactor(options.apiKey);
     this.#breaker = new Breaker({ ...DEFAULT_BREAKER, ...options.breaker }, options.logger);
     this.#headers = {
       accept: 'application/json',
@@ -197,7 +199,7 @@ export class ApiClient {
     const { statusCode: status, headers } = response;
     const contentType = String(headers['content-type'] ?? '');
     // An upstream may echo the key back (in an error message, say); it goes no further than here.
-    text = redact(text, this.#options.apiKey);
+    text = this.#redact(text);
     const parsed = parseJson(text);
     if (status < 200 || status >= 300) {
       throw errorFromStatus(status, {
@@ -264,9 +266,18 @@ function readCapped(body: Dispatcher.ResponseData['body'], cap: number): Promise
   });
 }
 
-/** Replaces every occurrence of `secret` in `text`. */
-export const redact = (text: string, secret: string) =>
-  secret ? text.split(secret).join('[redacted]') : text;
+/**
+ * Replaces `secret` wherever it stands as a whole token, that is, not inside a longer run of letters and
+ * digits: an upstream that echoes the key loses it, while an id or field name that merely contains a
+ * short key's characters stays whole (a substring rule turned `tokenMarketCap` into `to[redacted]en…`
+ * for the key `k`).
+ */
+export function redactor(secret: string): (text: string) => string {
+  if (!secret) return (text) => text;
+  const escaped = secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'gu');
+  return (text) => (text.includes(secret) ? text.replace(pattern, '[redacted]') : text);
+}
 
 function parseJson(text: string): unknown {
   try {

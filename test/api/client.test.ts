@@ -250,6 +250,17 @@ describe('the key stays secret', () => {
   });
 });
 
+describe('key redaction in answers', () => {
+  it('removes the key where it stands alone, and leaves ids and field names that contain it whole', async () => {
+    const short = client({ apiKey: 'k9' });
+    const mint = 'bTrfBXGdsUFtk9Cgc1Uq3b2G4BnX2BqVoKT33ZbFeDJ';
+    sim.inject({ raw: JSON.stringify({ data: { mintId: mint, k9Count: 1, note: 'echo: k9, key=k9.' } }) });
+    const { body } = await short.request(health);
+    expect(body.data).toEqual({ mintId: mint, k9Count: 1, note: 'echo: [redacted], key=[redacted].' });
+    await short.close();
+  });
+});
+
 describe('retry policy', () => {
   const policy = { maxRetries: 2, baseDelayMs: 500, maxDelayMs: 8_000, retryAfterCapMs: 30_000 };
   const retryable = { retryable: true, detail: {} } as ApiError;
