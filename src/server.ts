@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -42,7 +41,6 @@ export interface ServerDeps {
   tools?: readonly Tool[];
 }
 
-const MAX_LISTENERS = 200;
 const DEMO_NOTE = 'SIMULATED DATA (demo mode): not the real service.';
 
 /** Builds the upstream client once, or undefined while the key or base URL is missing. */
@@ -111,9 +109,6 @@ export function createServer(deps: ServerDeps): Server {
     const prepared = tool.prepare(request.params.arguments);
     if ('error' in prepared) return toolError(prepared.error);
     if (!client) return toolError(setupGuide(missingSettings(deps.config), deps.problems ?? []));
-    // One call may fan out to many upstream requests (investigate_botting: up to 20), each listening for
-    // cancellation; that is by design, so Node's leak warning at 10 listeners does not apply.
-    setMaxListeners(MAX_LISTENERS, extra.signal);
     const progressToken = request.params._meta?.progressToken;
     const started = performance.now();
     try {

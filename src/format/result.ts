@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { clean, cleanDeep, round } from './text.js';
+import { clean, cleanDeep, grouped, round } from './text.js';
 
 /** What a tool renders: the headline, the text channel, and the structured channel (summary added later). */
 export interface Rendered {
@@ -66,13 +66,13 @@ export function fitRows<T>(
 
 /** The sentence both channels carry when rows were cut to fit the budget. */
 const cutNote = (shown: number, total: number, what: string, how: string) =>
-  `Showing ${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} ${what}. ${how}`;
+  `Showing ${grouped(shown)} of ${grouped(total)} ${what}. ${how}`;
 
 /** Last-resort guard for results whose size the renderer could not bound (detailed passthrough). */
 export function enforceBudget(r: Rendered, budget: number): Rendered {
   const s = size(r);
   if (s.text <= budget && s.json <= budget) return r;
-  const note = `Result cut to the ${budget.toLocaleString('en-US')}-character budget; ask with response_format "concise" or a narrower query.`;
+  const note = `Result cut to the ${grouped(budget)}-character budget; ask with response_format "concise" or a narrower query.`;
   const text = s.text <= budget ? r.text : `${r.text.slice(0, budget - note.length - 2)}\n${note}`;
   const structured = s.json <= budget ? r.structured : { truncated: note };
   return { summary: r.summary, text, structured };

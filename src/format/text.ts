@@ -73,10 +73,13 @@ export function num(value: unknown): string {
       if (abs >= size) return `${trimZeros((value / size).toFixed(abs / size >= 100 ? 0 : 1))}${unit}`;
     }
   }
-  if (Number.isInteger(value)) return value.toLocaleString('en-US');
-  if (abs >= 1000) return Math.round(value).toLocaleString('en-US');
+  if (Number.isInteger(value)) return grouped(value);
+  if (abs >= 1000) return grouped(Math.round(value));
   return trimZeros(value.toPrecision(3));
 }
+
+/** An integer with thousands separators (1,234,567); toLocaleString cost ~10 µs a call in a server that idles between calls. */
+export const grouped = (value: number) => String(value).replace(/\B(?=(\d{3})+$)/g, ',');
 
 const trimZeros = (text: string) =>
   text.includes('e') ? text : text.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');

@@ -41,7 +41,7 @@ export const getStreamerCore = defineTool({
         ? `LIVE now, ${num(r.currentViewers)} viewers`
         : `not live (${num(r.currentViewers)} viewers)`;
     const headline = `Streamer ${name}: ${live}`;
-    const extra = describeObject(r, DOCUMENTED);
+    const extra = ctx.format === 'detailed' ? describeObject(r, DOCUMENTED).parts : [];
     const streamer: Record<string, unknown> =
       ctx.format === 'detailed'
         ? (cleanDeep(r) as Record<string, unknown>)
@@ -55,7 +55,7 @@ export const getStreamerCore = defineTool({
       headline,
       `mint ${clean(r.mintId ?? args.mint, 64)} · ${clean(r.chain ?? args.chain, 16)} / ${clean(r.platform ?? args.platform, 16)}`,
       `live: ${liveText(r.isCurrentlyLive)} · viewers ${num(r.currentViewers)} · market cap ${num(r.tokenMarketCap)} · price ${num(r.tokenPrice)} · total streaming time ${num(r.totalStreamingTime)} (unit not stated by the API)`,
-      ...(ctx.format === 'detailed' && extra.parts.length ? [`other fields: ${extra.parts.join('; ')}`] : []),
+      ...(extra.length ? [`other fields: ${extra.join('; ')}`] : []),
       'Next: get_streamer_sessions for its stream history; analyze_botting to check its viewer counts.',
     ].join('\n');
     return { summary: headline, text, structured: { streamer } };

@@ -1,5 +1,6 @@
 // A tool is data (name, schema, endpoint, renderer); `defineTool` turns it into what the server runs.
 // Most tools are one endpoint (request + render); a composite tool runs its own requests (`run`).
+import { setMaxListeners } from 'node:events';
 import * as z from 'zod';
 import type { ApiRequest } from '../api/client.js';
 import { errorTag } from '../format/errors.js';
@@ -81,6 +82,7 @@ export interface Tool {
   prepare(raw: unknown): PreparedCall | { error: string };
 }
 
+const FAN_OUT_LISTENERS = 200;
 const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
 
 export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
@@ -127,6 +129,9 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
       return {
         async run(ctx) {
           const format = args.response_format;
+          // A composite call fans out to many upstream requests (investigate_botting: up to 20), each
+          // listening for cancellation; that is by design, so Node's leak warning at 10 does not apply.
+          if ('run' in spec) setMaxListeners(FAN_OUT_LISTENERS, ctx.signal);
           const rendered =
             'run' in spec
               ? await spec.run(args, { ...ctx, format })

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { dailySeries, gridLines, hourlyGrid } from '../../src/format/heatmap.js';
-import { clean, label, literal, num, pct, quote, shortId, sparkline, table } from '../../src/format/text.js';
+import {
+  clean,
+  grouped,
+  label,
+  literal,
+  num,
+  pct,
+  quote,
+  shortId,
+  sparkline,
+  table,
+} from '../../src/format/text.js';
 
 describe('clean', () => {
   it('removes controls, ANSI, invisible and direction characters, folds breaks', () => {
@@ -39,6 +50,9 @@ describe('numbers', () => {
     [999, '999'],
     [1234, '1,234'],
     [99_999, '99,999'],
+    [-4_321, '-4,321'],
+    [99_999.6, '100,000'],
+    [1_234.5, '1,235'],
     [123_456, '123K'],
     [1_234_567, '1.2M'],
     [2_500_000_000, '2.5B'],
@@ -49,6 +63,11 @@ describe('numbers', () => {
     [Number.NaN, 'NaN'],
   ])('%d reads %s', (value, text) => {
     expect(num(value)).toBe(text);
+  });
+  it('groups any integer by thousands', () => {
+    expect(grouped(1_234_567_890)).toBe('1,234,567,890');
+    expect(grouped(-1_000)).toBe('-1,000');
+    expect(grouped(100)).toBe('100');
   });
   it('shows a missing value as a dash and a string as cleaned text', () => {
     expect(num(undefined)).toBe('–');
