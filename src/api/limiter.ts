@@ -1,4 +1,6 @@
-/** At most `limit` tasks run at once; the rest wait in arrival order. A waiter whose signal aborts leaves the queue. */
+import type { Switch } from './switch.js';
+
+/** At most `limit` tasks run at once; the rest wait in arrival order. A waiter whose switch is thrown leaves the queue. */
 export class Limiter {
   #active = 0;
   readonly #queue: Array<() => void> = [];
@@ -13,10 +15,10 @@ export class Limiter {
     return this.#queue.length;
   }
 
-  run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  run<T>(task: () => Promise<T>, cancel: Switch): Promise<T> {
     // With a slot free, start at once: no extra async frame on the hot path.
     if (this.#active < this.limit) return this.#start(task);
-    return this.#wait(signal).then(() => this.#start(task));
+    return this.#wait(cancel).then(() => this.#start(task));
   }
 
   #start<T>(task: () => Promise<T>): Promise<T> {
@@ -35,18 +37,17 @@ export class Limiter {
     return running.finally(release);
   }
 
-  #wait(signal: AbortSignal | undefined): Promise<void> {
+  #wait(cancel: Switch): Promise<void> {
     return new Promise((resolve, reject) => {
       const go = () => {
-        signal?.removeEventListener('abort', cancel);
+        stop();
         resolve();
       };
-      const cancel = () => {
+      const stop = cancel.listen(() => {
         const index = this.#queue.indexOf(go);
         if (index >= 0) this.#queue.splice(index, 1);
-        reject(signal?.reason);
-      };
-      signal?.addEventListener('abort', cancel, { once: true });
+        reject(cancel.reason);
+      });
       this.#queue.push(go);
     });
   }

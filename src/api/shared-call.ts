@@ -1,17 +1,18 @@
 import { CancelledError } from './errors.js';
+import { Switch } from './switch.js';
 
 /**
  * One upstream call awaited by any number of callers. A caller that cancels stops waiting; the call
  * itself is aborted only when every caller has cancelled, so one caller never cancels another's answer.
  */
 export class SharedCall<T> {
-  readonly #controller = new AbortController();
+  readonly #cancel = new Switch();
   readonly #done: Promise<T>;
   #waiters = 0;
   #settled = false;
 
-  constructor(run: (signal: AbortSignal) => Promise<T>) {
-    this.#done = run(this.#controller.signal);
+  constructor(run: (cancel: Switch) => Promise<T>) {
+    this.#done = run(this.#cancel);
     const settle = () => {
       this.#settled = true;
     };
@@ -25,7 +26,7 @@ export class SharedCall<T> {
 
   /** True once every caller has left: a new caller must start a new call. */
   get abandoned(): boolean {
-    return this.#controller.signal.aborted;
+    return this.#cancel.aborted;
   }
 
   join(signal?: AbortSignal): Promise<T> {
@@ -34,7 +35,7 @@ export class SharedCall<T> {
     return new Promise<T>((resolve, reject) => {
       const onAbort = () => {
         this.#waiters--;
-        if (this.#waiters === 0 && !this.#settled) this.#controller.abort();
+        if (this.#waiters === 0 && !this.#settled) this.#cancel.abort();
         reject(new CancelledError('cancelled by the client'));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
