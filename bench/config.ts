@@ -3,7 +3,7 @@ export const BENCH = {
   /** Spawns per variant for cold start (median reported). */
   coldStartSpawns: 15,
   /** Calls per variant for per-call overhead, interleaved. */
-  overheadCalls: 1_000,
+  overheadCalls: 2_000,
   /** Calls per variant before measuring, so every path is past the JIT's warm-up. */
   warmupCalls: 300,
   /** Streamable HTTP load: seconds per level (BENCH_HTTP_SECONDS overrides) and concurrent clients per level. */

@@ -8,7 +8,6 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { Agent, request } from 'undici';
 import { bundleServer } from '../scripts/pack.js';
 import { prng } from '../src/simulator/data.js';
@@ -28,7 +27,11 @@ function quantile(xs: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 }
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
-const tokens = (value: unknown) => encode(typeof value === 'string' ? value : JSON.stringify(value)).length;
+// The tokenizer's tables are large: loaded after the timed sections, so the client process's heap (and
+// its garbage collection) is the same size while they run.
+let encode: ((text: string) => number[]) | undefined;
+const tokens = (value: unknown) =>
+  (encode as (text: string) => number[])(typeof value === 'string' ? value : JSON.stringify(value)).length;
 const rssMiB = (pid: number) =>
   round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024, 1);
 
@@ -112,6 +115,7 @@ async function main() {
   const rssIdle = rssMiB(ours.pid);
   const agent = new Agent({ keepAliveTimeout: 30_000 });
   console.log('token economy…');
+  ({ encode } = await import('gpt-tokenizer/encoding/o200k_base'));
   const { tools } = await ours.client.listTools();
   const endpointTools = tools.filter((t) => t.name !== 'investigate_botting');
   const withoutOutput = endpointTools.map(({ outputSchema: _, ...rest }) => rest);
