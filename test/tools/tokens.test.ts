@@ -32,14 +32,15 @@ describe('results against the raw upstream body', () => {
     h = harness;
   });
 
-  async function raw(path: string, body: unknown) {
+  async function raw(path: string, body?: unknown) {
     const res = await fetch(`${sim.url}${path}`, {
-      method: 'POST',
+      method: body === undefined ? 'GET' : 'POST',
       headers: { 'x-api-key': sim.apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     return res.text();
   }
+  const share = (part: unknown, whole: number) => tokens(part) / whole;
 
   it('list_streamers, 100 rows: text at most 35% of the raw tokens, structuredContent at most 60%', async () => {
     const tokenAddresses = ids(sim, 'platform_a', 100);
@@ -68,5 +69,30 @@ describe('results against the raw upstream body', () => {
     const out = await call(h.client, 'get_streamers_analytics', { mintIds, points: 500 });
     expect(tokens(out.text)).toBeLessThan(upstream * 0.05);
     expect(tokens(out.structured)).toBeLessThan(upstream * 0.05);
+  });
+
+  it('list_streamers, 1,000 rows: text at most 10% of the raw tokens, structuredContent at most 16%', async () => {
+    // The simulator answers at most 100 rows a page; the 1,000-row page is made from them, as in the bench.
+    const tokenAddresses = ids(sim, 'platform_a', 100);
+    const page = JSON.parse(await raw('/streamers', { tokenAddresses }));
+    page.data = Array.from({ length: 1000 }, (_, i) => {
+      const row = page.data[i % page.data.length];
+      return { ...row, mintId: `${String(i).padStart(4, 'x')}${String(row.mintId).slice(4)}` };
+    });
+    page.pagination = { page: 1, limit: 1000, total: 1000, totalPages: 1, hasNext: false, hasPrev: false };
+    const body = JSON.stringify(page);
+    sim.inject({ raw: body });
+    const out = await call(h.client, 'list_streamers', { tokenAddresses, limit: 1000 });
+    expect(out.isError).toBe(false);
+    expect(share(out.text, tokens(body))).toBeLessThanOrEqual(0.1);
+    expect(share(out.structured, tokens(body))).toBeLessThanOrEqual(0.16);
+  });
+
+  it('get_activity_heatmap: text at most 30% of the raw tokens, structuredContent at most 32%', async () => {
+    const upstream = tokens(await raw('/analytics/heatmap?chain=chain_a&platform=platform_a'));
+    const out = await call(h.client, 'get_activity_heatmap', {});
+    expect(out.isError).toBe(false);
+    expect(share(out.text, upstream)).toBeLessThanOrEqual(0.3);
+    expect(share(out.structured, upstream)).toBeLessThanOrEqual(0.32);
   });
 });
