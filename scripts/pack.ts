@@ -3,11 +3,12 @@
 // with the official mcpb CLI. Prints the bundle's size.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+// Run compiled from dist/scripts, or imported as source (by the tests) from scripts.
+const root = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../..' : '..', import.meta.url));
 const manifest = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8')) as {
   name: string;
   version: string;
@@ -21,6 +22,18 @@ const manifest = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8')) a
  * it and loaded on first use; a single file had esbuild wrap shared modules in lazy initialisers, which
  * broke zod's initialisation order once a second lazy import shared dependencies with the entry.
  */
+/** Replaces the SDK's Ajv provider with a stub (see scripts/bundle/ajv-provider.ts). */
+const withoutAjv: Plugin = {
+  name: 'without-ajv',
+  setup(b) {
+    b.onResolve({ filter: /validation\/ajv-provider\.js$/ }, (args) =>
+      args.importer.includes('@modelcontextprotocol')
+        ? { path: join(root, 'scripts/bundle/ajv-provider.ts') }
+        : undefined,
+    );
+  },
+};
+
 export async function bundleServer(dir: string): Promise<string> {
   const outfile = join(dir, manifest.server.entry_point);
   await build({
@@ -39,6 +52,7 @@ export async function bundleServer(dir: string): Promise<string> {
       js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
     },
     logLevel: 'warning',
+    plugins: [withoutAjv],
   });
   return outfile;
 }
@@ -59,10 +73,22 @@ async function pack(): Promise<void> {
   const server = readdirSync(join(staging, 'server'), { recursive: true, withFileTypes: true })
     .filter((f) => f.isFile())
     .reduce((sum, f) => sum + statSync(join(f.parentPath, f.name)).size, 0);
-  const entry = statSync(join(staging, manifest.server.entry_point)).size;
+  const atStart = loadedAtStart(join(staging, manifest.server.entry_point));
   console.log(
-    `${out}: ${kib(statSync(out).size)} (server ${kib(server)} unpacked, ${kib(entry)} loaded at start)`,
+    `${out}: ${kib(statSync(out).size)} (server ${kib(server)} unpacked, ${kib(atStart)} loaded at start)`,
   );
+}
+
+/** Bytes of the entry and every chunk it imports statically (dynamic `import()`s wait until used). */
+export function loadedAtStart(entry: string, seen = new Set<string>()): number {
+  if (seen.has(entry)) return 0;
+  seen.add(entry);
+  const code = readFileSync(entry, 'utf8');
+  let size = statSync(entry).size;
+  for (const [, chunk] of code.matchAll(/(?:from|import)\s*"(\.{1,2}\/[^"]+)"/g)) {
+    size += loadedAtStart(join(dirname(entry), chunk as string), seen);
+  }
+  return size;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await pack();

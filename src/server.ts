@@ -10,6 +10,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { ApiClient } from './api/client.js';
 import { type Config, missingSettings } from './config.js';
 import { describeError, setupGuide } from './format/errors.js';
@@ -67,7 +68,11 @@ export function createServer(deps: ServerDeps): Server {
 
   const server = new Server(
     { name: NAME, version: VERSION },
-    { capabilities: { tools: {}, prompts: {}, resources: {} }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: {}, prompts: {}, resources: {} },
+      instructions: INSTRUCTIONS,
+      jsonSchemaValidator: NO_ELICITATION,
+    },
   );
   server.setRequestHandler(ListPromptsRequestSchema, () => ({
     prompts: PROMPTS.map(({ name, title, description, arguments: args }) => ({
@@ -138,6 +143,17 @@ export function createServer(deps: ServerDeps): Server {
   });
   return server;
 }
+
+/**
+ * The SDK validates JSON Schema only for what a client answers to elicitation, which this server never
+ * asks for. Its default builds Ajv in the constructor; this one builds nothing, and lets the bundle leave
+ * Ajv out (scripts/bundle/ajv-provider.ts).
+ */
+const NO_ELICITATION: jsonSchemaValidator = {
+  getValidator() {
+    throw new Error('this server does not use elicitation');
+  },
+};
 
 function markSimulated(r: Rendered): Rendered {
   return { ...r, summary: `[simulated] ${r.summary}`, text: `${DEMO_NOTE}\n${r.text}` };

@@ -1,7 +1,7 @@
 // The Claude Desktop bundle: validated with the official CLI, packed, unpacked into a temporary folder,
 // and started exactly as its manifest's mcp_config says, the way the desktop app substitutes it.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
+import { loadedAtStart } from '../../scripts/pack.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { ids, startSim } from '../helpers.js';
 
@@ -75,6 +76,16 @@ describe('the MCP Bundle', () => {
     expect(() => statSync(join(dir, 'node_modules'))).toThrow();
     expect(readFileSync(join(dir, 'icon.png')).subarray(1, 4).toString()).toBe('PNG');
     expect(statSync(bundle).size).toBeLessThan(1024 * 1024);
+  });
+
+  it('loads at most 250 KiB at start, without Ajv (the SDK needs it only for elicitation)', () => {
+    const entry = join(dir, 'server/index.js');
+    expect(loadedAtStart(entry)).toBeLessThan(250 * 1024);
+    const everything = readdirSync(join(dir, 'server'), { recursive: true })
+      .filter((f) => String(f).endsWith('.js'))
+      .map((f) => readFileSync(join(dir, 'server', String(f)), 'utf8'))
+      .join('\n');
+    expect(everything).not.toContain('strictSchema');
   });
 
   it('starts from the unpacked folder as mcp_config says, and answers from the configured service', async () => {
