@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createDataset } from '../src/simulator/data.js';
 
-const entry = fileURLToPath(new URL('../src/main.js', import.meta.url));
+const entry = fileURLToPath(new URL('../server/index.js', import.meta.url));
 const { tokens } = createDataset();
 const onA = tokens.filter((t) => t.chain === 'chain_a').map((t) => t.mintId);
 // A watch list like an analyst's: a few tokens the simulator botted, mixed with ordinary ones.

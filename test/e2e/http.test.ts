@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/server.js';
 import { ids, startSim } from '../helpers.js';
 
-const ENTRY = fileURLToPath(new URL('../../dist/src/main.js', import.meta.url));
+const ENTRY = fileURLToPath(new URL('../../dist/server/index.js', import.meta.url));
 const TOKEN = 'team-token-4d1f';
 
 let sim: Simulator;

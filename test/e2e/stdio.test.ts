@@ -10,7 +10,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import type { Simulator } from '../../src/simulator/server.js';
 import { ids, startSim } from '../helpers.js';
 
-const ENTRY = fileURLToPath(new URL('../../dist/src/main.js', import.meta.url));
+const ENTRY = fileURLToPath(new URL('../../dist/server/index.js', import.meta.url));
 const run = promisify(execFile);
 
 async function spawnClient(args: string[], env: Record<string, string>) {
