@@ -1,21 +1,21 @@
 // `npm run bench`: what users feel, measured side by side in one run against the simulator on 127.0.0.1.
 // Prints a table and writes bench/results.json. Figures drift between runs; compare within one run.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Agent, request } from 'undici';
-import { bundleServer } from '../scripts/pack.js';
 import { prng } from '../src/simulator/data.js';
 import { startSimulator } from '../src/simulator/server.js';
 import { BENCH } from './config.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const ENTRY = join(root, 'dist/src/main.js');
+/** What the command runs (`npm run build` bundles it); the compiled modules are measured beside it at start. */
+const ENTRY = join(root, 'dist/server/index.js');
+const UNBUNDLED = join(root, 'dist/src/main.js');
 const NOOP = join(root, 'dist/bench/noop-server.js');
 const UPSTREAM = join(root, 'dist/bench/upstream.js');
 /** What an MCP client passes: a minimal environment (no NODE_OPTIONS, no extra CA certificates). */
@@ -64,11 +64,11 @@ function spawnOnce(args: string[], untilExit: boolean): Promise<number> {
   });
 }
 
-async function coldStart(bundled: string) {
+async function coldStart() {
   const variants: Array<[string, string[], boolean]> = [
     ['node -e 0 (floor)', ['-e', '0'], true],
-    ['unbundled server', [ENTRY], false],
-    ['bundled server', [bundled], false],
+    ['unbundled server', [UNBUNDLED], false],
+    ['bundled server', [ENTRY], false],
   ];
   const samples = new Map<string, number[]>(variants.map(([name]) => [name, []]));
   // Interleaved, so drift hits every variant alike.
@@ -97,14 +97,12 @@ async function connect(args: string[], env: Record<string, string>) {
 }
 
 async function main() {
-  const work = mkdtempSync(join(tmpdir(), 'sa-bench-'));
-  const bundled = await bundleServer(work);
   const sim = await startSimulator({ apiKey: 'bench-key' });
   const env = { STREAMER_ANALYTICS_API_KEY: sim.apiKey, STREAMER_ANALYTICS_BASE_URL: sim.url };
   const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version };
 
   console.log('cold start…');
-  results.coldStart = await coldStart(bundled);
+  results.coldStart = await coldStart();
 
   console.log('per-call overhead…');
   const per = await perCall();
@@ -207,7 +205,6 @@ async function main() {
   await ours.client.close();
   await agent.close();
   await sim.close();
-  rmSync(work, { recursive: true, force: true });
   writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
   report(results);
 }
