@@ -252,10 +252,15 @@ async function perCall() {
     noop: [] as number[],
     passthrough: [] as number[],
   };
+  const order = Object.entries(variants) as Array<[keyof typeof times, () => Promise<unknown>]>;
+  const random = prng(7);
   for (let i = 0; i < BENCH.warmupCalls + BENCH.overheadCalls; i++) {
-    for (const [name, fn] of Object.entries(variants) as Array<
-      [keyof typeof times, () => Promise<unknown>]
-    >) {
+    // A fresh order each iteration (seeded): no variant always runs right after the same one.
+    for (let j = order.length - 1; j > 0; j--) {
+      const k = Math.floor(random() * (j + 1));
+      [order[j], order[k]] = [order[k] as (typeof order)[0], order[j] as (typeof order)[0]];
+    }
+    for (const [name, fn] of order) {
       const t0 = performance.now();
       await fn();
       if (i >= BENCH.warmupCalls) times[name].push(performance.now() - t0);
