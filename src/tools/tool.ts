@@ -161,15 +161,25 @@ function withDuplicates(r: Rendered, duplicates: string[]): Rendered {
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output') {
   const json = z.toJSONSchema(schema, { target: 'draft-7', io }) as Record<string, unknown>;
   delete json.$schema;
-  return JSON.parse(JSON.stringify(json), dropSafeIntegerBounds) as ToolListEntry['inputSchema'];
+  return JSON.parse(JSON.stringify(json), compact) as ToolListEntry['inputSchema'];
 }
 
-/** zod's `.int()` states ±(2^53 - 1) as bounds; the document states no such limit, so they are left out. */
-function dropSafeIntegerBounds(key: string, value: unknown) {
-  const implicit =
-    (key === 'minimum' || key === 'maximum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER;
-  return implicit ? undefined : value;
+/**
+ * zod's `.int()` states ±(2^53 - 1) as bounds; the document states no such limit, so they are left out.
+ * A loose object's `"properties":{},"additionalProperties":{}` says what `{"type":"object"}` already does.
+ */
+function compact(key: string, value: unknown) {
+  if ((key === 'minimum' || key === 'maximum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER)
+    return undefined;
+  const node = value as { properties?: object; additionalProperties?: unknown } | null;
+  if (isEmpty(node?.properties) && isEmpty(node?.additionalProperties)) {
+    const { properties: _, additionalProperties: __, ...rest } = node as Record<string, unknown>;
+    return rest;
+  }
+  return value;
 }
+
+const isEmpty = (v: unknown) => typeof v === 'object' && v !== null && Object.keys(v).length === 0;
 
 type JsonProp = Record<string, unknown> & { items?: JsonProp };
 
