@@ -16,12 +16,6 @@ const manifest = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8')) a
   icon?: string;
 };
 
-/**
- * Bundles the server into `<dir>/<entry_point>` and returns that path. What stdio mode does not need at
- * start (undici until the first request, the HTTP transport, the simulator) is split into chunks beside
- * it and loaded on first use; a single file had esbuild wrap shared modules in lazy initialisers, which
- * broke zod's initialisation order once a second lazy import shared dependencies with the entry.
- */
 /** Replaces the SDK's Ajv provider with a stub (see scripts/bundle/ajv-provider.ts). */
 const withoutAjv: Plugin = {
   name: 'without-ajv',
@@ -34,6 +28,12 @@ const withoutAjv: Plugin = {
   },
 };
 
+/**
+ * Bundles the server into `<dir>/<entry_point>` and returns that path. What stdio mode does not need at
+ * start (undici until the first request, the HTTP transport, the simulator) is split into chunks beside
+ * it and loaded on first use; a single file had esbuild wrap shared modules in lazy initialisers, which
+ * broke zod's initialisation order once a second lazy import shared dependencies with the entry.
+ */
 export async function bundleServer(dir: string): Promise<string> {
   const outfile = join(dir, manifest.server.entry_point);
   await build({
