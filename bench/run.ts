@@ -105,8 +105,7 @@ async function main() {
   results.coldStart = await coldStart();
 
   console.log('per-call overhead…');
-  const per = await perCall();
-  results.perCall = per.figures;
+  results.perCall = await perCall();
 
   const ours = await connect([ENTRY], env);
   await ours.client.listTools();
@@ -275,16 +274,14 @@ async function perCall() {
   const beyondPassthrough = tool.map((t, i) => t - (passthrough[i] as number));
   const stats = (xs: number[]) => ({ medianMs: round(median(xs), 3), p99Ms: round(quantile(xs, 0.99), 3) });
   return {
-    figures: {
-      calls: BENCH.overheadCalls,
-      getStreamerCore: stats(tool),
-      directUndici: stats(direct),
-      overheadMinusUpstream: stats(minusUpstream),
-      noopToolFloor: stats(floor),
-      beyondFloor: stats(beyondFloor),
-      passthroughTool: stats(passthrough),
-      beyondPassthrough: stats(beyondPassthrough),
-    },
+    calls: BENCH.overheadCalls,
+    getStreamerCore: stats(tool),
+    directUndici: stats(direct),
+    overheadMinusUpstream: stats(minusUpstream),
+    noopToolFloor: stats(floor),
+    beyondFloor: stats(beyondFloor),
+    passthroughTool: stats(passthrough),
+    beyondPassthrough: stats(beyondPassthrough),
   };
 }
 
@@ -356,7 +353,7 @@ async function httpLoad(env: Record<string, string>, mints: string[]) {
 function report(r: Record<string, unknown>) {
   const t = BENCH.targets;
   const cold = r.coldStart as Record<string, { medianMs: number; xFloor: number }>;
-  const per = r.perCall as Awaited<ReturnType<typeof perCall>>['figures'];
+  const per = r.perCall as Awaited<ReturnType<typeof perCall>>;
   const tok = r.tokens as {
     toolsList: Record<string, number>;
     samples: Array<Record<string, number | string>>;
