@@ -10,14 +10,28 @@ export function manifestTools() {
   return TOOLS.map((t) => ({ name: t.name, description: t.entry().description }));
 }
 
-/** The prompts, their text with the manifest's `${arguments.NAME}` placeholders. */
+/**
+ * The prompts, their text with the manifest's `${arguments.NAME}` placeholders. The host substitutes a
+ * blank for an optional argument left empty, so optional ones are not woven into sentences ("over the last
+ * hours"): the text is written as if they were absent, and each gets a line of its own that reads well
+ * either way.
+ */
 export function manifestPrompts() {
-  return PROMPTS.map((p) => ({
-    name: p.name,
-    description: p.description,
-    arguments: p.arguments.map((a) => a.name),
-    text: p.text(Object.fromEntries(p.arguments.map((a) => [a.name, `\${arguments.${a.name}}`]))),
-  }));
+  return PROMPTS.map((p) => {
+    const placeholder = (name: string) => `\${arguments.${name}}`;
+    const required = p.arguments.filter((a) => a.required);
+    const optional = p.arguments.filter((a) => !a.required);
+    const text = p.text(Object.fromEntries(required.map((a) => [a.name, placeholder(a.name)])));
+    const lines = optional.map(
+      (a) => `${a.description}; if given, pass it as ${a.name}: ${placeholder(a.name)}`,
+    );
+    return {
+      name: p.name,
+      description: p.description,
+      arguments: p.arguments.map((a) => a.name),
+      text: [text, ...lines].join('\n'),
+    };
+  });
 }
 
 const path = fileURLToPath(new URL('../../manifest.json', import.meta.url));

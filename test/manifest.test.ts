@@ -14,6 +14,12 @@ describe('manifest.json', () => {
     expect(manifest.prompts[0].text).toContain('${arguments.mintIds}');
   });
 
+  it('reads well when an optional prompt argument is left blank (the host substitutes an empty string)', () => {
+    const text = (manifest.prompts[0].text as string).replaceAll('${arguments.hours}', '');
+    expect(text).not.toMatch(/last\s+hours|hours\s*;/);
+    expect(manifest.prompts[0].text).toMatch(/if given, pass it as hours: \$\{arguments\.hours\}$/);
+  });
+
   it('maps its settings onto the environment names of the contract', () => {
     const env = manifest.server.mcp_config.env as Record<string, string>;
     for (const name of Object.keys(env)) expect(Object.values(ENV)).toContain(name);
