@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Agent, request } from 'undici';
-import { prng } from '../src/simulator/data.js';
+import { prng, widenPage } from '../src/simulator/data.js';
 import { startSimulator } from '../src/simulator/server.js';
 import { BENCH } from './config.js';
 
@@ -154,13 +154,8 @@ async function main() {
       structuredShare: round(tokens(result.structuredContent) / rawTokens, 3),
     };
   };
-  const thousand = JSON.parse(await rawOf('POST', '/streamers', { tokenAddresses: a.slice(0, 100) }));
-  thousand.data = Array.from({ length: 1000 }, (_, i) => ({
-    ...thousand.data[i % thousand.data.length],
-    mintId: `${String(i).padStart(4, 'x')}${(thousand.data[i % thousand.data.length].mintId as string).slice(4)}`,
-  }));
-  thousand.pagination = { page: 1, limit: 1000, total: 1000, totalPages: 1, hasNext: false, hasPrev: false };
   const results100 = await rawOf('POST', '/streamers', { tokenAddresses: a.slice(0, 100) });
+  const thousand = widenPage(JSON.parse(results100), 1000);
   results.tokens = {
     toolsList,
     samples: [

@@ -185,3 +185,17 @@ export function createDataset(seed = 42, counts = { platform_a: 160, platform_b:
 }
 
 export type Dataset = ReturnType<typeof createDataset>;
+
+/**
+ * A list_streamers page of `rows` rows made from a real one (the simulator answers at most 100 a page): its
+ * rows repeated, each with a distinct mint id, and pagination to match. The 1,000-row sample of the bench
+ * and of its token budget test.
+ */
+export function widenPage(page: { data: Array<Record<string, unknown>> }, rows: number) {
+  const data = Array.from({ length: rows }, (_, i) => {
+    const row = page.data[i % page.data.length];
+    return { ...row, mintId: `${String(i).padStart(4, 'x')}${String(row?.mintId).slice(4)}` };
+  });
+  const pagination = { page: 1, limit: rows, total: rows, totalPages: 1, hasNext: false, hasPrev: false };
+  return { ...page, data, pagination };
+}

@@ -2,6 +2,7 @@
 // Counted with o200k_base (gpt-tokenizer) as a proxy for the assistant's tokenizer.
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
+import { widenPage } from '../../src/simulator/data.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { call, type Harness, ids, useSimulator } from '../helpers.js';
@@ -74,13 +75,7 @@ describe('results against the raw upstream body', () => {
   it('list_streamers, 1,000 rows: text at most 10% of the raw tokens, structuredContent at most 16%', async () => {
     // The simulator answers at most 100 rows a page; the 1,000-row page is made from them, as in the bench.
     const tokenAddresses = ids(sim, 'platform_a', 100);
-    const page = JSON.parse(await raw('/streamers', { tokenAddresses }));
-    page.data = Array.from({ length: 1000 }, (_, i) => {
-      const row = page.data[i % page.data.length];
-      return { ...row, mintId: `${String(i).padStart(4, 'x')}${String(row.mintId).slice(4)}` };
-    });
-    page.pagination = { page: 1, limit: 1000, total: 1000, totalPages: 1, hasNext: false, hasPrev: false };
-    const body = JSON.stringify(page);
+    const body = JSON.stringify(widenPage(JSON.parse(await raw('/streamers', { tokenAddresses })), 1000));
     sim.inject({ raw: body });
     const out = await call(h.client, 'list_streamers', { tokenAddresses, limit: 1000 });
     expect(out.isError).toBe(false);
