@@ -56,6 +56,8 @@ async function main(): Promise<number | undefined> {
   }
   const logger = createLogger(config.logLevel, [config.apiKey, config.httpToken]);
   for (const problem of problems) logger.warn('configuration problem', { problem });
+  // A defect in one request's handling must not stop a server that others are using: logged, not fatal.
+  process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
   const client = createClient(config, logger);
   const cleanup = async () => {
     await client?.close();

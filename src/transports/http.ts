@@ -62,6 +62,14 @@ function json(res: ServerResponse, status: number, body: unknown) {
   res.end(JSON.stringify(body));
 }
 
+/** The path of a request target (origin-form or absolute-form); undefined when it cannot be read. */
+function pathOf(target: string | undefined): string | undefined {
+  if (!target) return undefined;
+  if (target.startsWith('/')) return target.split(/[?#]/, 1)[0];
+  if (!URL.canParse(target)) return undefined;
+  return new URL(target).pathname;
+}
+
 /** Reads the body up to `cap` bytes; undefined when it is larger. */
 async function readBody(req: IncomingMessage, cap: number): Promise<string | undefined> {
   const declared = Number(req.headers['content-length']);
@@ -89,14 +97,24 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
   let hosts: string[] = [];
   let origins: string[] = [];
 
-  const server = createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://local');
-    if (req.method === 'GET' && url.pathname === '/healthz') return json(res, 200, { status: 'ok' });
-    if (req.method === 'GET' && url.pathname === '/readyz') {
+  // Every request gets an answer, whatever its line or headers: a fault in handling one is answered (or
+  // its connection closed) and logged, and never becomes an unhandled rejection that stops the server.
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      deps.logger.error('HTTP request failed', { error });
+      if (!res.headersSent) jsonRpcError(res, 500, -32603, 'Internal error');
+      else res.destroy();
+    });
+  });
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = pathOf(req.url);
+    if (path === undefined) return json(res, 400, { error: 'bad request target' });
+    if (req.method === 'GET' && path === '/healthz') return json(res, 200, { status: 'ok' });
+    if (req.method === 'GET' && path === '/readyz') {
       const r = await deps.ready();
       return json(res, r.ready ? 200 : 503, { status: r.ready ? 'ready' : 'not ready', detail: r.detail });
     }
-    if (url.pathname !== '/mcp') return json(res, 404, { error: 'not found; MCP is at /mcp' });
+    if (path !== '/mcp') return json(res, 404, { error: 'not found; MCP is at /mcp' });
 
     // DNS rebinding: a browser page must not reach a local server through a name it controls.
     const host = String(req.headers.host ?? '').toLowerCase();
@@ -182,7 +200,7 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       deps.logger.error('HTTP request failed', { error });
       jsonRpcError(res, 500, -32603, 'Internal error');
     }
-  });
+  };
   server.headersTimeout = 10_000;
   server.keepAliveTimeout = 5_000;
 

@@ -10,6 +10,9 @@ export async function serveStdio(server: Server, cleanup: () => Promise<void>): 
     await Promise.allSettled([server.close(), cleanup()]);
     process.exit(0);
   };
+  // A client that closes our stdout (while a call is in flight, say) makes the next write fail with EPIPE:
+  // the client is gone, so this is the end of the session, not a crash.
+  process.stdout.on('error', shutdown);
   process.stdin.on('end', shutdown);
   process.stdin.on('close', shutdown);
   process.on('SIGINT', shutdown);
