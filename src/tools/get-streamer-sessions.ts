@@ -4,7 +4,7 @@ import { asArray, asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
 import { fitRows, tabular } from '../format/result.js';
 import { clean, num, table } from '../format/text.js';
-import { mintId, SCOPES } from './shared.js';
+import { mintId, page, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 const COLUMNS = ['startTime', 'endTime', 'duration', 'peakViewers', 'averageViewers'] as const;
@@ -23,8 +23,8 @@ export const getStreamerSessions = defineTool({
     "One token's past streaming sessions (start, end, duration, peak and average viewers), paged. Use for stream history, or peaks against averages.",
   input: {
     mint: mintId.describe('Token mint id'),
-    limit: z.number().int().max(100).default(20).describe('Sessions per page'),
-    page: z.number().int().default(1).describe('Page'),
+    limit: z.number().int().min(1).max(100).default(20).describe('Sessions per page'),
+    page,
   },
   scope: SCOPES.any,
   output: {

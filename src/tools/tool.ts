@@ -116,16 +116,19 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
     name: spec.name,
     entry: getEntry,
     prepare(raw) {
-      const parsed = input.safeParse(raw ?? {});
+      const props = (getEntry().inputSchema.properties ?? {}) as Record<string, JsonProp>;
+      const given = normalize(raw ?? {}, props);
+      // Repeated ids are sent once, and the per-call maximum counts distinct ids.
+      const duplicates = spec.ids ? dedupe(given, spec.ids) : [];
+      const parsed = input.safeParse(given);
       if (!parsed.success)
-        return { error: argumentError(spec.name, parsed.error.issues, raw, getEntry().inputSchema) };
+        return { error: argumentError(spec.name, parsed.error.issues, given, getEntry().inputSchema) };
       const args = parsed.data as Args<S>;
       if (spec.scope) {
         const scope = resolveScope(args.chain, args.platform, spec.scope);
         if ('error' in scope) return { error: invalid(spec.name, [scope.error]) };
         Object.assign(args, scope);
       }
-      const duplicates = spec.ids ? dedupe(args as Record<string, unknown>, spec.ids) : [];
       return {
         async run(ctx) {
           const format = args.response_format;
@@ -143,13 +146,40 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
   };
 }
 
+const NUMERIC = /^-?\d+(\.\d+)?$/;
+
+/**
+ * Arguments as real clients send them, read the way they mean them: `null` for an optional parameter
+ * means omitted (strict-mode clients send it); a number or boolean sent as a string ("25", "true") is
+ * that number or boolean; ids lose surrounding whitespace. Anything else is left for the schema to judge.
+ */
+function normalize(raw: unknown, props: Record<string, JsonProp>): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (value === null) continue;
+    const type = props[key]?.type;
+    let v = value;
+    if (typeof v === 'string' && (type === 'integer' || type === 'number') && NUMERIC.test(v.trim()))
+      v = Number(v);
+    else if (typeof v === 'string' && type === 'boolean' && /^(true|false)$/.test(v.trim()))
+      v = v.trim() === 'true';
+    else if (typeof v === 'string' && props[key]?.minLength !== undefined) v = v.trim();
+    else if (Array.isArray(v) && props[key]?.type === 'array')
+      v = v.map((x) => (typeof x === 'string' ? x.trim() : x));
+    Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
 /** Keeps the first occurrence of each id in `args[key]`; returns the ids that were repeated. */
-function dedupe(args: Record<string, unknown>, key: string): string[] {
-  const ids = args[key] as string[];
+function dedupe(args: unknown, key: string): string[] {
+  const ids = (args as Record<string, unknown> | null)?.[key];
+  if (!Array.isArray(ids)) return [];
   const unique = [...new Set(ids)];
   if (unique.length === ids.length) return [];
-  args[key] = unique;
-  return [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
+  (args as Record<string, unknown>)[key] = unique;
+  return [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))].map(String);
 }
 
 function withDuplicates(r: Rendered, duplicates: string[]): Rendered {

@@ -20,7 +20,7 @@ interface Probe {
 }
 
 const uniqueIds = (n: number) =>
-  Array.from({ length: n }, (_, i) => `${String(i).padStart(4, '1')}${'B'.repeat(40)}`);
+  Array.from({ length: n }, (_, i) => `${String(i).padStart(4, '0')}${'B'.repeat(40)}`);
 
 const probes: Probe[] = [];
 for (const [tool, endpoint] of Object.entries(LIMITS)) {
@@ -47,7 +47,10 @@ for (const [tool, endpoint] of Object.entries(LIMITS)) {
       if (p.max !== undefined)
         probes.push({ tool, param, value: p.max + 1, ok: false }, { tool, param, value: p.max, ok: true });
       probes.push({ tool, param, value: 1.5, ok: false });
-      probes.push({ tool, param, value: '10', ok: false });
+      // A number sent as a numeric string is that number (README: "Inputs"); any other string is refused.
+      probes.push({ tool, param, value: String(p.max ?? p.min ?? 10), ok: true });
+      probes.push({ tool, param, value: 'ten', ok: false });
+      probes.push({ tool, param, value: null, ok: true });
     }
     if (p.kind === 'enum') {
       probes.push({ tool, param, value: 'bogus', ok: false });

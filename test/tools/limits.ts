@@ -53,8 +53,9 @@ export const LIMITS: Record<string, Endpoint> = {
     path: '/streamers/{mint}/sessions',
     params: {
       mint: { kind: 'id', required: true },
-      limit: { kind: 'int', max: 100, default: 20 },
-      page: { kind: 'int', default: 1 },
+      // The document states no minimum; the upstream refuses 0 and negatives, so they are refused first.
+      limit: { kind: 'int', min: 1, max: 100, default: 20 },
+      page: { kind: 'int', min: 1, default: 1 },
       chain: CHAIN_ALL,
       platform: PLATFORM_ANY,
       response_format: FORMAT,

@@ -21,8 +21,11 @@ function arbitraryFor(p: Param): fc.Arbitrary<unknown> {
       return fc.array(mint, { minLength: p.min, maxLength: p.max });
     case 'id':
       return mint;
-    case 'int':
-      return fc.integer({ min: p.min ?? -1_000, max: p.max ?? 1_000_000 });
+    case 'int': {
+      // A number sent as a numeric string is that number.
+      const n = fc.integer({ min: p.min ?? -1_000, max: p.max ?? 1_000_000 });
+      return fc.oneof(n, n.map(String));
+    }
     case 'enum':
       return fc.constantFrom(...p.values);
     case 'bool':
@@ -36,7 +39,8 @@ function validArgs(tool: string): fc.Arbitrary<Record<string, unknown>> {
   const shape: Record<string, fc.Arbitrary<unknown>> = {};
   const required: string[] = [];
   for (const [name, p] of Object.entries(params)) {
-    shape[name] = arbitraryFor(p);
+    // null for an optional parameter means omitted (strict-mode clients send it).
+    shape[name] = 'required' in p ? arbitraryFor(p) : fc.oneof(arbitraryFor(p), fc.constant(null));
     if ('required' in p) required.push(name);
   }
   return fc.record(shape, { requiredKeys: required }).filter((a) => !contradictory(a.chain, a.platform));
@@ -46,8 +50,9 @@ const contradictory = (chain: unknown, platform: unknown) =>
   (chain === 'chain_a' && (platform === 'platform_b' || platform === 'platform_c')) ||
   (chain === 'chain_b' && platform === 'platform_a');
 
-/** What the document says the request must be, for these arguments. */
-function checkRequest(tool: string, args: Record<string, unknown>, req: ApiRequest) {
+/** What the document says the request must be, for these arguments (null meaning omitted). */
+function checkRequest(tool: string, given: Record<string, unknown>, req: ApiRequest) {
+  const args = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== null));
   const endpoint = LIMITS[tool];
   if (!endpoint) throw new Error(tool);
   expect(req.method).toBe(endpoint.method);
@@ -75,7 +80,7 @@ function checkRequest(tool: string, args: Record<string, unknown>, req: ApiReque
       expect(Number.isInteger(value)).toBe(true);
       if (p.min !== undefined) expect(value).toBeGreaterThanOrEqual(p.min);
       if (p.max !== undefined) expect(value).toBeLessThanOrEqual(p.max);
-      expect(value).toBe(args[name] ?? p.default);
+      expect(value).toBe(args[name] === undefined ? p.default : Number(args[name]));
     }
     if (p.kind === 'enum') expect(p.values).toContain(value);
     if (p.kind === 'enum' && name !== 'chain' && name !== 'platform')
@@ -109,7 +114,7 @@ function invalidArgs(tool: string): fc.Arbitrary<{ args: Record<string, unknown>
           fc.constant([]),
           fc.array(mint, { minLength: p.max + 1, maxLength: p.max + 5 }),
           fc.tuple(mint, fc.string({ maxLength: 31 })).map(([a, b]) => [a, b]),
-          fc.tuple(mint, fc.string({ minLength: 45, maxLength: 80 })).map(([a, b]) => [b, a]),
+          fc.tuple(mint, fc.string({ minLength: 45, maxLength: 80 })).map(([a, b]) => [`x${b}x`, a]),
           fc.string(),
           fc.integer(),
         );
@@ -117,7 +122,7 @@ function invalidArgs(tool: string): fc.Arbitrary<{ args: Record<string, unknown>
       case 'id':
         bad = fc.oneof(
           fc.string({ maxLength: 31 }),
-          fc.string({ minLength: 45, maxLength: 200 }),
+          fc.string({ minLength: 45, maxLength: 200 }).map((b) => `x${b}x`),
           fc.integer(),
           fc.constant(null),
         );
@@ -127,8 +132,8 @@ function invalidArgs(tool: string): fc.Arbitrary<{ args: Record<string, unknown>
           ...(p.min !== undefined ? [fc.integer({ min: -1e9, max: p.min - 1 })] : []),
           ...(p.max !== undefined ? [fc.integer({ min: p.max + 1, max: 1e9 })] : []),
           fc.double({ noInteger: true, noNaN: true }),
-          fc.integer().map(String),
-          fc.constant(null),
+          ...(p.max !== undefined ? [fc.integer({ min: p.max + 1, max: 1e9 }).map(String)] : []),
+          fc.string().filter((v) => !/^\s*-?\d+(\.\d+)?\s*$/.test(v)),
         );
         break;
       case 'enum':
@@ -139,7 +144,10 @@ function invalidArgs(tool: string): fc.Arbitrary<{ args: Record<string, unknown>
         );
         break;
       case 'bool':
-        bad = fc.oneof(fc.string(), fc.integer(), fc.constant(null));
+        bad = fc.oneof(
+          fc.string().filter((v) => !/^\s*(true|false)\s*$/.test(v)),
+          fc.integer(),
+        );
         break;
     }
     return fc
