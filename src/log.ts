@@ -7,13 +7,17 @@ export interface Logger {
   warn(msg: string, fields?: LogFields): void;
   info(msg: string, fields?: LogFields): void;
   debug(msg: string, fields?: LogFields): void;
+  /** The same logger, redacting one more secret too (a caller's own key, for that caller's requests). */
+  redacting(secret: string | undefined): Logger;
 }
 
 const REDACTED = '[redacted]';
 
 /**
  * A logger that writes one JSON line per event to stderr (stdout carries the stdio protocol).
- * Every secret passed in is replaced wherever it appears in the line: fields, messages, error causes.
+ * Every secret passed in is replaced wherever it appears, glued to other characters too: in the decoded
+ * strings (fields, messages, error causes, keys) before they are escaped as JSON, so an escaped form
+ * cannot slip through, and once more in the finished line.
  */
 export function createLogger(
   level: LogLevel,
@@ -22,21 +26,36 @@ export function createLogger(
 ): Logger {
   const threshold = LOG_LEVELS.indexOf(level);
   const hidden = secrets.filter((s): s is string => typeof s === 'string' && s.length > 0);
+  const redact = (text: string) => {
+    let out = text;
+    for (const secret of hidden) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    return out;
+  };
+  const replacer = (_key: string, value: unknown): unknown => {
+    const v = errorReplacer(value);
+    if (typeof v === 'string') return redact(v);
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+    // Keys are decoded strings too.
+    const keys = Object.keys(v);
+    if (!keys.some((k) => redact(k) !== k)) return v;
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k), x]));
+  };
   const emit = (lvl: LogLevel, msg: string, fields?: LogFields) => {
     if (LOG_LEVELS.indexOf(lvl) > threshold) return;
-    let line = JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields }, errorReplacer);
-    for (const secret of hidden) line = line.split(secret).join(REDACTED);
-    write(`${line}\n`);
+    const line = JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields }, replacer);
+    write(`${redact(line)}\n`);
   };
   return {
     error: (msg, fields) => emit('error', msg, fields),
     warn: (msg, fields) => emit('warn', msg, fields),
     info: (msg, fields) => emit('info', msg, fields),
     debug: (msg, fields) => emit('debug', msg, fields),
+    redacting: (secret) =>
+      secret ? createLogger(level, [...hidden, secret], write) : createLogger(level, hidden, write),
   };
 }
 
-function errorReplacer(_key: string, value: unknown): unknown {
+function errorReplacer(value: unknown): unknown {
   if (value instanceof Error) {
     const { code, detail } = value as { code?: unknown; detail?: unknown };
     return {
@@ -50,4 +69,10 @@ function errorReplacer(_key: string, value: unknown): unknown {
   return value;
 }
 
-export const silentLogger: Logger = { error() {}, warn() {}, info() {}, debug() {} };
+export const silentLogger: Logger = {
+  error() {},
+  warn() {},
+  info() {},
+  debug() {},
+  redacting: () => silentLogger,
+};

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { ApiClient, type ApiClientOptions } from '../src/api/client.js';
 import type { ApiError } from '../src/api/errors.js';
 import type { Config } from '../src/config.js';
-import { silentLogger } from '../src/log.js';
+import { type Logger, silentLogger } from '../src/log.js';
 import { createServer } from '../src/server.js';
 import { type Simulator, startSimulator } from '../src/simulator/server.js';
 
@@ -40,6 +40,7 @@ export async function connect(
     problems?: string[];
     /** Overrides of the upstream client (breaker, retry timing). */
     api?: Partial<ApiClientOptions>;
+    logger?: Logger;
   } = {},
 ): Promise<Harness> {
   const config = testConfig(sim, options.config);
@@ -51,14 +52,14 @@ export async function connect(
           timeoutMs: config.timeoutMs,
           maxRetries: config.maxRetries,
           maxConcurrency: config.maxConcurrency,
-          logger: silentLogger,
+          logger: options.logger ?? silentLogger,
           retry: { baseDelayMs: 5, maxDelayMs: 20 },
           ...options.api,
         })
       : undefined;
   const server = createServer({
     config,
-    logger: silentLogger,
+    logger: options.logger ?? silentLogger,
     ...(api ? { client: api } : {}),
     ...(options.budgetChars ? { budgetChars: options.budgetChars } : {}),
     ...(options.demo ? { demo: true } : {}),

@@ -1,6 +1,7 @@
 import type { Agent, Dispatcher } from 'undici';
 import type { Logger } from '../log.js';
 import { VERSION } from '../version.js';
+import { cleanContentType, describeBody, parseBody, type Shape, scrubber, shapeProblem } from './body.js';
 import { Breaker, type BreakerOptions, DEFAULT_BREAKER } from './breaker.js';
 import {
   ApiError,
@@ -22,6 +23,8 @@ export interface ApiRequest {
   path: string;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
+  /** The documented shape of the answer; an answer that departs from it is an invalid response. */
+  shape?: Shape;
 }
 
 export interface ApiResponse {
@@ -90,14 +93,14 @@ export class ApiClient {
   readonly #limiter: Limiter;
   readonly #breaker: Breaker;
   readonly #inflight = new Map<string, SharedCall<ApiResponse>>();
-  readonly #redact: (text: string) => string;
+  readonly #scrub: ReturnType<typeof scrubber>;
 
   constructor(options: ApiClientOptions) {
     this.#options = options;
     this.#agent = options.agent;
     this.#policy = { ...DEFAULT_RETRY, ...options.retry, maxRetries: options.maxRetries };
     this.#limiter = new Limiter(options.maxConcurrency ?? 4);
-    this.#redact = redactor(options.apiKey);
+    this.#scrub = scrubber(options.apiKey);
     this.#breaker = new Breaker({ ...DEFAULT_BREAKER, ...options.breaker }, options.logger);
     this.#headers = {
       accept: 'application/json',
@@ -113,7 +116,7 @@ export class ApiClient {
     const key = `${req.method} ${url.href} ${payload ?? ''}`;
     let shared = this.#inflight.get(key);
     if (!shared || shared.abandoned) {
-      const call = new SharedCall((s) => this.#send(req.method, url, payload, s));
+      const call = new SharedCall((s) => this.#send(req.method, url, payload, req.shape, s));
       const forget = () => {
         if (this.#inflight.get(key) === call) this.#inflight.delete(key);
       };
@@ -124,14 +127,20 @@ export class ApiClient {
     return shared.join(signal);
   }
 
-  async #send(method: ApiRequest['method'], url: URL, payload: string | undefined, cancel: Switch) {
+  async #send(
+    method: ApiRequest['method'],
+    url: URL,
+    payload: string | undefined,
+    shape: Shape | undefined,
+    cancel: Switch,
+  ) {
     const started = performance.now();
     for (let attempt = 0; ; attempt++) {
       try {
         // Each attempt takes a slot; a backoff wait does not hold one.
         const { status, body: json } = await this.#limiter.run(() => {
           this.#breaker.admit();
-          return this.#attempt(method, url, payload, cancel);
+          return this.#attempt(method, url, payload, shape, cancel);
         }, cancel);
         this.#breaker.record(undefined);
         return { status, body: json, attempts: attempt + 1, ms: performance.now() - started };
@@ -166,7 +175,13 @@ export class ApiClient {
     return { active: this.#limiter.active, waiting: this.#limiter.waiting };
   }
 
-  async #attempt(method: ApiRequest['method'], url: URL, payload: string | undefined, cancel: Switch) {
+  async #attempt(
+    method: ApiRequest['method'],
+    url: URL,
+    payload: string | undefined,
+    shape: Shape | undefined,
+    cancel: Switch,
+  ) {
     // One switch per attempt, thrown when the call is cancelled or the attempt times out.
     const attempt = new Switch();
     let timedOut = false;
@@ -197,30 +212,37 @@ export class ApiClient {
     }
 
     const { statusCode: status, headers } = response;
-    const contentType = String(headers['content-type'] ?? '');
-    // An upstream may echo the key back (in an error message, say); it goes no further than here.
-    text = this.#redact(text);
-    const parsed = parseJson(text);
+    const contentType = cleanContentType(headerValue(headers['content-type']));
+    // Everything read from the body is read after it was bounded and cleared of the key.
+    const parsed = parseBody(text);
+    const body = parsed.ok ? this.#scrub.json(text, parsed.value) : undefined;
+    const described = () => {
+      const shown = this.#scrub.text(text);
+      return { body: describeBody(shown, Buffer.byteLength(text), contentType ?? ''), contentType };
+    };
     if (status < 200 || status >= 300) {
+      const message = messageOf(body);
       throw errorFromStatus(status, {
-        upstreamMessage: messageOf(parsed) ?? snippet(text, contentType),
+        ...(message ? { upstreamMessage: message } : described()),
         retryAfterMs: parseRetryAfter(headerValue(headers['retry-after'])),
       });
     }
-    if (parsed === undefined) {
-      throw new InvalidResponseError('response is not JSON', {
-        status,
-        upstreamMessage: snippet(text, contentType),
-      });
+    if (!parsed.ok) {
+      throw new InvalidResponseError(
+        parsed.problem === 'not JSON' ? 'response is not JSON' : `response ${parsed.problem} to read`,
+        { status, ...(parsed.problem === 'not JSON' ? described() : { contentType }) },
+      );
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new InvalidResponseError('response is not a JSON object', { status });
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new InvalidResponseError('response is not a JSON object', { status, contentType });
     }
-    const body = parsed as Record<string, unknown>;
-    if (body.success === false) {
-      throw new ApiReportedError('success: false', { status, upstreamMessage: messageOf(body) });
+    const record = body as Record<string, unknown>;
+    if (record.success === false) {
+      throw new ApiReportedError('success: false', { status, upstreamMessage: messageOf(record) });
     }
-    return { status, body };
+    const problem = shape ? shapeProblem(record, shape) : undefined;
+    if (problem) throw new InvalidResponseError(`unexpected answer: ${problem}`, { status, contentType });
+    return { status, body: record };
   }
 
   /** The error kind of a failed attempt; rethrows what is not an upstream failure. */
@@ -266,27 +288,6 @@ function readCapped(body: Dispatcher.ResponseData['body'], cap: number): Promise
   });
 }
 
-/**
- * Replaces `secret` wherever it stands as a whole token, that is, not inside a longer run of letters and
- * digits: an upstream that echoes the key loses it, while an id or field name that merely contains a
- * short key's characters stays whole (a substring rule turned `tokenMarketCap` into `to[redacted]en…`
- * for the key `k`).
- */
-export function redactor(secret: string): (text: string) => string {
-  if (!secret) return (text) => text;
-  const escaped = secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'gu');
-  return (text) => (text.includes(secret) ? text.replace(pattern, '[redacted]') : text);
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The upstream's message in an error body, wherever the common shapes put it. */
 function messageOf(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
@@ -300,14 +301,6 @@ function messageOf(body: unknown): string | undefined {
     }
   }
   return undefined;
-}
-
-function snippet(text: string, contentType: string): string | undefined {
-  const trimmed = text.trim();
-  if (!trimmed) return undefined;
-  const kind = contentType.split(';')[0]?.trim() || 'unknown content type';
-  const isHtml = /^<(!doctype|html)/i.test(trimmed) || kind === 'text/html';
-  return isHtml ? `an HTML page (${kind})` : `${kind}: ${trimmed.slice(0, 120)}`;
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -15,6 +15,10 @@ export interface ErrorDetail {
   status?: number | undefined;
   /** The upstream's own message, as received (untrusted: cleaned where it is shown). */
   upstreamMessage?: string | undefined;
+  /** A body that was not the expected JSON, described safely (`binary data (N bytes)`, quoted cleaned text). */
+  body?: string | undefined;
+  /** The answer's Content-Type, cleaned. */
+  contentType?: string | undefined;
   retryAfterMs?: number | undefined;
   /** Requests made, retries included. */
   attempts?: number | undefined;

@@ -1,6 +1,6 @@
 // Botting analysis results (document: "Botting analysis result"), shared by analyze_botting and investigate_botting.
 import { asArray, asRecord } from './batch.js';
-import { clean, num, quote } from './text.js';
+import { clean, dict, num, quote } from './text.js';
 
 export interface Finding {
   mintId: string;
@@ -60,7 +60,7 @@ export interface LevelStats {
 
 /** Counts per level (most suspicious first) and the average confidence (the upstream's when it gives one). */
 export function levelStats(ranked: readonly Finding[], upstreamAverage?: unknown): LevelStats {
-  const byLevel: Record<string, number> = {};
+  const byLevel = dict<number>();
   for (const f of ranked) byLevel[f.level] = (byLevel[f.level] ?? 0) + 1;
   const confidences = ranked.map((f) => f.confidence).filter((c): c is number => c !== null);
   const computed = confidences.length ? confidences.reduce((a, b) => a + b, 0) / confidences.length : null;

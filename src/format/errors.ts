@@ -12,8 +12,8 @@ export function describeError(error: unknown): string {
   if (!(error instanceof ApiError)) {
     return `Internal error in the MCP server: ${quote((error as Error)?.message ?? error, 200)}. Please report it.\n${errorTag('internal', false)}`;
   }
-  const { status, upstreamMessage, retryAfterMs, attempts, timeoutMs } = error.detail;
-  const said = upstreamMessage ? `: ${quote(upstreamMessage, 200)}` : '';
+  const { status, upstreamMessage, body, contentType, retryAfterMs, attempts, timeoutMs } = error.detail;
+  const said = upstreamMessage ? `: ${quote(upstreamMessage, 200)}` : body ? `: ${body}` : '';
   const http = status ? ` (HTTP ${status})` : '';
   const tries = attempts && attempts > 1 ? ` after ${attempts} attempts` : '';
   const waitS = retryAfterMs !== undefined ? Math.ceil(retryAfterMs / 1000) : undefined;
@@ -59,7 +59,7 @@ export function describeError(error: unknown): string {
       );
     case 'invalid_response':
       return lines(
-        `The streamer analytics service answered with something other than the expected JSON${http} (${error.message}${upstreamMessage ? `; got ${upstreamMessage}` : ''}).`,
+        `The streamer analytics service answered with something other than the expected JSON${http} (${error.message}; ${body ? `got ${body}` : 'no body shown'}, Content-Type ${contentType ? quote(contentType, 80) : 'none'}).`,
         `Check that ${ENV.baseUrl} points at the API itself, with its path prefix (e.g. https://host/api/v1).`,
         errorTag('invalid_response', false),
       );

@@ -1,5 +1,5 @@
 // Rendering of objects whose fields the interface document does not show: every field, compactly.
-import { clean, num, quote, sparkline } from './text.js';
+import { clean, dict, num, quote, sparkline } from './text.js';
 
 export interface SeriesSummary {
   count: number;
@@ -60,7 +60,7 @@ function summariseSeries(values: unknown[]): { text: string; summary: SeriesSumm
  */
 export function describeObject(value: Record<string, unknown>, skip: readonly string[] = []): Described {
   const parts: string[] = [];
-  const fields: Record<string, unknown> = {};
+  const fields = dict<unknown>();
   let omitted = 0;
   const add = (key: string, text: string, structured: unknown) => {
     if (parts.length >= MAX_FIELDS) {

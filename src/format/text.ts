@@ -30,6 +30,13 @@ export function clean(value: unknown, max = 120): string {
   return text;
 }
 
+const BINARY = /[\u0000-\u0008\u000e-\u001f\ufffd]/g;
+
+/** NUL, replacement characters (bytes that were not UTF-8) or many controls: data that is not text. */
+export function looksBinary(text: string): boolean {
+  return text.includes('\u0000') || (text.match(BINARY) ?? []).length > text.length / 20;
+}
+
 /** An upstream string shown in text: cleaned and quoted, so it reads as data, never as the server's words. */
 export const quote = (value: unknown, max = 120): string => JSON.stringify(clean(value, max));
 
@@ -45,12 +52,18 @@ export function literal(value: string, max = 48): string {
   );
 }
 
+/**
+ * A record for keys that come from the upstream: no prototype, so `"__proto__"` and `"constructor"` are
+ * keys like any other, never inherited values.
+ */
+export const dict = <T>(): Record<string, T> => Object.create(null);
+
 /** Cleans every string inside a JSON value (keys too); used where upstream objects pass through whole. */
 export function cleanDeep(value: unknown, max = 500): unknown {
   if (typeof value === 'string') return clean(value, max);
   if (Array.isArray(value)) return value.map((v) => cleanDeep(v, max));
   if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
+    const out = dict<unknown>();
     for (const [k, v] of Object.entries(value)) out[clean(k, 80)] = cleanDeep(v, max);
     return out;
   }

@@ -12,7 +12,7 @@ import { describeObject } from '../format/generic.js';
 import { fitRows } from '../format/result.js';
 import { cleanDeep, num, quote, table } from '../format/text.js';
 import { batchOutput } from './batch-output.js';
-import { idList, SCOPES } from './shared.js';
+import { idList, SCOPES, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 const REASONS_IN_JSON = 5;
@@ -32,6 +32,7 @@ export const analyzeBotting = defineTool({
   request: ({ mintIds, hours, chain, platform }) => ({
     method: 'POST',
     path: '/botting/bulk',
+    shape: SHAPES.batch,
     body: { mintIds, hours, chain, platform },
   }),
   render(body, args, ctx) {

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { asRecord } from '../format/batch.js';
 import { dailySeries, gridLines, hourlyGrid, seriesLine } from '../format/heatmap.js';
 import { cleanDeep, num } from '../format/text.js';
-import { SCOPES } from './shared.js';
+import { SCOPES, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 const int = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
@@ -24,6 +24,7 @@ export const getActivityHeatmap = defineTool({
   request: ({ chain, platform }) => ({
     method: 'GET',
     path: '/analytics/heatmap',
+    shape: SHAPES.heatmap,
     query: { chain, platform },
   }),
   render(body, args, ctx) {

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
 import { clean, cleanDeep, num } from '../format/text.js';
-import { SCOPES } from './shared.js';
+import { SCOPES, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 export const getAnalyticsOverview = defineTool({
@@ -23,6 +23,7 @@ export const getAnalyticsOverview = defineTool({
   request: ({ chain, platform }) => ({
     method: 'GET',
     path: '/analytics/overview',
+    shape: SHAPES.overview,
     query: { chain, platform },
   }),
   render(body, args, ctx) {

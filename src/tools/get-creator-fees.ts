@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { accountFor, asArray, asRecord, failedLines, noteLines } from '../format/batch.js';
 import { fitRows } from '../format/result.js';
 import { clean, cleanDeep, num, quote, table } from '../format/text.js';
-import { idList } from './shared.js';
+import { idList, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 export const getCreatorFees = defineTool({
@@ -21,6 +21,7 @@ export const getCreatorFees = defineTool({
   request: ({ tokenAddresses }) => ({
     method: 'POST',
     path: '/stats/creator-fees/bulk',
+    shape: SHAPES.fees,
     body: { tokenAddresses },
   }),
   render(body, args, ctx) {

@@ -4,7 +4,7 @@ import { asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
 import { liveText, type StreamerRecord } from '../format/streamer.js';
 import { clean, cleanDeep, num, quote } from '../format/text.js';
-import { mintId, SCOPES } from './shared.js';
+import { mintId, SCOPES, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 const DOCUMENTED = [
@@ -32,6 +32,7 @@ export const getStreamerCore = defineTool({
     method: 'GET',
     path: `/streamers/${segment(mint)}/core`,
     query: { chain, platform },
+    shape: SHAPES.core,
   }),
   render(body, args, ctx) {
     const r = asRecord(body.data) as StreamerRecord;

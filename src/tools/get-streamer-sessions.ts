@@ -4,7 +4,7 @@ import { asArray, asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
 import { fitRows, tabular } from '../format/result.js';
 import { clean, num, table } from '../format/text.js';
-import { mintId, page, SCOPES } from './shared.js';
+import { mintId, page, SCOPES, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 const COLUMNS = ['startTime', 'endTime', 'duration', 'peakViewers', 'averageViewers'] as const;
@@ -37,6 +37,7 @@ export const getStreamerSessions = defineTool({
     method: 'GET',
     path: `/streamers/${segment(mint)}/sessions`,
     query: { limit, page, chain, platform },
+    shape: SHAPES.sessions,
   }),
   render(body, args, ctx) {
     const sessions = asArray(body.data).map(asRecord);

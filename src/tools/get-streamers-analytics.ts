@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { renderGenericBatch } from '../format/batch.js';
 import { batchOutput } from './batch-output.js';
-import { idList, SCOPES } from './shared.js';
+import { idList, SCOPES, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 export const getStreamersAnalytics = defineTool({
@@ -20,6 +20,7 @@ export const getStreamersAnalytics = defineTool({
   request: ({ mintIds, period, points, chain, platform }) => ({
     method: 'POST',
     path: '/streamers/analytics',
+    shape: SHAPES.batch,
     body: { mintIds, period, points, chain, platform },
   }),
   render: (body, args, ctx) =>

@@ -1,6 +1,6 @@
 import { renderGenericBatch } from '../format/batch.js';
 import { batchOutput } from './batch-output.js';
-import { idList, SCOPES } from './shared.js';
+import { idList, SCOPES, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 export const getStreamersComplete = defineTool({
@@ -15,6 +15,7 @@ export const getStreamersComplete = defineTool({
   request: ({ mintIds, chain, platform }) => ({
     method: 'POST',
     path: '/streamers/complete',
+    shape: SHAPES.batch,
     body: { mintIds, chain, platform },
   }),
   render: (body, args, ctx) =>

@@ -16,7 +16,7 @@ import { describeError } from '../format/errors.js';
 import { fitRows } from '../format/result.js';
 import { liveText, type StreamerRecord } from '../format/streamer.js';
 import { clean, cleanDeep, idColumn, label, num, quote, round, table } from '../format/text.js';
-import { idList, SCOPES } from './shared.js';
+import { idList, SCOPES, SHAPES } from './shared.js';
 import { type CallContext, defineTool } from './tool.js';
 
 /** Each endpoint's own batch limit, from the interface document. */
@@ -82,7 +82,12 @@ export const investigateBotting = defineTool({
       Promise.all(
         plan.botting.map((ids, i) =>
           send(
-            { method: 'POST', path: '/botting/bulk', body: { mintIds: ids, hours, chain, platform } },
+            {
+              method: 'POST',
+              path: '/botting/bulk',
+              body: { mintIds: ids, hours, chain, platform },
+              shape: SHAPES.batch,
+            },
             `botting ${i + 1}/${plan.botting.length}`,
           ),
         ),
@@ -93,6 +98,7 @@ export const investigateBotting = defineTool({
             {
               method: 'POST',
               path: '/streamers',
+              shape: SHAPES.streamers,
               body: { tokenAddresses: ids, limit: CHUNK.streamers, page: 1, chain, platform },
             },
             `streamer records ${i + 1}/${plan.streamers.length}`,
@@ -102,7 +108,12 @@ export const investigateBotting = defineTool({
       Promise.all(
         plan.fees.map((ids, i) =>
           send(
-            { method: 'POST', path: '/stats/creator-fees/bulk', body: { tokenAddresses: ids } },
+            {
+              method: 'POST',
+              path: '/stats/creator-fees/bulk',
+              body: { tokenAddresses: ids },
+              shape: SHAPES.fees,
+            },
             `creator fees ${i + 1}/${plan.fees.length}`,
           ),
         ),

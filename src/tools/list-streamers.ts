@@ -4,7 +4,7 @@ import { describeObject } from '../format/generic.js';
 import { fitRows, tabular } from '../format/result.js';
 import { type StreamerRecord, streamerColumns, streamerRow } from '../format/streamer.js';
 import { clean, cleanDeep, idColumn, num, shortId, table } from '../format/text.js';
-import { idList, page, SCOPES } from './shared.js';
+import { idList, page, SCOPES, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 export const listStreamers = defineTool({
@@ -32,6 +32,7 @@ export const listStreamers = defineTool({
   request: ({ tokenAddresses, sortBy, sortOrder, limit, page, chain, platform }) => ({
     method: 'POST',
     path: '/streamers',
+    shape: SHAPES.streamers,
     body: { tokenAddresses, sortBy, sortOrder, limit, page, chain, platform },
   }),
   render(body, args, ctx) {

@@ -1,5 +1,6 @@
 // Schema pieces declared once and composed by the tools: ids, paging, chain and platform.
 import * as z from 'zod';
+import type { Shape } from '../api/body.js';
 
 export const CHAINS = ['chain_a', 'chain_b', 'all'] as const;
 export const PLATFORMS = ['platform_a', 'platform_b', 'platform_c', 'all'] as const;
@@ -93,3 +94,14 @@ export function resolveScope(
   }
   return { chain: resolvedChain, platform: platform ?? platformFor(resolvedChain, scope) };
 }
+
+/** The documented shape of each answer, as deep as the tools read it; an answer that departs is invalid. */
+export const SHAPES = {
+  streamers: { data: 'array', pagination: 'object?' },
+  core: { data: 'object' },
+  sessions: { data: 'array' },
+  batch: { data: { results: 'array', errors: 'array?', summary: 'object?' } },
+  fees: { data: 'array', errors: 'array?', summary: 'object?' },
+  overview: { data: { globalStats: 'object?', liveMetrics: 'object?' } },
+  heatmap: { data: { daily: 'object?', monthly: 'object?', consistency: 'object?' } },
+} as const satisfies Record<string, Shape>;

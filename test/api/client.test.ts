@@ -162,7 +162,7 @@ describe('answers that are not what they should be', () => {
     sim.inject({ raw: '<!doctype html><html><body>Gateway</body></html>', contentType: 'text/html' });
     const error = await failure(api.request(health));
     expect(error.kind).toBe('invalid_response');
-    expect(describeError(error)).toContain('an HTML page (text/html)');
+    expect(describeError(error)).toContain('got an HTML page, Content-Type "text/html"');
     expect(sim.requests).toHaveLength(1);
   });
 

@@ -121,7 +121,7 @@ const CASES: Case[] = [
     outcome: '[error: invalid_response · final]',
     requests: 1,
     within: 300,
-    says: /an HTML page \(text\/html\).*STREAMER_ANALYTICS_BASE_URL/s,
+    says: /got an HTML page, Content-Type "text\/html"\).*STREAMER_ANALYTICS_BASE_URL/s,
   },
   {
     name: 'HTML error page with 502, three times',
@@ -129,7 +129,7 @@ const CASES: Case[] = [
     outcome: '[error: upstream_error · retryable]',
     requests: 3,
     within: 500,
-    says: /HTTP 502\) after 3 attempts: "an HTML page \(text\/html\)"/,
+    says: /HTTP 502\) after 3 attempts: an HTML page\./,
   },
   {
     name: 'body too large',
@@ -150,10 +150,26 @@ const CASES: Case[] = [
   {
     name: 'a body without data',
     faults: [{ status: 200, body: { success: true } }],
-    outcome: 'ok',
+    outcome: '[error: invalid_response · final]',
     requests: 1,
     within: 300,
-    says: /2 tokens requested, 0 analysed, 2 failed[\s\S]*"no result returned"/,
+    says: /data is missing where an object is documented/,
+  },
+  {
+    name: 'data of the wrong type',
+    faults: [{ status: 200, body: { success: true, data: 'ok' } }],
+    outcome: '[error: invalid_response · final]',
+    requests: 1,
+    within: 300,
+    says: /data is a string where an object is documented/,
+  },
+  {
+    name: 'results of the wrong type',
+    faults: [{ status: 200, body: { success: true, data: { results: { a: 1 } } } }],
+    outcome: '[error: invalid_response · final]',
+    requests: 1,
+    within: 300,
+    says: /data\.results is an object where an array is documented/,
   },
   {
     name: '401',

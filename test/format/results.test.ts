@@ -333,11 +333,18 @@ describe('output schemas accept what the upstream may add', () => {
     }
   });
 
-  it('copes with a body without data', async () => {
-    for (const tool of Object.keys(bodies)) {
-      sim.inject({ status: 200, body: { success: true } });
-      const out = await call(h.client, tool, args[tool] ?? {});
-      expect(out.isError, `${tool}: ${out.text}`).toBe(false);
+  it('refuses a body without data, or with data of the wrong type, as an invalid response', async () => {
+    // /health's answer is not shown in the document: whatever it is, it is reported.
+    for (const tool of Object.keys(bodies).filter((t) => t !== 'check_health')) {
+      for (const body of [{ success: true }, { success: true, data: 'ok' }, { success: true, data: 7 }]) {
+        sim.inject({ status: 200, body });
+        const out = await call(h.client, tool, args[tool] ?? {});
+        expect(out.isError, `${tool}: ${out.text}`).toBe(true);
+        expect(out.text).toMatch(
+          /unexpected answer: data is (missing|a string|a number) where an (object|array)/,
+        );
+        expect(out.text).toContain('[error: invalid_response · final]');
+      }
     }
   });
 });

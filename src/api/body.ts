@@ -1,0 +1,133 @@
+// What comes back from the upstream, made safe before anything reads it: parsed within bounds, checked
+// against the documented shape, the API key removed wherever it is echoed, and non-JSON bodies described
+// rather than passed on.
+import { clean, grouped, looksBinary } from '../format/text.js';
+
+/** Nesting and size past which a body is refused as pathological (the documented answers stay far below). */
+export const BODY_BOUNDS = { depth: 64, entries: 250_000 };
+
+/** A field's documented type; `?` where it may be absent. */
+type FieldShape = 'object' | 'array' | 'object?' | 'array?' | Shape;
+/** The documented shape of a response body, as deep as a tool relies on it. */
+export interface Shape {
+  [field: string]: FieldShape;
+}
+
+export type Parsed =
+  | { ok: true; value: unknown }
+  | { ok: false; problem: 'not JSON' | 'nested too deep' | 'too many fields' };
+
+/** Parses a body and bounds its nesting and size without recursion (a deep body must not overflow the stack). */
+export function parseBody(text: string): Parsed {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, problem: 'not JSON' };
+  }
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  let entries = 0;
+  while (stack.length) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth >= BODY_BOUNDS.depth) return { ok: false, problem: 'nested too deep' };
+    const children = Array.isArray(node) ? node : Object.values(node);
+    entries += children.length;
+    if (entries > BODY_BOUNDS.entries) return { ok: false, problem: 'too many fields' };
+    for (const child of children)
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return { ok: true, value };
+}
+
+const typeName = (v: unknown) =>
+  v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+
+/** Where `body` departs from `shape`, in words (`data is a string where an object is documented`); undefined when it fits. */
+export function shapeProblem(body: unknown, shape: Shape, path = ''): string | undefined {
+  const record = body as Record<string, unknown>;
+  for (const [field, expected] of Object.entries(shape)) {
+    const name = path + field;
+    const value = Object.hasOwn(record, field) ? record[field] : undefined;
+    if (typeof expected === 'object') {
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return `${name} is ${value === undefined ? 'missing' : typeName(value)} where an object is documented`;
+      const inner = shapeProblem(value, expected, `${name}.`);
+      if (inner) return inner;
+      continue;
+    }
+    const optional = expected.endsWith('?');
+    if (value === undefined && optional) continue;
+    const wantArray = expected.startsWith('array');
+    const fits = wantArray
+      ? Array.isArray(value)
+      : typeof value === 'object' && value !== null && !Array.isArray(value);
+    if (!fits)
+      return `${name} is ${value === undefined ? 'missing' : typeName(value)} where ${wantArray ? 'an array' : 'an object'} is documented`;
+  }
+  return undefined;
+}
+
+/** Shorter keys are matched only as whole tokens, so that ids and field names containing them stay whole. */
+const SUBSTRING_MIN = 8;
+const REDACTED = '[redacted]';
+
+/**
+ * Removes `secret` from what the upstream sent, on decoded values: JSON escapes (`\u0074…`, `\/`) are
+ * undone first, so an echoed key cannot slip through escaped; a key of 8 characters or more is removed
+ * wherever it stands, glued to other characters too. A shorter one (a test key) only where it stands as a
+ * whole token: a substring rule turned `tokenMarketCap` into `to[redacted]en…` for the key `k`.
+ */
+export function scrubber(secret: string) {
+  if (!secret) return { json: (_raw: string, v: unknown) => v, text: (s: string) => s };
+  const escaped = secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const token = new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'gu');
+  const replace =
+    secret.length >= SUBSTRING_MIN
+      ? (s: string) => s.split(secret).join(REDACTED)
+      : (s: string) => s.replace(token, REDACTED);
+  const string = (s: string) => (s.includes(secret) ? replace(s) : s);
+  const deep = (v: unknown): unknown => {
+    if (typeof v === 'string') return string(v);
+    if (Array.isArray(v)) return v.map(deep);
+    if (typeof v !== 'object' || v === null) return v;
+    const out: Record<string, unknown> = Object.create(null);
+    for (const [k, x] of Object.entries(v)) out[string(k)] = deep(x);
+    return out;
+  };
+  return {
+    /** A parsed body with the secret removed from every string, keys included. */
+    json(raw: string, value: unknown): unknown {
+      // Without an escape in the raw text, every decoded string is a piece of it: nothing to look for.
+      if (!raw.includes('\\') && !raw.includes(secret)) return value;
+      return deep(value);
+    },
+    /** Text that is not JSON (an error page), its JSON-style escapes undone first. */
+    text: (s: string) => string(undoEscapes(s)),
+  };
+}
+
+/** Undoes JSON-style escapes (`\u0074`, `\/`, `\n`) so that what is checked is what a reader would see. */
+function undoEscapes(s: string): string {
+  if (!s.includes('\\')) return s;
+  return s.replace(/\\u([0-9a-fA-F]{4})|\\(.)/g, (_m, hex: string | undefined, c: string | undefined) => {
+    if (hex) return String.fromCharCode(Number.parseInt(hex, 16));
+    return ({ n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' } as Record<string, string>)[c ?? ''] ?? c ?? '';
+  });
+}
+
+/**
+ * A body that is not the expected JSON, described safely for an error message: binary data by its size,
+ * an HTML page by its kind, text cleaned (no control, invisible or direction characters, no line breaks)
+ * and quoted. Takes text whose secrets were already removed.
+ */
+export function describeBody(text: string, bytes: number, contentType: string): string | undefined {
+  const trimmed = text.trim();
+  if (!trimmed) return undefined;
+  if (looksBinary(trimmed)) return `binary data (${grouped(bytes)} bytes)`;
+  if (/^<(!doctype|html)/i.test(trimmed) || /^text\/html\b/i.test(contentType)) return 'an HTML page';
+  return JSON.stringify(clean(trimmed, 120));
+}
+
+/** The Content-Type header, cleaned for display (it is upstream text like any other). */
+export const cleanContentType = (value: string | undefined) => clean(value ?? '', 80) || undefined;
