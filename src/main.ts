@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import type { ApiClient } from './api/client.js';
+import { ClientPool } from './api/pool.js';
 import { type Config, ENV, envValue, loadConfig } from './config.js';
 import { createLogger, type Logger } from './log.js';
 import { createClient, createServer } from './server.js';
@@ -85,6 +86,13 @@ async function serveOverHttp(
   demo: boolean,
 ): Promise<number | undefined> {
   const { HTTP_DEFAULTS, serveHttp } = await import('./transports/http.js');
+  // Without a key of its own, the server keeps one upstream client per caller key (breaker, limit).
+  const pool =
+    client || !config.baseUrl
+      ? undefined
+      : new ClientPool(
+          (apiKey) => createClient({ ...config, apiKey }, logger.redacting(apiKey)) as ApiClient,
+        );
   const env = (name: string) => envValue(process.env[`STREAMER_ANALYTICS_HTTP_${name}`]);
   const list = (value: string | undefined) =>
     (value ?? '')
@@ -126,27 +134,23 @@ async function serveOverHttp(
           return readiness.value;
         },
         makeServer(apiKey) {
-          if (client || !apiKey) {
-            const server = createServer({ config, logger, problems, demo, ...(client ? { client } : {}) });
-            return { server, close: () => server.close() };
-          }
-          const own = createClient({ ...config, apiKey }, logger);
+          const upstream = client ?? (apiKey ? pool?.get(apiKey) : undefined);
           const server = createServer({
-            config: { ...config, apiKey },
-            logger,
-            ...(own ? { client: own } : {}),
+            config,
+            logger: logger.redacting(apiKey),
+            problems,
+            demo,
+            upstreamAllowance: HTTP_DEFAULTS.maxUpstreamPerRequest,
+            ...(upstream ? { client: upstream } : {}),
           });
-          return {
-            server,
-            close: async () => Promise.all([server.close(), own?.close()]).then(() => undefined),
-          };
+          return { server, close: () => server.close() };
         },
       },
     );
     process.stderr.write(`${NAME} ${VERSION}: MCP over Streamable HTTP at ${http.url}\n`);
     const shutdown = async () => {
       await http.close();
-      await cleanup();
+      await Promise.all([cleanup(), pool?.close()]);
       process.exit(0);
     };
     process.once('SIGTERM', shutdown);

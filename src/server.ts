@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { ApiClient } from './api/client.js';
+import { BatchLimitError } from './api/errors.js';
 import { type Config, missingSettings } from './config.js';
 import { describeError, setupGuide } from './format/errors.js';
 import {
@@ -39,6 +40,8 @@ export interface ServerDeps {
   demo?: boolean;
   /** Shared upstream client; made from `config` when absent. */
   client?: ApiClient;
+  /** Upstream requests this server may make in all (one HTTP request's server: its whole batch). */
+  upstreamAllowance?: number;
   tools?: readonly Tool[];
 }
 
@@ -63,6 +66,7 @@ export function createServer(deps: ServerDeps): Server {
   const byName = new Map(tools.map((t) => [t.name, t]));
   const client = deps.client ?? createClient(deps.config, deps.logger);
   const budget = deps.budgetChars ?? DEFAULT_BUDGET_CHARS;
+  let allowance = deps.upstreamAllowance ?? Number.POSITIVE_INFINITY;
   let listed: { tools: ReturnType<Tool['entry']>[] } | undefined;
   let reference: string | undefined;
 
@@ -118,7 +122,11 @@ export function createServer(deps: ServerDeps): Server {
     const started = performance.now();
     try {
       let rendered = await prepared.run({
-        send: async (req) => (await client.request(req, extra.signal)).body,
+        send: async (req) => {
+          if (allowance-- <= 0)
+            throw new BatchLimitError('upstream allowance used', { allowance: deps.upstreamAllowance });
+          return (await client.request(req, extra.signal)).body;
+        },
         progress: (progress, total, message) => {
           if (progressToken === undefined) return;
           extra

@@ -9,7 +9,8 @@ export type ErrorKind =
   | 'invalid_response'
   | 'api_error'
   | 'cancelled'
-  | 'circuit_open';
+  | 'circuit_open'
+  | 'batch_limit';
 
 export interface ErrorDetail {
   status?: number | undefined;
@@ -22,6 +23,8 @@ export interface ErrorDetail {
   retryAfterMs?: number | undefined;
   /** Requests made, retries included. */
   attempts?: number | undefined;
+  /** The upstream requests one HTTP request may make, for a batch limit. */
+  allowance?: number | undefined;
   /** The time limit of one attempt, for a timeout. */
   timeoutMs?: number | undefined;
 }
@@ -72,6 +75,11 @@ export class CancelledError extends ApiError {
 /** Calls fail fast after repeated outages; not retried within the call (the wait is the point). */
 export class CircuitOpenError extends ApiError {
   readonly kind = 'circuit_open';
+}
+
+/** One HTTP request (a JSON-RPC batch, say) used up its allowance of upstream requests; nothing was sent. */
+export class BatchLimitError extends ApiError {
+  readonly kind = 'batch_limit';
 }
 
 /** The one place where an HTTP status becomes an error kind. */

@@ -71,6 +71,12 @@ export function describeError(error: unknown): string {
       );
     case 'cancelled':
       return lines('The call was cancelled before the service answered.', errorTag('cancelled', false));
+    case 'batch_limit':
+      return lines(
+        `This HTTP request already made the ${error.detail.allowance} upstream requests it may make: the calls of one batch share that allowance.`,
+        'Send the remaining calls in separate HTTP requests.',
+        errorTag('batch_limit', false),
+      );
     case 'circuit_open':
       return lines(
         'The streamer analytics service failed several times in a row, so calls are paused to let it recover.',

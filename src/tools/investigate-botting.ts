@@ -120,6 +120,11 @@ export const investigateBotting = defineTool({
       ),
     ]);
 
+    // Nothing analysed at all (every botting request refused: a bad key, an outage, the batch allowance):
+    // that is the call's failure, with its own tag, not a report of failed ids.
+    const first = botting[0];
+    if (first && 'error' in first && botting.every((o) => 'error' in o)) throw first.error;
+
     // Botting: every id of a chunk that failed is an error with the chunk's reason; the rest stands.
     const found: Finding[] = [];
     const errors: ItemError[] = [];

@@ -31,6 +31,8 @@ export const HTTP_DEFAULTS = {
   maxConcurrent: 64,
   requestTimeoutMs: 120_000,
   shutdownGraceMs: 10_000,
+  /** Upstream requests one HTTP request may cause, all the calls of a batch together. */
+  maxUpstreamPerRequest: 100,
 };
 
 export interface HttpDeps {
@@ -165,6 +167,7 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       res.destroy();
     }, options.requestTimeoutMs);
     let mcp: ReturnType<HttpDeps['makeServer']> | undefined;
+    let log = deps.logger;
     let transport: StreamableHTTPServerTransport | undefined;
     let finished = false;
     // Released when the answer is written ('finish') or the connection goes ('close'), whichever is
@@ -189,15 +192,17 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       } catch {
         return jsonRpcError(res, 400, -32700, 'Parse error: the body is not JSON');
       }
-      // A caller may bring its own upstream key, for this request only; it is never logged or kept.
+      // A caller may bring its own upstream key; it is never logged, and kept only as its client's header.
       const key = req.headers['x-api-key'];
-      mcp = deps.makeServer(typeof key === 'string' && key.trim() ? key.trim() : undefined);
+      const apiKey = typeof key === 'string' && key.trim() ? key.trim() : undefined;
+      log = deps.logger.redacting(apiKey);
+      mcp = deps.makeServer(apiKey);
       // Stateless: no session id, so no instance keeps state another would need.
       transport = new StreamableHTTPServerTransport({});
       await mcp.server.connect(transport);
       await transport.handleRequest(req, res, body);
     } catch (error) {
-      deps.logger.error('HTTP request failed', { error });
+      log.error('HTTP request failed', { error });
       jsonRpcError(res, 500, -32603, 'Internal error');
     }
   };

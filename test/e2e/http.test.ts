@@ -217,4 +217,70 @@ describe('Streamable HTTP', () => {
     const [code] = await once(server.child, 'exit');
     expect(code).toBe(0);
   });
+
+  it('keeps one breaker and one limit per caller key, and shares nothing across keys', async () => {
+    const server = await startHttp({
+      STREAMER_ANALYTICS_BASE_URL: sim.url,
+      STREAMER_ANALYTICS_MAX_RETRIES: '0',
+    });
+    const caller = await connect(server.url, { 'x-api-key': sim.apiKey });
+    sim.reset();
+    sim.randomFaults(1, [{ status: 503 }]);
+    const outcomes: string[] = [];
+    for (let i = 0; i < 7; i++)
+      outcomes.push(textOf(await caller.callTool({ name: 'check_health', arguments: {} })));
+    // Five outage failures open this caller's circuit; the calls after them fail fast.
+    expect(sim.requests).toHaveLength(5);
+    expect(outcomes.at(-1)).toContain('[error: circuit_open');
+    const other = await connect(server.url, { 'x-api-key': 'another-callers-key-0123456789' });
+    await other.callTool({ name: 'check_health', arguments: {} });
+    expect(sim.requests).toHaveLength(6);
+    sim.reset();
+
+    // Identical calls in flight at once share one upstream request.
+    const mint = ids(sim, 'platform_a', 1)[0];
+    // The same key on a fresh server (this one's circuit for it is open, as it should be).
+    const second = await startHttp({
+      STREAMER_ANALYTICS_BASE_URL: sim.url,
+      STREAMER_ANALYTICS_LOG_LEVEL: 'debug',
+    });
+    const fresh = await connect(second.url, { 'x-api-key': sim.apiKey });
+    // A caller's key echoed back reaches neither that caller's result nor a log line.
+    sim.reset();
+    sim.inject({ status: 400, body: { success: false, error: `bad request for key=${sim.apiKey}!` } });
+    const echoed = await fresh.callTool({ name: 'check_health', arguments: {} });
+    expect(textOf(echoed)).toContain('key=[redacted]!');
+    sim.reset();
+    sim.latencyMs = 300;
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, () => fresh.callTool({ name: 'get_streamer_core', arguments: { mint } })),
+    );
+    expect(answers.filter((a) => a.isError).map(textOf)).toEqual([]);
+    expect(sim.requests.length).toBeLessThanOrEqual(4);
+    expect(server.stderr() + second.stderr()).not.toContain(sim.apiKey);
+    for (const c of [caller, other, fresh]) await c.close();
+  });
+
+  it('bounds the upstream work of one HTTP request, a batch of calls included', async () => {
+    const server = await startHttp({
+      STREAMER_ANALYTICS_API_KEY: sim.apiKey,
+      STREAMER_ANALYTICS_BASE_URL: sim.url,
+    });
+    const mintIds = Array.from({ length: 500 }, (_, i) =>
+      `Batch${String(i).padStart(4, '0')}`.padEnd(44, 'x'),
+    );
+    const batch = Array.from({ length: 10 }, (_, i) => ({
+      jsonrpc: '2.0',
+      id: i + 1,
+      method: 'tools/call',
+      params: { name: 'investigate_botting', arguments: { mintIds } },
+    }));
+    sim.reset();
+    const res = await post(server.url, JSON.stringify(batch), {});
+    expect(res.status).toBe(200);
+    // Ten investigations of 500 ids would make 150 upstream requests; one HTTP request may make 100.
+    expect(sim.requests.length).toBeLessThanOrEqual(100);
+    expect(res.body).toContain('[error: batch_limit · final]');
+    expect(res.body.match(/"id":\d+/g)?.length).toBeGreaterThanOrEqual(10);
+  });
 });
