@@ -2,7 +2,7 @@
 // (no node_modules to ship, fewer files to load at start), staged with only what must ship, and packed
 // with the official mcpb CLI. Prints the bundle's size.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -54,6 +54,9 @@ export async function bundleServer(dir: string): Promise<string> {
     logLevel: 'warning',
     plugins: [withoutAjv],
   });
+  // The bundle is ES modules in .js files: without this, a Node that does not detect module syntax (before
+  // 20.19, e.g. the manifest's minimum 20.18.0) reads them as CommonJS and fails at the first import.
+  writeFileSync(join(dirname(outfile), 'package.json'), '{ "type": "module" }\n');
   return outfile;
 }
 

@@ -1,8 +1,11 @@
 #!/usr/bin/env node
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ApiClient } from './api/client.js';
 import { ClientPool } from './api/pool.js';
 import { type Config, ENV, envValue, loadConfig } from './config.js';
+import type { SetupPlace } from './format/errors.js';
 import { createLogger, type Logger } from './log.js';
 import { createClient, createServer } from './server.js';
 import { serveStdio } from './transports/stdio.js';
@@ -60,6 +63,7 @@ async function main(): Promise<number | undefined> {
   // A defect in one request's handling must not stop a server that others are using: logged, not fatal.
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
   const client = createClient(config, logger);
+  const setupPlace = setupPlaceOf();
   const cleanup = async () => {
     await client?.close();
     await stopSimulator();
@@ -69,6 +73,7 @@ async function main(): Promise<number | undefined> {
     config,
     logger,
     problems,
+    setupPlace,
     demo: flags.demo === true,
     ...(client ? { client } : {}),
   });
@@ -160,6 +165,17 @@ async function serveOverHttp(
     process.stderr.write(`${NAME}: ${(error as Error).message}\n`);
     return 2;
   }
+}
+
+/**
+ * Where the user makes settings. An unpacked Claude Desktop extension has its manifest.json beside the
+ * server folder (the package and the clone do not: theirs is one level higher), and passes a setting left
+ * blank as its literal `${user_config.NAME}`.
+ */
+function setupPlaceOf(): SetupPlace {
+  const bundled = existsSync(fileURLToPath(new URL('../manifest.json', import.meta.url)));
+  const placeholder = Object.values(ENV).some((name) => process.env[name]?.includes('${user_config.'));
+  return bundled || placeholder ? 'extension' : 'environment';
 }
 
 function parse() {

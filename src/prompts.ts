@@ -1,5 +1,5 @@
 // Prompts: ready-made investigations that guide the assistant through the tools and the shape of a good answer.
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { INVALID_PARAMS, WireError } from './format/errors.js';
 
 export interface PromptArgument {
   name: string;
@@ -64,13 +64,10 @@ export const PROMPTS: readonly PromptSpec[] = [
 /** The prompts/get answer: the prompt's text as one user message; missing required arguments are refused. */
 export function getPrompt(name: string, args: Record<string, string> = {}) {
   const prompt = PROMPTS.find((p) => p.name === name);
-  if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+  if (!prompt) throw new WireError(INVALID_PARAMS, `Unknown prompt: ${name}`);
   for (const a of prompt.arguments) {
     if (a.required && !args[a.name]?.trim()) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Prompt ${name} needs the argument ${a.name}: ${a.description}`,
-      );
+      throw new WireError(INVALID_PARAMS, `Prompt ${name} needs the argument ${a.name}: ${a.description}`);
     }
   }
   const given = { ...args, ...(args.mintIds ? { mintIds: splitIds(args.mintIds).join(', ') } : {}) };

@@ -2,19 +2,18 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
-  ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { ApiClient } from './api/client.js';
 import { BatchLimitError } from './api/errors.js';
 import { type Config, missingSettings } from './config.js';
-import { describeError, setupGuide } from './format/errors.js';
+import { describeError, INVALID_PARAMS, type SetupPlace, setupGuide, WireError } from './format/errors.js';
 import {
   DEFAULT_BUDGET_CHARS,
   enforceBudget,
@@ -40,6 +39,8 @@ export interface ServerDeps {
   demo?: boolean;
   /** Shared upstream client; made from `config` when absent. */
   client?: ApiClient;
+  /** Where the setup guide sends the user: the desktop extension's settings, or the environment. */
+  setupPlace?: SetupPlace;
   /** Upstream requests this server may make in all (one HTTP request's server: its whole batch). */
   upstreamAllowance?: number;
   tools?: readonly Tool[];
@@ -101,9 +102,11 @@ export function createServer(deps: ServerDeps): Server {
       },
     ],
   }));
+  // Resources are declared, so clients may ask for templates: there are none.
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
     if (request.params.uri !== REFERENCE_URI) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${request.params.uri}`);
+      throw new WireError(INVALID_PARAMS, `Unknown resource: ${request.params.uri}`);
     }
     reference ??= referenceText(tools);
     return { contents: [{ uri: REFERENCE_URI, mimeType: 'text/markdown', text: reference }] };
@@ -114,10 +117,11 @@ export function createServer(deps: ServerDeps): Server {
   });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    if (!tool) throw new WireError(INVALID_PARAMS, `Unknown tool: ${request.params.name}`);
     const prepared = tool.prepare(request.params.arguments);
     if ('error' in prepared) return toolError(prepared.error);
-    if (!client) return toolError(setupGuide(missingSettings(deps.config), deps.problems ?? []));
+    if (!client)
+      return toolError(setupGuide(missingSettings(deps.config), deps.problems ?? [], deps.setupPlace));
     const progressToken = request.params._meta?.progressToken;
     const started = performance.now();
     try {

@@ -1,8 +1,9 @@
 // What guides the assistant: initialize instructions, prompts, and the reference resource.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Simulator } from '../src/simulator/server.js';
 import { TOOLS } from '../src/tools/index.js';
 import { describeAllowed } from '../src/tools/tool.js';
-import { connect, type Harness } from './helpers.js';
+import { call, connect, type Harness, ids, sc, UNKNOWN_ID, useSimulator } from './helpers.js';
 
 let h: Harness;
 const textOf = (result: { messages: Array<{ content: { type: string; text?: string } }> }) =>
@@ -97,5 +98,97 @@ describe('the reference resource', () => {
     await expect(h.client.readResource({ uri: 'streamer-analytics://nope' })).rejects.toThrow(
       /Unknown resource/,
     );
+  });
+});
+
+describe('guidance that points the right way', () => {
+  let sim: Simulator;
+  let g: Harness;
+  useSimulator((s, harness) => {
+    sim = s;
+    g = harness;
+  });
+
+  it('answers resources/templates/list, and sends protocol errors without a ready-made "MCP error" prefix', async () => {
+    expect((await g.client.listResourceTemplates()).resourceTemplates).toEqual([]);
+    const unknown = await g.client.callTool({ name: 'nope', arguments: {} }).catch((e: Error) => e);
+    // The client adds the prefix once; the server must not have added it already.
+    expect((unknown as Error).message).toBe('MCP error -32602: Unknown tool: nope');
+    const prompt = await g.client.getPrompt({ name: 'nope' }).catch((e: Error) => e);
+    expect((prompt as Error).message).toBe('MCP error -32602: Unknown prompt: nope');
+  });
+
+  it('a 404 where no token is named points to the base URL, not the mint id', async () => {
+    sim.inject({ status: 404, raw: 'Not Found', contentType: 'text/plain' });
+    const health = await call(g.client, 'check_health');
+    sim.inject({ status: 404, body: { success: false, error: 'Cannot POST /streamers' } });
+    const list = await call(g.client, 'list_streamers', { tokenAddresses: ids(sim, 'platform_a', 2) });
+    sim.inject({ status: 404, raw: '<html>404</html>', contentType: 'text/html' });
+    const core = await call(g.client, 'get_streamer_core', { mint: ids(sim, 'platform_a', 1)[0] });
+    for (const out of [health, list, core]) {
+      expect(out.text).toContain('Check STREAMER_ANALYTICS_BASE_URL');
+      expect(out.text).not.toContain('mint id');
+      expect(out.text).toContain('[error: not_found · final]');
+    }
+    expect(health.text).toMatch(/^The streamer analytics service has no \/health \(HTTP 404\)/);
+  });
+
+  it('a 404 the API gives for a token names the mint id first, and the base URL as the fallback', async () => {
+    const out = await call(g.client, 'get_streamer_core', { mint: UNKNOWN_ID });
+    expect(out.text).toContain('Not found (HTTP 404): "Token not found"');
+    expect(out.text).toContain('Check the mint id, and the chain and platform');
+    expect(out.text).toContain('If every tool answers 404, check STREAMER_ANALYTICS_BASE_URL');
+  });
+
+  it('next-step hints keep a non-default chain and platform, and never offer botting for platform_c', async () => {
+    const b = ids(sim, 'platform_b', 2);
+    const botting = await call(g.client, 'analyze_botting', { mintIds: b, chain: 'chain_b' });
+    expect(botting.text).toContain(
+      'Next: get_streamer_sessions with chain chain_b, platform platform_b for one token',
+    );
+    const coreB = await call(g.client, 'get_streamer_core', { mint: b[0], chain: 'chain_b' });
+    expect(coreB.text).toContain('analyze_botting with chain chain_b, platform platform_b to check');
+    const c = ids(sim, 'platform_c', 1)[0];
+    const coreC = await call(g.client, 'get_streamer_core', {
+      mint: c,
+      chain: 'chain_b',
+      platform: 'platform_c',
+    });
+    expect(coreC.text).toContain('get_streamer_sessions with chain chain_b, platform platform_c');
+    expect(coreC.text).not.toContain('analyze_botting');
+    expect(coreC.text).toContain('botting analysis does not cover platform_c tokens');
+    const coreA = await call(g.client, 'get_streamer_core', { mint: ids(sim, 'platform_a', 1)[0] });
+    expect(coreA.text).toContain(
+      'Next: get_streamer_sessions for its stream history; analyze_botting to check',
+    );
+  });
+
+  it('botting on chain_b says that platform_c tokens are not covered', async () => {
+    const c = ids(sim, 'platform_c', 2);
+    const b = ids(sim, 'platform_b', 2);
+    const analyzed = await call(g.client, 'analyze_botting', { mintIds: [...b, ...c], chain: 'chain_b' });
+    const note = 'Botting analysis covers platform_a and platform_b only';
+    expect(analyzed.text).toContain(note);
+    expect(JSON.stringify(analyzed.structured)).toContain(note);
+    const investigated = await call(g.client, 'investigate_botting', {
+      mintIds: [...b, ...c],
+      chain: 'chain_b',
+    });
+    const errors = sc(investigated).errors as Array<{ mintId: string; error: string }>;
+    expect(errors.filter((e) => c.includes(e.mintId)).map((e) => e.error)).toEqual([
+      'on platform_c, which botting analysis does not cover',
+      'on platform_c, which botting analysis does not cover',
+    ]);
+    expect(investigated.text).toContain('on platform_c, which botting analysis does not cover');
+    expect(investigated.text).toContain('get_streamer_sessions with chain chain_b, platform platform_b');
+  });
+
+  it('an investigation whose every request was refused is an auth error, not a report', async () => {
+    const wrong = await connect(sim, { config: { apiKey: 'not-the-key-0123456789' } });
+    const out = await call(wrong.client, 'investigate_botting', { mintIds: ids(sim, 'platform_a', 120) });
+    await wrong.close();
+    expect(out.isError).toBe(true);
+    expect(out.text).toContain('refused the API key');
+    expect(out.text).toMatch(/\[error: auth · final\]$/);
   });
 });

@@ -116,7 +116,7 @@ export class ApiClient {
     const key = `${req.method} ${url.href} ${payload ?? ''}`;
     let shared = this.#inflight.get(key);
     if (!shared || shared.abandoned) {
-      const call = new SharedCall((s) => this.#send(req.method, url, payload, req.shape, s));
+      const call = new SharedCall((s) => this.#send(req, url, payload, s));
       const forget = () => {
         if (this.#inflight.get(key) === call) this.#inflight.delete(key);
       };
@@ -127,20 +127,14 @@ export class ApiClient {
     return shared.join(signal);
   }
 
-  async #send(
-    method: ApiRequest['method'],
-    url: URL,
-    payload: string | undefined,
-    shape: Shape | undefined,
-    cancel: Switch,
-  ) {
+  async #send(req: ApiRequest, url: URL, payload: string | undefined, cancel: Switch) {
     const started = performance.now();
     for (let attempt = 0; ; attempt++) {
       try {
         // Each attempt takes a slot; a backoff wait does not hold one.
         const { status, body: json } = await this.#limiter.run(() => {
           this.#breaker.admit();
-          return this.#attempt(method, url, payload, shape, cancel);
+          return this.#attempt(req.method, url, payload, req.shape, cancel);
         }, cancel);
         this.#breaker.record(undefined);
         return { status, body: json, attempts: attempt + 1, ms: performance.now() - started };
@@ -148,6 +142,7 @@ export class ApiClient {
         const error = thrown instanceof ApiError ? thrown : this.#transportError(thrown, cancel);
         if (error.kind !== 'circuit_open') this.#breaker.record(error);
         error.detail.attempts = attempt + 1;
+        error.detail.path = req.path;
         const delay = cancel.aborted ? undefined : retryDelay(error, attempt, this.#policy);
         if (delay === undefined) throw error;
         this.#options.logger.info('retrying upstream request', {

@@ -21,6 +21,8 @@ export interface ErrorDetail {
   /** The answer's Content-Type, cleaned. */
   contentType?: string | undefined;
   retryAfterMs?: number | undefined;
+  /** The API path requested (below the base URL). */
+  path?: string | undefined;
   /** Requests made, retries included. */
   attempts?: number | undefined;
   /** The upstream requests one HTTP request may make, for a batch limit. */

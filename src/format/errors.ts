@@ -26,11 +26,20 @@ export function describeError(error: unknown): string {
         errorTag('auth', false),
       );
     case 'not_found':
-      return lines(
-        `Not found${http}${said}.`,
-        'Check the mint id, and the chain and platform: the token may be on the other chain.',
-        errorTag('not_found', false),
-      );
+      // Only a path with a mint id in it can be missing because of the token, and then only when the API
+      // itself says so (its JSON message); any other 404 means the address is not the API's.
+      return isTokenPath(error.detail.path) && upstreamMessage
+        ? lines(
+            `Not found${http}${said}.`,
+            'Check the mint id, and the chain and platform: the token may be on the other chain or platform.',
+            `If every tool answers 404, check ${ENV.baseUrl} instead (check_health tells).`,
+            errorTag('not_found', false),
+          )
+        : lines(
+            `The streamer analytics service has no ${error.detail.path ?? 'such path'}${http}${said}: the base address is probably wrong.`,
+            `Check ${ENV.baseUrl}: it must be the API's base address, path prefix included (e.g. https://host/api/v1).`,
+            errorTag('not_found', false),
+          );
     case 'rate_limited':
       return lines(
         `The streamer analytics API is rate limiting requests${http}${tries}${said}.`,
@@ -88,15 +97,52 @@ export function describeError(error: unknown): string {
 
 const lines = (...parts: string[]) => parts.join('\n');
 
+/** Paths that name one token (`/streamers/{mint}/core`, `/sessions`). */
+const isTokenPath = (path: string | undefined) =>
+  path !== undefined && /^\/streamers\/[^/]+\/\w+$/.test(path);
+
+/** Where the settings are made: the Claude Desktop extension's settings page, or the client's environment. */
+export type SetupPlace = 'extension' | 'environment';
+
+const SETTING_NAMES: Record<string, string> = { [ENV.apiKey]: 'API key', [ENV.baseUrl]: 'Service base URL' };
+
 /** The answer every tool gives until the key and base URL are set. */
-export function setupGuide(missing: string[], problems: string[]): string {
+export function setupGuide(missing: string[], problems: string[], place: SetupPlace = 'environment'): string {
+  if (place === 'extension') {
+    const names = missing.map((m) => SETTING_NAMES[m] ?? m);
+    return lines(
+      `The Streamer Analytics extension is not configured yet: ${names.join(' and ')} ${names.length > 1 ? 'are' : 'is'} empty.`,
+      'Open Claude Desktop → Settings → Extensions → Streamer Analytics → Configure, and fill in:',
+      "- API key: your API key, created in the operator's web application.",
+      "- Service base URL: the API's base address, path prefix included (e.g. https://host/api/v1).",
+      'Save; the extension restarts with them.',
+      ...problems.map((p) => `Note: ${p}.`),
+      errorTag('not_configured', false),
+    );
+  }
   return lines(
     `The streamer analytics server is not configured yet: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set.`,
     `- ${ENV.apiKey}: your API key, created in the operator's web application; sent as the x-api-key header.`,
     `- ${ENV.baseUrl}: the service base address, path prefix included (e.g. https://host/api/v1).`,
-    'Set them in the MCP client configuration (the "env" of this server, or the Claude Desktop extension settings), then restart the server.',
+    'Set them in the MCP client configuration (the "env" of this server), then restart the server.',
     'Try it without a key: run the server with --demo (simulated data).',
     ...problems.map((p) => `Note: ${p}.`),
     errorTag('not_configured', false),
   );
 }
+
+/**
+ * A JSON-RPC error to throw from a request handler. The SDK's McpError writes "MCP error -32602: " into
+ * the message itself, and clients add that prefix again when they show it; this carries the code apart.
+ */
+export class WireError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The JSON-RPC code for invalid parameters (an unknown tool, prompt or resource). */
+export const INVALID_PARAMS = -32602;

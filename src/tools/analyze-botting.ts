@@ -12,7 +12,7 @@ import { describeObject } from '../format/generic.js';
 import { fitRows } from '../format/result.js';
 import { cleanDeep, num, quote, table } from '../format/text.js';
 import { batchOutput } from './batch-output.js';
-import { idList, SCOPES, SHAPES } from './shared.js';
+import { idList, PLATFORM_C_NOTE, SCOPES, SHAPES, scopeHint } from './shared.js';
 import { defineTool } from './tool.js';
 
 const REASONS_IN_JSON = 5;
@@ -45,7 +45,12 @@ export const analyzeBotting = defineTool({
       args.mintIds,
       summary,
     );
-    const { errors, notes } = accounted;
+    const { errors } = accounted;
+    const notes = [
+      ...accounted.notes,
+      ...(args.chain === 'chain_b' && errors.length ? [PLATFORM_C_NOTE] : []),
+    ];
+    const scope = scopeHint(args.chain, args.platform);
     const findings = rankFindings(accounted.results);
     const stats = levelStats(findings, summary.averageConfidence);
 
@@ -84,7 +89,7 @@ export const analyzeBotting = defineTool({
           : []),
         ...(ctx.format === 'detailed' ? rows.flatMap((f) => detailLines(f)) : []),
         ...(errors.length ? ['', ...failedLines(errors)] : []),
-        "Next: get_streamer_sessions for one token's history; get_streamer_core to see whether it is live.",
+        `Next: get_streamer_sessions${scope} for one token's history; get_streamer_core${scope} to see whether it is live.`,
       ].join('\n');
       return {
         summary: headline,

@@ -4,7 +4,7 @@ import { asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
 import { liveText, type StreamerRecord } from '../format/streamer.js';
 import { clean, cleanDeep, num, quote } from '../format/text.js';
-import { mintId, SCOPES, SHAPES } from './shared.js';
+import { bottingHint, mintId, SCOPES, SHAPES, scopeHint } from './shared.js';
 import { defineTool } from './tool.js';
 
 const DOCUMENTED = [
@@ -57,7 +57,7 @@ export const getStreamerCore = defineTool({
       `mint ${clean(r.mintId ?? args.mint, 64)} · ${clean(r.chain ?? args.chain, 16)} / ${clean(r.platform ?? args.platform, 16)}`,
       `live: ${liveText(r.isCurrentlyLive)} · viewers ${num(r.currentViewers)} · market cap ${num(r.tokenMarketCap)} · price ${num(r.tokenPrice)} · total streaming time ${num(r.totalStreamingTime)} (unit not stated by the API)`,
       ...(extra.length ? [`other fields: ${extra.join('; ')}`] : []),
-      'Next: get_streamer_sessions for its stream history; analyze_botting to check its viewer counts.',
+      `Next: get_streamer_sessions${scopeHint(args.chain, args.platform)} for its stream history; ${bottingHint(r.platform ?? args.platform)}.`,
     ].join('\n');
     return { summary: headline, text, structured: { streamer } };
   },

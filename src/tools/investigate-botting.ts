@@ -16,7 +16,7 @@ import { describeError } from '../format/errors.js';
 import { fitRows } from '../format/result.js';
 import { liveText, type StreamerRecord } from '../format/streamer.js';
 import { clean, cleanDeep, idColumn, label, num, quote, round, table } from '../format/text.js';
-import { idList, SCOPES, SHAPES } from './shared.js';
+import { idList, SCOPES, SHAPES, scopeHint } from './shared.js';
 import { type CallContext, defineTool } from './tool.js';
 
 /** Each endpoint's own batch limit, from the interface document. */
@@ -99,7 +99,14 @@ export const investigateBotting = defineTool({
               method: 'POST',
               path: '/streamers',
               shape: SHAPES.streamers,
-              body: { tokenAddresses: ids, limit: CHUNK.streamers, page: 1, chain, platform },
+              // On chain_b, every platform: a record that says platform_c explains a failed analysis.
+              body: {
+                tokenAddresses: ids,
+                limit: CHUNK.streamers,
+                page: 1,
+                chain,
+                platform: chain === 'chain_b' ? 'all' : platform,
+              },
             },
             `streamer records ${i + 1}/${plan.streamers.length}`,
           ),
@@ -158,6 +165,13 @@ export const investigateBotting = defineTool({
       for (const r of asArray(outcome.body.data).map(asRecord))
         records.set(clean(r.mintId, 64), r as StreamerRecord);
     });
+
+    // A failure of a token on platform_c is the endpoint's coverage, not a missing token: say so.
+    if (chain === 'chain_b') {
+      for (const e of errors)
+        if (records.get(e.id)?.platform === 'platform_c')
+          e.error = 'on platform_c, which botting analysis does not cover';
+    }
 
     const feesById = new Map<string, Fees>();
     let feeErrors = 0;
@@ -291,7 +305,7 @@ function report(
           ]
         : []),
       ...(errors.length ? ['', ...failedLines(errors)] : []),
-      'Next: get_streamer_sessions on a flagged token for its history; get_streamer_core for its current state.',
+      `Next: get_streamer_sessions${scopeHint(args.chain, args.platform)} on a flagged token for its history; get_streamer_core${scopeHint(args.chain, args.platform)} for its current state.`,
     ].join('\n');
     return {
       summary: headline,

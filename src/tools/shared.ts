@@ -95,6 +95,22 @@ export function resolveScope(
   return { chain: resolvedChain, platform: platform ?? platformFor(resolvedChain, scope) };
 }
 
+/** A next-step hint's scope: nothing for the defaults, else the pair to pass on (` with chain chain_b, platform platform_b`). */
+export const scopeHint = (chain: unknown, platform: unknown) =>
+  chain === DEFAULT_CHAIN && platform === 'platform_a' ? '' : ` with chain ${chain}, platform ${platform}`;
+
+/** The hint that proposes analyze_botting for one token on `platform`, or says why it cannot. */
+export function bottingHint(platform: unknown): string {
+  if (platform === 'platform_a' || platform === 'platform_b')
+    return `analyze_botting${scopeHint(PLATFORM_CHAIN[platform], platform)} to check its viewer counts`;
+  if (platform === 'platform_c') return 'botting analysis does not cover platform_c tokens';
+  return "analyze_botting with the token's own chain and platform to check its viewer counts";
+}
+
+/** The sentence a chain_b botting answer adds when ids failed: platform_c tokens are not covered. */
+export const PLATFORM_C_NOTE =
+  'Botting analysis covers platform_a and platform_b only: a chain_b token on platform_c cannot be analysed, and fails as not found.';
+
 /** The documented shape of each answer, as deep as the tools read it; an answer that departs is invalid. */
 export const SHAPES = {
   streamers: { data: 'array', pagination: 'object?' },

@@ -13,6 +13,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { loadedAtStart } from '../../scripts/pack.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { ids, startSim } from '../helpers.js';
+import { nodeBinary } from './node-version.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -36,10 +37,10 @@ function substitute(value: string, settings: Record<string, string>): string {
     .replace(/\$\{user_config\.(\w+)\}/g, (whole, name: string) => settings[name] ?? whole);
 }
 
-async function start(settings: Record<string, string>, extraArgs: string[] = []) {
+async function start(settings: Record<string, string>, extraArgs: string[] = [], node = process.execPath) {
   const env = Object.fromEntries(Object.entries(config.env).map(([k, v]) => [k, substitute(v, settings)]));
   const transport = new StdioClientTransport({
-    command: config.command === 'node' ? process.execPath : config.command,
+    command: config.command === 'node' ? node : config.command,
     args: [...config.args.map((a) => substitute(a, settings)), ...extraArgs],
     env: { PATH: process.env.PATH ?? '', ...env },
     stderr: 'ignore',
@@ -107,11 +108,29 @@ describe('the MCP Bundle', () => {
     expect((await client.listTools()).tools.length).toBeGreaterThanOrEqual(10);
     const result = await client.callTool({ name: 'check_health', arguments: {} });
     expect(result.isError).toBe(true);
+    // Inside Claude Desktop the settings page is where they are made; --demo is no use there.
     expect(textOf(result)).toContain(
-      'STREAMER_ANALYTICS_API_KEY and STREAMER_ANALYTICS_BASE_URL are not set',
+      'The Streamer Analytics extension is not configured yet: API key and Service base URL are empty.',
     );
+    expect(textOf(result)).toContain('Settings → Extensions → Streamer Analytics → Configure');
+    expect(textOf(result)).not.toMatch(/--demo|STREAMER_ANALYTICS_/);
     await client.close();
   });
+
+  it('starts on the minimum Node its manifest declares', async () => {
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    const minimum = /^>=(\d+\.\d+\.\d+)$/.exec(manifest.compatibility.runtimes.node)?.[1] as string;
+    const node = await nodeBinary(minimum);
+    const { stdout } = await run(node, ['--version']);
+    expect(stdout.trim()).toBe(`v${minimum}`);
+    const client = await start({ api_key: sim.apiKey, base_url: sim.url }, [], node);
+    const result = await client.callTool({
+      name: 'get_streamer_core',
+      arguments: { mint: ids(sim, 'platform_a', 1)[0] },
+    });
+    expect(result.isError).toBeFalsy();
+    await client.close();
+  }, 120_000);
 
   it('answers in demo mode from the bundled simulator', async () => {
     const client = await start({}, ['--demo']);
