@@ -62,8 +62,8 @@ describe('the built server over stdio', () => {
 
   it('starts without a key or base URL, lists its tools, and answers with the setup guide', async () => {
     const { client } = await spawnClient([], {
-      STREAMER_ANALYTICS_API_KEY: '${user_config.api_key}',
-      STREAMER_ANALYTICS_BASE_URL: '',
+      STREAMER_ANALYTICS_API_KEY: '',
+      STREAMER_ANALYTICS_BASE_URL: ' ',
     });
     expect((await client.listTools()).tools).toHaveLength(11);
     const result = await client.callTool({ name: 'check_health', arguments: {} });
@@ -71,7 +71,16 @@ describe('the built server over stdio', () => {
     expect(textOf(result)).toContain(
       'STREAMER_ANALYTICS_API_KEY and STREAMER_ANALYTICS_BASE_URL are not set',
     );
+    expect(textOf(result)).toContain('--demo');
     await client.close();
+    // A setting still reading `${user_config.…}` comes from a desktop extension: its settings page it is.
+    const bundled = await spawnClient([], {
+      STREAMER_ANALYTICS_API_KEY: '${user_config.api_key}',
+      STREAMER_ANALYTICS_BASE_URL: '',
+    });
+    const guide = textOf(await bundled.client.callTool({ name: 'check_health', arguments: {} }));
+    expect(guide).toContain('Settings → Extensions → Streamer Analytics → Configure');
+    await bundled.client.close();
   });
 
   it('--demo answers from the embedded simulator, with no key and no network', async () => {
