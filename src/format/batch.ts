@@ -125,7 +125,7 @@ export function renderGenericBatch(
     requested,
     asRecord(data.summary),
   );
-  const entries = results.map((e) => ({ ...e, described: describeObject(e.raw, ['mintId']) }));
+  const entries = results.map((e) => ({ ...e, described: describeObject(e.raw, ['mintId'], detailed) }));
   const headline = `${what}: ${requested.length} requested, ${results.length} returned, ${errors.length} failed (${scope})`;
   const cut = { what: 'results', how: () => 'Ask for fewer mintIds per call.' };
   return fitRows(entries, budget, cut, (rows) => ({

@@ -54,38 +54,77 @@ function summariseSeries(values: unknown[]): { text: string; summary: SeriesSumm
   };
 }
 
+/** Lists of records up to this long are shown as records, one per entry; longer ones as series. */
+const SHORT_LIST = 10;
+
+/** A number written exactly (detailed mode): integers grouped, others as the upstream sent them. */
+const exactNum = (v: number) => (Number.isInteger(v) ? num(v) : String(v));
+
 /**
- * Flattens an object into dotted fields. Scalars stay; short scalar lists are joined; long lists and
- * lists of objects become per-key series summaries (count, min, max, last, sparkline).
+ * Flattens an object into dotted fields. Concise: scalars stay; short scalar lists are joined; short
+ * lists of records are records, one entry each with its fields together; long lists become per-key
+ * series summaries (count, min, max, last, sparkline); at most 40 fields. Full (`detailed`): every field,
+ * every list entry and every number exactly, nothing summarised.
  */
-export function describeObject(value: Record<string, unknown>, skip: readonly string[] = []): Described {
+export function describeObject(
+  value: Record<string, unknown>,
+  skip: readonly string[] = [],
+  full = false,
+): Described {
   const parts: string[] = [];
   const fields = dict<unknown>();
   let omitted = 0;
+  const number = full ? exactNum : num;
   const add = (key: string, text: string, structured: unknown) => {
-    if (parts.length >= MAX_FIELDS) {
+    if (!full && parts.length >= MAX_FIELDS) {
       omitted++;
       return;
     }
     parts.push(`${key}=${text}`);
     fields[key] = structured;
   };
+  const scalarText = (v: unknown) =>
+    typeof v === 'string' ? quote(v, full ? 500 : 80) : typeof v === 'number' ? number(v) : String(v);
+  const scalarJson = (v: unknown) => (typeof v === 'string' ? clean(v, full ? 500 : 200) : v);
+  /** One record of a list: its scalar fields together (nested values as a field count, or whole when full). */
+  const record = (item: Record<string, unknown>) => {
+    const inner = full ? describeObject(item, [], true) : undefined;
+    if (inner) return { text: `{${inner.parts.join(', ')}}`, json: inner.fields };
+    const text: string[] = [];
+    const json = dict<unknown>();
+    for (const [k, v] of Object.entries(item)) {
+      if (v === null || v === undefined) continue;
+      const key = clean(k, 40);
+      const shown = typeof v === 'object' ? `{${Object.keys(v).length} fields}` : v;
+      text.push(`${key}=${typeof shown === 'string' && typeof v === 'object' ? shown : scalarText(shown)}`);
+      json[key] = typeof v === 'object' ? shown : scalarJson(v);
+    }
+    return { text: `{${text.join(', ')}}`, json };
+  };
   const walk = (obj: Record<string, unknown>, prefix: string, depth: number) => {
     for (const [rawKey, v] of Object.entries(obj)) {
       const key = prefix + clean(rawKey, 40);
       if (depth === 0 && skip.includes(rawKey)) continue;
       if (v === null || v === undefined) continue;
-      if (typeof v === 'string') add(key, quote(v, 80), clean(v, 200));
-      else if (typeof v === 'number' || typeof v === 'boolean')
-        add(key, typeof v === 'number' ? num(v) : String(v), v);
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+        add(key, scalarText(v), scalarJson(v));
       else if (Array.isArray(v)) walkArray(key, v, depth);
-      else if (isRecord(v) && depth < MAX_DEPTH) walk(v, `${key}.`, depth + 1);
+      else if (isRecord(v) && (full || depth < MAX_DEPTH)) walk(v, `${key}.`, depth + 1);
       else if (isRecord(v))
         add(key, `{${Object.keys(v).length} fields}`, `{${Object.keys(v).length} fields}`);
     }
   };
   const walkArray = (key: string, list: unknown[], depth: number) => {
     if (list.length === 0) return;
+    if (list.every(isRecord) && (full || list.length <= SHORT_LIST)) {
+      const records = list.map(record);
+      add(
+        key,
+        records.map((r) => r.text).join('; '),
+        records.map((r) => r.json),
+      );
+      return;
+    }
     if (list.every(isRecord)) {
       const keys = [...new Set(list.flatMap((item) => Object.keys(item)))];
       for (const k of keys) {
@@ -97,14 +136,17 @@ export function describeObject(value: Record<string, unknown>, skip: readonly st
       return;
     }
     const scalars = list.every((x) => typeof x !== 'object' || x === null);
-    if (scalars && list.length <= 8 && !list.every(isNum)) {
-      const shown = list.map((x) => (typeof x === 'string' ? clean(x, 60) : x));
-      add(key, shown.map((x) => (typeof x === 'string' ? JSON.stringify(x) : String(x))).join(', '), shown);
-    } else if (scalars && list.length <= 8) {
-      add(key, list.map(num).join(', '), list);
+    if (scalars && (full || list.length <= 8)) {
+      add(key, list.map(scalarText).join(', '), list.map(scalarJson));
     } else if (scalars) {
       const s = summariseSeries(list);
       add(key, s.text, s.summary);
+    } else if (full) {
+      list.forEach((item, i) => {
+        if (isRecord(item)) walk(item, `${key}[${i}].`, depth + 1);
+        else if (Array.isArray(item)) walkArray(`${key}[${i}]`, item, depth + 1);
+        else if (item !== null && item !== undefined) add(`${key}[${i}]`, scalarText(item), scalarJson(item));
+      });
     } else if (depth < MAX_DEPTH) {
       add(key, `${list.length} mixed items`, `${list.length} mixed items`);
     }

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { clean, cleanDeep, grouped, round } from './text.js';
+import { clean, cleanDeep, exact, grouped } from './text.js';
 
 /** What a tool renders: the headline, the text channel, and the structured channel (summary added later). */
 export interface Rendered {
@@ -92,7 +92,7 @@ export function tabular(
     : { columns: [...columns], rows: records.map((r) => columns.map((k) => cell(r[k]))) };
 }
 
-const cell = (v: unknown) => (typeof v === 'string' ? clean(v, 80) : (round(v) ?? null));
+const cell = (v: unknown) => (typeof v === 'string' ? clean(v, 80) : typeof v === 'boolean' ? v : exact(v));
 
 export function toolResult(r: Rendered): CallToolResult {
   return {

@@ -70,25 +70,27 @@ export function cleanDeep(value: unknown, max = 500): unknown {
   return value;
 }
 
-const UNITS: Array<[number, string]> = [
-  [1e12, 'T'],
-  [1e9, 'B'],
-  [1e6, 'M'],
-  [1e3, 'K'],
-];
-
-/** A number for reading: 1,234 / 123.4K / 1.2M / 0.0000123; '–' for anything that is not a finite number. */
+/**
+ * A number for reading, never rounded so that it changes meaning: integers exact (1,234,567); other
+ * numbers keep a decimal, so an average (2,693.9) never reads like a whole count (2,694): two decimals
+ * from 1 up (43,421.82), four significant digits below (0.8123, 0.0000123). '–' for a missing value;
+ * anything else that is not a finite number, as cleaned text.
+ */
 export function num(value: unknown): string {
   if (typeof value !== 'number' || !Number.isFinite(value)) return value == null ? '–' : clean(value, 24);
-  const abs = Math.abs(value);
-  if (abs >= 100_000) {
-    for (const [size, unit] of UNITS) {
-      if (abs >= size) return `${trimZeros((value / size).toFixed(abs / size >= 100 ? 0 : 1))}${unit}`;
-    }
-  }
   if (Number.isInteger(value)) return grouped(value);
-  if (abs >= 1000) return grouped(Math.round(value));
-  return trimZeros(value.toPrecision(3));
+  const abs = Math.abs(value);
+  if (abs >= 1e21) return String(value);
+  if (abs < 1) return trimZeros(value.toPrecision(4));
+  const [whole = '0', decimals = '00'] = abs.toFixed(2).split('.');
+  return `${value < 0 ? '-' : ''}${grouped(Number(whole))}.${decimals.endsWith('0') ? decimals[0] : decimals}`;
+}
+
+/** A money amount to the cent (43,421.82); integers as they are. */
+export function money(value: unknown): string {
+  if (typeof value !== 'number' || !Number.isFinite(value) || Number.isInteger(value)) return num(value);
+  const [whole = '0', cents = '00'] = Math.abs(value).toFixed(2).split('.');
+  return `${value < 0 ? '-' : ''}${grouped(Number(whole))}.${cents}`;
 }
 
 /** An integer with thousands separators (1,234,567); toLocaleString cost ~10 µs a call in a server that idles between calls. */
@@ -97,11 +99,8 @@ export const grouped = (value: number) => String(value).replace(/\B(?=(\d{3})+$)
 const trimZeros = (text: string) =>
   text.includes('e') ? text : text.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
 
-/** A number for compact JSON: non-integers kept to 4 significant digits; anything else as it is. */
-export const round = (value: unknown) =>
-  typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value)
-    ? Number(value.toPrecision(4))
-    : value;
+/** A number for compact JSON: exact, as the upstream sent it (a finite number), else null. */
+export const exact = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 
 /** A ratio (0.345) as a percentage (34.5%). */
 export const pct = (ratio: number) => `${trimZeros((ratio * 100).toFixed(1))}%`;

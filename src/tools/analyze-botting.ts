@@ -118,7 +118,11 @@ export const analyzeBotting = defineTool({
 
 /** In detailed mode: every reason, then every field the table does not show. */
 function detailLines(f: Finding): string[] {
-  const extra = describeObject(f.raw, ['mintId', 'confidenceLevel', 'confidence', 'score', 'reasons']).parts;
+  const extra = describeObject(
+    f.raw,
+    ['mintId', 'confidenceLevel', 'confidence', 'score', 'reasons'],
+    true,
+  ).parts;
   const reasons = f.reasons.map((r) => quote(r, 160)).join('; ') || '(none)';
   return [`  ${f.mintId}: reasons ${reasons}${extra.length ? `; ${extra.join('; ')}` : ''}`];
 }

@@ -12,7 +12,7 @@ export const checkHealth = defineTool({
   output: { health: z.object({}).loose().optional() },
   request: () => ({ method: 'GET', path: '/health' }),
   render(body, _args, ctx) {
-    const described = describeObject(body, ['success']);
+    const described = describeObject(body, ['success'], ctx.format === 'detailed');
     const headline = 'Service reachable: GET /health answered';
     const text = [
       headline,

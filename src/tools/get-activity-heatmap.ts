@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { asRecord } from '../format/batch.js';
+import { describeObject } from '../format/generic.js';
 import { dailySeries, gridLines, hourlyGrid, seriesLine } from '../format/heatmap.js';
 import { cleanDeep, num } from '../format/text.js';
 import { SCOPES, SHAPES } from './shared.js';
@@ -29,6 +30,7 @@ export const getActivityHeatmap = defineTool({
   }),
   render(body, args, ctx) {
     const data = asRecord(body.data);
+    const detailed = ctx.format === 'detailed';
     const daily = asRecord(data.daily);
     const monthly = asRecord(data.monthly);
     const calendar = asRecord(monthly.calendar);
@@ -59,9 +61,10 @@ export const getActivityHeatmap = defineTool({
       ...(consistency
         ? [`Consistency: ${seriesLine(consistency, 60)}, total ${num(consistency.total)}`]
         : []),
+      // Detailed: every value the upstream sent, as the structured channel has it.
+      ...(detailed ? [`All fields: ${describeObject(data, [], true).parts.join('; ')}`] : []),
     ].join('\n');
 
-    const detailed = ctx.format === 'detailed';
     return {
       summary: headline,
       text,

@@ -31,8 +31,8 @@ export const getAnalyticsOverview = defineTool({
     const stats = asRecord(data.globalStats);
     const metrics = asRecord(data.liveMetrics);
     const detailed = ctx.format === 'detailed';
-    const statsDescribed = describeObject(stats);
-    const metricsDescribed = describeObject(metrics);
+    const statsDescribed = describeObject(stats, [], detailed);
+    const metricsDescribed = describeObject(metrics, [], detailed);
     const headline = `Analytics overview (${args.chain} / ${args.platform}): ${num(stats.totalStreamers)} streamers, ${num(stats.liveStreamers)} live, ${num(stats.totalViewers)} viewers`;
     const flags = [
       typeof body.cached === 'boolean' ? `served from cache: ${body.cached ? 'yes' : 'no'}` : undefined,

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { accountFor, asArray, asRecord, failedLines, noteLines } from '../format/batch.js';
+import { describeObject } from '../format/generic.js';
 import { fitRows } from '../format/result.js';
-import { clean, cleanDeep, num, quote, table } from '../format/text.js';
+import { clean, cleanDeep, exact, money, num, quote, table } from '../format/text.js';
 import { idList, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
 
@@ -54,13 +55,14 @@ export const getCreatorFees = defineTool({
               rows.map((f) => [
                 clean(f.tokenAddress, 64),
                 clean(f.creatorAddress, 64),
-                num(f.totalFees),
+                money(f.totalFees),
                 quote(f.currency, 12),
                 num(f.feesInNativeCoin),
               ]),
             )
           : []),
         ...(rows.length ? ["native coin: fees in chain_a's native coin."] : []),
+        ...(ctx.format === 'detailed' ? rows.flatMap(extraLine) : []),
         ...failedLines(errors),
       ].join('\n');
       const results = rows.map((f) =>
@@ -69,9 +71,9 @@ export const getCreatorFees = defineTool({
           : {
               tokenAddress: clean(f.tokenAddress, 64),
               creatorAddress: clean(f.creatorAddress, 64),
-              totalFees: f.totalFees ?? null,
+              totalFees: exact(f.totalFees),
               currency: clean(f.currency, 16),
-              feesInNativeCoin: f.feesInNativeCoin ?? null,
+              feesInNativeCoin: exact(f.feesInNativeCoin),
             },
       );
       return {
@@ -87,3 +89,11 @@ export const getCreatorFees = defineTool({
     });
   },
 });
+
+const SHOWN = ['tokenAddress', 'creatorAddress', 'totalFees', 'currency', 'feesInNativeCoin'];
+
+/** In detailed mode, a record's fields the table does not show. */
+function extraLine(f: Record<string, unknown>): string[] {
+  const extra = describeObject(f, SHOWN, true).parts;
+  return extra.length ? [`  ${clean(f.tokenAddress, 64)}: ${extra.join('; ')}`] : [];
+}

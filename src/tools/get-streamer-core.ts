@@ -42,7 +42,7 @@ export const getStreamerCore = defineTool({
         ? `LIVE now, ${num(r.currentViewers)} viewers`
         : `not live (${num(r.currentViewers)} viewers)`;
     const headline = `Streamer ${name}: ${live}`;
-    const extra = ctx.format === 'detailed' ? describeObject(r, DOCUMENTED).parts : [];
+    const extra = ctx.format === 'detailed' ? describeObject(r, DOCUMENTED, true).parts : [];
     const streamer: Record<string, unknown> =
       ctx.format === 'detailed'
         ? (cleanDeep(r) as Record<string, unknown>)

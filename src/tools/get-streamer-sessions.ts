@@ -81,7 +81,7 @@ export const getStreamerSessions = defineTool({
         ...(ctx.format === 'detailed'
           ? rows.map(
               (s) =>
-                `  ${clean(s.sessionId, 64)}: ${describeObject(s, ['startTime', 'endTime', 'duration', 'peakViewers', 'averageViewers']).parts.join('; ')}`,
+                `  ${clean(s.sessionId, 64)}: ${describeObject(s, ['startTime', 'endTime', 'duration', 'peakViewers', 'averageViewers'], true).parts.join('; ')}`,
             )
           : []),
         ...(next ? [next] : []),

@@ -13,9 +13,10 @@ import {
   topReasons,
 } from '../format/botting.js';
 import { describeError } from '../format/errors.js';
+import { describeObject } from '../format/generic.js';
 import { fitRows } from '../format/result.js';
 import { liveText, type StreamerRecord } from '../format/streamer.js';
-import { clean, cleanDeep, idColumn, label, num, quote, round, table } from '../format/text.js';
+import { clean, cleanDeep, exact, idColumn, label, money, num, quote, table } from '../format/text.js';
 import { idList, SCOPES, SHAPES, scopeHint } from './shared.js';
 import { type CallContext, defineTool } from './tool.js';
 
@@ -182,9 +183,9 @@ export const investigateBotting = defineTool({
       }
       for (const f of asArray(outcome.body.data).map(asRecord)) {
         feesById.set(clean(f.tokenAddress, 64), {
-          totalFees: round(f.totalFees) ?? null,
+          totalFees: exact(f.totalFees),
           currency: clean(f.currency, 16),
-          feesInNativeCoin: round(f.feesInNativeCoin) ?? null,
+          feesInNativeCoin: exact(f.feesInNativeCoin),
         });
       }
       feeErrors += asArray(outcome.body.errors).length;
@@ -296,12 +297,13 @@ function report(
                   r ? quote(r.coinName, 20) : '–',
                   r ? label(r.coinSymbol) : '–',
                   ids.show(f.mintId),
-                  ...(args.includeCreatorFees ? [fee ? `${num(fee.totalFees)} ${fee.currency}` : '–'] : []),
+                  ...(args.includeCreatorFees ? [fee ? `${money(fee.totalFees)} ${fee.currency}` : '–'] : []),
                   reasonsText(f.reasons, 1, 48),
                 ];
               }),
             ),
             ...ids.note,
+            ...(ctx.format === 'detailed' ? rows.map((f) => detailLine(f, records, fees)) : []),
           ]
         : []),
       ...(errors.length ? ['', ...failedLines(errors)] : []),
@@ -339,8 +341,8 @@ function report(
                   f.confidence,
                   f.score,
                   typeof r?.isCurrentlyLive === 'boolean' ? r.isCurrentlyLive : null,
-                  round(r?.currentViewers) ?? null,
-                  round(r?.tokenMarketCap) ?? null,
+                  exact(r?.currentViewers),
+                  exact(r?.tokenMarketCap),
                   r ? clean(r.coinName, 60) : null,
                   r ? clean(r.coinSymbol, 16) : null,
                   f.reasons.slice(0, 3),
@@ -353,4 +355,26 @@ function report(
       },
     };
   });
+}
+
+const BOTTING_SHOWN = ['mintId', 'confidenceLevel', 'confidence', 'score'];
+const STREAMER_SHOWN = [
+  'mintId',
+  'isCurrentlyLive',
+  'currentViewers',
+  'tokenMarketCap',
+  'coinName',
+  'coinSymbol',
+];
+
+/** In detailed mode, one line per token: every reason and every field the table does not show. */
+function detailLine(f: Finding, records: Map<string, StreamerRecord>, fees: Map<string, Fees>): string {
+  const record = records.get(f.mintId);
+  const fee = fees.get(f.mintId);
+  const parts = [
+    ...describeObject(f.raw, BOTTING_SHOWN, true).parts,
+    ...(record ? describeObject(record, STREAMER_SHOWN, true).parts.map((p) => `streamer.${p}`) : []),
+    ...(fee ? describeObject({ ...fee }, [], true).parts.map((p) => `creatorFees.${p}`) : []),
+  ];
+  return `  ${f.mintId}: ${parts.join('; ')}`;
 }

@@ -94,6 +94,6 @@ export const listStreamers = defineTool({
 
 /** In detailed mode, the fields of a record that the table does not show. */
 function extraLine(r: StreamerRecord, shownKeys: readonly string[]): string[] {
-  const extra = describeObject(r, shownKeys).parts;
+  const extra = describeObject(r, shownKeys, true).parts;
   return extra.length ? [`  ${shortId(clean(r.mintId, 64))}: ${extra.join('; ')}`] : [];
 }
