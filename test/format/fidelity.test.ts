@@ -96,7 +96,7 @@ describe('short lists of records', () => {
     expect(sessions.length).toBeGreaterThan(1);
     for (const s of sessions) expect(out.text).toContain(`{sessionId="${s.sessionId}"`);
     const [result] = sc(out).results as Array<Record<string, unknown>>;
-    expect((result?.recentSessions as unknown[]).length).toBe(sessions.length);
+    expect(result?.recentSessions).toHaveLength(sessions.length);
   });
 });
 
