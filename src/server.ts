@@ -47,6 +47,8 @@ export interface ServerDeps {
 }
 
 const DEMO_NOTE = 'SIMULATED DATA (demo mode): not the real service.';
+const DEMO_MARK = '[simulated] ';
+const DEMO_COST = Math.max(DEMO_NOTE.length + 1, DEMO_MARK.length);
 
 /** Builds the upstream client once, or undefined while the key or base URL is missing. */
 export function createClient(config: Config, logger: Logger): ApiClient | undefined {
@@ -141,11 +143,11 @@ export function createServer(deps: ServerDeps): Server {
             .catch(() => {});
         },
         signal: extra.signal,
-        budget,
+        // The demo marker is added after rendering: the result is fitted to what it leaves.
+        budget: deps.demo ? budget - DEMO_COST : budget,
       });
-      // The demo marker is part of the result, so it counts against the budget too.
       if (deps.demo) rendered = markSimulated(rendered);
-      rendered = enforceBudget(rendered, budget);
+      rendered = enforceBudget(rendered, budget, prepared.format);
       deps.logger.debug('tool call', { tool: tool.name, ms: Math.round(performance.now() - started) });
       return toolResult(rendered);
     } catch (error) {
@@ -168,5 +170,5 @@ const NO_ELICITATION: jsonSchemaValidator = {
 };
 
 function markSimulated(r: Rendered): Rendered {
-  return { ...r, summary: `[simulated] ${r.summary}`, text: `${DEMO_NOTE}\n${r.text}` };
+  return { ...r, summary: `${DEMO_MARK}${r.summary}`, text: `${DEMO_NOTE}\n${r.text}` };
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../src/simulator/server.js';
 import { TOOLS } from '../src/tools/index.js';
 import { describeAllowed } from '../src/tools/tool.js';
-import { call, connect, type Harness, ids, sc, UNKNOWN_ID, useSimulator } from './helpers.js';
+import { call, connect, failedOf, type Harness, ids, UNKNOWN_ID, useSimulator } from './helpers.js';
 
 let h: Harness;
 const textOf = (result: { messages: Array<{ content: { type: string; text?: string } }> }) =>
@@ -174,8 +174,8 @@ describe('guidance that points the right way', () => {
       mintIds: [...b, ...c],
       chain: 'chain_b',
     });
-    const errors = sc(investigated).errors as Array<{ mintId: string; error: string }>;
-    expect(errors.filter((e) => c.includes(e.mintId)).map((e) => e.error)).toEqual([
+    const errors = failedOf(investigated);
+    expect(errors.filter((e) => c.includes(e.id)).map((e) => e.error)).toEqual([
       'on platform_c, which botting analysis does not cover',
       'on platform_c, which botting analysis does not cover',
     ]);

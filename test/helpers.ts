@@ -152,3 +152,11 @@ export function useSimulator(
     await sim?.close();
   });
 }
+
+/** The failures of a batch result, one entry per id (structuredContent groups them by reason). */
+export function failedOf(out: CallOutcome): Array<{ id: string; error: string }> {
+  const groups = (out.structured?.errors ?? []) as Array<Record<string, unknown> & { error: string }>;
+  return groups.flatMap((g) =>
+    ((g.mintIds ?? g.tokenAddresses ?? []) as string[]).map((id) => ({ id, error: g.error })),
+  );
+}

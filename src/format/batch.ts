@@ -1,7 +1,7 @@
 // Pieces shared by the batch results: per-item errors, accounting for every requested id, counts.
 import { describeObject, idOf as itemId } from './generic.js';
 import { fitRows, type Rendered } from './result.js';
-import { clean, cleanDeep, num, quote } from './text.js';
+import { clean, cleanDeep, num, quote, shortener } from './text.js';
 
 export interface ItemError {
   id: string;
@@ -96,10 +96,49 @@ export function accountFor<T>(
 /** Integrity notes as text lines. */
 export const noteLines = (notes: string[]) => notes.map((n) => `Note: ${n}`);
 
-/** `Failed (2): <id> "message"; <id> "message"`, one line per error so none is hidden. */
-export function failedLines(errors: ItemError[]): string[] {
-  if (errors.length === 0) return [];
-  return [`Failed (${errors.length}):`, ...errors.map((e) => `  ${e.id} ${quote(e.error, 160)}`)];
+/** Failed ids past these counts are shortened to their first characters (text, JSON) to leave the room to findings. */
+const WHOLE_IDS = { text: 25, json: 100 };
+const IDS_PER_LINE = 10;
+
+export interface Failures {
+  /** `Failed (347), by reason:` then one line per reason with its count and ids. */
+  lines: string[];
+  /** One entry per reason: the message, how many, and every id (shortened past 100 failures). */
+  json: Array<{ error: string; count: number } & Record<string, unknown>>;
+}
+
+/**
+ * Failures grouped by reason, most frequent first, every id accounted for in both channels: whole ids
+ * while there are few; past 25 (text) or 100 (JSON) shortened to their first 6 characters, the ids the
+ * caller passed, which a failure list of hundreds would otherwise crowd the findings out with.
+ */
+export function failures(errors: readonly ItemError[], idKey = 'mintIds'): Failures {
+  if (errors.length === 0) return { lines: [], json: [] };
+  const groups = new Map<string, string[]>();
+  for (const e of errors) {
+    const ids = groups.get(e.error);
+    if (ids) ids.push(e.id);
+    else groups.set(e.error, [e.id]);
+  }
+  const sorted = [...groups.entries()].sort((a, b) => b[1].length - a[1].length);
+  const short = shortener(errors.map((e) => e.id));
+  const textIds = errors.length > WHOLE_IDS.text ? short : (id: string) => id;
+  const jsonIds = errors.length > WHOLE_IDS.json ? short : (id: string) => id;
+  const lines = [`Failed (${errors.length})${sorted.length > 1 ? ', by reason' : ''}:`];
+  for (const [error, ids] of sorted) {
+    const shown = ids.map(textIds);
+    lines.push(`  ${quote(error, 160)} (${ids.length}): ${shown.slice(0, IDS_PER_LINE).join(', ')}`);
+    for (let i = IDS_PER_LINE; i < shown.length; i += IDS_PER_LINE)
+      lines.push(`    ${shown.slice(i, i + IDS_PER_LINE).join(', ')}`);
+  }
+  if (errors.length > WHOLE_IDS.text)
+    lines.push(
+      `  (failed ids shortened to their first characters, the ids you passed${errors.length > WHOLE_IDS.json ? '' : '; structuredContent has them whole'})`,
+    );
+  return {
+    lines,
+    json: sorted.map(([error, ids]) => ({ error, count: ids.length, [idKey]: ids.map(jsonIds) })),
+  };
 }
 
 /**
@@ -113,6 +152,8 @@ export function renderGenericBatch(
   scope: string,
   detailed: boolean,
   budget: number,
+  /** What a narrower query of one token is (analytics: fewer points or a shorter period). */
+  narrow?: string,
 ): Rendered {
   const data = asRecord(body.data);
   const found = asArray(data.results)
@@ -125,23 +166,31 @@ export function renderGenericBatch(
     requested,
     asRecord(data.summary),
   );
+  const failed = failures(errors);
   const entries = results.map((e) => ({ ...e, described: describeObject(e.raw, ['mintId'], detailed) }));
   const headline = `${what}: ${requested.length} requested, ${results.length} returned, ${errors.length} failed (${scope})`;
-  const cut = { what: 'results', how: () => 'Ask for fewer mintIds per call.' };
+  const cut = {
+    what: 'results',
+    how: (shown: number) =>
+      requested.length > 1
+        ? `Ask for fewer mintIds per call (${Math.max(1, shown)} fit).`
+        : `One result is larger than the budget${narrow ? `: ask for ${narrow}` : ''}.`,
+    format: detailed ? ('detailed' as const) : ('concise' as const),
+  };
   return fitRows(entries, budget, cut, (rows) => ({
     summary: headline,
     text: [
       headline,
       ...noteLines(notes),
       ...rows.flatMap((e) => [`${e.id}:`, ...e.described.parts.map((p) => `  ${p}`)]),
-      ...failedLines(errors),
+      ...failed.lines,
     ].join('\n'),
     structured: {
       counts: { requested: requested.length, returned: results.length, failed: errors.length },
       results: rows.map((e) =>
         detailed ? { mintId: e.id, ...asRecord(cleanDeep(e.raw)) } : { mintId: e.id, ...e.described.fields },
       ),
-      ...(errors.length ? { errors: errors.map((e) => ({ mintId: e.id, error: e.error })) } : {}),
+      ...(errors.length ? { errors: failed.json } : {}),
       ...(notes.length ? { integrity: notes } : {}),
     },
   }));

@@ -20,6 +20,8 @@ export interface Cut {
   what: string;
   /** How to get the rest, given how many rows fit. */
   how: (shown: number) => string;
+  /** The call's format: a detailed call is also offered the concise one. */
+  format: 'concise' | 'detailed';
 }
 
 /**
@@ -35,7 +37,8 @@ export function fitRows<T>(
   const attempt = (shown: number): Rendered => {
     const rendered = render(items.slice(0, shown));
     if (shown >= items.length) return rendered;
-    const note = cutNote(shown, items.length, cut.what, cut.how(shown));
+    const how = cut.how(shown) + (cut.format === 'detailed' ? ' Or ask with response_format "concise".' : '');
+    const note = cutNote(shown, items.length, cut.what, how);
     return {
       ...rendered,
       text: `${rendered.text}\n${note}`,
@@ -68,13 +71,74 @@ export function fitRows<T>(
 const cutNote = (shown: number, total: number, what: string, how: string) =>
   `Showing ${grouped(shown)} of ${grouped(total)} ${what}. ${how}`;
 
-/** Last-resort guard for results whose size the renderer could not bound (detailed passthrough). */
-export function enforceBudget(r: Rendered, budget: number): Rendered {
+/** Fields that say what happened (never dropped to make room): the rest is data, cut first. */
+const KEPT = new Set([
+  'summary',
+  'query',
+  'counts',
+  'calls',
+  'errors',
+  'notes',
+  'integrity',
+  'duplicates',
+  'notFound',
+  'topReasons',
+  'pagination',
+  'truncated',
+]);
+
+/** What to ask for instead, when a result had to be cut: never the format the call already used. */
+export const narrower = (format: 'concise' | 'detailed') =>
+  format === 'detailed'
+    ? 'ask with response_format "concise", or a narrower query'
+    : 'ask a narrower query (fewer ids, a smaller limit or period)';
+
+/**
+ * Last resort for a result still over the budget (a renderer that could not bound it, such as a detailed
+ * passthrough). It degrades instead of wiping a channel: the text loses whole lines from the end; the
+ * JSON loses data (the largest data fields first: lists cut to the entries that fit, other values
+ * emptied), keeping the summary, counts, failures and notes. Both say what was cut and what to ask.
+ */
+export function enforceBudget(r: Rendered, budget: number, format: 'concise' | 'detailed'): Rendered {
   const s = size(r);
   if (s.text <= budget && s.json <= budget) return r;
-  const note = `Result cut to the ${grouped(budget)}-character budget; ask with response_format "concise" or a narrower query.`;
-  const text = s.text <= budget ? r.text : `${r.text.slice(0, budget - note.length - 2)}\n${note}`;
-  const structured = s.json <= budget ? r.structured : { truncated: note };
+  const note = `Result cut to the ${grouped(budget)}-character budget; ${narrower(format)}.`;
+  // Both channels carry the note, whichever of them had to be cut.
+  let text = `${r.text}\n${note}`;
+  if (text.length > budget) {
+    const lines = r.text.split('\n');
+    let length = note.length;
+    let kept = 0;
+    while (kept < lines.length && length + (lines[kept]?.length ?? 0) + 1 <= budget)
+      length += (lines[kept++]?.length ?? 0) + 1;
+    text = [...lines.slice(0, kept), note].join('\n');
+  }
+  let structured = r.structured;
+  if (s.json > budget) {
+    structured = { ...r.structured, truncated: note };
+    const over = () => size({ ...r, structured }).json > budget;
+    const data = Object.keys(structured)
+      .filter((k) => !KEPT.has(k))
+      .sort((a, b) => JSON.stringify(structured[b]).length - JSON.stringify(structured[a]).length);
+    for (const key of data) {
+      if (!over()) break;
+      const value = structured[key];
+      if (Array.isArray(value)) {
+        // The longest prefix that fits, by halving.
+        let low = 0;
+        let high = value.length;
+        while (low < high) {
+          const mid = (low + high + 1) >> 1;
+          structured[key] = value.slice(0, mid);
+          if (over()) high = mid - 1;
+          else low = mid;
+        }
+        structured[key] = value.slice(0, low);
+      } else {
+        structured[key] = typeof value === 'string' ? '' : typeof value === 'object' && value ? {} : value;
+      }
+    }
+  }
   return { summary: r.summary, text, structured };
 }
 

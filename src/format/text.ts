@@ -109,6 +109,17 @@ export const pct = (ratio: number) => `${trimZeros((ratio * 100).toFixed(1))}%`;
 export const shortId = (id: string) => (id.length > 12 ? `${id.slice(0, 6)}…` : id);
 
 /**
+ * Shortens each of `ids` to its first characters, 6 or as many more as it takes for no two to read the
+ * same (`7xKXtg…`), so that a shortened list still names every id.
+ */
+export function shortener(ids: readonly string[]): (id: string) => string {
+  let length = 6;
+  const longest = Math.max(0, ...ids.map((id) => id.length));
+  while (length < longest && new Set(ids.map((id) => id.slice(0, length))).size < new Set(ids).size) length++;
+  return (id) => (id.length > length + 6 ? `${id.slice(0, length)}…` : id);
+}
+
+/**
  * How a text table shows ids: whole up to 25 rows; above that shortened (the caller passed them, and
  * structuredContent has them whole), with the sentence that says so.
  */

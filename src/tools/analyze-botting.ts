@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { accountFor, asRecord, failedLines, noteLines } from '../format/batch.js';
+import { accountFor, asRecord, failures, noteLines } from '../format/batch.js';
 import {
   type Finding,
   levelStats,
@@ -51,6 +51,7 @@ export const analyzeBotting = defineTool({
       ...(args.chain === 'chain_b' && errors.length ? [PLATFORM_C_NOTE] : []),
     ];
     const scope = scopeHint(args.chain, args.platform);
+    const failed = failures(errors);
     const findings = rankFindings(accounted.results);
     const stats = levelStats(findings, summary.averageConfidence);
 
@@ -66,6 +67,7 @@ export const analyzeBotting = defineTool({
     const cut = {
       what: 'analysed tokens (most suspicious first)',
       how: () => 'Ask for fewer mintIds per call.',
+      format: ctx.format,
     };
     return fitRows(findings, ctx.budget, cut, (rows) => {
       const text = [
@@ -88,7 +90,7 @@ export const analyzeBotting = defineTool({
             ]
           : []),
         ...(ctx.format === 'detailed' ? rows.flatMap((f) => detailLines(f)) : []),
-        ...(errors.length ? ['', ...failedLines(errors)] : []),
+        ...(errors.length ? ['', ...failed.lines] : []),
         `Next: get_streamer_sessions${scope} for one token's history; get_streamer_core${scope} to see whether it is live.`,
       ].join('\n');
       return {
@@ -108,7 +110,7 @@ export const analyzeBotting = defineTool({
                   reasons: f.reasons.slice(0, REASONS_IN_JSON),
                 },
           ),
-          ...(errors.length ? { errors: errors.map((e) => ({ mintId: e.id, error: e.error })) } : {}),
+          ...(errors.length ? { errors: failed.json } : {}),
           ...(notes.length ? { integrity: notes } : {}),
         },
       };

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { accountFor, asArray, asRecord, failedLines, noteLines } from '../format/batch.js';
+import { accountFor, asArray, asRecord, failures, noteLines } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
 import { fitRows } from '../format/result.js';
 import { clean, cleanDeep, exact, money, num, quote, table } from '../format/text.js';
@@ -16,7 +16,9 @@ export const getCreatorFees = defineTool({
   output: {
     counts: z.object({}).loose().optional(),
     results: z.array(z.object({}).loose()).optional(),
-    errors: z.array(z.object({ tokenAddress: z.string(), error: z.string() })).optional(),
+    errors: z
+      .array(z.object({ error: z.string(), count: z.number(), tokenAddresses: z.array(z.string()) }))
+      .optional(),
     integrity: z.array(z.string()).optional(),
   },
   request: ({ tokenAddresses }) => ({
@@ -37,8 +39,9 @@ export const getCreatorFees = defineTool({
       args.tokenAddresses,
       asRecord(body.summary),
     );
+    const failed = failures(errors, 'tokenAddresses');
     const headline = `Creator fees: ${args.tokenAddresses.length} tokens requested, ${fees.length} found, ${errors.length} failed`;
-    const cut = { what: 'tokens', how: () => 'Ask for fewer tokenAddresses per call.' };
+    const cut = { what: 'tokens', how: () => 'Ask for fewer tokenAddresses per call.', format: ctx.format };
     return fitRows(fees, ctx.budget, cut, (rows) => {
       const text = [
         headline,
@@ -63,7 +66,7 @@ export const getCreatorFees = defineTool({
           : []),
         ...(rows.length ? ["native coin: fees in chain_a's native coin."] : []),
         ...(ctx.format === 'detailed' ? rows.flatMap(extraLine) : []),
-        ...failedLines(errors),
+        ...failed.lines,
       ].join('\n');
       const results = rows.map((f) =>
         ctx.format === 'detailed'
@@ -82,7 +85,7 @@ export const getCreatorFees = defineTool({
         structured: {
           counts: { requested: args.tokenAddresses.length, found: fees.length, failed: errors.length },
           results,
-          ...(errors.length ? { errors: errors.map((e) => ({ tokenAddress: e.id, error: e.error })) } : {}),
+          ...(errors.length ? { errors: failed.json } : {}),
           ...(notes.length ? { integrity: notes } : {}),
         },
       };

@@ -20,7 +20,7 @@ export const getStreamerSessions = defineTool({
   name: 'get_streamer_sessions',
   title: 'Streaming sessions',
   description:
-    "One token's past streaming sessions (start, end, duration, peak and average viewers), paged. Use for stream history, or peaks against averages.",
+    "One token's past streaming sessions (start, end, duration, peak and average viewers). Use for stream history, or peaks against averages.",
   input: {
     mint: mintId.describe('Token mint id'),
     limit: z.number().int().min(1).max(100).default(20).describe('Sessions per page'),
@@ -55,7 +55,11 @@ export const getStreamerSessions = defineTool({
       chain: args.chain,
       platform: args.platform,
     };
-    const cut = { what: 'sessions', how: (shown: number) => `Ask with limit ${Math.max(1, shown)}.` };
+    const cut = {
+      what: 'sessions',
+      how: (shown: number) => `Ask with limit ${Math.max(1, shown)}.`,
+      format: ctx.format,
+    };
     return fitRows(sessions, ctx.budget, cut, (rows) => {
       const text = [
         headline,

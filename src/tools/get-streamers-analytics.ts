@@ -31,5 +31,6 @@ export const getStreamersAnalytics = defineTool({
       `${args.chain} / ${args.platform}, period ${args.period}, ${args.points} points`,
       ctx.format === 'detailed',
       ctx.budget,
+      'fewer points or a shorter period',
     ),
 });

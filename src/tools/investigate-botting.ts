@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { ApiRequest } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import { accountFor, asArray, asRecord, failedLines, type ItemError, noteLines } from '../format/batch.js';
+import { accountFor, asArray, asRecord, failures, type ItemError, noteLines } from '../format/batch.js';
 import {
   type Finding,
   FLAGGED_LEVEL,
@@ -17,6 +17,7 @@ import { describeObject } from '../format/generic.js';
 import { fitRows } from '../format/result.js';
 import { liveText, type StreamerRecord } from '../format/streamer.js';
 import { clean, cleanDeep, exact, idColumn, label, money, num, quote, table } from '../format/text.js';
+import { failureGroups } from './batch-output.js';
 import { idList, SCOPES, SHAPES, scopeHint } from './shared.js';
 import { type CallContext, defineTool } from './tool.js';
 
@@ -55,7 +56,7 @@ export const investigateBotting = defineTool({
     columns: z.array(z.string()).optional(),
     rows: z.array(z.array(z.unknown())).optional(),
     items: z.array(z.object({}).loose()).optional(),
-    errors: z.array(z.object({ mintId: z.string(), error: z.string() })).optional(),
+    errors: failureGroups,
     notes: z.array(z.string()).optional(),
   },
   async run(args, ctx) {
@@ -219,6 +220,7 @@ function report(
     0,
   );
   const reasons = topReasons(ranked);
+  const failed = failures(errors);
   const callText = `${calls.botting} botting, ${calls.streamers} streamer${calls.fees ? `, ${calls.fees} fee` : ''} requests`;
   const headline = `Botting investigation: ${args.mintIds.length} tokens requested, ${ranked.length} analysed, ${errors.length} failed (${args.chain} / ${args.platform}, last ${args.hours} h; ${callText})`;
   const flaggedLine = `Flagged (${FLAGGED_LEVEL}): ${flagged.length}; live now: ${flaggedLive.length}${flaggedLive.length ? ` (${num(liveViewers)} viewers)` : ''}${
@@ -255,6 +257,7 @@ function report(
   const cut = {
     what: 'ranked tokens (most suspicious first)',
     how: () => 'The rest rank lower; ask about fewer tokens, or use analyze_botting on a subset.',
+    format: ctx.format,
   };
 
   return fitRows(ranked, ctx.budget, cut, (rows) => {
@@ -306,7 +309,7 @@ function report(
             ...(ctx.format === 'detailed' ? rows.map((f) => detailLine(f, records, fees)) : []),
           ]
         : []),
-      ...(errors.length ? ['', ...failedLines(errors)] : []),
+      ...(errors.length ? ['', ...failed.lines] : []),
       `Next: get_streamer_sessions${scopeHint(args.chain, args.platform)} on a flagged token for its history; get_streamer_core${scopeHint(args.chain, args.platform)} for its current state.`,
     ].join('\n');
     return {
@@ -350,7 +353,7 @@ function report(
                 ];
               }),
             }),
-        ...(errors.length ? { errors: errors.map((e) => ({ mintId: e.id, error: e.error })) } : {}),
+        ...(errors.length ? { errors: failed.json } : {}),
         ...(notes.length ? { notes } : {}),
       },
     };

@@ -65,6 +65,7 @@ export const listStreamers = defineTool({
       what: 'rows of this page',
       how: (shown: number) =>
         `To see the rest, ask with a smaller limit (e.g. limit ${Math.max(1, shown)} and later pages).`,
+      format: ctx.format,
     };
     return fitRows(records, ctx.budget, cut, (rows) => {
       const text = [

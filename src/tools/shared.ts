@@ -37,7 +37,7 @@ export const mintId = z.string().min(32).max(44);
 export const idList = (max: number, what = 'Token mint ids') =>
   z.array(mintId).min(1).max(max).describe(what);
 
-export const page = z.number().int().min(1).default(1).describe('Page, from 1');
+export const page = z.number().int().min(1).default(1).describe('Page');
 
 export const responseFormat = z
   .enum(['concise', 'detailed'])

@@ -71,6 +71,8 @@ export interface ToolListEntry {
 
 /** A call whose arguments passed validation, ready to run. */
 export interface PreparedCall {
+  /** The response format asked for. */
+  format: ResponseFormat;
   run(ctx: CallContext): Promise<Rendered>;
 }
 
@@ -130,16 +132,20 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
         Object.assign(args, scope);
       }
       return {
+        format: args.response_format,
         async run(ctx) {
           const format = args.response_format;
           // A composite call fans out to many upstream requests (investigate_botting: up to 20), each
           // listening for cancellation; that is by design, so Node's leak warning at 10 does not apply.
           if ('run' in spec) setMaxListeners(FAN_OUT_LISTENERS, ctx.signal);
+          // The duplicates note is added after rendering, so the rows are fitted to what it leaves.
+          const note = duplicates.length ? duplicatesNote(duplicates) : undefined;
+          const budget = ctx.budget - (note?.cost ?? 0);
           const rendered =
             'run' in spec
-              ? await spec.run(args, { ...ctx, format })
-              : spec.render(await ctx.send(spec.request(args)), args, { budget: ctx.budget, format });
-          return duplicates.length ? withDuplicates(rendered, duplicates) : rendered;
+              ? await spec.run(args, { ...ctx, budget, format })
+              : spec.render(await ctx.send(spec.request(args)), args, { budget, format });
+          return note ? note.add(rendered) : rendered;
         },
       };
     },
@@ -182,10 +188,25 @@ function dedupe(args: unknown, key: string): string[] {
   return [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))].map(String);
 }
 
-function withDuplicates(r: Rendered, duplicates: string[]): Rendered {
-  const note = `Duplicate ids sent once: ${duplicates.join(', ')}`;
-  const [headline, ...rest] = r.text.split('\n');
-  return { ...r, text: [headline, note, ...rest].join('\n'), structured: { ...r.structured, duplicates } };
+const DUPLICATES_SHOWN = 25;
+
+/** The note on repeated ids, in both channels, with the characters it costs either channel at most. */
+function duplicatesNote(all: string[]) {
+  const duplicates = all.slice(0, DUPLICATES_SHOWN);
+  const more = all.length - duplicates.length;
+  if (more > 0) duplicates.push(`and ${more} more`);
+  const line = `Duplicate ids sent once: ${duplicates.join(', ')}`;
+  return {
+    cost: Math.max(line.length + 1, JSON.stringify({ duplicates }).length),
+    add(r: Rendered): Rendered {
+      const [headline, ...rest] = r.text.split('\n');
+      return {
+        ...r,
+        text: [headline, line, ...rest].join('\n'),
+        structured: { ...r.structured, duplicates },
+      };
+    },
+  };
 }
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output') {

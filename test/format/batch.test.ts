@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { accountFor } from '../../src/format/batch.js';
 import type { Simulator } from '../../src/simulator/server.js';
-import { call, type Harness, sc, useSimulator } from '../helpers.js';
+import { call, failedOf, type Harness, sc, useSimulator } from '../helpers.js';
 
 const id = (c: string) => c.repeat(40);
 const [A, B, C, D, X] = ['A', 'B', 'C', 'D', 'X'].map(id) as [string, string, string, string, string];
@@ -82,12 +82,12 @@ describe('every batch tool accounts for every requested id exactly once', () => 
     const out = await call(h.client, tool, { [param]: [A, B, C] });
     const key = param === 'mintIds' ? 'mintId' : 'tokenAddress';
     const resultIds = (sc(out).results as Array<Record<string, unknown>>).map((r) => r[key] ?? r.mintId);
-    const errorIds = (sc(out).errors as Array<Record<string, unknown>>).map((e) => e[key]);
+    const errorIds = failedOf(out).map((e) => e.id);
     expect([...resultIds, ...errorIds].sort()).toEqual([A, B, C]);
-    expect(sc(out).errors).toContainEqual({ [key]: C, error: 'no result returned' });
+    expect(failedOf(out)).toContainEqual({ id: C, error: 'no result returned' });
     expect(sc(out).integrity).toHaveLength(2);
     expect(out.text).toContain('Note: The upstream returned 1 duplicate results (first kept)');
     expect(out.text).toContain(`Note: The upstream reported both a result and an error for: ${B}`);
-    expect(out.text).toContain(`${C} "no result returned"`);
+    expect(out.text).toContain(`"no result returned" (1): ${C}`);
   });
 });

@@ -121,7 +121,7 @@ describe('hostile upstream strings', () => {
       });
       const botting = await call(h.client, 'analyze_botting', { mintIds: targets.slice(0, 1) });
       checkStructure(botting.text);
-      expect(botting.text).toMatch(new RegExp(`^  ${targets[0]} ".*"$`, 'm'));
+      expect(botting.text).toMatch(new RegExp(`^  ".*" \\(1\\): ${targets[0]}$`, 'm'));
       expect(JSON.stringify(botting.structured)).not.toMatch(FORBIDDEN);
     },
   );

@@ -2,7 +2,7 @@
 // through the SDK Client, which validates structuredContent against the tool's outputSchema.
 import { describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/server.js';
-import { call, connect, type Harness, ids, sc, UNKNOWN_ID, useSimulator } from '../helpers.js';
+import { call, connect, failedOf, type Harness, ids, sc, UNKNOWN_ID, useSimulator } from '../helpers.js';
 
 let sim: Simulator;
 let h: Harness;
@@ -135,11 +135,11 @@ describe('batch tools', () => {
       expect(rank[prev.level] as number).toBeLessThanOrEqual(rank[cur.level] as number);
       if (prev.level === cur.level) expect(prev.score).toBeGreaterThanOrEqual(cur.score);
     }
-    const errors = out.structured?.errors as Array<{ mintId: string; error: string }>;
-    expect(errors).toContainEqual({ mintId: UNKNOWN_ID, error: 'Token not found' });
-    const all = [...results.map((r) => r.mintId), ...errors.map((e) => e.mintId)].sort();
+    const errors = failedOf(out);
+    expect(errors).toContainEqual({ id: UNKNOWN_ID, error: 'Token not found' });
+    const all = [...results.map((r) => r.mintId), ...errors.map((e) => e.id)].sort();
     expect(all).toEqual([...chosen.slice(0, 49), UNKNOWN_ID].sort());
-    expect(out.text).toContain(`${UNKNOWN_ID} "Token not found"`);
+    expect(out.text).toContain(`"Token not found" (1): ${UNKNOWN_ID}`);
     expect(out.text).toContain(`HIGH ${high}`);
     // concise leaves out per-item processingTime and timestamp
     expect(JSON.stringify(out.structured)).not.toContain('processingTime');
@@ -154,8 +154,8 @@ describe('batch tools', () => {
       },
     });
     const out = await call(h.client, 'analyze_botting', { mintIds: [a[0]] });
-    expect(sc(out).errors).toEqual([{ mintId: a[0], error: 'no result returned' }]);
-    expect(out.text).toContain(`${a[0]} "no result returned"`);
+    expect(sc(out).errors).toEqual([{ error: 'no result returned', count: 1, mintIds: [a[0]] }]);
+    expect(out.text).toContain(`Failed (1):\n  "no result returned" (1): ${a[0]}`);
   });
 
   it('get_streamers_analytics: long series summarised, not dumped', async () => {
@@ -172,7 +172,7 @@ describe('batch tools', () => {
   it('get_streamers_complete: each element led by its id, failures listed', async () => {
     const out = await call(h.client, 'get_streamers_complete', { mintIds: [a[0], UNKNOWN_ID] });
     expect(out.text).toContain(`${a[0]}:\n  core.mintId=`);
-    expect(out.text).toContain(`Failed (1):\n  ${UNKNOWN_ID} "Token not found"`);
+    expect(out.text).toContain(`Failed (1):\n  "Token not found" (1): ${UNKNOWN_ID}`);
   });
 
   it('get_creator_fees: a table, the currency, and the tokens that failed', async () => {
@@ -185,7 +185,7 @@ describe('batch tools', () => {
         totalFees: token(withFees[0] as string).fees?.totalFees,
       }),
     );
-    expect(sc(out).errors).toEqual([{ tokenAddress: UNKNOWN_ID, error: 'Token not found' }]);
+    expect(sc(out).errors).toEqual([{ error: 'Token not found', count: 1, tokenAddresses: [UNKNOWN_ID] }]);
   });
 
   it('reports a summary that disagrees with the lists', async () => {

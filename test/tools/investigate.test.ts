@@ -2,7 +2,7 @@
 // progress, partial failure and cancellation.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, Simulator } from '../../src/simulator/server.js';
-import { call, connect, type Harness, ids, sc, startSim } from '../helpers.js';
+import { call, connect, failedOf, type Harness, ids, sc, startSim } from '../helpers.js';
 
 let sim: Simulator;
 let h: Harness;
@@ -53,8 +53,8 @@ describe('investigate_botting over 137 ids', () => {
     const columns = sc(out).columns as string[];
     const rows = sc(out).rows as unknown[][];
     const col = (row: unknown[], name: string) => row[columns.indexOf(name)];
-    const errors = sc(out).errors as Array<{ mintId: string; error: string }>;
-    const accounted = [...rows.map((r) => col(r, 'mintId') as string), ...errors.map((e) => e.mintId)];
+    const errors = failedOf(out);
+    const accounted = [...rows.map((r) => col(r, 'mintId') as string), ...errors.map((e) => e.id)];
     expect(accounted.sort()).toEqual([...requested].sort());
 
     const analysed = known.filter((id) => token(id)?.botting);
@@ -67,7 +67,7 @@ describe('investigate_botting over 137 ids', () => {
       flagged: high.length,
       flaggedLive: highLive.length,
     });
-    for (const id of unknown) expect(errors).toContainEqual({ mintId: id, error: 'Token not found' });
+    for (const id of unknown) expect(errors).toContainEqual({ id, error: 'Token not found' });
 
     // Most suspicious first: all HIGH rows, then the rest; within a level, by score.
     const levels = rows.map((r) => col(r, 'level'));
@@ -111,11 +111,11 @@ describe('investigate_botting over 137 ids', () => {
     sim.injectFor(chunk, { status: 503 }, { status: 503 }, { status: 503 });
     const out = await call(h.client, 'investigate_botting', { mintIds: requested });
     expect(out.isError).toBe(false);
-    const errors = sc(out).errors as Array<{ mintId: string; error: string }>;
+    const errors = failedOf(out);
     const chunkIds = requested.slice(50, 100);
     for (const id of chunkIds) {
       expect(errors).toContainEqual({
-        mintId: id,
+        id,
         error: expect.stringMatching(/failed \(HTTP 503\) after 3 attempts/),
       });
     }
@@ -133,8 +133,8 @@ describe('investigate_botting over 137 ids', () => {
     sim.injectFor(chunk, { hang: true }, { hang: true }, { hang: true });
     const out = await call(quick.client, 'investigate_botting', { mintIds: requested });
     await quick.close();
-    expect(sc(out).errors).toContainEqual({
-      mintId: second,
+    expect(failedOf(out)).toContainEqual({
+      id: second,
       error: 'The streamer analytics service did not answer within 200 ms after 3 attempts.',
     });
   });
