@@ -1,10 +1,12 @@
-// Draws the bundle's icon (icon.png, 256x256): viewer-count bars with one suspicious spike.
+// Draws the bundle's icon (icon.png, 512x512): viewer-count bars with one suspicious spike.
 // `node dist/scripts/icon.js` rewrites it; plain zlib, no image library.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 
-const SIZE = 256;
+export const SIZE = 512;
+/** The drawing below is laid out on a 256-unit grid, scaled to SIZE. */
+const GRID = 256;
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -27,14 +29,16 @@ const chunk = (type: string, data: Buffer) => {
 
 type Rgba = [number, number, number, number];
 
-/** The icon's pixel at (x, y). */
-function pixel(x: number, y: number): Rgba {
+/** The icon's pixel at (px, py). */
+function pixel(px: number, py: number): Rgba {
+  const x = ((px + 0.5) * GRID) / SIZE;
+  const y = ((py + 0.5) * GRID) / SIZE;
   // Rounded square, vertical gradient from indigo to violet.
   const r = 48;
-  const cx = Math.min(Math.max(x, r), SIZE - 1 - r);
-  const cy = Math.min(Math.max(y, r), SIZE - 1 - r);
+  const cx = Math.min(Math.max(x, r), GRID - r);
+  const cy = Math.min(Math.max(y, r), GRID - r);
   if ((x - cx) ** 2 + (y - cy) ** 2 > r * r) return [0, 0, 0, 0];
-  const t = y / SIZE;
+  const t = y / GRID;
   let color: Rgba = [Math.round(49 + 60 * t), Math.round(46 - 6 * t), Math.round(129 + 88 * t), 255];
   // Five viewer-count bars on a baseline; the fourth spikes.
   const heights = [62, 84, 72, 156, 78];

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import pkg from '../package.json' with { type: 'json' };
+import { iconPng } from '../scripts/icon.js';
 import { manifestPrompts, manifestTools } from '../scripts/sync-manifest.js';
 import { ENV } from '../src/config.js';
 
@@ -36,5 +37,27 @@ describe('manifest.json', () => {
       command: 'node',
       args: ['${__dirname}/server/index.js'],
     });
+  });
+
+  it('has a 512x512 icon, the one scripts/icon.ts draws (npm run icon)', () => {
+    const png = readFileSync(new URL(`../${manifest.icon}`, import.meta.url));
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([512, 512]);
+    expect(png.equals(iconPng())).toBe(true);
+  });
+
+  it('names no repository while there is none public (optional in MCPB 0.3), in package.json neither', () => {
+    expect(manifest.repository).toBeUndefined();
+    expect((pkg as Record<string, unknown>).repository).toBeUndefined();
+    expect(manifest.author).toEqual({ name: 'streamer-analytics-mcp developers' });
+  });
+});
+
+describe('package-lock.json', () => {
+  it('is in sync with package.json, so that npm install leaves it unchanged', () => {
+    const lock = JSON.parse(readFileSync(new URL('../package-lock.json', import.meta.url), 'utf8'));
+    const root = lock.packages[''];
+    for (const field of ['name', 'version', 'license', 'bin', 'engines', 'dependencies', 'devDependencies'])
+      expect(root[field], field).toEqual((pkg as Record<string, unknown>)[field]);
+    expect(lock.version).toBe(pkg.version);
   });
 });
