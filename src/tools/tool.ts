@@ -173,6 +173,7 @@ function normalize(raw: unknown, props: Record<string, JsonProp>): unknown {
     else if (typeof v === 'string' && props[key]?.minLength !== undefined) v = v.trim();
     else if (Array.isArray(v) && props[key]?.type === 'array')
       v = v.map((x) => (typeof x === 'string' ? x.trim() : x));
+    // Defined, not assigned: a key named "__proto__" stays a key, to be refused as unknown.
     Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
   }
   return out;
@@ -182,10 +183,13 @@ function normalize(raw: unknown, props: Record<string, JsonProp>): unknown {
 function dedupe(args: unknown, key: string): string[] {
   const ids = (args as Record<string, unknown> | null)?.[key];
   if (!Array.isArray(ids)) return [];
-  const unique = [...new Set(ids)];
-  if (unique.length === ids.length) return [];
-  (args as Record<string, unknown>)[key] = unique;
-  return [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))].map(String);
+  // One pass with sets: a caller may send thousands of copies of one id.
+  const unique = new Set<unknown>();
+  const repeated = new Set<unknown>();
+  for (const id of ids) (unique.has(id) ? repeated : unique).add(id);
+  if (repeated.size === 0) return [];
+  (args as Record<string, unknown>)[key] = [...unique];
+  return [...repeated].map(String);
 }
 
 const DUPLICATES_SHOWN = 25;

@@ -47,6 +47,14 @@ describe('inputs that real clients send', () => {
     expect(sim.requests.at(-1)?.path).toBe(`/streamers/${distinct[1]}/core`);
   });
 
+  it('thousands of copies of one id are one id', async () => {
+    const [id] = ids(sim, 'platform_a', 1) as [string];
+    const out = await call(h.client, 'analyze_botting', { mintIds: Array.from({ length: 20_000 }, () => id) });
+    expect(out.isError).toBe(false);
+    expect(sentBody().mintIds).toEqual([id]);
+    expect(sc(out).duplicates).toEqual([id]);
+  });
+
   it('still refuses 26 distinct ids', async () => {
     const out = await call(h.client, 'get_streamers_analytics', { mintIds: ids(sim, 'platform_a', 26) });
     expect(out.text).toContain('- mintIds: got a list of 26; allowed: a list of 1 to 25 items');
