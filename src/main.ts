@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ApiClient } from './api/client.js';
-import { ClientPool } from './api/pool.js';
 import { type Config, ENV, envValue, loadConfig } from './config.js';
 import type { SetupPlace } from './format/errors.js';
 import { createLogger, type Logger } from './log.js';
@@ -90,7 +89,10 @@ async function serveOverHttp(
   cleanup: () => Promise<void>,
   demo: boolean,
 ): Promise<number | undefined> {
-  const { HTTP_DEFAULTS, serveHttp } = await import('./transports/http.js');
+  const [{ HTTP_DEFAULTS, serveHttp }, { ClientPool }] = await Promise.all([
+    import('./transports/http.js'),
+    import('./api/pool.js'),
+  ]);
   // Without a key of its own, the server keeps one upstream client per caller key (breaker, limit).
   const pool =
     client || !config.baseUrl

@@ -49,7 +49,9 @@ describe('inputs that real clients send', () => {
 
   it('thousands of copies of one id are one id', async () => {
     const [id] = ids(sim, 'platform_a', 1) as [string];
-    const out = await call(h.client, 'analyze_botting', { mintIds: Array.from({ length: 20_000 }, () => id) });
+    const out = await call(h.client, 'analyze_botting', {
+      mintIds: Array.from({ length: 20_000 }, () => id),
+    });
     expect(out.isError).toBe(false);
     expect(sentBody().mintIds).toEqual([id]);
     expect(sc(out).duplicates).toEqual([id]);
