@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { ApiClient } from './api/client.js';
+import type { Upstream } from './api/client.js';
 import { type Config, ENV, envValue, loadConfig } from './config.js';
 import type { SetupPlace } from './format/errors.js';
 import { createLogger, type Logger } from './log.js';
@@ -85,7 +85,7 @@ async function serveOverHttp(
   config: Config,
   logger: Logger,
   problems: string[],
-  client: ApiClient | undefined,
+  client: Upstream | undefined,
   cleanup: () => Promise<void>,
   demo: boolean,
 ): Promise<number | undefined> {
@@ -97,9 +97,7 @@ async function serveOverHttp(
   const pool =
     client || !config.baseUrl
       ? undefined
-      : new ClientPool(
-          (apiKey) => createClient({ ...config, apiKey }, logger.redacting(apiKey)) as ApiClient,
-        );
+      : new ClientPool((apiKey) => createClient({ ...config, apiKey }, logger.redacting(apiKey)) as Upstream);
   const env = (name: string) => envValue(process.env[`STREAMER_ANALYTICS_HTTP_${name}`]);
   const list = (value: string | undefined) =>
     (value ?? '')

@@ -10,7 +10,7 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { ApiClient } from './api/client.js';
+import type { ApiClient, Upstream } from './api/client.js';
 import { BatchLimitError } from './api/errors.js';
 import { type Config, missingSettings } from './config.js';
 import { describeError, INVALID_PARAMS, type SetupPlace, setupGuide, WireError } from './format/errors.js';
@@ -38,7 +38,7 @@ export interface ServerDeps {
   /** Demo mode: every result says that its data is simulated. */
   demo?: boolean;
   /** Shared upstream client; made from `config` when absent. */
-  client?: ApiClient;
+  client?: Upstream;
   /** Where the setup guide sends the user: the desktop extension's settings, or the environment. */
   setupPlace?: SetupPlace;
   /** Upstream requests this server may make in all (one HTTP request's server: its whole batch). */
@@ -50,17 +50,31 @@ const DEMO_NOTE = 'SIMULATED DATA (demo mode): not the real service.';
 const DEMO_MARK = '[simulated] ';
 const DEMO_COST = Math.max(DEMO_NOTE.length + 1, DEMO_MARK.length);
 
-/** Builds the upstream client once, or undefined while the key or base URL is missing. */
-export function createClient(config: Config, logger: Logger): ApiClient | undefined {
-  if (!config.apiKey || !config.baseUrl) return undefined;
-  return new ApiClient({
-    baseUrl: config.baseUrl,
-    apiKey: config.apiKey,
-    timeoutMs: config.timeoutMs,
-    maxRetries: config.maxRetries,
-    maxConcurrency: config.maxConcurrency,
-    logger,
-  });
+/**
+ * The upstream client, or undefined while the key or base URL is missing. The client's code (and undici's)
+ * is loaded on the first request, not at start: a desktop client spawns the server at every start, often
+ * only to list tools.
+ */
+export function createClient(config: Config, logger: Logger): Upstream | undefined {
+  const { apiKey, baseUrl } = config;
+  if (!apiKey || !baseUrl) return undefined;
+  let client: Promise<ApiClient> | undefined;
+  const load = () =>
+    (client ??= import('./api/client.js').then(
+      ({ ApiClient }) =>
+        new ApiClient({
+          baseUrl,
+          apiKey,
+          timeoutMs: config.timeoutMs,
+          maxRetries: config.maxRetries,
+          maxConcurrency: config.maxConcurrency,
+          logger,
+        }),
+    ));
+  return {
+    request: async (req, signal) => (await load()).request(req, signal),
+    close: async () => (client ? (await client).close() : undefined),
+  };
 }
 
 /** An MCP server exposing the tool table over whatever transport it is connected to. */

@@ -35,6 +35,12 @@ export interface ApiResponse {
   ms: number;
 }
 
+/** What the server needs of an upstream client (ApiClient, or a stand-in that loads it on first use). */
+export interface Upstream {
+  request(req: ApiRequest, signal?: AbortSignal): Promise<ApiResponse>;
+  close(): Promise<void>;
+}
+
 export interface ApiClientOptions {
   baseUrl: string;
   apiKey: string;
@@ -66,9 +72,6 @@ const loadUndici = () => {
 };
 const MESSAGE_KEYS = ['error', 'message', 'msg', 'detail'] as const;
 
-/** Percent-encodes one dynamic path segment (a mint id). */
-export const segment = (value: string) => encodeURIComponent(value);
-
 /** Joins the base URL (path prefix kept, trailing slash or not) with an API path and query. */
 export function buildUrl(baseUrl: string, path: string, query?: ApiRequest['query']): URL {
   // The query is built first and the URL parsed once (setting url.searchParams re-serializes each time).
@@ -85,7 +88,7 @@ export function buildUrl(baseUrl: string, path: string, query?: ApiRequest['quer
  * JSON parsing, retries with backoff for 429, 5xx, network errors and timeouts, a concurrency limit, a
  * circuit breaker, and one upstream request for identical requests in flight at the same time.
  */
-export class ApiClient {
+export class ApiClient implements Upstream {
   readonly #options: ApiClientOptions;
   #agent: Agent | undefined;
   readonly #policy: RetryPolicy;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ApiClient } from './client.js';
+import type { Upstream } from './client.js';
 
 /**
  * One upstream client per caller key, so that a caller's requests share one circuit breaker, one
@@ -8,10 +8,10 @@ import type { ApiClient } from './client.js';
  * client is closed (requests it still has in flight finish first).
  */
 export class ClientPool {
-  readonly #clients = new Map<string, ApiClient>();
+  readonly #clients = new Map<string, Upstream>();
 
   constructor(
-    private readonly make: (apiKey: string) => ApiClient,
+    private readonly make: (apiKey: string) => Upstream,
     readonly max = 64,
   ) {}
 
@@ -19,14 +19,14 @@ export class ClientPool {
     return this.#clients.size;
   }
 
-  get(apiKey: string): ApiClient {
+  get(apiKey: string): Upstream {
     const id = createHash('sha256').update(apiKey).digest('base64');
     let client = this.#clients.get(id);
     if (client) this.#clients.delete(id);
     else client = this.make(apiKey);
     this.#clients.set(id, client);
     if (this.#clients.size > this.max) {
-      const [oldest, evicted] = this.#clients.entries().next().value as [string, ApiClient];
+      const [oldest, evicted] = this.#clients.entries().next().value as [string, Upstream];
       this.#clients.delete(oldest);
       evicted.close().catch(() => {});
     }

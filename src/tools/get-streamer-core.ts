@@ -1,10 +1,9 @@
 import * as z from 'zod';
-import { segment } from '../api/client.js';
 import { asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
 import { liveText, type StreamerRecord } from '../format/streamer.js';
 import { clean, cleanDeep, num, quote } from '../format/text.js';
-import { bottingHint, mintId, SCOPES, SHAPES, scopeHint } from './shared.js';
+import { bottingHint, mintId, SCOPES, SHAPES, scopeHint, segment } from './shared.js';
 import { defineTool } from './tool.js';
 
 const DOCUMENTED = [

@@ -1,10 +1,9 @@
 import * as z from 'zod';
-import { segment } from '../api/client.js';
 import { asArray, asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
 import { fitRows, tabular } from '../format/result.js';
 import { clean, num, table } from '../format/text.js';
-import { mintId, page, SCOPES, SHAPES } from './shared.js';
+import { mintId, page, SCOPES, SHAPES, segment } from './shared.js';
 import { defineTool } from './tool.js';
 
 const COLUMNS = ['startTime', 'endTime', 'duration', 'peakViewers', 'averageViewers'] as const;

@@ -33,6 +33,9 @@ export const DEFAULT_CHAIN = 'chain_a';
 
 export const mintId = z.string().min(32).max(44);
 
+/** Percent-encodes one dynamic path segment (a mint id). */
+export const segment = (value: string) => encodeURIComponent(value);
+
 /** A batch of token ids: 1 to `max`, each 32 to 44 characters; duplicates are sent once. */
 export const idList = (max: number, what = 'Token mint ids') =>
   z.array(mintId).min(1).max(max).describe(what);
