@@ -1,9 +1,7 @@
 import * as z from 'zod';
 
-/** Failures grouped by reason: the message, how many, and the ids. */
-export const failureGroups = z
-  .array(z.object({ error: z.string(), count: z.number(), mintIds: z.array(z.string()) }))
-  .optional();
+/** Failures grouped by reason: `{ error, count, mintIds }` (creator fees: `tokenAddresses`). */
+export const failureGroups = z.array(z.object({ error: z.string(), count: z.number() }).loose()).optional();
 
 /** structuredContent of the batch tools: counts, one entry per result, failures grouped by reason. */
 export const batchOutput = {

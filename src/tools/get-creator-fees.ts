@@ -3,6 +3,7 @@ import { accountFor, asArray, asRecord, failures, noteLines } from '../format/ba
 import { describeObject } from '../format/generic.js';
 import { fitRows } from '../format/result.js';
 import { clean, cleanDeep, exact, money, num, quote, table } from '../format/text.js';
+import { failureGroups } from './batch-output.js';
 import { idList, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
 
@@ -16,9 +17,7 @@ export const getCreatorFees = defineTool({
   output: {
     counts: z.object({}).loose().optional(),
     results: z.array(z.object({}).loose()).optional(),
-    errors: z
-      .array(z.object({ error: z.string(), count: z.number(), tokenAddresses: z.array(z.string()) }))
-      .optional(),
+    errors: failureGroups,
     integrity: z.array(z.string()).optional(),
   },
   request: ({ tokenAddresses }) => ({
