@@ -95,9 +95,9 @@ export function describeObject(
     for (const [k, v] of Object.entries(item)) {
       if (v === null || v === undefined) continue;
       const key = clean(k, 40);
-      const shown = typeof v === 'object' ? `{${Object.keys(v).length} fields}` : v;
-      text.push(`${key}=${typeof shown === 'string' && typeof v === 'object' ? shown : scalarText(shown)}`);
-      json[key] = typeof v === 'object' ? shown : scalarJson(v);
+      const nested = typeof v === 'object' ? `{${Object.keys(v).length} fields}` : undefined;
+      text.push(`${key}=${nested ?? scalarText(v)}`);
+      json[key] = nested ?? scalarJson(v);
     }
     return { text: `{${text.join(', ')}}`, json };
   };
