@@ -45,14 +45,16 @@ export function createLogger(
     const line = JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields }, replacer);
     write(`${redact(line)}\n`);
   };
-  return {
+  const logger: Logger = {
     error: (msg, fields) => emit('error', msg, fields),
     warn: (msg, fields) => emit('warn', msg, fields),
     info: (msg, fields) => emit('info', msg, fields),
     debug: (msg, fields) => emit('debug', msg, fields),
+    // Called per HTTP request: no new logger unless there is a secret it does not already hide.
     redacting: (secret) =>
-      secret ? createLogger(level, [...hidden, secret], write) : createLogger(level, hidden, write),
+      secret && !hidden.includes(secret) ? createLogger(level, [...hidden, secret], write) : logger,
   };
+  return logger;
 }
 
 function errorReplacer(value: unknown): unknown {

@@ -137,7 +137,7 @@ export class ApiClient implements Upstream {
         // Each attempt takes a slot; a backoff wait does not hold one.
         const { status, body: json } = await this.#limiter.run(() => {
           this.#breaker.admit();
-          return this.#attempt(req.method, url, payload, req.shape, cancel);
+          return this.#attempt(req, url, payload, cancel);
         }, cancel);
         this.#breaker.record(undefined);
         return { status, body: json, attempts: attempt + 1, ms: performance.now() - started };
@@ -173,13 +173,7 @@ export class ApiClient implements Upstream {
     return { active: this.#limiter.active, waiting: this.#limiter.waiting };
   }
 
-  async #attempt(
-    method: ApiRequest['method'],
-    url: URL,
-    payload: string | undefined,
-    shape: Shape | undefined,
-    cancel: Switch,
-  ) {
+  async #attempt({ method, shape }: ApiRequest, url: URL, payload: string | undefined, cancel: Switch) {
     // One switch per attempt, thrown when the call is cancelled or the attempt times out.
     const attempt = new Switch();
     let timedOut = false;

@@ -96,7 +96,7 @@ export function accountFor<T>(
 /** Integrity notes as text lines. */
 export const noteLines = (notes: string[]) => notes.map((n) => `Note: ${n}`);
 
-/** Failed ids past these counts are shortened to their first characters (text, JSON) to leave the room to findings. */
+/** Failed ids past these counts are shortened (text, JSON), to leave the room to the findings. */
 const WHOLE_IDS = { text: 25, json: 100 };
 const IDS_PER_LINE = 10;
 
@@ -109,8 +109,9 @@ export interface Failures {
 
 /**
  * Failures grouped by reason, most frequent first, every id accounted for in both channels: whole ids
- * while there are few; past 25 (text) or 100 (JSON) shortened to their first 6 characters, the ids the
- * caller passed, which a failure list of hundreds would otherwise crowd the findings out with.
+ * while there are few; past 25 (text) or 100 (JSON) shortened to the shortest prefix (6 characters or
+ * more) that still tells them apart. They are the ids the caller passed, and a list of hundreds of whole
+ * ids would otherwise crowd the findings out.
  */
 export function failures(errors: readonly ItemError[], idKey = 'mintIds'): Failures {
   if (errors.length === 0) return { lines: [], json: [] };

@@ -82,15 +82,21 @@ export function num(value: unknown): string {
   const abs = Math.abs(value);
   if (abs >= 1e21) return String(value);
   if (abs < 1) return trimZeros(value.toPrecision(4));
-  const [whole = '0', decimals = '00'] = abs.toFixed(2).split('.');
-  return `${value < 0 ? '-' : ''}${grouped(Number(whole))}.${decimals.endsWith('0') ? decimals[0] : decimals}`;
+  const [whole, cents] = toCents(value);
+  return `${whole}.${cents.endsWith('0') ? cents[0] : cents}`;
 }
 
 /** A money amount to the cent (43,421.82); integers as they are. */
 export function money(value: unknown): string {
   if (typeof value !== 'number' || !Number.isFinite(value) || Number.isInteger(value)) return num(value);
+  const [whole, cents] = toCents(value);
+  return `${whole}.${cents}`;
+}
+
+/** A number rounded to the cent: its grouped whole part (sign included) and its two decimals. */
+function toCents(value: number): [string, string] {
   const [whole = '0', cents = '00'] = Math.abs(value).toFixed(2).split('.');
-  return `${value < 0 ? '-' : ''}${grouped(Number(whole))}.${cents}`;
+  return [`${value < 0 ? '-' : ''}${grouped(Number(whole))}`, cents];
 }
 
 /** An integer with thousands separators (1,234,567); toLocaleString cost ~10 µs a call in a server that idles between calls. */
@@ -115,7 +121,8 @@ export const shortId = (id: string) => (id.length > 12 ? `${id.slice(0, 6)}…` 
 export function shortener(ids: readonly string[]): (id: string) => string {
   let length = 6;
   const longest = Math.max(0, ...ids.map((id) => id.length));
-  while (length < longest && new Set(ids.map((id) => id.slice(0, length))).size < new Set(ids).size) length++;
+  const distinct = new Set(ids).size;
+  while (length < longest && new Set(ids.map((id) => id.slice(0, length))).size < distinct) length++;
   return (id) => (id.length > length + 6 ? `${id.slice(0, length)}…` : id);
 }
 

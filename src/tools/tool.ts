@@ -164,15 +164,15 @@ function normalize(raw: unknown, props: Record<string, JsonProp>): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
     if (value === null) continue;
-    const type = props[key]?.type;
+    const prop = props[key];
+    const type = prop?.type;
     let v = value;
     if (typeof v === 'string' && (type === 'integer' || type === 'number') && NUMERIC.test(v.trim()))
       v = Number(v);
     else if (typeof v === 'string' && type === 'boolean' && /^(true|false)$/.test(v.trim()))
       v = v.trim() === 'true';
-    else if (typeof v === 'string' && props[key]?.minLength !== undefined) v = v.trim();
-    else if (Array.isArray(v) && props[key]?.type === 'array')
-      v = v.map((x) => (typeof x === 'string' ? x.trim() : x));
+    else if (typeof v === 'string' && prop?.minLength !== undefined) v = v.trim();
+    else if (Array.isArray(v) && type === 'array') v = v.map((x) => (typeof x === 'string' ? x.trim() : x));
     // Defined, not assigned: a key named "__proto__" stays a key, to be refused as unknown.
     Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
   }
