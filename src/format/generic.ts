@@ -54,6 +54,12 @@ function summariseSeries(values: unknown[]): { text: string; summary: SeriesSumm
   };
 }
 
+/** In detailed mode, one line with a record's fields that its table row does not show; none when all are shown. */
+export function extraLine(id: string, record: Record<string, unknown>, shown: readonly string[]): string[] {
+  const extra = describeObject(record, shown, true).parts;
+  return extra.length ? [`  ${id}: ${extra.join('; ')}`] : [];
+}
+
 /** Lists of records up to this long are shown as records, one per entry; longer ones as series. */
 const SHORT_LIST = 10;
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { accountFor, asArray, asRecord, failures, noteLines } from '../format/batch.js';
-import { describeObject } from '../format/generic.js';
+import { extraLine } from '../format/generic.js';
 import { fitRows } from '../format/result.js';
 import { clean, cleanDeep, exact, money, num, quote, table } from '../format/text.js';
 import { failureGroups } from './batch-output.js';
@@ -64,7 +64,9 @@ export const getCreatorFees = defineTool({
             )
           : []),
         ...(rows.length ? ["native coin: fees in chain_a's native coin."] : []),
-        ...(ctx.format === 'detailed' ? rows.flatMap(extraLine) : []),
+        ...(ctx.format === 'detailed'
+          ? rows.flatMap((f) => extraLine(clean(f.tokenAddress, 64), f, SHOWN))
+          : []),
         ...failed.lines,
       ].join('\n');
       const results = rows.map((f) =>
@@ -93,9 +95,3 @@ export const getCreatorFees = defineTool({
 });
 
 const SHOWN = ['tokenAddress', 'creatorAddress', 'totalFees', 'currency', 'feesInNativeCoin'];
-
-/** In detailed mode, a record's fields the table does not show. */
-function extraLine(f: Record<string, unknown>): string[] {
-  const extra = describeObject(f, SHOWN, true).parts;
-  return extra.length ? [`  ${clean(f.tokenAddress, 64)}: ${extra.join('; ')}`] : [];
-}

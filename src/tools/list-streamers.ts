@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { asArray, asRecord } from '../format/batch.js';
-import { describeObject } from '../format/generic.js';
+import { extraLine } from '../format/generic.js';
 import { fitRows, tabular } from '../format/result.js';
 import { type StreamerRecord, streamerColumns, streamerRow } from '../format/streamer.js';
 import { clean, cleanDeep, idColumn, num, shortId, table } from '../format/text.js';
@@ -76,7 +76,9 @@ export const listStreamers = defineTool({
           rows.map((r) => streamerRow(r, showScope, ids.show(clean(r.mintId, 64)))),
         ),
         ...ids.note,
-        ...(ctx.format === 'detailed' ? rows.flatMap((r) => extraLine(r, columns.keys)) : []),
+        ...(ctx.format === 'detailed'
+          ? rows.flatMap((r) => extraLine(shortId(clean(r.mintId, 64)), r, columns.keys))
+          : []),
         ...(next ? [next] : []),
       ].join('\n');
       return {
@@ -92,9 +94,3 @@ export const listStreamers = defineTool({
     });
   },
 });
-
-/** In detailed mode, the fields of a record that the table does not show. */
-function extraLine(r: StreamerRecord, shownKeys: readonly string[]): string[] {
-  const extra = describeObject(r, shownKeys, true).parts;
-  return extra.length ? [`  ${shortId(clean(r.mintId, 64))}: ${extra.join('; ')}`] : [];
-}
