@@ -1,14 +1,13 @@
 // The floors for per-call overhead, on the same SDK over stdio: `noop` returns at once; `passthrough` makes
 // the same upstream request as get_streamer_core with raw undici and returns the body as it came, so the
 // difference between it and our tool is our own code, not the extra process hop.
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { Agent, request } from 'undici';
 
-const server = new Server({ name: 'noop', version: '1.0.0' }, { capabilities: { tools: {} } });
 const agent = new Agent({ keepAliveTimeout: 30_000 });
-server.setRequestHandler(ListToolsRequestSchema, () => ({
+const server = new Server({ name: 'noop', version: '1.0.0' }, { capabilities: { tools: {} } });
+server.setRequestHandler('tools/list', () => ({
   tools: [
     { name: 'noop', description: 'Returns at once', inputSchema: { type: 'object' } },
     {
@@ -18,7 +17,7 @@ server.setRequestHandler(ListToolsRequestSchema, () => ({
     },
   ],
 }));
-server.setRequestHandler(CallToolRequestSchema, async (req) => {
+server.setRequestHandler('tools/call', async (req) => {
   if (req.params.name !== 'passthrough') return { content: [{ type: 'text', text: 'ok' }] };
   const res = await request(String(process.env.UPSTREAM_URL), {
     dispatcher: agent,
@@ -26,5 +25,5 @@ server.setRequestHandler(CallToolRequestSchema, async (req) => {
   });
   return { content: [{ type: 'text', text: await res.body.text() }] };
 });
-await server.connect(new StdioServerTransport());
+serveStdio(() => server);
 process.stdin.on('end', () => process.exit(0));

@@ -1,8 +1,8 @@
 // `npm run demo`: the SDK's real Client spawns the built server in demo mode over stdio, calls every
 // tool once, and prints what an assistant would see.
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createDataset } from '../src/simulator/data.js';
 
 const entry = fileURLToPath(new URL('../server/index.js', import.meta.url));
@@ -34,12 +34,16 @@ const calls: Array<[string, Record<string, unknown>]> = [
   ['analyze_botting', { mintIds: onA.slice(0, 2), hours: 500 }],
 ];
 
-const client = new Client({ name: 'streamer-analytics-demo', version: '1.0.0' });
+// 'auto': the client asks for the 2026-07-28 protocol first (server/discover) and would fall back to 2025.
+const client = new Client(
+  { name: 'streamer-analytics-demo', version: '1.0.0' },
+  { versionNegotiation: { mode: 'auto' } },
+);
 await client.connect(
   new StdioClientTransport({ command: process.execPath, args: [entry, '--demo'], stderr: 'inherit' }),
 );
 const { tools } = await client.listTools();
-console.log(`Connected: ${tools.length} tools (${tools.map((t) => t.name).join(', ')})\n`);
+console.log(`Connected over protocol ${client.getNegotiatedProtocolVersion()}: ${tools.length} tools (${tools.map((t) => t.name).join(', ')})\n`);
 for (const [name, args] of calls) {
   const result = await client.callTool({ name, arguments: args });
   const text = (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n');

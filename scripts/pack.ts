@@ -16,15 +16,13 @@ const manifest = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8')) a
   icon?: string;
 };
 
-/** Replaces the SDK's Ajv provider with a stub (see scripts/bundle/ajv-provider.ts). */
+/** Replaces the SDK's Node shims (which import Ajv) with a stub (see scripts/bundle/shims.ts). */
 const withoutAjv: Plugin = {
   name: 'without-ajv',
   setup(b) {
-    b.onResolve({ filter: /validation\/ajv-provider\.js$/ }, (args) =>
-      args.importer.includes('@modelcontextprotocol')
-        ? { path: join(root, 'scripts/bundle/ajv-provider.ts') }
-        : undefined,
-    );
+    b.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({
+      path: join(root, 'scripts/bundle/shims.ts'),
+    }));
   },
 };
 

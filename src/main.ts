@@ -68,15 +68,18 @@ async function main(): Promise<number | undefined> {
     await stopSimulator();
   };
   if (flags.http) return serveOverHttp(flags, config, logger, problems, client, cleanup, flags.demo === true);
-  const server = createServer({
-    config,
-    logger,
-    problems,
-    setupPlace,
-    demo: flags.demo === true,
-    ...(client ? { client } : {}),
-  });
-  await serveStdio(server, cleanup);
+  serveStdio(
+    () =>
+      createServer({
+        config,
+        logger,
+        problems,
+        setupPlace,
+        demo: flags.demo === true,
+        ...(client ? { client } : {}),
+      }),
+    cleanup,
+  );
   return undefined;
 }
 
@@ -140,7 +143,7 @@ async function serveOverHttp(
         },
         makeServer(apiKey) {
           const upstream = client ?? (apiKey ? pool?.get(apiKey) : undefined);
-          const server = createServer({
+          return createServer({
             config,
             logger: logger.redacting(apiKey),
             problems,
@@ -148,7 +151,6 @@ async function serveOverHttp(
             upstreamAllowance: HTTP_DEFAULTS.maxUpstreamPerRequest,
             ...(upstream ? { client: upstream } : {}),
           });
-          return { server, close: () => server.close() };
         },
       },
     );

@@ -1,15 +1,4 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { type CallToolResult, type jsonSchemaValidator, Server } from '@modelcontextprotocol/server';
 import type { ApiClient, Upstream } from './api/client.js';
 import { BatchLimitError } from './api/errors.js';
 import { type Config, missingSettings } from './config.js';
@@ -95,7 +84,7 @@ export function createServer(deps: ServerDeps): Server {
       jsonSchemaValidator: NO_ELICITATION,
     },
   );
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+  server.setRequestHandler('prompts/list', () => ({
     prompts: PROMPTS.map(({ name, title, description, arguments: args }) => ({
       name,
       title,
@@ -103,10 +92,10 @@ export function createServer(deps: ServerDeps): Server {
       arguments: args,
     })),
   }));
-  server.setRequestHandler(GetPromptRequestSchema, (request) =>
+  server.setRequestHandler('prompts/get', (request) =>
     getPrompt(request.params.name, request.params.arguments ?? {}),
   );
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+  server.setRequestHandler('resources/list', () => ({
     resources: [
       {
         uri: REFERENCE_URI,
@@ -119,55 +108,63 @@ export function createServer(deps: ServerDeps): Server {
     ],
   }));
   // Resources are declared, so clients may ask for templates: there are none.
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }));
+  server.setRequestHandler('resources/read', (request) => {
     if (request.params.uri !== REFERENCE_URI) {
       throw new WireError(INVALID_PARAMS, `Unknown resource: ${request.params.uri}`);
     }
     reference ??= referenceText(tools);
     return { contents: [{ uri: REFERENCE_URI, mimeType: 'text/markdown', text: reference }] };
   });
-  server.setRequestHandler(ListToolsRequestSchema, () => {
+  server.setRequestHandler('tools/list', () => {
     listed ??= { tools: tools.map((t) => t.entry()) };
     return listed;
   });
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);
     if (!tool) throw new WireError(INVALID_PARAMS, `Unknown tool: ${request.params.name}`);
     const prepared = tool.prepare(request.params.arguments);
     if ('error' in prepared) return toolError(prepared.error);
     if (!client)
       return toolError(setupGuide(missingSettings(deps.config), deps.problems ?? [], deps.setupPlace));
-    const progressToken = request.params._meta?.progressToken;
+    const { signal } = ctx.mcpReq;
+    const progressToken = ctx.mcpReq._meta?.progressToken;
     const started = performance.now();
+    // Progress is handed to the transport before the result, so it is never written after it.
+    const notified: Promise<void>[] = [];
+    let result: CallToolResult;
     try {
       let rendered = await prepared.run({
         send: async (req) => {
           if (allowance-- <= 0)
             throw new BatchLimitError('upstream allowance used', { allowance: deps.upstreamAllowance });
-          return (await client.request(req, extra.signal)).body;
+          return (await client.request(req, signal)).body;
         },
         progress: (progress, total, message) => {
           if (progressToken === undefined) return;
-          extra
-            .sendNotification({
-              method: 'notifications/progress',
-              params: { progressToken, progress, total, message },
-            })
-            .catch(() => {});
+          notified.push(
+            ctx.mcpReq
+              .notify({
+                method: 'notifications/progress',
+                params: { progressToken, progress, total, message },
+              })
+              .catch(() => {}),
+          );
         },
-        signal: extra.signal,
+        signal,
         // The demo marker is added after rendering: the result is fitted to what it leaves.
         budget: deps.demo ? budget - DEMO_COST : budget,
       });
       if (deps.demo) rendered = markSimulated(rendered);
       rendered = enforceBudget(rendered, budget, prepared.format);
       deps.logger.debug('tool call', { tool: tool.name, ms: Math.round(performance.now() - started) });
-      return toolResult(rendered);
+      result = toolResult(rendered);
     } catch (error) {
       deps.logger.warn('tool call failed', { tool: tool.name, error });
-      return toolError(describeError(error));
+      result = toolError(describeError(error));
     }
+    await Promise.all(notified);
+    return result;
   });
   return server;
 }

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { clean, cleanDeep, exact, grouped } from './text.js';
 
 /** What a tool renders: the headline, the text channel, and the structured channel (summary added later). */

@@ -3,8 +3,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { Readable } from 'node:stream';
+import { createMcpHandler, type Server } from '@modelcontextprotocol/server';
 import type { Logger } from '../log.js';
 
 export interface HttpOptions {
@@ -36,8 +36,8 @@ export const HTTP_DEFAULTS = {
 };
 
 export interface HttpDeps {
-  /** A fresh MCP server for one request; `apiKey` is the caller's own key, when the server has none. */
-  makeServer(apiKey: string | undefined): { server: Server; close(): Promise<void> };
+  /** A fresh MCP server for one request; `apiKey` is the caller's own key (x-api-key), if any. */
+  makeServer(apiKey: string | undefined): Server;
   /** Whether the upstream answers (cached by the caller). */
   ready(): Promise<{ ready: boolean; detail: string }>;
   logger: Logger;
@@ -72,6 +72,50 @@ function pathOf(target: string | undefined): string | undefined {
   return new URL(target).pathname;
 }
 
+/** Headers that belong to this hop, not to the request handed on. */
+const HOP = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'upgrade',
+  'expect',
+]);
+
+/** The request as a web-standard Request (what the SDK's handler takes), with the body already read. */
+function webRequest(req: IncomingMessage, body: string, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (HOP.has(name) || value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  return new Request(`http://localhost${pathOf(req.url) ?? '/mcp'}`, {
+    method: 'POST',
+    headers,
+    body,
+    signal,
+  });
+}
+
+/** Writes a web-standard Response (a JSON body, or an event stream as it comes) to the Node response. */
+async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+  const headers = Object.fromEntries(response.headers);
+  if (!response.body || !headers['content-type']?.startsWith('text/event-stream')) {
+    // A JSON answer is complete: one write, with its length.
+    const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
+    res.writeHead(response.status, { ...headers, ...(body ? { 'content-length': body.length } : {}) });
+    res.end(body);
+    return;
+  }
+  // An event stream's status goes out at once, before its first event.
+  res.writeHead(response.status, headers);
+  res.flushHeaders();
+  const stream = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
+  stream.on('error', () => res.destroy());
+  stream.pipe(res);
+}
+
 /** Reads the body up to `cap` bytes; undefined when it is larger. */
 async function readBody(req: IncomingMessage, cap: number): Promise<string | undefined> {
   const declared = Number(req.headers['content-length']);
@@ -93,6 +137,10 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
     );
   }
   const tokenDigest = options.token ? digest(options.token) : undefined;
+  // Both eras, one factory: a fresh server per HTTP request (stateless), the caller's key passed along.
+  const handler = createMcpHandler(({ requestInfo }) =>
+    deps.makeServer(requestInfo?.headers.get('x-api-key')?.trim() || undefined),
+  );
   let active = 0;
   let closing = false;
   // Known once listening (the port may be chosen by the system); requests only arrive after that.
@@ -160,15 +208,16 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
     }
 
     active++;
-    // Past the time limit: a 504 if nothing was sent yet; an event stream already under way is cut, which
-    // closes the transport and so aborts the call's upstream request.
+    // Aborted when the connection goes or time runs out: the call in flight is cancelled, and so is its
+    // upstream request.
+    const gone = new AbortController();
+    // Past the time limit: a 504 if nothing was sent yet; an event stream already under way is cut.
     const timer = setTimeout(() => {
-      jsonRpcError(res, 504, -32000, `Request took longer than ${options.requestTimeoutMs} ms`);
-      res.destroy();
+      gone.abort();
+      if (res.headersSent) res.destroy();
+      else jsonRpcError(res, 504, -32000, `Request took longer than ${options.requestTimeoutMs} ms`);
     }, options.requestTimeoutMs);
-    let mcp: ReturnType<HttpDeps['makeServer']> | undefined;
     let log = deps.logger;
-    let transport: StreamableHTTPServerTransport | undefined;
     let finished = false;
     // Released when the answer is written ('finish') or the connection goes ('close'), whichever is
     // first: waiting for 'close' alone let a client's next request find its own slot still taken.
@@ -177,11 +226,12 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       finished = true;
       clearTimeout(timer);
       active--;
-      transport?.close().catch(() => {});
-      mcp?.close().catch(() => {});
     };
     res.once('finish', done);
-    res.once('close', done);
+    res.once('close', () => {
+      done();
+      if (!res.writableFinished) gone.abort();
+    });
     try {
       const text = await readBody(req, options.maxBodyBytes);
       if (text === undefined)
@@ -194,16 +244,16 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       }
       // A caller may bring its own upstream key; it is never logged, and kept only as its client's header.
       const key = req.headers['x-api-key'];
-      const apiKey = typeof key === 'string' && key.trim() ? key.trim() : undefined;
-      log = deps.logger.redacting(apiKey);
-      mcp = deps.makeServer(apiKey);
-      // Stateless: no session id, so no instance keeps state another would need.
-      transport = new StreamableHTTPServerTransport({});
-      await mcp.server.connect(transport);
-      await transport.handleRequest(req, res, body);
+      log = deps.logger.redacting(typeof key === 'string' ? key.trim() : undefined);
+      const response = await handler.fetch(webRequest(req, text, gone.signal), { parsedBody: body });
+      // Past the time limit or with the client gone, the answer was given already (or is owed to no one).
+      if (gone.signal.aborted || res.headersSent) return;
+      await writeResponse(res, response);
     } catch (error) {
+      if (gone.signal.aborted) return;
       log.error('HTTP request failed', { error });
-      jsonRpcError(res, 500, -32603, 'Internal error');
+      if (!res.headersSent) jsonRpcError(res, 500, -32603, 'Internal error');
+      else res.destroy();
     }
   };
   server.headersTimeout = 10_000;

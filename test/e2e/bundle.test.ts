@@ -79,9 +79,11 @@ describe('the MCP Bundle', () => {
     expect(statSync(bundle).size).toBeLessThan(1024 * 1024);
   });
 
-  it('loads at most 250 KiB at start, without Ajv (the SDK needs it only for elicitation)', () => {
+  // SDK v2 brings the wire codecs of both protocol eras (about 180 KiB minified, up from v1's 90); Ajv
+  // would add 290 more. The bench keeps the cold start itself within 4x of `node -e 0`.
+  it('loads at most 400 KiB at start, without Ajv (the SDK needs it only for elicitation)', () => {
     const entry = join(dir, 'server/index.js');
-    expect(loadedAtStart(entry)).toBeLessThan(250 * 1024);
+    expect(loadedAtStart(entry)).toBeLessThan(400 * 1024);
     const everything = readdirSync(join(dir, 'server'), { recursive: true })
       .filter((f) => String(f).endsWith('.js'))
       .map((f) => readFileSync(join(dir, 'server', String(f)), 'utf8'))

@@ -38,14 +38,12 @@ beforeAll(async () => {
     {
       logger: silentLogger,
       ready: async () => ({ ready: true, detail: 'test' }),
-      makeServer: () => {
-        const server = createServer({
+      makeServer: () =>
+        createServer({
           config: testConfig(sim),
           logger: silentLogger,
           ...(api.api ? { client: api.api } : {}),
-        });
-        return { server, close: () => server.close() };
-      },
+        }),
     },
   );
 });
