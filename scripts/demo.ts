@@ -43,7 +43,9 @@ await client.connect(
   new StdioClientTransport({ command: process.execPath, args: [entry, '--demo'], stderr: 'inherit' }),
 );
 const { tools } = await client.listTools();
-console.log(`Connected over protocol ${client.getNegotiatedProtocolVersion()}: ${tools.length} tools (${tools.map((t) => t.name).join(', ')})\n`);
+console.log(
+  `Connected over protocol ${client.getNegotiatedProtocolVersion()}: ${tools.length} tools (${tools.map((t) => t.name).join(', ')})\n`,
+);
 for (const [name, args] of calls) {
   const result = await client.callTool({ name, arguments: args });
   const text = (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n');
