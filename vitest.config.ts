@@ -4,6 +4,17 @@ import { defineConfig } from 'vitest/config';
 // other test file competes with them for the machine's two cores (a starved server times out upstream
 // requests and opens its circuit breaker, which is right for it and wrong for the measurement).
 const LOAD = ['test/e2e/soak.test.ts', 'test/api/memory.test.ts'];
+// The behaviour suite: the files that reach the server through test/helpers.ts `connect`. It runs once per
+// channel: both protocol eras (a v2 client pinned to 2026-07-28, a v1 client on the 2025 handshake), each
+// over stdio and over --http.
+const SUITE = [
+  'test/format/{fidelity,budget,batch,results,hostile}.test.ts',
+  'test/tools/{investigate,tokens,wire,inputs,invalid,properties}.test.ts',
+  'test/api/resilience.test.ts',
+  'test/e2e/{faults,hostile-upstream}.test.ts',
+  'test/guidance.test.ts',
+];
+const CHANNELS = ['modern-stdio', 'modern-http', 'legacy-stdio', 'legacy-http'];
 
 export default defineConfig({
   test: {
@@ -19,10 +30,14 @@ export default defineConfig({
         test: {
           name: 'behaviour',
           include: ['test/**/*.test.ts'],
-          exclude: LOAD,
+          exclude: [...LOAD, ...SUITE],
           sequence: { groupOrder: 0 },
         },
       },
+      ...CHANNELS.map((channel) => ({
+        extends: true as const,
+        test: { name: channel, include: SUITE, env: { MCP_CHANNEL: channel }, sequence: { groupOrder: 0 } },
+      })),
       {
         extends: true,
         test: { name: 'load', include: LOAD, fileParallelism: false, sequence: { groupOrder: 1 } },

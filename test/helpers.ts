@@ -1,6 +1,20 @@
-// Test harness: the real simulator over HTTP on 127.0.0.1 and the SDK's real Client, connected in memory.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+// Test harness: the real simulator over HTTP on 127.0.0.1, and our server reached by a real SDK Client over
+// the channel MCP_CHANNEL names (vitest.config.ts runs the behaviour suite once per channel):
+// - modern-*: the v2 Client pinned to 2026-07-28 (`server/discover`, the per-request envelope);
+// - legacy-*: the v1 Client (the 2025 `initialize` handshake);
+// - *-http: our --http transport (serveHttp, createMcpHandler) on 127.0.0.1, a fresh server per request;
+// - *-stdio: the SDK's serveStdio over a pair of pipes, newline-delimited JSON-RPC as on a real stdin/stdout.
+// The spawned, built server is exercised in test/e2e (stdio, http, eras, bundle).
+import { PassThrough, type Readable, type Writable } from 'node:stream';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernHttp,
+} from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { ApiClient, type ApiClientOptions } from '../src/api/client.js';
 import type { ApiError } from '../src/api/errors.js';
@@ -8,6 +22,26 @@ import type { Config } from '../src/config.js';
 import { type Logger, silentLogger } from '../src/log.js';
 import { createServer } from '../src/server.js';
 import { type Simulator, startSimulator } from '../src/simulator/server.js';
+import { HTTP_DEFAULTS, serveHttp } from '../src/transports/http.js';
+
+export const CHANNELS = ['modern-stdio', 'modern-http', 'legacy-stdio', 'legacy-http'] as const;
+export type Channel = (typeof CHANNELS)[number];
+export const CHANNEL = (process.env.MCP_CHANNEL ?? 'modern-stdio') as Channel;
+if (!CHANNELS.includes(CHANNEL)) throw new Error(`MCP_CHANNEL must be one of ${CHANNELS.join(', ')}`);
+
+/** What the tests use of a Client, the same for both SDKs (v2's callTool signature). */
+export type Client = Pick<
+  ModernClient,
+  | 'listTools'
+  | 'listPrompts'
+  | 'getPrompt'
+  | 'listResources'
+  | 'listResourceTemplates'
+  | 'readResource'
+  | 'getInstructions'
+  | 'getServerVersion'
+  | 'close'
+> & { callTool: ModernClient['callTool'] };
 
 export const SIM_KEY = 'test-key-7f3a9c1e5b2d';
 
@@ -26,6 +60,7 @@ export function testConfig(sim: Simulator | undefined, overrides: Partial<Config
 
 export interface Harness {
   client: Client;
+  channel: Channel;
   api: ApiClient | undefined;
   close(): Promise<void>;
 }
@@ -57,28 +92,95 @@ export async function connect(
           ...options.api,
         })
       : undefined;
-  const server = createServer({
-    config,
-    logger: options.logger ?? silentLogger,
-    ...(api ? { client: api } : {}),
-    ...(options.budgetChars ? { budgetChars: options.budgetChars } : {}),
-    ...(options.demo ? { demo: true } : {}),
-    ...(options.problems ? { problems: options.problems } : {}),
-  });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'test', version: '1.0.0' });
-  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
-  // The Client checks structuredContent against each tool's outputSchema (with ajv) only once it has listed them.
+  const logger = options.logger ?? silentLogger;
+  const makeServer = () =>
+    createServer({
+      config,
+      logger,
+      ...(api ? { client: api } : {}),
+      ...(options.budgetChars ? { budgetChars: options.budgetChars } : {}),
+      ...(options.demo ? { demo: true } : {}),
+      ...(options.problems ? { problems: options.problems } : {}),
+    });
+  const [era, carrier] = CHANNEL.split('-') as ['modern' | 'legacy', 'stdio' | 'http'];
+  let transport: Transport;
+  let stop: () => Promise<void>;
+  if (carrier === 'http') {
+    const http = await serveHttp(
+      { ...HTTP_DEFAULTS, port: 0, token: undefined, allowedHosts: [], allowedOrigins: [] },
+      { makeServer, logger, ready: async () => ({ ready: true, detail: 'test' }) },
+    );
+    transport = era === 'modern' ? new ModernHttp(new URL(http.url)) : new LegacyHttp(new URL(http.url));
+    stop = http.close;
+  } else {
+    const [toServer, toClient] = [new PassThrough(), new PassThrough()];
+    const served = serveStdio(makeServer, { transport: new StdioServerTransport(toServer, toClient) });
+    transport = new PipeTransport(toClient, toServer);
+    stop = served.close;
+  }
+  const client = era === 'modern' ? await modernClient(transport) : await legacyClient(transport);
+  // The Client checks structuredContent against each tool's outputSchema only once it has listed them.
   await client.listTools();
   return {
     client,
+    channel: CHANNEL,
     api,
     async close() {
       await client.close();
-      await server.close();
+      await stop();
       await api?.close();
     },
   };
+}
+
+async function modernClient(transport: Transport): Promise<Client> {
+  const client = new ModernClient(
+    { name: 'test', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  await client.connect(transport as Parameters<ModernClient['connect']>[0]);
+  return client;
+}
+
+async function legacyClient(transport: Transport): Promise<Client> {
+  const client = new LegacyClient({ name: 'test', version: '1.0.0' });
+  await client.connect(transport);
+  // v1's callTool takes a result schema before its options.
+  const v1CallTool = client.callTool.bind(client);
+  const callTool: Client['callTool'] = (params, options) =>
+    v1CallTool(params, undefined, options as never) as ReturnType<Client['callTool']>;
+  return Object.assign(client, { callTool }) as unknown as Client;
+}
+
+/** The client end of a stdio connection over streams: newline-delimited JSON-RPC, the SDK's framing. */
+class PipeTransport implements Transport {
+  onmessage?: Transport['onmessage'];
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  readonly #buffer = new ReadBuffer();
+  constructor(
+    private readonly input: Readable,
+    private readonly output: Writable,
+  ) {}
+  async start() {
+    this.input.on('data', (chunk: Buffer) => {
+      this.#buffer.append(chunk);
+      try {
+        for (let message = this.#buffer.readMessage(); message; message = this.#buffer.readMessage()) {
+          this.onmessage?.(message);
+        }
+      } catch (error) {
+        this.onerror?.(error as Error);
+      }
+    });
+  }
+  async send(message: Parameters<Transport['send']>[0]) {
+    this.output.write(serializeMessage(message));
+  }
+  async close() {
+    this.output.end();
+    this.onclose?.();
+  }
 }
 
 export interface CallOutcome {

@@ -143,6 +143,8 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
   );
   let active = 0;
   let closing = false;
+  // Calls in flight, by caller and JSON-RPC id (see notifications/cancelled below).
+  const calls = new Map<string, Set<AbortController>>();
   // Known once listening (the port may be chosen by the system); requests only arrive after that.
   let hosts: string[] = [];
   let origins: string[] = [];
@@ -201,15 +203,8 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       );
     }
     if (closing) return jsonRpcError(res, 503, -32000, 'Server shutting down', { 'retry-after': '1' });
-    if (active >= options.maxConcurrent) {
-      return jsonRpcError(res, 503, -32000, `Server busy: ${options.maxConcurrent} requests in flight`, {
-        'retry-after': '1',
-      });
-    }
-
-    active++;
-    // Aborted when the connection goes or time runs out: the call in flight is cancelled, and so is its
-    // upstream request.
+    // Aborted when the connection goes, time runs out or the caller cancels: the call in flight is
+    // cancelled, and so is its upstream request.
     const gone = new AbortController();
     // Past the time limit: a 504 if nothing was sent yet; an event stream already under way is cut.
     const timer = setTimeout(() => {
@@ -218,6 +213,7 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       else jsonRpcError(res, 504, -32000, `Request took longer than ${options.requestTimeoutMs} ms`);
     }, options.requestTimeoutMs);
     let log = deps.logger;
+    let counted = false;
     let finished = false;
     // Released when the answer is written ('finish') or the connection goes ('close'), whichever is
     // first: waiting for 'close' alone let a client's next request find its own slot still taken.
@@ -225,7 +221,7 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       if (finished) return;
       finished = true;
       clearTimeout(timer);
-      active--;
+      if (counted) active--;
     };
     res.once('finish', done);
     res.once('close', () => {
@@ -241,6 +237,34 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
         body = JSON.parse(text);
       } catch {
         return jsonRpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+      }
+      const message = body as { id?: unknown; method?: unknown; params?: { requestId?: unknown } } | null;
+      // Calls count against the limit; a notification (a cancellation above all) always gets through.
+      if (Array.isArray(body) || message?.id !== undefined || typeof message?.method !== 'string') {
+        if (active >= options.maxConcurrent) {
+          return jsonRpcError(res, 503, -32000, `Server busy: ${options.maxConcurrent} requests in flight`, {
+            'retry-after': '1',
+          });
+        }
+        active++;
+        counted = true;
+      }
+      // A 2025 client cancels with notifications/cancelled in a request of its own, which a stateless
+      // server can match only by caller and id: the caller's address and credentials, hashed. Only its
+      // own calls are candidates, and an id two of its calls share cancels neither.
+      const caller = (id: unknown) =>
+        `${digest(`${req.socket.remoteAddress}\n${req.headers['x-api-key']}\n${req.headers.authorization}`).toString('base64')} ${JSON.stringify(id)}`;
+      if (message?.method === 'notifications/cancelled') {
+        const matching = calls.get(caller(message.params?.requestId));
+        if (matching?.size === 1) for (const call of matching) call.abort();
+      } else if (message?.id !== undefined && typeof message?.method === 'string') {
+        const id = caller(message.id);
+        calls.set(id, (calls.get(id) ?? new Set()).add(gone));
+        res.once('close', () => {
+          const set = calls.get(id);
+          set?.delete(gone);
+          if (!set?.size) calls.delete(id);
+        });
       }
       // A caller may bring its own upstream key; it is never logged, and kept only as its client's header.
       const key = req.headers['x-api-key'];

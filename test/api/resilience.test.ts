@@ -154,9 +154,12 @@ describe('cancellation from the MCP client', () => {
     const h = await connect(sim);
     sim.inject({ hang: true });
     const controller = new AbortController();
-    const pending = h.client.callTool({ name: 'check_health', arguments: {} }, undefined, {
-      signal: controller.signal,
-    });
+    const pending = h.client.callTool(
+      { name: 'check_health', arguments: {} },
+      {
+        signal: controller.signal,
+      },
+    );
     await pause(50);
     controller.abort();
     await expect(pending).rejects.toThrow();

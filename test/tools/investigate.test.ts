@@ -94,9 +94,10 @@ describe('investigate_botting over 137 ids', () => {
   it('sends one progress notification per finished request, with a message', async () => {
     const progress: Array<{ progress: number; total?: number | undefined; message?: string | undefined }> =
       [];
-    await h.client.callTool({ name: 'investigate_botting', arguments: { mintIds: requested } }, undefined, {
-      onprogress: (p) => progress.push(p),
-    });
+    await h.client.callTool(
+      { name: 'investigate_botting', arguments: { mintIds: requested } },
+      { onprogress: (p) => progress.push(p) },
+    );
     expect(progress).toHaveLength(5);
     expect(progress.map((p) => p.progress)).toEqual([1, 2, 3, 4, 5]);
     expect(progress.every((p) => p.total === 5 && /\(\d of 5 requests done\)$/.test(p.message ?? ''))).toBe(
@@ -154,10 +155,7 @@ describe('investigate_botting over 137 ids', () => {
     const controller = new AbortController();
     const pending = serial.client.callTool(
       { name: 'investigate_botting', arguments: { mintIds: requested } },
-      undefined,
-      {
-        signal: controller.signal,
-      },
+      { signal: controller.signal },
     );
     await new Promise((r) => setTimeout(r, 220));
     controller.abort();

@@ -10,17 +10,20 @@ let sim: Simulator;
 let http: Awaited<ReturnType<typeof serveHttp>>;
 let api: Awaited<ReturnType<typeof connect>>;
 
-const call = (id: number) =>
+const post = (message: Record<string, unknown>, headers: Record<string, string> = {}) =>
   fetch(http.url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id,
-      method: 'tools/call',
-      params: { name: 'check_health', arguments: {} },
-    }),
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', ...message }),
   });
+const call = (id: number, headers: Record<string, string> = {}) =>
+  post({ id, method: 'tools/call', params: { name: 'check_health', arguments: {} } }, headers);
+const cancel = (requestId: number, headers: Record<string, string> = {}) =>
+  post({ method: 'notifications/cancelled', params: { requestId } }, headers);
 
 beforeAll(async () => {
   sim = await startSim();
@@ -79,5 +82,25 @@ describe('HTTP limits', () => {
     expect(Date.now() - started).toBeLessThan(1_500);
     await new Promise((r) => setTimeout(r, 100));
     expect(sim.abandoned).toBe(1);
+  });
+
+  it("ends a 2025 client's call when it sends notifications/cancelled, and frees its place", async () => {
+    sim.reset();
+    sim.inject({ hang: true });
+    const first = await call(4);
+    expect(first.status).toBe(200);
+    // Another caller (another key) cannot cancel it, even with the same id.
+    expect((await cancel(4, { 'x-api-key': 'someone-else' })).status).toBe(202);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(sim.abandoned).toBe(0);
+    const cancelled = Date.now();
+    expect((await cancel(4)).status).toBe(202);
+    await first.text().catch(() => '');
+    // Ended by the cancellation, well before the 400 ms limit would have cut it.
+    expect(Date.now() - cancelled).toBeLessThan(250);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(sim.abandoned).toBe(1);
+    // With one place (maxConcurrent 1), the next call is served: the cancelled one let go of it.
+    expect((await call(5)).status).toBe(200);
   });
 });
