@@ -15,7 +15,7 @@ const HELP = `${NAME} ${VERSION}: an MCP server for a streamer analytics API (li
 Usage:
   ${NAME}            serve MCP over stdio (what Claude Desktop, Claude Code, Cursor and VS Code spawn)
   ${NAME} --demo     the same, over an embedded simulator: no key, no network, simulated data
-  ${NAME} --http [--host 127.0.0.1] [--port 3333] [--allowed-hosts h:p,...] [--allowed-origins o,...]
+  ${NAME} --http [--host 127.0.0.1] [--port 3333] [--allowed-hosts name,...] [--allowed-origins origin,...]
                      MCP Streamable HTTP at http://HOST:PORT/mcp (stateless), /healthz, /readyz
   ${NAME} --help     this text
   ${NAME} --version  the version

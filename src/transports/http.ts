@@ -4,7 +4,20 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import { createMcpHandler, type Server } from '@modelcontextprotocol/server';
+import {
+  bearerAuthChallengeResponse,
+  createMcpHandler,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  OAuthError,
+  OAuthErrorCode,
+  type OAuthTokenVerifier,
+  readRequestBody,
+  type Server,
+  validateHostHeader,
+  validateOriginHeader,
+  verifyBearerToken,
+} from '@modelcontextprotocol/server';
 import type { Logger } from '../log.js';
 
 export interface HttpOptions {
@@ -12,9 +25,9 @@ export interface HttpOptions {
   port: number;
   /** Bearer token required on /mcp; without one, only loopback binding is allowed. */
   token: string | undefined;
-  /** Host header values accepted (host:port); empty: the loopback names when bound to loopback, else any. */
+  /** Host names accepted in Host (a port is ignored); empty: the loopback names when bound to loopback, else any. */
   allowedHosts: string[];
-  /** Origin header values accepted when present; empty: the loopback origins. */
+  /** Origins accepted when present, compared by host name; empty: the loopback names. */
   allowedOrigins: string[];
   maxBodyBytes: number;
   maxConcurrent: number;
@@ -47,6 +60,20 @@ export const isLoopback = (host: string) => host === 'localhost' || host === '::
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
+/** Checks a bearer token against STREAMER_ANALYTICS_HTTP_TOKEN, in constant time. */
+function tokenVerifier(expected: string): OAuthTokenVerifier {
+  const want = digest(expected);
+  return {
+    async verifyAccessToken(token) {
+      if (!timingSafeEqual(digest(token), want)) {
+        throw new OAuthError(OAuthErrorCode.InvalidToken, 'The token is not STREAMER_ANALYTICS_HTTP_TOKEN');
+      }
+      // A shared secret, not an issued token: it does not expire, and is not handed on.
+      return { token: '', clientId: 'http-token', scopes: [], expiresAt: Number.POSITIVE_INFINITY };
+    },
+  };
+}
+
 function jsonRpcError(
   res: ServerResponse,
   status: number,
@@ -63,6 +90,9 @@ function json(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
 }
+
+/** The host name of an origin or URL (`https://app.example:8443` → `app.example`); the value itself if none. */
+const hostnameOf = (value: string) => (URL.canParse(value) ? new URL(value).hostname : value).toLowerCase();
 
 /** The path of a request target (origin-form or absolute-form); undefined when it cannot be read. */
 function pathOf(target: string | undefined): string | undefined {
@@ -83,8 +113,8 @@ const HOP = new Set([
   'expect',
 ]);
 
-/** The request as a web-standard Request (what the SDK's handler takes), with the body already read. */
-function webRequest(req: IncomingMessage, body: string, signal: AbortSignal): Request {
+/** The request as a web-standard Request (what the SDK takes), its body still to be read. */
+function webRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (HOP.has(name) || value === undefined) continue;
@@ -93,9 +123,10 @@ function webRequest(req: IncomingMessage, body: string, signal: AbortSignal): Re
   return new Request(`http://localhost${pathOf(req.url) ?? '/mcp'}`, {
     method: 'POST',
     headers,
-    body,
+    body: Readable.toWeb(req) as ReadableStream<Uint8Array>,
+    duplex: 'half',
     signal,
-  });
+  } as RequestInit);
 }
 
 /** Writes a web-standard Response (a JSON body, or an event stream as it comes) to the Node response. */
@@ -116,27 +147,13 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
   stream.pipe(res);
 }
 
-/** Reads the body up to `cap` bytes; undefined when it is larger. */
-async function readBody(req: IncomingMessage, cap: number): Promise<string | undefined> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > cap) return undefined;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > cap) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
   if (!options.token && !isLoopback(options.host)) {
     throw new Error(
       `refusing to listen on ${options.host} without STREAMER_ANALYTICS_HTTP_TOKEN: anyone who can reach it could use the server. Set a token, or bind 127.0.0.1.`,
     );
   }
-  const tokenDigest = options.token ? digest(options.token) : undefined;
+  const verifier = options.token ? tokenVerifier(options.token) : undefined;
   // Both eras, one factory: a fresh server per HTTP request (stateless), the caller's key passed along.
   const handler = createMcpHandler(({ requestInfo }) =>
     deps.makeServer(requestInfo?.headers.get('x-api-key')?.trim() || undefined),
@@ -145,9 +162,16 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
   let closing = false;
   // Calls in flight, by caller and JSON-RPC id (see notifications/cancelled below).
   const calls = new Map<string, Set<AbortController>>();
-  // Known once listening (the port may be chosen by the system); requests only arrive after that.
-  let hosts: string[] = [];
-  let origins: string[] = [];
+  // Host names, as the SDK's checks take them; an empty list of hosts (bound beyond loopback, none given)
+  // accepts any.
+  const hosts = options.allowedHosts.length
+    ? options.allowedHosts.map((h) => hostnameOf(`http://${h}`))
+    : isLoopback(options.host)
+      ? localhostAllowedHostnames()
+      : [];
+  const origins = options.allowedOrigins.length
+    ? options.allowedOrigins.map(hostnameOf)
+    : localhostAllowedOrigins();
 
   // Every request gets an answer, whatever its line or headers: a fault in handling one is answered (or
   // its connection closed) and logged, and never becomes an unhandled rejection that stops the server.
@@ -168,27 +192,17 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
     }
     if (path !== '/mcp') return json(res, 404, { error: 'not found; MCP is at /mcp' });
 
-    // DNS rebinding: a browser page must not reach a local server through a name it controls.
-    const host = String(req.headers.host ?? '').toLowerCase();
-    if (hosts.length && !hosts.includes(host))
-      return jsonRpcError(res, 403, -32000, `Host "${host}" is not allowed`);
-    const origin = req.headers.origin;
-    if (origin !== undefined && !origins.includes(origin)) {
-      return jsonRpcError(res, 403, -32000, `Origin "${origin}" is not allowed`);
-    }
-
-    if (tokenDigest) {
-      const given = /^Bearer (.+)$/i.exec(String(req.headers.authorization ?? ''))?.[1];
-      if (!given || !timingSafeEqual(digest(given), tokenDigest)) {
-        return jsonRpcError(
-          res,
-          401,
-          -32001,
-          'Unauthorized: send Authorization: Bearer <STREAMER_ANALYTICS_HTTP_TOKEN>',
-          {
-            'www-authenticate': 'Bearer realm="streamer-analytics-mcp"',
-          },
-        );
+    // DNS rebinding: a browser page must not reach a local server through a name it controls. The SDK's
+    // checks compare host names (any port): what a rebinding page controls is the name.
+    const host = validateHostHeader(req.headers.host, hosts);
+    if (hosts.length && !host.ok) return jsonRpcError(res, 403, -32000, host.message);
+    const origin = validateOriginHeader(req.headers.origin, origins);
+    if (!origin.ok) return jsonRpcError(res, 403, -32000, origin.message);
+    if (verifier) {
+      try {
+        await verifyBearerToken(req.headers.authorization, { verifier });
+      } catch (error) {
+        return writeResponse(res, bearerAuthChallengeResponse(error));
       }
     }
     if (req.method !== 'POST') {
@@ -229,9 +243,11 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       if (!res.writableFinished) gone.abort();
     });
     try {
-      const text = await readBody(req, options.maxBodyBytes);
-      if (text === undefined)
+      const request = webRequest(req, gone.signal);
+      const read = await readRequestBody(request, options.maxBodyBytes);
+      if (read.tooLarge)
         return jsonRpcError(res, 413, -32600, `Request body larger than ${options.maxBodyBytes} bytes`);
+      const { text } = read;
       let body: unknown;
       try {
         body = JSON.parse(text);
@@ -269,7 +285,7 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       // A caller may bring its own upstream key; it is never logged, and kept only as its client's header.
       const key = req.headers['x-api-key'];
       log = deps.logger.redacting(typeof key === 'string' ? key.trim() : undefined);
-      const response = await handler.fetch(webRequest(req, text, gone.signal), { parsedBody: body });
+      const response = await handler.fetch(request, { parsedBody: body });
       // Past the time limit or with the client gone, the answer was given already (or is owed to no one).
       if (gone.signal.aborted || res.headersSent) return;
       await writeResponse(res, response);
@@ -288,11 +304,6 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
     server.listen(options.port, options.host, resolve);
   });
   const { port } = server.address() as AddressInfo;
-  const loopbackNames = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
-  hosts = options.allowedHosts.length ? options.allowedHosts : isLoopback(options.host) ? loopbackNames : [];
-  origins = options.allowedOrigins.length
-    ? options.allowedOrigins
-    : loopbackNames.map((name) => `http://${name}`);
   const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
 
   return {

@@ -116,12 +116,20 @@ describe('Streamable HTTP', () => {
 
   it('answers 401 with WWW-Authenticate for a missing or wrong token', async () => {
     const server = await startHttp({ STREAMER_ANALYTICS_HTTP_TOKEN: TOKEN });
+    const said = [];
     for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: TOKEN }]) {
       const res = await post(server.url, INIT, headers);
       expect(res.status).toBe(401);
-      expect(res.headers['www-authenticate']).toBe('Bearer realm="streamer-analytics-mcp"');
-      expect(JSON.parse(res.body).error.code).toBe(-32001);
+      // RFC 6750: the challenge names the error; the body is the OAuth error object.
+      expect(res.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token", error_description="/);
+      expect(JSON.parse(res.body)).toMatchObject({ error: 'invalid_token' });
+      said.push(JSON.parse(res.body).error_description);
     }
+    expect(said).toEqual([
+      'Missing Authorization header',
+      'The token is not STREAMER_ANALYTICS_HTTP_TOKEN',
+      "Invalid Authorization header format, expected 'Bearer TOKEN'",
+    ]);
     expect(server.stderr()).not.toContain(TOKEN);
   });
 
