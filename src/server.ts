@@ -1,4 +1,10 @@
-import { type CallToolResult, type jsonSchemaValidator, Server } from '@modelcontextprotocol/server';
+import {
+  type CacheHint,
+  type CallToolResult,
+  type jsonSchemaValidator,
+  Server,
+  type ServerOptions,
+} from '@modelcontextprotocol/server';
 import type { ApiClient, Upstream } from './api/client.js';
 import { BatchLimitError } from './api/errors.js';
 import { type Config, missingSettings } from './config.js';
@@ -82,6 +88,7 @@ export function createServer(deps: ServerDeps): Server {
       capabilities: { tools: {}, prompts: {}, resources: {} },
       instructions: INSTRUCTIONS,
       jsonSchemaValidator: NO_ELICITATION,
+      cacheHints: CACHE_HINTS,
     },
   );
   server.setRequestHandler('prompts/list', () => ({
@@ -168,6 +175,21 @@ export function createServer(deps: ServerDeps): Server {
   });
   return server;
 }
+
+/**
+ * For 2026-07-28 clients: the lists, the API reference and server/discover are the same for every caller
+ * for as long as the process runs, so a client (or a shared cache) may keep them an hour. The revision
+ * gives tool results no cache fields; 2025 answers carry none.
+ */
+const STATIC: CacheHint = { ttlMs: 3_600_000, cacheScope: 'public' };
+const CACHE_HINTS: NonNullable<ServerOptions['cacheHints']> = {
+  'server/discover': STATIC,
+  'tools/list': STATIC,
+  'prompts/list': STATIC,
+  'resources/list': STATIC,
+  'resources/templates/list': STATIC,
+  'resources/read': STATIC,
+};
 
 /**
  * The SDK validates JSON Schema only for what a client answers to elicitation, which this server never
