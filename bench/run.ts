@@ -4,15 +4,27 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernHttp,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Agent, request } from 'undici';
 import { prng, widenPage } from '../src/simulator/data.js';
 import { startSimulator } from '../src/simulator/server.js';
 import { BENCH } from './config.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+// The load clients' fetches each add an abort listener to their transport's one signal, freed only when
+// the request is collected; undici warns past 1,500. It is the clients', not the server's, and thousands
+// of printed warnings would slow the clients being measured.
+process.removeAllListeners('warning');
+process.on('warning', (w) => {
+  if (w.name !== 'MaxListenersExceededWarning') console.warn(w);
+});
 /** What the command runs (`npm run build` bundles it); the compiled modules are measured beside it at start. */
 const ENTRY = join(root, 'dist/server/index.js');
 const UNBUNDLED = join(root, 'dist/src/main.js');
@@ -35,15 +47,47 @@ const tokens = (value: unknown) =>
 const rssMiB = (pid: number) =>
   round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024, 1);
 
-const INITIALIZE = `${JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
-})}\n`;
+/**
+ * Another build's server (BENCH_BASELINE=/path/to/dist/server/index.js, e.g. the last release's) to measure
+ * beside ours in the same run: cold start, and HTTP load with 2025 clients.
+ */
+const BASELINE = process.env.BENCH_BASELINE;
 
-/** Spawn to the first line of the initialize result (or to exit, for the `node -e 0` floor), in ms. */
-function spawnOnce(args: string[], untilExit: boolean): Promise<number> {
+/** Both protocol eras: a 2026-07-28 client (SDK v2, pinned) and a 2025 one (SDK v1, `initialize`). */
+const ERAS = ['2025', '2026'] as const;
+type Era = (typeof ERAS)[number];
+/** What the bench uses of either SDK's Client. */
+interface AnyClient {
+  listTools(): Promise<{ tools: Array<{ name: string; outputSchema?: unknown }> }>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+const PIN = { versionNegotiation: { mode: { pin: '2026-07-28' as const } } };
+
+/** The first message a client of each era sends. */
+const OPENING: Record<Era, string> = {
+  '2025': `${JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+  })}\n`,
+  '2026': `${JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'server/discover',
+    params: {
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    },
+  })}\n`,
+};
+
+/** Spawn to the first line of the opening's result (or to exit, for the `node -e 0` floor), in ms. */
+function spawnOnce(args: string[], untilExit: boolean, era: Era = '2025'): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, args, { env: MINIMAL_ENV, stdio: ['pipe', 'pipe', 'ignore'] });
@@ -60,20 +104,26 @@ function spawnOnce(args: string[], untilExit: boolean): Promise<number> {
         child.kill();
       }
     });
-    child.stdin.write(INITIALIZE);
+    child.stdin.write(OPENING[era]);
   });
 }
 
 async function coldStart() {
-  const variants: Array<[string, string[], boolean]> = [
+  const variants: Array<[string, string[], boolean, Era?]> = [
     ['node -e 0 (floor)', ['-e', '0'], true],
     ['unbundled server', [UNBUNDLED], false],
-    ['bundled server', [ENTRY], false],
+    ['bundled server, 2025 initialize', [ENTRY], false, '2025'],
+    ['bundled server, 2026 server/discover', [ENTRY], false, '2026'],
+    ...(BASELINE
+      ? [['baseline server, 2025 initialize', [BASELINE], false, '2025'] as [string, string[], boolean, Era]]
+      : []),
   ];
   const samples = new Map<string, number[]>(variants.map(([name]) => [name, []]));
   // Interleaved, so drift hits every variant alike.
   for (let i = 0; i < BENCH.coldStartSpawns; i++) {
-    for (const [name, args, untilExit] of variants) samples.get(name)?.push(await spawnOnce(args, untilExit));
+    for (const [name, args, untilExit, era] of variants) {
+      samples.get(name)?.push(await spawnOnce(args, untilExit, era));
+    }
   }
   const floor = median(samples.get('node -e 0 (floor)') ?? []);
   return Object.fromEntries(
@@ -84,16 +134,36 @@ async function coldStart() {
   );
 }
 
-async function connect(args: string[], env: Record<string, string>) {
-  const transport = new StdioClientTransport({
+async function connect(args: string[], env: Record<string, string>, era: Era = '2025') {
+  const params = {
     command: process.execPath,
     args,
     env: { ...MINIMAL_ENV, ...env },
-    stderr: 'ignore',
-  });
-  const client = new Client({ name: 'bench', version: '1.0.0' });
+    stderr: 'ignore' as const,
+  };
+  const info = { name: 'bench', version: '1.0.0' };
+  if (era === '2026') {
+    const transport = new ModernStdio(params);
+    const client = new ModernClient(info, PIN);
+    await client.connect(transport);
+    return { client: client as unknown as AnyClient, pid: transport.pid as number };
+  }
+  const transport = new LegacyStdio(params);
+  const client = new LegacyClient(info);
   await client.connect(transport);
-  return { client, pid: transport.pid as number };
+  return { client: client as unknown as AnyClient, pid: transport.pid as number };
+}
+
+async function connectHttp(url: string, era: Era): Promise<AnyClient> {
+  const info = { name: 'load', version: '1.0.0' };
+  if (era === '2026') {
+    const client = new ModernClient(info, PIN);
+    await client.connect(new ModernHttp(new URL(url)));
+    return client as unknown as AnyClient;
+  }
+  const client = new LegacyClient(info);
+  await client.connect(new LegacyHttp(new URL(url)));
+  return client as unknown as AnyClient;
 }
 
 async function main() {
@@ -109,6 +179,7 @@ async function main() {
 
   const ours = await connect([ENTRY], env);
   await ours.client.listTools();
+  const modern = await connect([ENTRY], env, '2026');
   const rssIdle = rssMiB(ours.pid);
   const agent = new Agent({ keepAliveTimeout: 30_000 });
   console.log('token economy…');
@@ -123,7 +194,14 @@ async function main() {
       tools.filter((t) => t.name === 'investigate_botting').map(({ outputSchema: _, ...rest }) => rest),
     ),
     bytes: JSON.stringify(tools).length,
+    // The same list as a 2026-07-28 client gets it.
+    endpointToolsTokens2026: tokens(
+      (await modern.client.listTools()).tools
+        .filter((t) => t.name !== 'investigate_botting')
+        .map(({ outputSchema: _, ...rest }) => rest),
+    ),
   };
+  await modern.client.close();
   const rawOf = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
     const res = await request(`${sim.url}${path}`, {
       method,
@@ -218,18 +296,29 @@ async function perCall() {
     upstream.stdout.once('data', (line) => resolve(JSON.parse(String(line)))),
   );
   const coreUrl = `${url}/streamers/${mint}/core?chain=chain_a&platform=platform_a`;
-  const ours = await connect([ENTRY], {
-    STREAMER_ANALYTICS_API_KEY: apiKey,
-    STREAMER_ANALYTICS_BASE_URL: url,
-  });
-  // The floor and the passthrough get a process each: a process that has just served a call answers the
-  // next one faster (warm caches, not yet descheduled), so sharing one would flatter whichever came second.
-  const floorServer = await connect([NOOP], {});
-  const passServer = await connect([NOOP], { UPSTREAM_URL: coreUrl, UPSTREAM_KEY: apiKey });
-  for (const c of [ours, floorServer, passServer]) await c.client.listTools();
+  // Per era: our server, the floor and the passthrough, each in a process of its own: a process that has
+  // just served a call answers the next one faster (warm caches, not yet descheduled), so sharing one would
+  // flatter whichever came second.
+  const servers = Object.fromEntries(
+    await Promise.all(
+      ERAS.map(async (era) => [
+        era,
+        {
+          ours: await connect(
+            [ENTRY],
+            { STREAMER_ANALYTICS_API_KEY: apiKey, STREAMER_ANALYTICS_BASE_URL: url },
+            era,
+          ),
+          floor: await connect([NOOP], {}, era),
+          pass: await connect([NOOP], { UPSTREAM_URL: coreUrl, UPSTREAM_KEY: apiKey }, era),
+        },
+      ]),
+    ),
+  ) as Record<Era, Record<'ours' | 'floor' | 'pass', Awaited<ReturnType<typeof connect>>>>;
+  const all = ERAS.flatMap((era) => Object.values(servers[era]));
+  for (const c of all) await c.client.listTools();
   const agent = new Agent({ keepAliveTimeout: 30_000 });
-  const variants = {
-    tool: () => ours.client.callTool({ name: 'get_streamer_core', arguments: { mint } }),
+  const variants: Record<string, () => Promise<unknown>> = {
     direct: async () => {
       const res = await request(coreUrl, {
         dispatcher: agent,
@@ -237,16 +326,15 @@ async function perCall() {
       });
       await res.body.json();
     },
-    noop: () => floorServer.client.callTool({ name: 'noop', arguments: {} }),
-    passthrough: () => passServer.client.callTool({ name: 'passthrough', arguments: {} }),
   };
-  const times = {
-    tool: [] as number[],
-    direct: [] as number[],
-    noop: [] as number[],
-    passthrough: [] as number[],
-  };
-  const order = Object.entries(variants) as Array<[keyof typeof times, () => Promise<unknown>]>;
+  for (const era of ERAS) {
+    const { ours, floor, pass } = servers[era];
+    variants[`tool ${era}`] = () => ours.client.callTool({ name: 'get_streamer_core', arguments: { mint } });
+    variants[`noop ${era}`] = () => floor.client.callTool({ name: 'noop', arguments: {} });
+    variants[`passthrough ${era}`] = () => pass.client.callTool({ name: 'passthrough', arguments: {} });
+  }
+  const times: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
+  const order = Object.entries(variants);
   const random = prng(7);
   for (let i = 0; i < BENCH.warmupCalls + BENCH.overheadCalls; i++) {
     // A fresh order each iteration (seeded): no variant always runs right after the same one.
@@ -257,32 +345,40 @@ async function perCall() {
     for (const [name, fn] of order) {
       const t0 = performance.now();
       await fn();
-      if (i >= BENCH.warmupCalls) times[name].push(performance.now() - t0);
+      if (i >= BENCH.warmupCalls) times[name]?.push(performance.now() - t0);
     }
   }
-  for (const c of [ours, floorServer, passServer]) await c.client.close();
+  for (const c of all) await c.client.close();
   await agent.close();
   upstream.stdin.end();
-  const { tool, direct, noop: floor, passthrough } = times;
-  const minusUpstream = tool.map((t, i) => t - (direct[i] as number));
-  const beyondFloor = minusUpstream.map((t, i) => t - (floor[i] as number));
-  const beyondPassthrough = tool.map((t, i) => t - (passthrough[i] as number));
   const stats = (xs: number[]) => ({ medianMs: round(median(xs), 3), p99Ms: round(quantile(xs, 0.99), 3) });
+  const direct = times.direct as number[];
+  const byEra = (era: Era) => {
+    const [tool, floor, passthrough] = ['tool', 'noop', 'passthrough'].map(
+      (v) => times[`${v} ${era}`] as number[],
+    );
+    const minusUpstream = (tool as number[]).map((t, i) => t - (direct[i] as number));
+    return {
+      getStreamerCore: stats(tool as number[]),
+      overheadMinusUpstream: stats(minusUpstream),
+      noopToolFloor: stats(floor as number[]),
+      beyondFloor: stats(minusUpstream.map((t, i) => t - ((floor as number[])[i] as number))),
+      passthroughTool: stats(passthrough as number[]),
+      beyondPassthrough: stats(
+        (tool as number[]).map((t, i) => t - ((passthrough as number[])[i] as number)),
+      ),
+    };
+  };
   return {
     calls: BENCH.overheadCalls,
-    getStreamerCore: stats(tool),
     directUndici: stats(direct),
-    overheadMinusUpstream: stats(minusUpstream),
-    noopToolFloor: stats(floor),
-    beyondFloor: stats(beyondFloor),
-    passthroughTool: stats(passthrough),
-    beyondPassthrough: stats(beyondPassthrough),
+    eras: Object.fromEntries(ERAS.map((era) => [era, byEra(era)])) as Record<Era, ReturnType<typeof byEra>>,
   };
 }
 
 /** Clients calling get_streamer_core over Streamable HTTP as fast as they can, per concurrency level. */
-async function httpLoad(env: Record<string, string>, mints: string[]) {
-  const child = spawn(process.execPath, [ENTRY, '--http', '--port', '0'], {
+async function startHttp(entry: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, [entry, '--http', '--port', '0'], {
     env: { ...MINIMAL_ENV, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -294,17 +390,29 @@ async function httpLoad(env: Record<string, string>, mints: string[]) {
       if (m?.[1]) resolve(m[1]);
     });
   });
-  const pid = child.pid as number;
-  const levels: Array<Record<string, number>> = [];
-  const idle = rssMiB(pid);
-  for (const clients of BENCH.httpClients) {
-    const connected = await Promise.all(
-      Array.from({ length: clients }, async () => {
-        const client = new Client({ name: 'load', version: '1.0.0' });
-        await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-        return client;
-      }),
-    );
+  return { child, url, pid: child.pid as number };
+}
+
+async function httpLoad(env: Record<string, string>, mints: string[]) {
+  const ours = await startHttp(ENTRY, env);
+  const baseline = BASELINE ? await startHttp(BASELINE, env) : undefined;
+  const targets = [
+    ...ERAS.map((era) => ({ label: era as string, era, server: ours })),
+    ...(baseline ? [{ label: 'baseline 2025', era: '2025' as Era, server: baseline }] : []),
+  ];
+  const levels: Array<
+    { era: string } & Record<
+      'clients' | 'calls' | 'callsPerSecond' | 'p50Ms' | 'p99Ms' | 'errors' | 'peakRssMiB',
+      number
+    >
+  > = [];
+  const idle = rssMiB(ours.pid);
+  // Each level for each era (and the baseline, if any), one after the other.
+  for (const [clients, { label, era, server }] of BENCH.httpClients.flatMap((n) =>
+    targets.map((t) => [n, t] as const),
+  )) {
+    const { pid } = server;
+    const connected = await Promise.all(Array.from({ length: clients }, () => connectHttp(server.url, era)));
     const latencies: number[] = [];
     let errors = 0;
     let peakRss = 0;
@@ -332,6 +440,7 @@ async function httpLoad(env: Record<string, string>, mints: string[]) {
     clearInterval(sampler);
     await Promise.all(connected.map((c) => c.close()));
     levels.push({
+      era: label,
       clients,
       calls: latencies.length,
       callsPerSecond: Math.round(latencies.length / BENCH.httpSeconds),
@@ -341,7 +450,7 @@ async function httpLoad(env: Record<string, string>, mints: string[]) {
       peakRssMiB: peakRss,
     });
   }
-  child.kill('SIGTERM');
+  for (const t of [ours, baseline]) t?.child.kill('SIGTERM');
   return { seconds: BENCH.httpSeconds, rssIdleMiB: idle, levels };
 }
 
@@ -357,33 +466,36 @@ function report(r: Record<string, unknown>) {
   const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
   const rows: string[][] = [['measure', 'figure', 'target']];
   for (const [name, v] of Object.entries(cold)) {
-    const target =
-      name === 'bundled server'
-        ? `≤ ${t.coldStartBundledVsFloor}x floor: ${verdict(v.xFloor <= t.coldStartBundledVsFloor)}`
-        : '';
+    const target = name.startsWith('bundled server')
+      ? `≤ ${t.coldStartBundledVsFloor}x floor: ${verdict(v.xFloor <= t.coldStartBundledVsFloor)}`
+      : '';
     rows.push([`cold start, ${name}`, `${v.medianMs} ms (${v.xFloor}x floor)`, target]);
   }
   const ms = (v: { medianMs: number; p99Ms: number }) => `${v.medianMs} ms median, ${v.p99Ms} p99`;
-  rows.push(['tools/call get_streamer_core', ms(per.getStreamerCore), '']);
-  rows.push(['same request, undici direct', ms(per.directUndici), '']);
-  rows.push(['our overhead (call − direct, paired)', ms(per.overheadMinusUpstream), '']);
-  rows.push(['no-op tool, same SDK (floor)', ms(per.noopToolFloor), '']);
-  rows.push([
-    'overhead beyond the floor (paired)',
-    ms(per.beyondFloor),
-    `median ≤ ${t.overheadOverNoopMs} ms: ${verdict(per.beyondFloor.medianMs <= t.overheadOverNoopMs)}`,
-  ]);
-  rows.push(['same request via a bare SDK tool', ms(per.passthroughTool), '']);
-  rows.push([
-    '  our tool beyond that (paired)',
-    ms(per.beyondPassthrough),
-    'our code: validation, client, rendering, larger result',
-  ]);
+  rows.push(['get_streamer_core upstream request, undici direct', ms(per.directUndici), '']);
+  for (const era of ERAS) {
+    const e = per.eras[era];
+    rows.push([`${era} client: tools/call get_streamer_core`, ms(e.getStreamerCore), '']);
+    rows.push(['  our overhead (call − direct, paired)', ms(e.overheadMinusUpstream), '']);
+    rows.push(['  no-op tool, same SDK and era (floor)', ms(e.noopToolFloor), '']);
+    rows.push([
+      '  overhead beyond the floor (paired)',
+      ms(e.beyondFloor),
+      `median ≤ ${t.overheadOverNoopMs} ms: ${verdict(e.beyondFloor.medianMs <= t.overheadOverNoopMs)}`,
+    ]);
+    rows.push(['  same request via a bare SDK tool', ms(e.passthroughTool), '']);
+    rows.push([
+      '  our tool beyond that (paired)',
+      ms(e.beyondPassthrough),
+      'our code: validation, client, rendering, larger result',
+    ]);
+  }
   rows.push([
     'tools/list, ten endpoint tools',
     `${tok.toolsList.endpointToolsTokens} tokens`,
     `≤ ${t.toolsListTokens}: ${verdict((tok.toolsList.endpointToolsTokens ?? 0) <= t.toolsListTokens)}`,
   ]);
+  rows.push(['  as a 2026 client gets them', `${tok.toolsList.endpointToolsTokens2026} tokens`, '']);
   rows.push(['  their output schemas', `${tok.toolsList.outputSchemasTokens} tokens`, '']);
   rows.push(['  investigate_botting', `${tok.toolsList.investigateBottingTokens} tokens`, '']);
   for (const s of tok.samples) {
@@ -404,10 +516,10 @@ function report(r: Record<string, unknown>) {
     ]);
   }
   rows.push(['RSS, server idle / after runs', `${mem.rssIdleMiB} / ${mem.rssAfterRunsMiB} MiB`, '']);
-  const http = r.http as { seconds: number; rssIdleMiB: number; levels: Array<Record<string, number>> };
+  const http = r.http as Awaited<ReturnType<typeof httpLoad>>;
   for (const l of http.levels) {
     rows.push([
-      `HTTP, ${l.clients} client${l.clients === 1 ? '' : 's'} (${http.seconds} s)`,
+      `HTTP, ${l.clients} ${l.era} client${l.clients === 1 ? '' : 's'} (${http.seconds} s)`,
       `${l.callsPerSecond} calls/s, p50 ${l.p50Ms} ms, p99 ${l.p99Ms} ms, ${l.errors} errors, RSS ${l.peakRssMiB} MiB peak`,
       '',
     ]);
@@ -425,7 +537,7 @@ function report(r: Record<string, unknown>) {
       .join('\n')}`,
   );
   console.log(
-    '\nWritten to bench/results.json. Tokens: o200k_base (gpt-tokenizer). Cold start: spawn to initialize result, minimal environment.',
+    '\nWritten to bench/results.json. Tokens: o200k_base (gpt-tokenizer). Cold start: spawn to the opening result (2025 initialize, 2026 server/discover), minimal environment.',
   );
 }
 

@@ -1,4 +1,5 @@
-// A given Node version's binary, for tests that must run on the manifest's minimum: fetched once from
+// A given Node version's binary, for what must run on another Node (the manifest's minimum; Node 22 for
+// the MCP conformance suite): fetched once from
 // the npm registry's `node-<os>-<arch>` package (a plain tarball, no install script) into node_modules/.cache.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
@@ -7,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-const cache = fileURLToPath(new URL('../../node_modules/.cache/node-versions', import.meta.url));
+// From the sources (tests) or from dist/scripts (the conformance run): the same cache.
+const root = new URL(import.meta.url.includes('/dist/') ? '../..' : '..', import.meta.url);
+const cache = fileURLToPath(new URL('node_modules/.cache/node-versions', `${root}/`));
 
 export async function nodeBinary(version: string): Promise<string> {
   const os = process.platform === 'win32' ? 'win' : process.platform;

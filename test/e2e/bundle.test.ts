@@ -10,10 +10,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
+import { nodeBinary } from '../../scripts/node-version.js';
 import { loadedAtStart } from '../../scripts/pack.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { ids, startSim } from '../helpers.js';
-import { nodeBinary } from './node-version.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
