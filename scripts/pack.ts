@@ -6,6 +6,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, w
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { buildView } from './view.js';
 
 // Run compiled from dist/scripts, or imported as source (by the tests) from scripts.
 const root = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../..' : '..', import.meta.url));
@@ -52,6 +53,8 @@ export async function bundleServer(dir: string): Promise<string> {
     logLevel: 'warning',
     plugins: [withoutAjv],
   });
+  // The MCP Apps view, read by the server when a client asks for it (src/views.ts).
+  writeFileSync(join(dirname(outfile), 'views.html'), await buildView());
   // The bundle is ES modules in .js files: without this, a Node that does not detect module syntax (before
   // 20.19, e.g. the manifest's minimum 20.18.0) reads them as CommonJS and fails at the first import.
   writeFileSync(join(dirname(outfile), 'package.json'), '{ "type": "module" }\n');

@@ -1,8 +1,11 @@
 import {
   type CacheHint,
   type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
   type jsonSchemaValidator,
   Server,
+  type ServerContext,
   type ServerOptions,
 } from '@modelcontextprotocol/server';
 import type { ApiClient, Upstream } from './api/client.js';
@@ -20,8 +23,17 @@ import type { Logger } from './log.js';
 import { getPrompt, PROMPTS } from './prompts.js';
 import { INSTRUCTIONS, REFERENCE_URI, referenceText } from './reference.js';
 import { TOOLS } from './tools/index.js';
-import type { Tool } from './tools/tool.js';
+import type { Tool, ViewData } from './tools/tool.js';
 import { NAME, VERSION } from './version.js';
+import {
+  APP_TOOLS,
+  appEntries,
+  appsDeclared,
+  VIEW_DATA_KEY,
+  VIEW_RESOURCE,
+  VIEW_URI,
+  viewContents,
+} from './views.js';
 
 export interface ServerDeps {
   config: Config;
@@ -80,6 +92,15 @@ export function createServer(deps: ServerDeps): Server {
   const budget = deps.budgetChars ?? DEFAULT_BUDGET_CHARS;
   let allowance = deps.upstreamAllowance ?? Number.POSITIVE_INFINITY;
   let listed: { tools: ReturnType<Tool['entry']>[] } | undefined;
+  let listedForApps: typeof listed;
+  const appTools = new Map(APP_TOOLS.map((t) => [t.name, t]));
+  // A 2026-07-28 client declares its capabilities on each request; a 2025 one once, at initialize.
+  const apps = (ctx: ServerContext) =>
+    appsDeclared(
+      (ctx.mcpReq.envelope as Record<string, ClientCapabilities> | undefined)?.[
+        CLIENT_CAPABILITIES_META_KEY
+      ] ?? server.getClientCapabilities(),
+    );
   let reference: string | undefined;
 
   const server = new Server(
@@ -102,7 +123,7 @@ export function createServer(deps: ServerDeps): Server {
   server.setRequestHandler('prompts/get', (request) =>
     getPrompt(request.params.name, request.params.arguments ?? {}),
   );
-  server.setRequestHandler('resources/list', () => ({
+  server.setRequestHandler('resources/list', (_request, ctx) => ({
     resources: [
       {
         uri: REFERENCE_URI,
@@ -112,23 +133,29 @@ export function createServer(deps: ServerDeps): Server {
           'Chains and platforms, every tool with its limits, and which tool answers which question.',
         mimeType: 'text/markdown',
       },
+      ...(apps(ctx) ? [VIEW_RESOURCE] : []),
     ],
   }));
   // Resources are declared, so clients may ask for templates: there are none.
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }));
   server.setRequestHandler('resources/read', (request) => {
+    if (request.params.uri === VIEW_URI) return { contents: [viewContents()] };
     if (request.params.uri !== REFERENCE_URI) {
       throw new WireError(INVALID_PARAMS, `Unknown resource: ${request.params.uri}`);
     }
     reference ??= referenceText(tools);
     return { contents: [{ uri: REFERENCE_URI, mimeType: 'text/markdown', text: reference }] };
   });
-  server.setRequestHandler('tools/list', () => {
+  server.setRequestHandler('tools/list', (_request, ctx) => {
     listed ??= { tools: tools.map((t) => t.entry()) };
-    return listed;
+    if (!apps(ctx)) return listed;
+    listedForApps ??= { tools: appEntries(listed.tools) };
+    return listedForApps;
   });
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
-    const tool = byName.get(request.params.name);
+    const withView = apps(ctx);
+    const tool =
+      byName.get(request.params.name) ?? (withView ? appTools.get(request.params.name) : undefined);
     if (!tool) throw new WireError(INVALID_PARAMS, `Unknown tool: ${request.params.name}`);
     const prepared = tool.prepare(request.params.arguments);
     if ('error' in prepared) return toolError(prepared.error);
@@ -140,6 +167,7 @@ export function createServer(deps: ServerDeps): Server {
     // Progress is handed to the transport before the result, so it is never written after it.
     const notified: Promise<void>[] = [];
     let result: CallToolResult;
+    let view: ViewData | undefined;
     try {
       let rendered = await prepared.run({
         send: async (req) => {
@@ -159,6 +187,7 @@ export function createServer(deps: ServerDeps): Server {
           );
         },
         signal,
+        ...(withView ? { view: (data: ViewData) => (view = data) } : {}),
         // The demo marker is added after rendering: the result is fitted to what it leaves.
         budget: deps.demo ? budget - DEMO_COST : budget,
       });
@@ -166,6 +195,8 @@ export function createServer(deps: ServerDeps): Server {
       rendered = enforceBudget(rendered, budget, prepared.format);
       deps.logger.debug('tool call', { tool: tool.name, ms: Math.round(performance.now() - started) });
       result = toolResult(rendered);
+      // The view's full data, outside both model channels and their budget.
+      if (view) result._meta = { [VIEW_DATA_KEY]: { ...view, simulated: deps.demo === true } };
     } catch (error) {
       deps.logger.warn('tool call failed', { tool: tool.name, error });
       result = toolError(describeError(error));
@@ -177,16 +208,18 @@ export function createServer(deps: ServerDeps): Server {
 }
 
 /**
- * For 2026-07-28 clients: the lists, the API reference and server/discover are the same for every caller
- * for as long as the process runs, so a client (or a shared cache) may keep them an hour. The revision
- * gives tool results no cache fields; 2025 answers carry none.
+ * For 2026-07-28 clients: the lists, the API reference and server/discover do not change while the process
+ * runs, so a client (or, where they are the same for every client, a shared cache) may keep them an hour.
+ * The revision gives tool results no cache fields; 2025 answers carry none.
  */
 const STATIC: CacheHint = { ttlMs: 3_600_000, cacheScope: 'public' };
+// The tool and resource lists also depend on whether the client declares MCP Apps: its own cache only.
+const PER_CLIENT: CacheHint = { ttlMs: 3_600_000, cacheScope: 'private' };
 const CACHE_HINTS: NonNullable<ServerOptions['cacheHints']> = {
   'server/discover': STATIC,
-  'tools/list': STATIC,
+  'tools/list': PER_CLIENT,
   'prompts/list': STATIC,
-  'resources/list': STATIC,
+  'resources/list': PER_CLIENT,
   'resources/templates/list': STATIC,
   'resources/read': STATIC,
 };

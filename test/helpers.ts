@@ -75,6 +75,8 @@ export async function connect(
     problems?: string[];
     /** Overrides of the upstream client (breaker, retry timing). */
     api?: Partial<ApiClientOptions>;
+    /** What the client declares beyond the defaults (the MCP Apps extension, say). */
+    capabilities?: Record<string, unknown>;
     logger?: Logger;
   } = {},
 ): Promise<Harness> {
@@ -118,7 +120,8 @@ export async function connect(
     transport = new PipeTransport(toClient, toServer);
     stop = served.close;
   }
-  const client = era === 'modern' ? await modernClient(transport) : await legacyClient(transport);
+  const caps = options.capabilities ?? {};
+  const client = era === 'modern' ? await modernClient(transport, caps) : await legacyClient(transport, caps);
   // The Client checks structuredContent against each tool's outputSchema only once it has listed them.
   await client.listTools();
   return {
@@ -133,17 +136,17 @@ export async function connect(
   };
 }
 
-async function modernClient(transport: Transport): Promise<Client> {
+async function modernClient(transport: Transport, capabilities: Record<string, unknown>): Promise<Client> {
   const client = new ModernClient(
     { name: 'test', version: '1.0.0' },
-    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities },
   );
   await client.connect(transport as Parameters<ModernClient['connect']>[0]);
   return client;
 }
 
-async function legacyClient(transport: Transport): Promise<Client> {
-  const client = new LegacyClient({ name: 'test', version: '1.0.0' });
+async function legacyClient(transport: Transport, capabilities: Record<string, unknown>): Promise<Client> {
+  const client = new LegacyClient({ name: 'test', version: '1.0.0' }, { capabilities });
   await client.connect(transport);
   // v1's callTool takes a result schema before its options.
   const v1CallTool = client.callTool.bind(client);

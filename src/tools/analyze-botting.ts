@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { accountFor, asRecord, failures, noteLines } from '../format/batch.js';
 import {
+  boardView,
   type Finding,
   levelStats,
   levelsLine,
@@ -35,6 +36,23 @@ export const analyzeBotting = defineTool({
     shape: SHAPES.batch,
     body: { mintIds, hours, chain, platform },
   }),
+  view(body, args) {
+    const data = asRecord(body.data);
+    const { results, errors } = accountFor(
+      parseFindings(data.results),
+      (f) => f.mintId,
+      data.errors,
+      args.mintIds,
+      asRecord(data.summary),
+    );
+    const { chain, platform, hours } = args;
+    return boardView(rankFindings(results), errors, {
+      chain,
+      platform,
+      hours,
+      requested: args.mintIds.length,
+    });
+  },
   render(body, args, ctx) {
     const data = asRecord(body.data);
     const summary = asRecord(data.summary);

@@ -28,6 +28,7 @@ export const getActivityHeatmap = defineTool({
     shape: SHAPES.heatmap,
     query: { chain, platform },
   }),
+  view: (body, { chain, platform }) => ({ kind: 'heatmap', scope: { chain, platform }, data: body.data }),
   render(body, args, ctx) {
     const data = asRecord(body.data);
     const detailed = ctx.format === 'detailed';

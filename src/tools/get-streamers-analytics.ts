@@ -23,6 +23,12 @@ export const getStreamersAnalytics = defineTool({
     shape: SHAPES.batch,
     body: { mintIds, period, points, chain, platform },
   }),
+  // The view draws the series as the API returns them.
+  view: (body, { mintIds, period, points, chain, platform }) => ({
+    kind: 'series',
+    scope: { chain, platform, period, points, requested: mintIds.length },
+    data: body.data,
+  }),
   render: (body, args, ctx) =>
     renderGenericBatch(
       'Streamer analytics',

@@ -3,6 +3,7 @@ import type { ApiRequest } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { accountFor, asArray, asRecord, failures, type ItemError, noteLines } from '../format/batch.js';
 import {
+  boardView,
   type Finding,
   FLAGGED_LEVEL,
   levelStats,
@@ -194,7 +195,16 @@ export const investigateBotting = defineTool({
     if (feeErrors)
       notes.push(`Creator fees unavailable for ${feeErrors} tokens (see get_creator_fees for the reasons).`);
 
-    return report(args, ctx, rankFindings(found), errors, notes, records, feesById, {
+    const ranked = rankFindings(found);
+    ctx.view?.(
+      boardView(
+        ranked,
+        errors,
+        { chain, platform, hours: args.hours, requested: args.mintIds.length },
+        records,
+      ),
+    );
+    return report(args, ctx, ranked, errors, notes, records, feesById, {
       botting: plan.botting.length,
       streamers: plan.streamers.length,
       fees: plan.fees.length,

@@ -31,7 +31,15 @@ export interface CallContext {
   signal: AbortSignal;
   /** Characters each channel may use. */
   budget: number;
+  /**
+   * Takes the call's full data for an MCP Apps view (never budgeted, never shown to the model); present
+   * only when the client declared the MCP Apps extension, so nothing is built for other clients.
+   */
+  view?: (data: ViewData) => void;
 }
+
+/** What a view draws: a board of botting findings, series over time, or the activity heatmap. */
+export type ViewData = { kind: 'board' | 'series' | 'heatmap' | 'evidence' } & Record<string, unknown>;
 
 interface SpecCommon<S extends z.ZodRawShape> {
   name: string;
@@ -51,6 +59,8 @@ interface SpecCommon<S extends z.ZodRawShape> {
 interface EndpointSpec<S extends z.ZodRawShape> extends SpecCommon<S> {
   request: (args: Args<S>) => ApiRequest;
   render: (body: Record<string, unknown>, args: Args<S>, ctx: RenderContext) => Rendered;
+  /** The answer's full data for the tool's MCP Apps view, if it has one. */
+  view?: (body: Record<string, unknown>, args: Args<S>) => ViewData;
 }
 
 /** A tool that joins several requests itself. */
@@ -141,10 +151,13 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
           // The duplicates note is added after rendering, so the rows are fitted to what it leaves.
           const note = duplicates.length ? duplicatesNote(duplicates) : undefined;
           const budget = ctx.budget - (note?.cost ?? 0);
-          const rendered =
-            'run' in spec
-              ? await spec.run(args, { ...ctx, budget, format })
-              : spec.render(await ctx.send(spec.request(args)), args, { budget, format });
+          let rendered: Rendered;
+          if ('run' in spec) rendered = await spec.run(args, { ...ctx, budget, format });
+          else {
+            const body = await ctx.send(spec.request(args));
+            if (ctx.view && spec.view) ctx.view(spec.view(body, args));
+            rendered = spec.render(body, args, { budget, format });
+          }
           return note ? note.add(rendered) : rendered;
         },
       };

@@ -1,0 +1,83 @@
+// App-only (MCP Apps): the evidence behind one token of a botting board, for the view to draw when a
+// person selects it. Listed only to clients that declare MCP Apps, hidden from the model by the host.
+import * as z from 'zod';
+import { asArray, asRecord } from '../format/batch.js';
+import { parseFindings } from '../format/botting.js';
+import { mintId, SCOPES, SHAPES, segment } from './shared.js';
+import { defineTool } from './tool.js';
+
+const PERIODS = ['1h', '6h', '12h', '1d', '7d', '30d'] as const;
+const HOURS: Record<(typeof PERIODS)[number], number> = {
+  '1h': 1,
+  '6h': 6,
+  '12h': 12,
+  '1d': 24,
+  '7d': 168,
+  '30d': 168,
+};
+
+export const getTokenEvidence = defineTool({
+  name: 'get_token_evidence',
+  title: 'Token evidence (view)',
+  description: "One token's viewer curve, recent sessions and botting reasons, for the investigation view.",
+  input: {
+    mint: mintId.describe('Token mint id'),
+    period: z.enum(PERIODS).default('1d'),
+  },
+  scope: SCOPES.botting,
+  output: { counts: z.object({}).loose().optional() },
+  async run({ mint, period, chain, platform }, ctx) {
+    // Each part on its own: one that fails is reported in place, the others still drawn.
+    const part = (req: Parameters<typeof ctx.send>[0]) =>
+      ctx.send(req).then(
+        (body) => ({ body }),
+        (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }),
+      );
+    const [analytics, sessions, botting] = await Promise.all([
+      part({
+        method: 'POST',
+        path: '/streamers/analytics',
+        shape: SHAPES.batch,
+        body: { mintIds: [mint], period, points: 200, chain, platform },
+      }),
+      part({
+        method: 'GET',
+        path: `/streamers/${segment(mint)}/sessions`,
+        query: { limit: 10, page: 1, chain, platform },
+        shape: SHAPES.sessions,
+      }),
+      part({
+        method: 'POST',
+        path: '/botting/bulk',
+        shape: SHAPES.batch,
+        body: { mintIds: [mint], hours: HOURS[period], chain, platform },
+      }),
+    ]);
+    const finding =
+      'body' in botting
+        ? parseFindings(asRecord(botting.body.data).results).find((f) => f.mintId === mint)
+        : undefined;
+    const counts = {
+      series: 'body' in analytics ? asArray(asRecord(analytics.body.data).results).length : 0,
+      sessions: 'body' in sessions ? asArray(sessions.body.data).length : 0,
+    };
+    ctx.view?.({
+      kind: 'evidence',
+      scope: { mint, period, chain, platform },
+      series: 'body' in analytics ? analytics.body.data : { error: analytics.error },
+      sessions: 'body' in sessions ? sessions.body.data : { error: sessions.error },
+      botting: finding
+        ? {
+            level: finding.level,
+            confidence: finding.confidence,
+            score: finding.score,
+            reasons: finding.reasons,
+          }
+        : 'error' in botting
+          ? { error: botting.error }
+          : null,
+    });
+    const summary = `Evidence for ${mint}: ${counts.series} series, ${counts.sessions} sessions${finding ? `, botting ${finding.level}` : ''}`;
+    return { summary, text: summary, structured: { counts } };
+  },
+});

@@ -1,0 +1,72 @@
+// MCP Apps (SEP-1865): for clients that declare the extension, four tools name one HTML view
+// (ui://streamer-analytics/views.html: the investigation board, the analytics chart, the heatmap), their
+// results carry the view's full data in `_meta` (which hosts give the view, not the model), and an
+// app-only tool serves a selected token's evidence. A client that does not declare it sees none of this.
+import { readFileSync } from 'node:fs';
+import {
+  getUiCapability,
+  RESOURCE_MIME_TYPE,
+  RESOURCE_URI_META_KEY,
+} from '@modelcontextprotocol/ext-apps/server';
+import type { ClientCapabilities, Resource } from '@modelcontextprotocol/server';
+import { getTokenEvidence } from './tools/get-token-evidence.js';
+import type { Tool, ToolListEntry } from './tools/tool.js';
+
+export { VIEW_DATA_KEY } from './view-data.js';
+export const VIEW_URI = 'ui://streamer-analytics/views.html';
+/** The tools whose results open the view. */
+const WITH_VIEW = new Set([
+  'investigate_botting',
+  'analyze_botting',
+  'get_streamers_analytics',
+  'get_activity_heatmap',
+]);
+/** Tools only the view calls (`visibility: ["app"]`): the host never offers them to the model. */
+export const APP_TOOLS: readonly Tool[] = [getTokenEvidence];
+
+/** Whether the client renders MCP Apps views (it declares the extension, with our MIME type if it lists any). */
+export function appsDeclared(capabilities: ClientCapabilities | undefined): boolean {
+  const ui = getUiCapability(capabilities);
+  return ui !== undefined && (ui.mimeTypes === undefined || ui.mimeTypes.includes(RESOURCE_MIME_TYPE));
+}
+
+/** The tools/list entries an MCP Apps client gets: the view named on four tools, the app-only tools added. */
+export function appEntries(entries: readonly ToolListEntry[]): ToolListEntry[] {
+  const view = { ui: { resourceUri: VIEW_URI }, [RESOURCE_URI_META_KEY]: VIEW_URI };
+  return [
+    ...entries.map((e) => (WITH_VIEW.has(e.name) ? { ...e, _meta: view } : e)),
+    ...APP_TOOLS.map((t) => ({ ...t.entry(), _meta: { ui: { visibility: ['app'] } } })),
+  ];
+}
+
+export const VIEW_RESOURCE: Resource = {
+  uri: VIEW_URI,
+  name: 'views',
+  title: 'Streamer analytics views',
+  description: 'The investigation board, the analytics chart and the activity heatmap (MCP Apps).',
+  mimeType: RESOURCE_MIME_TYPE,
+};
+
+let html: string | undefined;
+/** The built view (npm run build writes it beside the bundle); read once, when first asked for. */
+export function viewHtml(): string {
+  if (html) return html;
+  // Beside the bundle (dist/server), or from the sources and the compiled modules (tests, dist/src).
+  for (const path of ['./views.html', '../dist/server/views.html', '../server/views.html']) {
+    try {
+      html = readFileSync(new URL(path, import.meta.url), 'utf8');
+      return html;
+    } catch {}
+  }
+  throw new Error('the view is not built: run npm run build');
+}
+
+/** The resource's contents: one self-contained page that may reach nothing but its host. */
+export function viewContents() {
+  return {
+    uri: VIEW_URI,
+    mimeType: RESOURCE_MIME_TYPE,
+    text: viewHtml(),
+    _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: false } },
+  };
+}
