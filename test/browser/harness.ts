@@ -1,0 +1,66 @@
+// Drives the MCP Apps views in a real Chromium (Debian's `chromium`, through playwright-core: no browser
+// download): the test host page (host.ts, bundled here) renders a view from the real server's result.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import type { Browser, Frame, Page } from 'playwright-core';
+
+/** The Chromium to drive: CHROMIUM_PATH, or Debian's; undefined when there is none. */
+export function chromiumPath(): string | undefined {
+  return [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+    (p): p is string => !!p && existsSync(p),
+  );
+}
+
+let hostHtml: string | undefined;
+/** The host page: the bundled AppBridge host, and nothing else. */
+export async function hostPage(): Promise<string> {
+  if (hostHtml) return hostHtml;
+  const out = await build({
+    entryPoints: [fileURLToPath(new URL('./host.ts', import.meta.url))],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    logLevel: 'warning',
+  });
+  const script = (out.outputFiles[0]?.text ?? '').replaceAll('</script', '<\\/script');
+  hostHtml = `<!doctype html><html><head><meta charset="utf-8"><title>host</title></head><body style="margin:0"><script type="module">${script}</script></body></html>`;
+  return hostHtml;
+}
+
+/** What host.ts puts on the page's window. */
+interface HostWindow {
+  mountView(html: string, result: unknown, theme: 'light' | 'dark'): Promise<void>;
+}
+
+export type CallTool = (params: { name: string; arguments?: Record<string, unknown> }) => Promise<unknown>;
+
+/** Opens a host page that answers the view's tool calls with `callTool`; returns the page. */
+export async function openHost(browser: Browser, callTool: CallTool, width = 1000): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height: 1000 } });
+  await page.exposeFunction('hostCallTool', callTool);
+  await page.setContent(await hostPage());
+  await page.waitForFunction(() => typeof (globalThis as unknown as HostWindow).mountView === 'function');
+  return page;
+}
+
+/** Renders a view from `result` and returns its frame once the view says it is drawn. */
+export async function mount(
+  page: Page,
+  html: string,
+  result: unknown,
+  theme: 'light' | 'dark' = 'light',
+): Promise<Frame> {
+  const before = new Set(page.frames());
+  await page.evaluate(([h, r, t]) => (globalThis as unknown as HostWindow).mountView(h, r, t), [
+    html,
+    result,
+    theme,
+  ] as const);
+  const frame = page.frames().find((f) => !before.has(f));
+  if (!frame) throw new Error('the view did not open a frame');
+  await frame.waitForSelector('body[data-ready]');
+  return frame;
+}

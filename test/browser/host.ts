@@ -1,0 +1,48 @@
+// A minimal MCP Apps host, on the host side of the ext-apps SDK (its AppBridge): it renders a view in a
+// sandboxed iframe, hands it a tool result, and answers the view's tool calls through `hostCallTool`
+// (provided by the page's embedder: the browser tests over the real server, or `npm run preview`).
+import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
+
+type CallTool = (params: {
+  name: string;
+  arguments?: Record<string, unknown> | undefined;
+}) => Promise<Record<string, unknown>>;
+declare global {
+  interface Window {
+    hostCallTool: CallTool;
+    mountView: (
+      html: string,
+      result: Record<string, unknown>,
+      theme: 'light' | 'dark',
+      into?: HTMLElement,
+    ) => Promise<void>;
+  }
+}
+
+window.mountView = async (html, result, theme, into = document.body) => {
+  const iframe = document.createElement('iframe');
+  // Scripts only: no same origin, no forms, no popups, as hosts sandbox a view.
+  iframe.setAttribute('sandbox', 'allow-scripts');
+  iframe.style.cssText = 'width: 100%; height: 900px; border: 0;';
+  into.append(iframe);
+  const bridge = new AppBridge(
+    null,
+    { name: 'test-host', version: '1.0.0' },
+    { serverTools: {}, logging: {} },
+  );
+  bridge.oncalltool = async (params) => (await window.hostCallTool(params)) as never;
+  bridge.setHostContext({
+    theme,
+    displayMode: 'inline',
+    containerDimensions: { width: iframe.clientWidth || 900, maxHeight: 900 },
+  });
+  const initialized = new Promise<void>((resolve) => {
+    bridge.oninitialized = () => resolve();
+  });
+  await bridge.connect(
+    new PostMessageTransport(iframe.contentWindow as Window, iframe.contentWindow as Window),
+  );
+  iframe.srcdoc = html;
+  await initialized;
+  await bridge.sendToolResult(result as never);
+};
