@@ -11,13 +11,16 @@ import { hourlyGrid } from '../../src/format/heatmap.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { VIEW_DATA_KEY, VIEW_URI } from '../../src/views.js';
 import { ids, startSim } from '../helpers.js';
-import { chromiumPath, mount, openHost } from './harness.js';
+import { chromiumPath, mount, openHost } from '../../scripts/host/harness.js';
 
 const ENTRY = fileURLToPath(new URL('../../dist/server/index.js', import.meta.url));
 const SHOTS = fileURLToPath(new URL('../../.screenshots/', import.meta.url));
 const UI = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
 const HOSTILE = '<img src=x onerror="document.title=\'pwned\'">';
 const executablePath = chromiumPath();
+// .ci/run sets REQUIRE_BROWSER: there, a missing browser fails instead of skipping.
+if (!executablePath && process.env.REQUIRE_BROWSER)
+  throw new Error('REQUIRE_BROWSER is set, but no Chromium is installed');
 if (!executablePath) {
   console.log(
     'Browser tests skipped: no Chromium. Install it (apt-get install -y chromium) or set CHROMIUM_PATH; .ci/run does.',

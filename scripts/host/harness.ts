@@ -1,9 +1,15 @@
 // Drives the MCP Apps views in a real Chromium (Debian's `chromium`, through playwright-core: no browser
 // download): the test host page (host.ts, bundled here) renders a view from the real server's result.
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { Browser, Frame, Page } from 'playwright-core';
+
+// From the sources (tests) or from dist/scripts (npm run preview, the bench).
+const root = fileURLToPath(
+  new URL(import.meta.url.includes('/dist/') ? '../../..' : '../..', import.meta.url),
+);
 
 /** The Chromium to drive: CHROMIUM_PATH, or Debian's; undefined when there is none. */
 export function chromiumPath(): string | undefined {
@@ -17,7 +23,7 @@ let hostHtml: string | undefined;
 export async function hostPage(): Promise<string> {
   if (hostHtml) return hostHtml;
   const out = await build({
-    entryPoints: [fileURLToPath(new URL('./host.ts', import.meta.url))],
+    entryPoints: [join(root, 'scripts/host/host.ts')],
     bundle: true,
     write: false,
     format: 'esm',
