@@ -7,11 +7,11 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { chromiumPath, mount, openHost } from '../../scripts/host/harness.js';
 import { hourlyGrid } from '../../src/format/heatmap.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { VIEW_DATA_KEY, VIEW_URI } from '../../src/views.js';
 import { ids, startSim } from '../helpers.js';
-import { chromiumPath, mount, openHost } from '../../scripts/host/harness.js';
 
 const ENTRY = fileURLToPath(new URL('../../dist/server/index.js', import.meta.url));
 const SHOTS = fileURLToPath(new URL('../../.screenshots/', import.meta.url));
