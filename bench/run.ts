@@ -16,6 +16,7 @@ import { Agent, request } from 'undici';
 import { prng, widenPage } from '../src/simulator/data.js';
 import { startSimulator } from '../src/simulator/server.js';
 import { BENCH } from './config.js';
+import { viewsBench } from './views.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 // The load clients' fetches each add an abort listener to their transport's one signal, freed only when
@@ -273,6 +274,8 @@ async function main() {
   results.memory = { rssIdleMiB: rssIdle, rssAfterRunsMiB: rssMiB(ours.pid) };
   console.log('HTTP throughput…');
   results.http = await httpLoad(env, a);
+  console.log('MCP Apps views…');
+  results.views = await viewsBench(a);
 
   await ours.client.close();
   await agent.close();
@@ -525,6 +528,26 @@ function report(r: Record<string, unknown>) {
     ]);
   }
   rows.push(['HTTP server RSS idle', `${http.rssIdleMiB} MiB`, '']);
+  const views = r.views as Awaited<ReturnType<typeof viewsBench>>;
+  if ('skipped' in views) rows.push(['MCP Apps views', `skipped: ${views.skipped}`, '']);
+  else {
+    rows.push([
+      'view: 500-token board, result to painted',
+      `${views.board500RenderMs} ms (median of 5)`,
+      `< 500 ms: ${verdict(views.board500RenderMs < 500)}`,
+    ]);
+    rows.push([
+      'view: 25 series × 500 points, result to painted',
+      `${views.chart25x500RenderMs} ms (median of 5)`,
+      '',
+    ]);
+    const s = views.chartPointerSweep;
+    rows.push([
+      '  pointer across it for ~1 s',
+      `${s.frames} frames, worst ${s.worstFrameMs} ms, ${s.longTasks} tasks over 50 ms`,
+      `no jank (no task over 50 ms): ${verdict(s.longTasks === 0)}`,
+    ]);
+  }
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length))) ?? [];
   console.log(
     `\n${rows

@@ -41,6 +41,7 @@ app.onhostcontextchanged = (ctx) => applyContext({ ...app.getHostContext(), ...c
 app.ontoolresult = (result) => show(asRecord(asRecord(result._meta)[VIEW_DATA_KEY]));
 
 function show(data: Json) {
+  const started = performance.now();
   root.replaceChildren();
   if (data.simulated === true)
     root.append(
@@ -51,6 +52,13 @@ function show(data: Json) {
   else if (data.kind === 'heatmap') heatmap(data);
   else root.append(el('p', {}, 'Nothing to show for this result.'));
   document.body.dataset.ready = String(data.kind ?? 'none');
+  // When the result was drawn and painted (the bench reads it: result handed over → painted).
+  document.body.dataset.renderMs = (performance.now() - started).toFixed(1);
+  requestAnimationFrame(() =>
+    requestAnimationFrame(() => {
+      document.body.dataset.paintedAt = String(performance.timeOrigin + performance.now());
+    }),
+  );
 }
 
 // ── Investigation board ─────────────────────────────────────────────────────────────────────────────
