@@ -198,7 +198,7 @@ function board(data: Json) {
     draw();
   });
 
-  async function openEvidence(r: Row) {
+  async function openEvidence(r: Row, period = '1d') {
     evidence.replaceChildren(
       el('h2', {}, `Evidence: ${r.name ?? r.mintId}`),
       el('p', { class: 'muted' }, 'Loading…'),
@@ -208,6 +208,7 @@ function board(data: Json) {
         name: 'get_token_evidence',
         arguments: {
           mint: r.mintId,
+          period,
           chain: String(scope.chain ?? 'chain_a'),
           platform: String(scope.platform ?? 'platform_a'),
         },
@@ -219,7 +220,7 @@ function board(data: Json) {
           .join('\n');
         throw new Error(text || 'no evidence returned');
       }
-      drawEvidence(r, data);
+      drawEvidence(r, data, period);
     } catch (error) {
       evidence.replaceChildren(
         el('h2', {}, `Evidence: ${r.name ?? r.mintId}`),
@@ -231,12 +232,22 @@ function board(data: Json) {
       );
     }
   }
-  function drawEvidence(r: Row, data: Json) {
+  function drawEvidence(r: Row, data: Json, period: string) {
     const series = asRecord(data.series);
     const sessions = data.sessions;
     const botting = asRecord(data.botting);
     const chart = el('div', { class: 'chart', role: 'img', 'aria-label': 'Viewer curve' });
-    evidence.replaceChildren(el('h2', {}, `Evidence: ${r.name ?? r.mintId}`));
+    const periods = el('select', { 'aria-label': 'Period' });
+    for (const p of ['1h', '6h', '12h', '1d', '7d', '30d']) {
+      const option = el('option', { value: p }, p);
+      option.selected = p === period;
+      periods.append(option);
+    }
+    periods.addEventListener('change', () => openEvidence(r, periods.value));
+    evidence.replaceChildren(
+      el('h2', {}, `Evidence: ${r.name ?? r.mintId}`),
+      el('div', { class: 'controls' }, el('label', {}, 'Period ', periods)),
+    );
     const reasonsList = el('ul', { class: 'reasons' });
     for (const why of asArray(botting.reasons)) reasonsList.append(el('li', {}, String(why)));
     evidence.append(

@@ -25,17 +25,19 @@ window.mountView = async (html, result, theme, into = document.body) => {
   iframe.setAttribute('sandbox', 'allow-scripts');
   iframe.style.cssText = 'width: 100%; height: 900px; border: 0;';
   into.append(iframe);
+  // What the view learns when it greets its host.
+  const hostContext = {
+    theme,
+    displayMode: 'inline' as const,
+    containerDimensions: { width: iframe.clientWidth || 900, maxHeight: 900 },
+  };
   const bridge = new AppBridge(
     null,
     { name: 'test-host', version: '1.0.0' },
     { serverTools: {}, logging: {} },
+    { hostContext },
   );
   bridge.oncalltool = async (params) => (await window.hostCallTool(params)) as never;
-  bridge.setHostContext({
-    theme,
-    displayMode: 'inline',
-    containerDimensions: { width: iframe.clientWidth || 900, maxHeight: 900 },
-  });
   const initialized = new Promise<void>((resolve) => {
     bridge.oninitialized = () => resolve();
   });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient, type ApiClientOptions } from '../../src/api/client.js';
 import { describeError } from '../../src/format/errors.js';
 import { createLogger } from '../../src/log.js';
@@ -160,11 +160,12 @@ describe('cancellation from the MCP client', () => {
         signal: controller.signal,
       },
     );
-    await pause(50);
+    // Cancelled once its upstream request is under way.
+    await vi.waitFor(() => expect(sim.requests).toHaveLength(1), { timeout: 2_000, interval: 5 });
     controller.abort();
     await expect(pending).rejects.toThrow();
-    await pause(50);
-    expect(sim.abandoned).toBe(1);
+    // The cancellation reaches the server, then its upstream request: soon, not at a fixed moment.
+    await vi.waitFor(() => expect(sim.abandoned).toBe(1), { timeout: 2_000, interval: 10 });
     expect(sim.requests).toHaveLength(1);
     // The server goes on answering other calls.
     expect((await call(h.client, 'check_health')).isError).toBe(false);

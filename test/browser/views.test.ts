@@ -145,6 +145,11 @@ describe.skipIf(!executablePath)('MCP Apps views in Chromium', () => {
     expect(await inkOf(board, '.evidence canvas')).toBeGreaterThan(500);
     expect(await board.locator('.evidence table tbody tr').count()).toBeGreaterThan(0);
     await shoot(page, 'board-evidence');
+    // Another period: the evidence is fetched again for it.
+    await board.locator('.evidence select[aria-label="Period"]').selectOption('7d');
+    await board.waitForSelector('.evidence canvas');
+    expect(await board.locator('.evidence select[aria-label="Period"]').inputValue()).toBe('7d');
+    expect(toolCalls.slice(before)).toEqual(['get_token_evidence', 'get_token_evidence']);
   });
 
   it('shows a failed evidence call in place, not as a blank', async () => {
