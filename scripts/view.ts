@@ -26,6 +26,16 @@ const englishOnly: Plugin = {
   },
 };
 
+/** The client's browser shims without their JSON Schema validator (scripts/bundle/view-shims.ts). */
+const noValidator: Plugin = {
+  name: 'view-without-validator',
+  setup(b) {
+    b.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, () => ({
+      path: join(root, 'scripts/bundle/view-shims.ts'),
+    }));
+  },
+};
+
 export async function buildView(): Promise<string> {
   const out = await build({
     entryPoints: [join(root, 'view/main.ts')],
@@ -37,7 +47,7 @@ export async function buildView(): Promise<string> {
     minify: true,
     legalComments: 'none',
     logLevel: 'warning',
-    plugins: [englishOnly],
+    plugins: [englishOnly, noValidator],
   });
   // Inside an inline <script>, "</script" would end it early.
   const script = (out.outputFiles[0]?.text ?? '').replaceAll('</script', '<\\/script');
