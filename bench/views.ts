@@ -1,30 +1,16 @@
 // The MCP Apps views in headless Chromium (when there is one): how long a 500-token board takes to render,
 // and whether 25 series × 500 points draw and follow the pointer without jank.
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { chromium, type Page } from 'playwright-core';
-import { chromiumPath, mount, openHost } from '../scripts/host/harness.js';
-import { VIEW_DATA_KEY, VIEW_URI } from '../src/views.js';
+import { appsClient, chromiumPath, mount, openHost } from '../scripts/host/harness.js';
+import { VIEW_DATA_KEY } from '../src/views.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const UI = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 const round = (n: number) => Math.round(n * 10) / 10;
 
 export async function viewsBench(mints: string[]) {
   const executablePath = chromiumPath();
   if (!executablePath) return { skipped: 'no Chromium (apt-get install -y chromium)' };
-  const client = new Client({ name: 'bench', version: '1.0.0' }, { capabilities: UI });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [join(root, 'dist/server/index.js'), '--demo'],
-    }),
-  );
-  const [page] = (await client.readResource({ uri: VIEW_URI })).contents as Array<{ text: string }>;
-  const html = page?.text ?? '';
+  const { client, html } = await appsClient('bench');
   const board = await client.callTool({
     name: 'investigate_botting',
     arguments: { mintIds: mints.slice(0, 150) },

@@ -2,27 +2,13 @@
 // an MCP client. The built server runs in demo mode over stdio; a page on 127.0.0.1 hosts the views (the
 // same AppBridge host as the browser tests) and passes their tool calls to the server.
 import { createServer } from 'node:http';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createDataset } from '../src/simulator/data.js';
-import { VIEW_URI } from '../src/views.js';
-import { hostPage } from './host/harness.js';
+import { appsClient, hostPage } from './host/harness.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const { values } = parseArgs({ options: { port: { type: 'string', default: '4173' } } });
-const UI = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
 
-const client = new Client({ name: 'preview', version: '1.0.0' }, { capabilities: UI });
-await client.connect(
-  new StdioClientTransport({
-    command: process.execPath,
-    args: [join(root, 'dist/server/index.js'), '--demo'],
-  }),
-);
-const [view] = (await client.readResource({ uri: VIEW_URI })).contents as Array<{ text: string }>;
+const { client, html } = await appsClient('preview');
 const onA = createDataset()
   .tokens.filter((t) => t.chain === 'chain_a' && t.platform === 'platform_a')
   .map((t) => t.mintId);
@@ -41,7 +27,7 @@ const results = {
 const page = (await hostPage()).replace(
   '</body>',
   () => `<script type="module">
-const views = ${JSON.stringify({ html: view?.text ?? '', results }).replaceAll('<', '\\u003c')};
+const views = ${JSON.stringify({ html, results }).replaceAll('<', '\\u003c')};
 window.hostCallTool = (params) =>
   fetch('/call', { method: 'POST', body: JSON.stringify(params) }).then((r) => r.json());
 const dark = matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';

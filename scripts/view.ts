@@ -36,21 +36,29 @@ const noValidator: Plugin = {
   },
 };
 
-export async function buildView(): Promise<string> {
+/** Browser code bundled into one ES module, ready to sit inside an inline <script> of a page. */
+export async function inlineScript(entry: string, options: { minify?: boolean; plugins?: Plugin[] } = {}) {
   const out = await build({
-    entryPoints: [join(root, 'view/main.ts')],
+    entryPoints: [entry],
     bundle: true,
     write: false,
     format: 'esm',
     platform: 'browser',
     target: 'es2022',
-    minify: true,
+    minify: options.minify ?? false,
     legalComments: 'none',
     logLevel: 'warning',
-    plugins: [englishOnly, noValidator],
+    plugins: options.plugins ?? [],
   });
   // Inside an inline <script>, "</script" would end it early.
-  const script = (out.outputFiles[0]?.text ?? '').replaceAll('</script', '<\\/script');
+  return (out.outputFiles[0]?.text ?? '').replaceAll('</script', '<\\/script');
+}
+
+export async function buildView(): Promise<string> {
+  const script = await inlineScript(join(root, 'view/main.ts'), {
+    minify: true,
+    plugins: [englishOnly, noValidator],
+  });
   const styles = [join(root, 'node_modules/uplot/dist/uPlot.min.css'), join(root, 'view/style.css')]
     .map((f) => readFileSync(f, 'utf8'))
     .join('\n');

@@ -26,7 +26,7 @@ import { TOOLS } from './tools/index.js';
 import type { Tool, ViewData } from './tools/tool.js';
 import { NAME, VERSION } from './version.js';
 import {
-  APP_TOOLS,
+  APP_TOOL,
   appEntries,
   appsDeclared,
   VIEW_DATA_KEY,
@@ -93,7 +93,6 @@ export function createServer(deps: ServerDeps): Server {
   let allowance = deps.upstreamAllowance ?? Number.POSITIVE_INFINITY;
   let listed: { tools: ReturnType<Tool['entry']>[] } | undefined;
   let listedForApps: typeof listed;
-  const appTools = new Map(APP_TOOLS.map((t) => [t.name, t]));
   // A 2026-07-28 client declares its capabilities on each request; a 2025 one once, at initialize.
   const apps = (ctx: ServerContext) =>
     appsDeclared(
@@ -155,7 +154,7 @@ export function createServer(deps: ServerDeps): Server {
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
     const withView = apps(ctx);
     const tool =
-      byName.get(request.params.name) ?? (withView ? appTools.get(request.params.name) : undefined);
+      byName.get(request.params.name) ?? (withView ? APP_TOOL.get(request.params.name) : undefined);
     if (!tool) throw new WireError(INVALID_PARAMS, `Unknown tool: ${request.params.name}`);
     const prepared = tool.prepare(request.params.arguments);
     if ('error' in prepared) return toolError(prepared.error);

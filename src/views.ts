@@ -22,7 +22,9 @@ const WITH_VIEW = new Set([
   'get_activity_heatmap',
 ]);
 /** Tools only the view calls (`visibility: ["app"]`): the host never offers them to the model. */
-export const APP_TOOLS: readonly Tool[] = [getTokenEvidence];
+const APP_TOOLS: readonly Tool[] = [getTokenEvidence];
+/** An app-only tool by name. */
+export const APP_TOOL = new Map(APP_TOOLS.map((t) => [t.name, t]));
 
 /** Whether the client renders MCP Apps views (it declares the extension, with our MIME type if it lists any). */
 export function appsDeclared(capabilities: ClientCapabilities | undefined): boolean {

@@ -3,13 +3,37 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import type { Browser, Frame, Page } from 'playwright-core';
+import { VIEW_URI } from '../../src/views.js';
+import { inlineScript } from '../view.js';
 
 // From the sources (tests) or from dist/scripts (npm run preview, the bench).
 const root = fileURLToPath(
   new URL(import.meta.url.includes('/dist/') ? '../../..' : '../..', import.meta.url),
 );
+
+/** What a client that renders MCP Apps views declares. */
+export const APPS_CAPABILITIES = { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } };
+
+/**
+ * An MCP Apps client of the built server over stdio (in demo mode unless `env` points it at an upstream),
+ * and the view page it serves.
+ */
+export async function appsClient(name: string, env?: Record<string, string>) {
+  const client = new Client({ name, version: '1.0.0' }, { capabilities: APPS_CAPABILITIES });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [join(root, 'dist/server/index.js'), ...(env ? [] : ['--demo'])],
+      ...(env ? { env: { PATH: process.env.PATH ?? '', ...env } } : {}),
+    }),
+  );
+  const [page] = (await client.readResource({ uri: VIEW_URI })).contents as Array<{ text?: string }>;
+  return { client, html: page?.text ?? '' };
+}
 
 /** The Chromium to drive: CHROMIUM_PATH, or Debian's; undefined when there is none. */
 export function chromiumPath(): string | undefined {
@@ -22,16 +46,7 @@ let hostHtml: string | undefined;
 /** The host page: the bundled AppBridge host, and nothing else. */
 export async function hostPage(): Promise<string> {
   if (hostHtml) return hostHtml;
-  const out = await build({
-    entryPoints: [join(root, 'scripts/host/host.ts')],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    logLevel: 'warning',
-  });
-  const script = (out.outputFiles[0]?.text ?? '').replaceAll('</script', '<\\/script');
+  const script = await inlineScript(join(root, 'scripts/host/host.ts'));
   hostHtml = `<!doctype html><html><head><meta charset="utf-8"><title>host</title></head><body style="margin:0"><script type="module">${script}</script></body></html>`;
   return hostHtml;
 }

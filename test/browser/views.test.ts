@@ -3,19 +3,16 @@
 // server. Screenshots go to .screenshots/ (ignored by git). Without a Chromium these tests are skipped.
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Client } from '@modelcontextprotocol/client';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chromiumPath, mount, openHost } from '../../scripts/host/harness.js';
+import { appsClient, chromiumPath, mount, openHost } from '../../scripts/host/harness.js';
 import { hourlyGrid } from '../../src/format/heatmap.js';
 import type { Simulator } from '../../src/simulator/server.js';
-import { VIEW_DATA_KEY, VIEW_URI } from '../../src/views.js';
+import { VIEW_DATA_KEY } from '../../src/views.js';
 import { ids, startSim } from '../helpers.js';
 
-const ENTRY = fileURLToPath(new URL('../../dist/server/index.js', import.meta.url));
 const SHOTS = fileURLToPath(new URL('../../.screenshots/', import.meta.url));
-const UI = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
 const HOSTILE = '<img src=x onerror="document.title=\'pwned\'">';
 const executablePath = chromiumPath();
 // .ci/run sets REQUIRE_BROWSER: there, a missing browser fails instead of skipping.
@@ -39,20 +36,10 @@ beforeAll(async () => {
   // A coin whose name is markup: the view must show it as text.
   const victim = sim.data.tokens.find((t) => t.platform === 'platform_a' && t.botting);
   if (victim) victim.coinName = HOSTILE;
-  client = new Client({ name: 'browser-host', version: '1.0.0' }, { capabilities: UI });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [ENTRY],
-      env: {
-        PATH: process.env.PATH ?? '',
-        STREAMER_ANALYTICS_API_KEY: sim.apiKey,
-        STREAMER_ANALYTICS_BASE_URL: sim.url,
-      },
-    }),
-  );
-  const [page] = (await client.readResource({ uri: VIEW_URI })).contents as Array<{ text: string }>;
-  html = page?.text ?? '';
+  ({ client, html } = await appsClient('browser-host', {
+    STREAMER_ANALYTICS_API_KEY: sim.apiKey,
+    STREAMER_ANALYTICS_BASE_URL: sim.url,
+  }));
   browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
   mkdirSync(SHOTS, { recursive: true });
 });

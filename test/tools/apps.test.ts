@@ -1,6 +1,7 @@
 // MCP Apps: a client that declares the extension gets the view named on four tools, an app-only evidence
 // tool and each result's full data for the view; a client that does not gets exactly what it got before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APPS_CAPABILITIES } from '../../scripts/host/harness.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { VIEW_DATA_KEY, VIEW_URI } from '../../src/views.js';
 import { CHANNEL, call, connect, type Harness, ids, startSim } from '../helpers.js';
@@ -9,7 +10,6 @@ import { CHANNEL, call, connect, type Harness, ids, startSim } from '../helpers.
 // request with a fresh instance that never saw it, so over --http MCP Apps needs a 2026-07-28 client.
 const OFFERED = CHANNEL !== 'legacy-http';
 
-const UI = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
 let sim: Simulator;
 let plain: Harness;
 let apps: Harness;
@@ -18,7 +18,7 @@ beforeAll(async () => {
   // A small budget: the model's channels are cut, the view's data is not.
   [plain, apps] = await Promise.all([
     connect(sim, { budgetChars: 4_000 }),
-    connect(sim, { budgetChars: 4_000, capabilities: UI }),
+    connect(sim, { budgetChars: 4_000, capabilities: APPS_CAPABILITIES }),
   ]);
 });
 afterAll(async () => {
