@@ -21,7 +21,8 @@ export const ENV = {
   maxConcurrency: 'STREAMER_ANALYTICS_MAX_CONCURRENCY',
   logLevel: 'STREAMER_ANALYTICS_LOG_LEVEL',
   httpToken: 'STREAMER_ANALYTICS_HTTP_TOKEN',
-} as const satisfies Record<keyof Config, string>;
+  demo: 'STREAMER_ANALYTICS_DEMO',
+} as const satisfies Record<keyof Config | 'demo', string>;
 
 const int = (min: number, max: number, fallback: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
@@ -34,6 +35,12 @@ const schema = z.object({
   maxConcurrency: int(1, 64, 4),
   logLevel: z.enum(LOG_LEVELS).default('warn'),
   httpToken: z.string().optional(),
+  // What a desktop bundle passes for a boolean setting: "true" or "false".
+  demo: z
+    .string()
+    .regex(/^(true|false|1|0)$/i, 'must be true or false')
+    .transform((v) => /^(true|1)$/i.test(v))
+    .default(false),
 });
 
 /** A value that is empty, or still the desktop bundle's `${user_config.X}` placeholder, counts as unset. */
@@ -45,6 +52,8 @@ export function envValue(raw: string | undefined): string | undefined {
 
 export interface LoadedConfig {
   config: Config;
+  /** STREAMER_ANALYTICS_DEMO is true: run as with --demo (the embedded simulator, no upstream). */
+  demo: boolean;
   /** Variables whose value was invalid and replaced by the default (or left unset), one line each. */
   problems: string[];
 }
@@ -61,16 +70,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      const key = String(issue.path[0]) as keyof Config;
+      const key = String(issue.path[0]) as keyof typeof ENV;
       problems.push(
-        `${ENV[key]} ${describeProblem(issue)}; using ${key === 'baseUrl' ? 'none' : 'the default'}`,
+        `${ENV[key]} ${describeProblem(issue)}; using ${key === 'baseUrl' ? 'none' : key === 'demo' ? 'false' : 'the default'}`,
       );
       delete raw[key];
     }
   }
-  const config = schema.parse(raw);
+  const { demo, ...config } = schema.parse(raw);
   return {
     config: { ...config, apiKey: config.apiKey, baseUrl: config.baseUrl, httpToken: config.httpToken },
+    demo,
     problems,
   };
 }

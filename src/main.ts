@@ -28,6 +28,7 @@ Environment:
   ${ENV.maxConcurrency}  upstream requests in flight at once (default 4)
   ${ENV.logLevel}        stderr log level: error, warn, info, debug (default warn)
   ${ENV.httpToken}        bearer token required by --http (needed to bind beyond loopback)
+  ${ENV.demo}              true: the same as --demo (default false)
   STREAMER_ANALYTICS_HTTP_HOST, _PORT, _ALLOWED_HOSTS, _ALLOWED_ORIGINS   the --http flags, from the environment
 `;
 
@@ -48,9 +49,11 @@ async function main(): Promise<number | undefined> {
     return 0;
   }
 
-  const { config, problems } = loadConfig();
+  const { config, problems, demo: demoSetting } = loadConfig();
+  // The flag, or the environment (the desktop bundle's "Demo mode" setting): the same demo either way.
+  const demo = flags.demo === true || demoSetting;
   let stopSimulator = async () => {};
-  if (flags.demo) {
+  if (demo) {
     const { startSimulator } = await import('./simulator/server.js');
     const simulator = await startSimulator({ apiKey: 'demo-key' });
     config.apiKey = simulator.apiKey;
@@ -67,7 +70,7 @@ async function main(): Promise<number | undefined> {
     await client?.close();
     await stopSimulator();
   };
-  if (flags.http) return serveOverHttp(flags, config, logger, problems, client, cleanup, flags.demo === true);
+  if (flags.http) return serveOverHttp(flags, config, logger, problems, client, cleanup, demo);
   serveStdio(
     () =>
       createServer({
@@ -75,7 +78,7 @@ async function main(): Promise<number | undefined> {
         logger,
         problems,
         setupPlace,
-        demo: flags.demo === true,
+        demo,
         ...(client ? { client } : {}),
       }),
     cleanup,

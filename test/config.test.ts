@@ -4,7 +4,8 @@ import { createLogger } from '../src/log.js';
 
 describe('configuration from the environment', () => {
   it('applies the documented defaults', () => {
-    const { config, problems } = loadConfig({});
+    const { config, problems, demo } = loadConfig({});
+    expect(demo).toBe(false);
     expect(config).toEqual({
       apiKey: undefined,
       baseUrl: undefined,
@@ -50,19 +51,35 @@ describe('configuration from the environment', () => {
     expect(config.timeoutMs).toBe(15_000);
   });
 
+  it.each([
+    ['true', true],
+    ['TRUE', true],
+    ['1', true],
+    ['false', false],
+    ['0', false],
+    ['${user_config.demo}', false],
+  ])('reads STREAMER_ANALYTICS_DEMO %j as %s', (value, demo) => {
+    const loaded = loadConfig({ STREAMER_ANALYTICS_DEMO: value });
+    expect(loaded.demo).toBe(demo);
+    expect(loaded.problems).toEqual([]);
+  });
+
   it('reports an invalid value and falls back instead of exiting', () => {
-    const { config, problems } = loadConfig({
+    const { config, problems, demo } = loadConfig({
+      STREAMER_ANALYTICS_DEMO: 'yes please',
       STREAMER_ANALYTICS_TIMEOUT_MS: 'soon',
       STREAMER_ANALYTICS_MAX_RETRIES: '99',
       STREAMER_ANALYTICS_LOG_LEVEL: 'loud',
       STREAMER_ANALYTICS_BASE_URL: 'ftp://h.example',
     });
     expect(config).toMatchObject({ timeoutMs: 15_000, maxRetries: 2, logLevel: 'warn', baseUrl: undefined });
+    expect(demo).toBe(false);
     expect(problems).toEqual([
       'STREAMER_ANALYTICS_BASE_URL must be an http(s) URL; using none',
       'STREAMER_ANALYTICS_TIMEOUT_MS must be a whole number; using the default',
       'STREAMER_ANALYTICS_MAX_RETRIES must be at most 10; using the default',
       'STREAMER_ANALYTICS_LOG_LEVEL must be one of error, warn, info, debug; using the default',
+      'STREAMER_ANALYTICS_DEMO must be true or false; using false',
     ]);
   });
 });

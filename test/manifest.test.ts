@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { getMcpConfigForManifest, hasRequiredConfigMissing } from '@anthropic-ai/mcpb';
 import { describe, expect, it } from 'vitest';
 import pkg from '../package.json' with { type: 'json' };
 import { iconPng } from '../scripts/icon.js';
 import { manifestPrompts, manifestTools } from '../scripts/sync-manifest.js';
-import { ENV } from '../src/config.js';
+import { ENV, loadConfig } from '../src/config.js';
 
 const manifest = JSON.parse(readFileSync(new URL('../manifest.json', import.meta.url), 'utf8'));
 
@@ -28,8 +29,40 @@ describe('manifest.json', () => {
       const setting = /^\$\{user_config\.(\w+)\}$/.exec(value)?.[1];
       expect(manifest.user_config[setting as string], value).toBeDefined();
     }
-    expect(manifest.user_config.api_key).toMatchObject({ sensitive: true, required: true });
+    expect(manifest.user_config.api_key).toMatchObject({ sensitive: true });
   });
+
+  it('asks for nothing before it starts: Demo mode needs no key, and blank ones get the setup guide', () => {
+    for (const setting of Object.values(manifest.user_config) as Array<{ required?: boolean }>)
+      expect(setting.required).not.toBe(true);
+    expect(hasRequiredConfigMissing({ manifest, userConfig: {} })).toBe(false);
+    expect(manifest.user_config.demo).toMatchObject({
+      type: 'boolean',
+      title: 'Demo mode (simulated data)',
+      default: false,
+    });
+    expect(manifest.server.mcp_config.env[ENV.demo]).toBe('${user_config.demo}');
+  });
+
+  it.each([
+    [{ demo: true }, true],
+    [{ demo: false }, false],
+    [{}, false],
+  ])(
+    'passes Demo mode %j to the server as the desktop app substitutes it (demo: %s)',
+    async (userConfig, demo) => {
+      const config = await getMcpConfigForManifest({
+        manifest,
+        extensionPath: '/ext',
+        systemDirs: {},
+        userConfig,
+        pathSeparator: '/',
+      });
+      const loaded = loadConfig(config?.env ?? {});
+      expect(loaded.demo).toBe(demo);
+      expect(loaded.problems).toEqual([]);
+    },
+  );
 
   it('starts the bundled server, by its path inside the bundle', () => {
     expect(manifest.server.entry_point).toBe('server/index.js');

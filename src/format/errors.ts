@@ -116,6 +116,7 @@ export function setupGuide(missing: string[], problems: string[], place: SetupPl
       "- API key: your API key, created in the operator's web application.",
       "- Service base URL: the API's base address, path prefix included (e.g. https://host/api/v1).",
       'Save; the extension restarts with them.',
+      'To try it without a key first, turn on "Demo mode (simulated data)" there.',
       ...problems.map((p) => `Note: ${p}.`),
       errorTag('not_configured', false),
     );

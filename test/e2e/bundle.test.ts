@@ -1,15 +1,18 @@
 // The Claude Desktop bundle: validated with the official CLI, packed, unpacked into a temporary folder,
-// and started exactly as its manifest's mcp_config says, the way the desktop app substitutes it.
+// and started exactly as its manifest's mcp_config says, substituted by the mcpb package's own
+// getMcpConfigForManifest (defaults applied, a boolean setting passed as "true" or "false").
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { getMcpConfigForManifest } from '@anthropic-ai/mcpb';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
+import { demoCalls } from '../../scripts/demo.js';
 import { nodeBinary } from '../../scripts/node-version.js';
 import { loadedAtStart } from '../../scripts/pack.js';
 import type { Simulator } from '../../src/simulator/server.js';
@@ -20,29 +23,31 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const mcpb = join(root, 'node_modules/@anthropic-ai/mcpb/dist/cli/cli.js');
 const bundle = join(root, `${pkg.name}-${pkg.version}.mcpb`);
 
-interface McpConfig {
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-}
-
 let dir: string;
 let sim: Simulator;
-let config: McpConfig;
+let manifest: Parameters<typeof getMcpConfigForManifest>[0]['manifest'];
 
-/** What the desktop app does: `${__dirname}` becomes the folder; a setting left blank stays `${user_config.NAME}`. */
-function substitute(value: string, settings: Record<string, string>): string {
-  return value
-    .replaceAll('${__dirname}', dir)
-    .replace(/\$\{user_config\.(\w+)\}/g, (whole, name: string) => settings[name] ?? whole);
-}
-
-async function start(settings: Record<string, string>, extraArgs: string[] = [], node = process.execPath) {
-  const env = Object.fromEntries(Object.entries(config.env).map(([k, v]) => [k, substitute(v, settings)]));
+/**
+ * What the desktop app does: `${__dirname}` becomes the folder, settings left blank take the manifest's
+ * default, and one without a default stays `${user_config.NAME}`.
+ */
+async function start(
+  settings: Record<string, string | boolean>,
+  extraArgs: string[] = [],
+  node = process.execPath,
+) {
+  const config = await getMcpConfigForManifest({
+    manifest,
+    extensionPath: dir,
+    systemDirs: {},
+    userConfig: settings,
+    pathSeparator: '/',
+  });
+  if (!config) throw new Error('the desktop app would not start it: a required setting is missing');
   const transport = new StdioClientTransport({
     command: config.command === 'node' ? node : config.command,
-    args: [...config.args.map((a) => substitute(a, settings)), ...extraArgs],
-    env: { PATH: process.env.PATH ?? '', ...env },
+    args: [...(config.args ?? []), ...extraArgs],
+    env: { PATH: process.env.PATH ?? '', ...config.env },
     stderr: 'ignore',
   });
   const client = new Client({ name: 'bundle-test', version: '1.0.0' });
@@ -57,7 +62,7 @@ beforeAll(async () => {
   await run(process.execPath, [join(root, 'dist/scripts/pack.js')], { cwd: root });
   dir = mkdtempSync(join(tmpdir(), 'sa-mcpb-'));
   await run(process.execPath, [mcpb, 'unpack', bundle, dir]);
-  config = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')).server.mcp_config;
+  manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
   sim = await startSim();
 }, 60_000);
 afterAll(async () => {
@@ -92,7 +97,7 @@ describe('the MCP Bundle', () => {
   });
 
   it('starts from the unpacked folder as mcp_config says, and answers from the configured service', async () => {
-    // timeout_ms and max_retries left blank: they arrive as literal placeholders and fall back to defaults.
+    // timeout_ms, max_retries and demo left blank: the manifest's defaults (15000, 2, false).
     const client = await start({ api_key: sim.apiKey, base_url: sim.url });
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toContain('investigate_botting');
@@ -105,8 +110,8 @@ describe('the MCP Bundle', () => {
     await client.close();
   });
 
-  it('with the key and base URL left blank, lists its tools and answers with the setup guide', async () => {
-    const client = await start({});
+  it('with Demo mode off and the key and base URL left blank, lists its tools and answers with the setup guide', async () => {
+    const client = await start({ demo: false });
     expect((await client.listTools()).tools.length).toBeGreaterThanOrEqual(10);
     const result = await client.callTool({ name: 'check_health', arguments: {} });
     expect(result.isError).toBe(true);
@@ -115,16 +120,13 @@ describe('the MCP Bundle', () => {
       'The Streamer Analytics extension is not configured yet: API key and Service base URL are empty.',
     );
     expect(textOf(result)).toContain('Settings → Extensions → Streamer Analytics → Configure');
+    expect(textOf(result)).toContain('turn on "Demo mode (simulated data)" there');
     expect(textOf(result)).not.toMatch(/--demo|STREAMER_ANALYTICS_/);
     await client.close();
   });
 
   it('starts on the minimum Node its manifest declares', async () => {
-    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
-    const minimum = /^>=(\d+\.\d+\.\d+)$/.exec(manifest.compatibility.runtimes.node)?.[1] as string;
-    const node = await nodeBinary(minimum);
-    const { stdout } = await run(node, ['--version']);
-    expect(stdout.trim()).toBe(`v${minimum}`);
+    const node = await minimumNode();
     const client = await start({ api_key: sim.apiKey, base_url: sim.url }, [], node);
     const result = await client.callTool({
       name: 'get_streamer_core',
@@ -134,11 +136,34 @@ describe('the MCP Bundle', () => {
     await client.close();
   }, 120_000);
 
-  it('answers in demo mode from the bundled simulator', async () => {
-    const client = await start({}, ['--demo']);
-    const result = await client.callTool({ name: 'get_activity_heatmap', arguments: {} });
-    expect(textOf(result)).toMatch(/^SIMULATED DATA \(demo mode\)/);
-    expect(textOf(result)).toContain('Hourly activity');
+  it('with Demo mode on, answers every tool with simulated data on the minimum Node, sending nothing upstream', async () => {
+    const node = await minimumNode();
+    // A key and base URL filled in as well: Demo mode wins, and the configured service hears nothing.
+    const before = sim.requests.length;
+    const client = await start({ demo: true, api_key: sim.apiKey, base_url: sim.url }, [], node);
+    const calls = demoCalls();
+    const { tools } = await client.listTools();
+    expect(new Set(calls.map((c) => c.tool))).toEqual(new Set(tools.map((t) => t.name)));
+    for (const { tool, args, invalid } of calls) {
+      const result = await client.callTool({ name: tool, arguments: args });
+      if (invalid) {
+        expect(result.isError, tool).toBe(true);
+        expect(textOf(result)).toMatch(/hours/);
+        continue;
+      }
+      expect(result.isError, `${tool}: ${textOf(result)}`).toBeFalsy();
+      expect(textOf(result), tool).toMatch(/^SIMULATED DATA \(demo mode\)/);
+    }
+    expect(sim.requests.length).toBe(before);
     await client.close();
-  });
+  }, 120_000);
 });
+
+/** The manifest's minimum Node (`>=X.Y.Z`), fetched once. */
+async function minimumNode(): Promise<string> {
+  const minimum = /^>=(\d+\.\d+\.\d+)$/.exec(manifest.compatibility?.runtimes?.node ?? '')?.[1] as string;
+  const node = await nodeBinary(minimum);
+  const { stdout } = await run(node, ['--version']);
+  expect(stdout.trim()).toBe(`v${minimum}`);
+  return node;
+}
