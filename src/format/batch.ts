@@ -155,6 +155,8 @@ export function renderGenericBatch(
   budget: number,
   /** What a narrower query of one token is (analytics: fewer points or a shorter period). */
   narrow?: string,
+  /** Lists of records are time series: summarised per numeric field at any length (analytics). */
+  series = false,
 ): Rendered {
   const data = asRecord(body.data);
   const found = asArray(data.results)
@@ -168,7 +170,10 @@ export function renderGenericBatch(
     asRecord(data.summary),
   );
   const failed = failures(errors);
-  const entries = results.map((e) => ({ ...e, described: describeObject(e.raw, ['mintId'], detailed) }));
+  const entries = results.map((e) => ({
+    ...e,
+    described: describeObject(e.raw, ['mintId'], detailed, series),
+  }));
   const headline = `${what}: ${requested.length} requested, ${results.length} returned, ${errors.length} failed (${scope})`;
   const cut = {
     what: 'results',

@@ -1,12 +1,18 @@
 // Rendering of objects whose fields the interface document does not show: every field, compactly.
-import { clean, dict, num, quote, sparkline } from './text.js';
+import { numericStats } from './aggregate.js';
+import { approx, clean, dict, num, quote, sparkline } from './text.js';
 
 export interface SeriesSummary {
   count: number;
   min?: number;
   max?: number;
-  last?: unknown;
+  /** When the maximum occurred: the time field of the record that holds it (first one, on a tie). */
+  maxAt?: string;
+  mean?: number;
   first?: unknown;
+  last?: unknown;
+  /** Values that were not numbers, left out of min, max and mean. */
+  ignored?: number;
 }
 
 export interface Described {
@@ -32,12 +38,35 @@ export function idOf(item: unknown): string | undefined {
   return undefined;
 }
 
-function summariseSeries(values: unknown[]): { text: string; summary: SeriesSummary } {
-  const nums = values.filter(isNum);
-  if (nums.length === values.length && nums.length > 0) {
-    const summary = { count: nums.length, min: Math.min(...nums), max: Math.max(...nums), last: nums.at(-1) };
+/**
+ * A series in figures: count, first, last, min, max (with its time, when the records carry one) and mean
+ * over the numbers; values that are not numbers are counted and left out. A series that is mostly not
+ * numbers is shown by its first and last values.
+ */
+function summariseSeries(values: unknown[], times?: unknown[]): { text: string; summary: SeriesSummary } {
+  const stats = numericStats(values);
+  if (stats && stats.count * 2 >= values.length) {
+    const nums = values.filter(isNum);
+    let at: number | undefined;
+    for (let i = 0; i < values.length; i++)
+      if (values[i] === stats.max) {
+        at = i;
+        break;
+      }
+    const time = at !== undefined ? times?.[at] : undefined;
+    const maxAt = typeof time === 'string' && time ? clean(time, 40) : undefined;
+    const summary: SeriesSummary = {
+      count: stats.count,
+      first: nums[0],
+      last: nums.at(-1),
+      min: stats.min,
+      max: stats.max,
+      ...(maxAt ? { maxAt } : {}),
+      mean: stats.mean,
+      ...(stats.ignored ? { ignored: stats.ignored } : {}),
+    };
     return {
-      text: `${num(summary.count)} points, min ${num(summary.min)}, max ${num(summary.max)}, last ${num(summary.last)} ${sparkline(nums, 24)}`,
+      text: `${num(stats.count)} points, first ${num(summary.first)}, last ${num(summary.last)}, min ${num(stats.min)}, max ${num(stats.max)}${maxAt ? ` at ${maxAt}` : ''}, mean ${approx(stats.mean)}${stats.ignored ? ` (${stats.ignored} non-numeric left out)` : ''} ${sparkline(nums, 24)}`,
       summary,
     };
   }
@@ -53,6 +82,12 @@ function summariseSeries(values: unknown[]): { text: string; summary: SeriesSumm
     },
   };
 }
+
+const TIME_KEYS = ['timestamp', 'time', 'date', 'startTime', 't'];
+
+/** The key of a list of records that holds each record's time, if any. */
+const timeKey = (list: Record<string, unknown>[]) =>
+  TIME_KEYS.find((k) => list.some((item) => typeof item[k] === 'string'));
 
 /** In detailed mode, one line with a record's fields that its table row does not show; none when all are shown. */
 export function extraLine(id: string, record: Record<string, unknown>, shown: readonly string[]): string[] {
@@ -76,6 +111,8 @@ export function describeObject(
   value: Record<string, unknown>,
   skip: readonly string[] = [],
   full = false,
+  /** Lists of records are series at any length (time series: every point counts, none shown alone). */
+  series = false,
 ): Described {
   const parts: string[] = [];
   const fields = dict<unknown>();
@@ -122,7 +159,7 @@ export function describeObject(
   };
   const walkArray = (key: string, list: unknown[], depth: number) => {
     if (list.length === 0) return;
-    if (list.every(isRecord) && (full || list.length <= SHORT_LIST)) {
+    if (list.every(isRecord) && (full || (list.length <= SHORT_LIST && !series))) {
       const records = list.map(record);
       add(
         key,
@@ -132,11 +169,14 @@ export function describeObject(
       return;
     }
     if (list.every(isRecord)) {
-      const keys = [...new Set(list.flatMap((item) => Object.keys(item)))];
+      const keys = new Set<string>();
+      for (const item of list) for (const k of Object.keys(item)) keys.add(k);
+      const tk = timeKey(list);
       for (const k of keys) {
-        const column = list.map((item) => item[k]).filter((x) => x !== undefined && x !== null);
+        const present = list.filter((item) => item[k] !== undefined && item[k] !== null);
+        const column = present.map((item) => item[k]);
         if (column.length === 0 || column.some((x) => typeof x === 'object')) continue;
-        const s = summariseSeries(column);
+        const s = summariseSeries(column, tk && k !== tk ? present.map((item) => item[tk]) : undefined);
         add(`${key}[].${clean(k, 40)}`, s.text, s.summary);
       }
       return;

@@ -1,5 +1,5 @@
 // The activity heatmap: an hourly grid keyed "a-b" (meaning not documented) and daily series.
-import { num, sparkline } from './text.js';
+import { extent, num, sparkline } from './text.js';
 
 export interface HourlyGrid {
   a: [number, number];
@@ -21,10 +21,10 @@ export function hourlyGrid(hourly: Record<string, unknown>): HourlyGrid | undefi
     else cells.push([Number(m[1]), Number(m[2]), value]);
   }
   if (cells.length === 0) return undefined;
-  const as = cells.map((c) => c[0]);
-  const bs = cells.map((c) => c[1]);
-  const a: [number, number] = [Math.min(...as), Math.max(...as)];
-  const b: [number, number] = [Math.min(...bs), Math.max(...bs)];
+  const ea = extent(cells.map((c) => c[0])) ?? { min: 0, max: 0 };
+  const eb = extent(cells.map((c) => c[1])) ?? { min: 0, max: 0 };
+  const a: [number, number] = [ea.min, ea.max];
+  const b: [number, number] = [eb.min, eb.max];
   // A grid wider than a day's hours or taller than a week would not be scannable; such data is summarised only.
   if (a[1] - a[0] > 31 || b[1] - b[0] > 59) return undefined;
   const rows = Array.from({ length: a[1] - a[0] + 1 }, () => new Array<number>(b[1] - b[0] + 1).fill(0));
@@ -33,7 +33,7 @@ export function hourlyGrid(hourly: Record<string, unknown>): HourlyGrid | undefi
     (rows[x - a[0]] as number[])[y - b[0]] = v;
     if (!peak || v > peak.value) peak = { a: x, b: y, value: v };
   }
-  return { a, b, max: Math.max(0, ...cells.map((c) => c[2])), peak, rows, ignoredKeys };
+  return { a, b, max: Math.max(0, peak?.value ?? 0), peak, rows, ignoredKeys };
 }
 
 const SHADES = ['·', '░', '▒', '▓', '█'];

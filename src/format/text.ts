@@ -1,5 +1,6 @@
 // Text primitives shared by every result: cleaning untrusted strings, numbers, tables, sparklines.
 // (biome.json allows control characters in this file's regular expressions: removing them is the point.)
+import { plainDecimal } from './decimal.js';
 
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?/g;
 const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]/g;
@@ -86,11 +87,75 @@ export function num(value: unknown): string {
   return `${whole}.${cents.endsWith('0') ? cents[0] : cents}`;
 }
 
-/** A money amount to the cent (43,421.82); integers as they are. */
+/**
+ * A fiat amount to the cent (43,421.80); integers as they are. Never rounded: digits below the cent that the
+ * upstream sent are kept (43,421.8234), so that a printed total is the sum of the printed amounts.
+ */
 export function money(value: unknown): string {
   if (typeof value !== 'number' || !Number.isFinite(value) || Number.isInteger(value)) return num(value);
-  const [whole, cents] = toCents(value);
-  return `${whole}.${cents}`;
+  const [whole, fraction = ''] = plainDecimal(value).split('.');
+  return `${groupedText(whole ?? '0')}.${fraction.padEnd(2, '0')}`;
+}
+
+/** A native-coin amount (or any amount whose digits matter): every decimal the upstream sent (867.273174). */
+export function coin(value: unknown): string {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return num(value);
+  return decimalText(plainDecimal(value));
+}
+
+/** Exact decimal text ("18199.65", from decimalSum) grouped for reading (18,199.65). */
+export function decimalText(text: string): string {
+  const [whole = '0', fraction] = text.split('.');
+  return fraction === undefined ? groupedText(whole) : `${groupedText(whole)}.${fraction}`;
+}
+
+const groupedText = (whole: string) => whole.replace(/\B(?=(\d{3})+$)/g, ',');
+
+const SUFFIXES: Array<[number, string]> = [
+  [1e12, 'T'],
+  [1e9, 'B'],
+  [1e6, 'M'],
+  [1e3, 'k'],
+];
+
+/**
+ * A large magnitude shortened with a visible suffix (12.3M, 845k) where exactness is not the point (a
+ * market cap in a ranked table); below 10,000 the number as `num` writes it. The suffix says it is rounded.
+ */
+export function abbrev(value: unknown): string {
+  if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) < 10_000) return num(value);
+  const abs = Math.abs(value);
+  for (const [size, suffix] of SUFFIXES) {
+    if (abs >= size || suffix === 'k') {
+      const scaled = abs / size;
+      const digits = scaled >= 100 ? 0 : scaled >= 10 ? 1 : 2;
+      const text = trimZeros(scaled.toFixed(digits));
+      return `${value < 0 ? '-' : ''}${text}${suffix}`;
+    }
+  }
+  return num(value);
+}
+
+/**
+ * A computed value (a mean) rounded to `decimals` for reading, marked "≈" when rounding changed it, so a
+ * rounded figure never reads as exact; structuredContent carries the value itself.
+ */
+export function approx(value: number | null | undefined, decimals = 2): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
+  const rounded = Number(value.toFixed(decimals));
+  const text = Number.isInteger(rounded) ? grouped(rounded) : decimalText(plainDecimal(rounded));
+  return rounded === value ? text : `≈${text}`;
+}
+
+/** The smallest and largest of `values` by a loop (a spread over an upstream-sized list overflows the stack). */
+export function extent(values: Iterable<number>): { min: number; max: number } | undefined {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const v of values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return min <= max ? { min, max } : undefined;
 }
 
 /** A number rounded to the cent: its grouped whole part (sign included) and its two decimals. */
@@ -120,7 +185,8 @@ export const shortId = (id: string) => (id.length > 12 ? `${id.slice(0, 6)}…` 
  */
 export function shortener(ids: readonly string[]): (id: string) => string {
   let length = 6;
-  const longest = Math.max(0, ...ids.map((id) => id.length));
+  let longest = 0;
+  for (const id of ids) if (id.length > longest) longest = id.length;
   const distinct = new Set(ids).size;
   while (length < longest && new Set(ids.map((id) => id.slice(0, length))).size < distinct) length++;
   return (id) => (id.length > length + 6 ? `${id.slice(0, length)}…` : id);
@@ -157,7 +223,9 @@ export interface Column {
 
 /** A plain-text table: space-aligned columns, numbers right-aligned, no trailing spaces. */
 export function table(columns: Column[], rows: string[][]): string[] {
-  const widths = columns.map((c, i) => Math.max(c.header.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const widths = columns.map((c) => c.header.length);
+  for (const r of rows)
+    for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i] ?? 0, (r[i] ?? '').length);
   const line = (cells: string[]) =>
     cells
       .map((cell, i) =>
@@ -179,7 +247,7 @@ export function sparkline(values: number[], width = 40): string {
     const slice = values.slice(Math.floor(start), Math.floor(start + size));
     buckets.push(slice.reduce((a, b) => a + b, 0) / slice.length);
   }
-  const min = Math.min(...buckets);
-  const span = Math.max(...buckets) - min;
+  const { min, max } = extent(buckets) ?? { min: 0, max: 0 };
+  const span = max - min;
   return buckets.map((v) => BARS[span === 0 ? 0 : Math.round(((v - min) / span) * 7)]).join('');
 }

@@ -12,11 +12,12 @@ export const getActivityHeatmap = defineTool({
   name: 'get_activity_heatmap',
   title: 'Activity heatmap',
   description:
-    'When streaming happens, service-wide: an hourly activity grid with its peak, daily activity this month, day-by-day consistency.',
+    'When streaming happens, service-wide: the busiest day and hour cell, an hourly grid, daily activity this month, consistency. detailed: every value.',
   input: {},
   scope: SCOPES.any,
   output: {
     query: z.object({}).loose().optional(),
+    busiest: z.object({}).loose().optional(),
     hourly: z.object({}).loose().optional(),
     monthly: z.object({}).loose().optional(),
     consistency: z.object({}).loose().optional(),
@@ -46,7 +47,13 @@ export const getActivityHeatmap = defineTool({
         ? `${year}-${String(monthNo).padStart(2, '0')}`
         : 'this month';
 
-    const headline = `Activity heatmap (${args.chain} / ${args.platform})${grid?.peak ? `: peak at a=${grid.peak.a}, b=${grid.peak.b} (${num(grid.peak.value)})` : ''}`;
+    const busiest = [
+      ...(month?.peak ? [`busiest day ${month.peak.date} (${num(month.peak.value)})`] : []),
+      ...(grid?.peak
+        ? [`busiest hour cell a=${grid.peak.a}, b=${grid.peak.b} (${num(grid.peak.value)})`]
+        : []),
+    ];
+    const headline = `Activity heatmap (${args.chain} / ${args.platform})${busiest.length ? `: ${busiest.join('; ')}` : ': no activity returned'}`;
     const text = [
       headline,
       ...(grid
@@ -71,6 +78,10 @@ export const getActivityHeatmap = defineTool({
       text,
       structured: {
         query: { chain: args.chain, platform: args.platform },
+        busiest: {
+          day: month?.peak ?? null,
+          hourCell: grid?.peak ?? null,
+        },
         ...(grid
           ? {
               hourly: {

@@ -1,24 +1,61 @@
 import * as z from 'zod';
+import { ranks } from '../format/aggregate.js';
 import { accountFor, asArray, asRecord, failures, noteLines } from '../format/batch.js';
+import { decimalSum } from '../format/decimal.js';
 import { extraLine } from '../format/generic.js';
 import { fitRows } from '../format/result.js';
-import { clean, cleanDeep, exact, money, num, quote, table } from '../format/text.js';
+import {
+  clean,
+  cleanDeep,
+  coin,
+  decimalText,
+  exact,
+  idColumn,
+  label,
+  money,
+  quote,
+  table,
+} from '../format/text.js';
 import { failureGroups } from './batch-output.js';
 import { idList, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
+
+const SHOWN = ['tokenAddress', 'creatorAddress', 'totalFees', 'currency', 'feesInNativeCoin'];
+
+/** The totals of a fee list, exact: native coin over the tokens that have it, fees per currency. */
+export function feeTotals(fees: ReadonlyArray<Record<string, unknown>>) {
+  const native = fees.map((f) => f.feesInNativeCoin).filter((v): v is number => exact(v) !== null);
+  const byCurrency = new Map<string, number[]>();
+  for (const f of fees) {
+    const amount = exact(f.totalFees);
+    if (amount === null) continue;
+    const currency = clean(f.currency, 16) || '(no currency)';
+    byCurrency.set(currency, [...(byCurrency.get(currency) ?? []), amount]);
+  }
+  return {
+    nativeCoin: { total: decimalSum(native), tokens: native.length },
+    byCurrency: [...byCurrency].map(([currency, amounts]) => ({
+      currency,
+      total: decimalSum(amounts),
+      tokens: amounts.length,
+    })),
+  };
+}
 
 export const getCreatorFees = defineTool({
   name: 'get_creator_fees',
   title: 'Creator fees (batch)',
   description:
-    "Creator fees of tokens: creator address, total fees and currency, fees in chain_a's native coin. Failed tokens listed with the reason.",
+    "Creator fees of tokens, ranked by fees in chain_a's native coin, with exact totals (native coin, per currency); failures with the reason. detailed: fields beyond these.",
   input: { tokenAddresses: idList(100, 'Token addresses') },
   ids: 'tokenAddresses',
   output: {
     counts: z.object({}).loose().optional(),
+    totals: z.object({}).loose().optional(),
     results: z.array(z.object({}).loose()).optional(),
     errors: failureGroups,
     integrity: z.array(z.string()).optional(),
+    detail: z.string().optional(),
   },
   request: ({ tokenAddresses }) => ({
     method: 'POST',
@@ -28,7 +65,7 @@ export const getCreatorFees = defineTool({
   }),
   render(body, args, ctx) {
     const {
-      results: fees,
+      results: found,
       errors,
       notes,
     } = accountFor(
@@ -38,60 +75,94 @@ export const getCreatorFees = defineTool({
       args.tokenAddresses,
       asRecord(body.summary),
     );
+    // Highest native-coin fees first; a record without a number ranks last (the sort is stable).
+    const native = (f: Record<string, unknown>) => exact(f.feesInNativeCoin);
+    const fees = [...found].sort((x, y) => (native(y) ?? -Infinity) - (native(x) ?? -Infinity));
+    const rank = ranks(fees.map(native));
+    const ranked = fees.map((f, i) => ({ f, rank: native(f) === null ? null : (rank[i] as number) }));
+    const totals = feeTotals(found);
+    const detailed = ctx.format === 'detailed';
     const failed = failures(errors, 'tokenAddresses');
-    const headline = `Creator fees: ${args.tokenAddresses.length} tokens requested, ${fees.length} found, ${errors.length} failed`;
-    const cut = { what: 'tokens', how: () => 'Ask for fewer tokenAddresses per call.', format: ctx.format };
-    return fitRows(fees, ctx.budget, cut, (rows) => {
+    const totalParts = [
+      ...(totals.nativeCoin.tokens
+        ? [`${decimalText(totals.nativeCoin.total)} in native coin (${totals.nativeCoin.tokens} tokens)`]
+        : []),
+      ...totals.byCurrency.map(
+        (c) => `${money(Number(c.total))} ${label(c.currency, 16)} (${c.tokens} tokens)`,
+      ),
+    ];
+    const headline = `Creator fees: ${found.length} of ${args.tokenAddresses.length} tokens found${
+      errors.length ? `, ${errors.length} failed` : ''
+    }${totalParts.length ? `; total ${totalParts.join(' · ')}` : ''}`;
+    const extra = found.some((f) => Object.keys(f).some((k) => !SHOWN.includes(k)));
+    const nothingMore =
+      detailed && !extra ? 'detailed: the upstream sent no fields beyond those shown.' : undefined;
+    const ids = idColumn(ranked.length, 'addresses');
+    const cut = {
+      what: 'tokens (highest native-coin fees first)',
+      how: () => 'Ask for fewer tokenAddresses per call.',
+      format: ctx.format,
+    };
+    return fitRows(ranked, ctx.budget, cut, (rows) => {
       const text = [
         headline,
         ...noteLines(notes),
         ...(rows.length
           ? table(
               [
+                { header: '#', align: 'right' },
                 { header: 'token' },
-                { header: 'creator' },
+                { header: 'native coin', align: 'right' },
                 { header: 'total fees', align: 'right' },
                 { header: 'currency' },
-                { header: 'native coin', align: 'right' },
+                { header: 'creator' },
               ],
-              rows.map((f) => [
-                clean(f.tokenAddress, 64),
-                clean(f.creatorAddress, 64),
+              rows.map(({ f, rank }) => [
+                rank === null ? '–' : String(rank),
+                ids.show(clean(f.tokenAddress, 64)),
+                coin(f.feesInNativeCoin),
                 money(f.totalFees),
                 quote(f.currency, 12),
-                num(f.feesInNativeCoin),
+                clean(f.creatorAddress, 64),
               ]),
             )
           : []),
-        ...(rows.length ? ["native coin: fees in chain_a's native coin."] : []),
-        ...(ctx.format === 'detailed'
-          ? rows.flatMap((f) => extraLine(clean(f.tokenAddress, 64), f, SHOWN))
+        ...ids.note,
+        ...(rows.length
+          ? ["native coin: fees in chain_a's native coin, every decimal as sent; totals are exact sums."]
           : []),
+        ...(detailed ? rows.flatMap(({ f }) => extraLine(clean(f.tokenAddress, 64), f, SHOWN)) : []),
+        ...(nothingMore ? [nothingMore] : []),
         ...failed.lines,
       ].join('\n');
-      const results = rows.map((f) =>
-        ctx.format === 'detailed'
+      const results = rows.map(({ f, rank }) => ({
+        rank,
+        ...(detailed
           ? (cleanDeep(f) as Record<string, unknown>)
           : {
               tokenAddress: clean(f.tokenAddress, 64),
-              creatorAddress: clean(f.creatorAddress, 64),
+              feesInNativeCoin: exact(f.feesInNativeCoin),
               totalFees: exact(f.totalFees),
               currency: clean(f.currency, 16),
-              feesInNativeCoin: exact(f.feesInNativeCoin),
-            },
-      );
+              creatorAddress: clean(f.creatorAddress, 64),
+            }),
+      }));
       return {
         summary: headline,
         text,
         structured: {
-          counts: { requested: args.tokenAddresses.length, found: fees.length, failed: errors.length },
+          counts: { requested: args.tokenAddresses.length, found: found.length, failed: errors.length },
+          totals: {
+            nativeCoin: Number(totals.nativeCoin.total),
+            nativeCoinTokens: totals.nativeCoin.tokens,
+            byCurrency: totals.byCurrency.map((c) => ({ ...c, total: Number(c.total) })),
+          },
           results,
           ...(errors.length ? { errors: failed.json } : {}),
           ...(notes.length ? { integrity: notes } : {}),
+          ...(nothingMore ? { detail: nothingMore } : {}),
         },
       };
     });
   },
 });
-
-const SHOWN = ['tokenAddress', 'creatorAddress', 'totalFees', 'currency', 'feesInNativeCoin'];

@@ -1,9 +1,10 @@
 import * as z from 'zod';
 import { asArray, asRecord } from '../format/batch.js';
+import { decimalSum } from '../format/decimal.js';
 import { extraLine } from '../format/generic.js';
 import { fitRows, tabular } from '../format/result.js';
 import { type StreamerRecord, streamerColumns, streamerRow } from '../format/streamer.js';
-import { clean, cleanDeep, idColumn, num, shortId, table } from '../format/text.js';
+import { clean, cleanDeep, decimalText, exact, idColumn, num, shortId, table } from '../format/text.js';
 import { idList, page, SCOPES, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
 
@@ -11,7 +12,7 @@ export const listStreamers = defineTool({
   name: 'list_streamers',
   title: 'List streamers',
   description:
-    'Streamer records of many token addresses (name, symbol, live, viewers, market cap, streaming time), sorted and paged: rank or scan a set of tokens.',
+    'Streamer records of many tokens (name, symbol, live, viewers, market cap, streaming time), sorted and paged, with the live count and viewers of the page. detailed: price.',
   input: {
     tokenAddresses: idList(100, 'Token addresses'),
     sortBy: z.enum(['viewers', 'time', 'averageViewers', 'marketCap']).default('viewers'),
@@ -28,6 +29,7 @@ export const listStreamers = defineTool({
     rows: z.array(z.array(z.unknown())).optional(),
     items: z.array(z.object({}).loose()).optional(),
     notFound: z.array(z.string()).optional(),
+    aggregates: z.object({}).loose().optional(),
   },
   request: ({ tokenAddresses, sortBy, sortOrder, limit, page, chain, platform }) => ({
     method: 'POST',
@@ -53,7 +55,12 @@ export const listStreamers = defineTool({
       platform: args.platform,
     };
     const pageText = totalPages !== undefined ? `page ${args.page} of ${totalPages}` : `page ${args.page}`;
-    const headline = `Streamers: ${records.length} of ${num(total)} (${pageText}, by ${args.sortBy} ${args.sortOrder}; ${args.chain} / ${args.platform})`;
+    // The page's figures, over every row returned (before any budget cut).
+    const live = records.filter((r) => r.isCurrentlyLive === true).length;
+    const viewers = decimalSum(
+      records.map((r) => exact(r.currentViewers)).filter((v): v is number => v !== null),
+    );
+    const headline = `Streamers: ${records.length} of ${num(total)}, ${live} live, ${decimalText(viewers)} viewers now (${pageText}, by ${args.sortBy} ${args.sortOrder}; ${args.chain} / ${args.platform})`;
     const missing =
       total < requested
         ? `${requested - total} of ${requested} requested addresses have no streamer data${notFound.length ? `: ${notFound.join(', ')}` : ''}.`
@@ -86,6 +93,7 @@ export const listStreamers = defineTool({
         text,
         structured: {
           query,
+          aggregates: { rows: records.length, live, currentViewers: Number(viewers) },
           pagination: cleanDeep(pg) as Record<string, unknown>,
           ...tabular(rows, columns.keys, ctx.format === 'detailed'),
           ...(notFound.length ? { notFound } : {}),

@@ -1,0 +1,50 @@
+// Figures the server computes from a full upstream answer (before any budget cut), so the assistant never
+// adds, sorts or averages rows itself. Sums are exact decimals; means and medians are plain numbers.
+import { decimalSum } from './decimal.js';
+import { extent } from './text.js';
+
+export interface NumericStats {
+  /** Values that are finite numbers (the rest are counted in `ignored`). */
+  count: number;
+  ignored: number;
+  min: number;
+  max: number;
+  /** Exact decimal text of the sum. */
+  sum: string;
+  mean: number;
+  median: number;
+}
+
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** Count, min, max, exact sum, mean and median of the finite numbers among `values`; undefined when none. */
+export function numericStats(values: readonly unknown[]): NumericStats | undefined {
+  const nums: number[] = [];
+  for (const v of values) if (isNum(v)) nums.push(v);
+  const range = extent(nums);
+  if (!range) return undefined;
+  const sum = decimalSum(nums);
+  const sorted = Float64Array.from(nums).sort();
+  const mid = sorted.length >> 1;
+  const median =
+    sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return {
+    count: nums.length,
+    ignored: values.length - nums.length,
+    min: range.min,
+    max: range.max,
+    sum,
+    mean: Number(sum) / nums.length,
+    median,
+  };
+}
+
+/** Competition ranks (1, 2, 2, 4) of values already sorted best first; `null` values rank after the rest. */
+export function ranks(sorted: readonly (number | null)[]): number[] {
+  const out: number[] = [];
+  sorted.forEach((v, i) => {
+    const prev = sorted[i - 1];
+    out.push(i > 0 && v === prev ? (out[i - 1] as number) : i + 1);
+  });
+  return out;
+}
