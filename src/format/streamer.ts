@@ -1,5 +1,5 @@
 // The streamer core record (document: "Streamer core record"), as a table row and as a card.
-import { abbrev, type Column, label, num, quote } from './text.js';
+import { type Column, label, num, quote } from './text.js';
 
 export interface StreamerRecord {
   mintId: string;
@@ -57,7 +57,7 @@ export function streamerRow(r: StreamerRecord, showScope: boolean, id: string): 
     label(r.coinSymbol),
     liveText(r.isCurrentlyLive),
     num(r.currentViewers),
-    abbrev(r.tokenMarketCap),
+    num(r.tokenMarketCap),
     num(r.totalStreamingTime),
   ];
   return showScope ? [...row, quote(r.chain, 12), quote(r.platform, 12)] : row;

@@ -26,9 +26,14 @@ describe('list_streamers', () => {
       .slice(0, 30)
       .map(token)
       .sort((x, y) => y.currentViewers - x.currentViewers);
+    // The page's live count and viewers, computed independently from the simulator's data.
+    const page = sorted.slice(0, 10);
+    const live = page.filter((t) => t.isCurrentlyLive).length;
+    const viewers = page.reduce((sum, t) => sum + t.currentViewers, 0);
     expect(out.text.split('\n')[0]).toBe(
-      'Streamers: 10 of 30 (page 1 of 3, by viewers desc; chain_a / platform_a)',
+      `Streamers: 10 of 30, ${live} live, ${viewers.toLocaleString('en')} viewers now (page 1 of 3, by viewers desc; chain_a / platform_a)`,
     );
+    expect(sc(out).aggregates).toEqual({ rows: 10, live, currentViewers: viewers });
     expect(sc(out).summary).toBe(out.text.split('\n')[0]);
     expect(out.text).toContain(`"${sorted[0]?.coinName}"`);
     expect(out.text).toContain('Next: page 2.');
@@ -164,7 +169,7 @@ describe('batch tools', () => {
     expect(first?.mintId).toBe(a[0]);
     expect(first?.['dataPoints[].viewers']).toMatchObject({ count: 500 });
     expect(out.text).toMatch(
-      /dataPoints\[\]\.viewers=500 points, min [\d,]+, max [\d,]+, last [\d,]+ [▁▂▃▄▅▆▇█]+/,
+      /dataPoints\[\]\.viewers=500 points, first [\d,]+, last [\d,]+, min [\d,]+, max [\d,]+ at 2026-\S+, mean ≈?[\d,.]+ [▁▂▃▄▅▆▇█]+/,
     );
     expect(out.text.length).toBeLessThan(3_000);
   });
@@ -178,7 +183,7 @@ describe('batch tools', () => {
   it('get_creator_fees: a table, the currency, and the tokens that failed', async () => {
     const withFees = a.filter((id) => token(id).fees).slice(0, 3);
     const out = await call(h.client, 'get_creator_fees', { tokenAddresses: [...withFees, UNKNOWN_ID] });
-    expect(out.text.split('\n')[0]).toBe('Creator fees: 4 tokens requested, 3 found, 1 failed');
+    expect(out.text.split('\n')[0]).toMatch(/^Creator fees: 3 of 4 tokens found, 1 failed; total [\d,.]+ in native coin \(3 tokens\) · [\d,.]+ USD \(3 tokens\)$/);
     expect(sc(out).results).toContainEqual(
       expect.objectContaining({
         tokenAddress: withFees[0],
@@ -228,7 +233,7 @@ describe('service-wide tools', () => {
     const entries = Object.entries(sim.data.hourlyActivity).sort((x, y) => y[1] - x[1]);
     const [peakKey, peakValue] = entries[0] as [string, number];
     const [pa, pb] = peakKey.split('-');
-    expect(out.text).toContain(`peak at a=${pa}, b=${pb} (${peakValue})`);
+    expect(out.text.split('\n')[0]).toContain(`busiest hour cell a=${pa}, b=${pb} (${peakValue})`);
     expect(out.text).toContain('a = 0..6, b = 0..23');
     const gridLines = out.text.split('\n').filter((l) => /^a=\d /.test(l));
     expect(gridLines).toHaveLength(7);
