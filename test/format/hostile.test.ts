@@ -115,7 +115,9 @@ describe('hostile upstream strings', () => {
       const fees = await call(h.client, 'get_creator_fees', { tokenAddresses: targets.slice(0, 2) });
       checkStructure(fees.text);
       // One table row names the token (after its rank); hostile text never makes another.
-      expect(fees.text.split('\n').filter((l) => /^\s*\d+\s+\S+/.test(l) && l.includes(targets[0] as string))).toHaveLength(1);
+      expect(
+        fees.text.split('\n').filter((l) => /^\s*\d+\s+\S+/.test(l) && l.includes(targets[0] as string)),
+      ).toHaveLength(1);
       sim.inject({
         status: 200,
         body: { success: true, data: { results: [], errors: [{ mintId: targets[0], error: hostile }] } },

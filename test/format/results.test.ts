@@ -183,7 +183,9 @@ describe('batch tools', () => {
   it('get_creator_fees: a table, the currency, and the tokens that failed', async () => {
     const withFees = a.filter((id) => token(id).fees).slice(0, 3);
     const out = await call(h.client, 'get_creator_fees', { tokenAddresses: [...withFees, UNKNOWN_ID] });
-    expect(out.text.split('\n')[0]).toMatch(/^Creator fees: 3 of 4 tokens found, 1 failed; total [\d,.]+ in native coin \(3 tokens\) · [\d,.]+ USD \(3 tokens\)$/);
+    expect(out.text.split('\n')[0]).toMatch(
+      /^Creator fees: 3 of 4 tokens found, 1 failed; total [\d,.]+ in native coin \(3 tokens\) · [\d,.]+ USD \(3 tokens\)$/,
+    );
     expect(sc(out).results).toContainEqual(
       expect.objectContaining({
         tokenAddress: withFees[0],
