@@ -140,7 +140,9 @@ export function createServer(deps: ServerDeps): Server {
   server.setRequestHandler('resources/read', (request) => {
     if (request.params.uri === VIEW_URI) return { contents: [viewContents()] };
     if (request.params.uri !== REFERENCE_URI) {
-      throw new WireError(INVALID_PARAMS, `Unknown resource: ${request.params.uri}`);
+      throw new WireError(INVALID_PARAMS, `Unknown resource: ${request.params.uri}`, {
+        uri: request.params.uri,
+      });
     }
     reference ??= referenceText(tools);
     return { contents: [{ uri: REFERENCE_URI, mimeType: 'text/markdown', text: reference }] };

@@ -94,10 +94,13 @@ describe('the reference resource', () => {
     expect(text).toContain('| Are these tokens botted? Which flagged ones are live? |');
   });
 
-  it('refuses an unknown uri', async () => {
-    await expect(h.client.readResource({ uri: 'streamer-analytics://nope' })).rejects.toThrow(
-      /Unknown resource/,
+  it('refuses an unknown uri, naming it in the error data (SEP-2164)', async () => {
+    const error = await h.client.readResource({ uri: 'streamer-analytics://nope' }).then(
+      () => undefined,
+      (e: unknown) => e as { message: string; data?: unknown },
     );
+    expect(error?.message).toMatch(/Unknown resource/);
+    expect(error?.data).toEqual({ uri: 'streamer-analytics://nope' });
   });
 });
 

@@ -140,6 +140,8 @@ export class WireError extends Error {
   constructor(
     readonly code: number,
     message: string,
+    /** The error's `data` on the wire (the unknown resource's `uri`, as SEP-2164 asks). */
+    readonly data?: unknown,
   ) {
     super(message);
   }
