@@ -144,7 +144,7 @@ async function serveOverHttp(
             readiness = { at: Date.now(), value: check() };
           return readiness.value;
         },
-        makeServer(apiKey) {
+        makeServer({ apiKey, capabilities }) {
           const upstream = client ?? (apiKey ? pool?.get(apiKey) : undefined);
           return createServer({
             config,
@@ -153,6 +153,7 @@ async function serveOverHttp(
             demo,
             upstreamAllowance: HTTP_DEFAULTS.maxUpstreamPerRequest,
             ...(upstream ? { client: upstream } : {}),
+            ...(capabilities ? { clientCapabilities: capabilities } : {}),
           });
         },
       },

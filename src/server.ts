@@ -51,6 +51,11 @@ export interface ServerDeps {
   /** Upstream requests this server may make in all (one HTTP request's server: its whole batch). */
   upstreamAllowance?: number;
   tools?: readonly Tool[];
+  /**
+   * What the client declared, when the transport knows it from elsewhere: a 2025 client over stateless
+   * HTTP declares it once, at initialize, and its session id carries it to later requests.
+   */
+  clientCapabilities?: ClientCapabilities;
 }
 
 const DEMO_NOTE = 'SIMULATED DATA (demo mode): not the real service.';
@@ -98,7 +103,9 @@ export function createServer(deps: ServerDeps): Server {
     appsDeclared(
       (ctx.mcpReq.envelope as Record<string, ClientCapabilities> | undefined)?.[
         CLIENT_CAPABILITIES_META_KEY
-      ] ?? server.getClientCapabilities(),
+      ] ??
+        server.getClientCapabilities() ??
+        deps.clientCapabilities,
     );
   let reference: string | undefined;
 

@@ -22,7 +22,7 @@ import type { Config } from '../src/config.js';
 import { type Logger, silentLogger } from '../src/log.js';
 import { createServer } from '../src/server.js';
 import { type Simulator, startSimulator } from '../src/simulator/server.js';
-import { HTTP_DEFAULTS, serveHttp } from '../src/transports/http.js';
+import { type Caller, HTTP_DEFAULTS, serveHttp } from '../src/transports/http.js';
 
 export const CHANNELS = ['modern-stdio', 'modern-http', 'legacy-stdio', 'legacy-http'] as const;
 export type Channel = (typeof CHANNELS)[number];
@@ -95,10 +95,12 @@ export async function connect(
         })
       : undefined;
   const logger = options.logger ?? silentLogger;
-  const makeServer = () =>
+  // Over --http, what a 2025 client declared at initialize comes back with its session id.
+  const makeServer = (caller?: Caller) =>
     createServer({
       config,
       logger,
+      ...(caller?.capabilities ? { clientCapabilities: caller.capabilities } : {}),
       ...(api ? { client: api } : {}),
       ...(options.budgetChars ? { budgetChars: options.budgetChars } : {}),
       ...(options.demo ? { demo: true } : {}),
@@ -116,7 +118,9 @@ export async function connect(
     stop = http.close;
   } else {
     const [toServer, toClient] = [new PassThrough(), new PassThrough()];
-    const served = serveStdio(makeServer, { transport: new StdioServerTransport(toServer, toClient) });
+    const served = serveStdio(() => makeServer(), {
+      transport: new StdioServerTransport(toServer, toClient),
+    });
     transport = new PipeTransport(toClient, toServer);
     stop = served.close;
   }

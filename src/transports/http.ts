@@ -6,7 +6,9 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import {
   bearerAuthChallengeResponse,
+  type ClientCapabilities,
   createMcpHandler,
+  isLegacyRequest,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   OAuthError,
@@ -19,6 +21,8 @@ import {
   verifyBearerToken,
 } from '@modelcontextprotocol/server';
 import type { Logger } from '../log.js';
+import { appsDeclared } from '../views.js';
+import { capabilitiesOf, createSessions } from './session.js';
 
 export interface HttpOptions {
   host: string;
@@ -48,9 +52,17 @@ export const HTTP_DEFAULTS = {
   maxUpstreamPerRequest: 100,
 };
 
+/** Who a request comes from, as far as the server needs to know. */
+export interface Caller {
+  /** The caller's own upstream key (x-api-key), if any. */
+  apiKey: string | undefined;
+  /** What a 2025 client declared at initialize, from its verified session id (absent: none, or 2026). */
+  capabilities?: ClientCapabilities;
+}
+
 export interface HttpDeps {
-  /** A fresh MCP server for one request; `apiKey` is the caller's own key (x-api-key), if any. */
-  makeServer(apiKey: string | undefined): Server;
+  /** A fresh MCP server for one request. */
+  makeServer(caller: Caller): Server;
   /** Whether the upstream answers (cached by the caller). */
   ready(): Promise<{ ready: boolean; detail: string }>;
   logger: Logger;
@@ -102,6 +114,12 @@ function pathOf(target: string | undefined): string | undefined {
   return new URL(target).pathname;
 }
 
+/** A header's single value (a repeated header counts as absent). */
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
 /** Headers that belong to this hop, not to the request handed on. */
 const HOP = new Set([
   'host',
@@ -129,15 +147,22 @@ function webRequest(req: IncomingMessage, signal: AbortSignal): Request {
   } as RequestInit);
 }
 
-/** Writes a web-standard Response (a JSON body, or an event stream as it comes) to the Node response. */
-async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
-  const headers = Object.fromEntries(response.headers);
+/**
+ * Writes a web-standard Response (a JSON body, or an event stream as it comes) to the Node response; an
+ * event stream is returned, so that a cancellation can take its place.
+ */
+async function writeResponse(
+  res: ServerResponse,
+  response: Response,
+  extra: Record<string, string> = {},
+): Promise<Readable | undefined> {
+  const headers = { ...Object.fromEntries(response.headers), ...extra };
   if (!response.body || !headers['content-type']?.startsWith('text/event-stream')) {
     // A JSON answer is complete: one write, with its length.
     const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
     res.writeHead(response.status, { ...headers, ...(body ? { 'content-length': body.length } : {}) });
     res.end(body);
-    return;
+    return undefined;
   }
   // An event stream's status goes out at once, before its first event.
   res.writeHead(response.status, headers);
@@ -145,7 +170,38 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
   const stream = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
   stream.on('error', () => res.destroy());
   stream.pipe(res);
+  return stream;
 }
+
+/**
+ * Notifications a caller (a session, else an address) may send: a burst of 20, then 10 a second. Plenty for
+ * a client's own cancellations and list changes; a spray of them costs its sender, not the server.
+ */
+const NOTIFICATION_RATE = { burst: 20, perSecond: 10 };
+/** Callers whose rate is remembered; beyond it, the longest unseen is forgotten (and starts full again). */
+const RATE_CALLERS = 10_000;
+
+/** A token bucket per caller; `take` answers 0 when the caller may go on, else the seconds to wait. */
+function rateLimiter({ burst, perSecond }: { burst: number; perSecond: number }) {
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  return {
+    take(caller: string): number {
+      const now = performance.now();
+      const bucket = buckets.get(caller) ?? { tokens: burst, at: now };
+      buckets.delete(caller);
+      bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
+      bucket.at = now;
+      buckets.set(caller, bucket);
+      if (buckets.size > RATE_CALLERS) buckets.delete(buckets.keys().next().value as string);
+      if (bucket.tokens < 1) return Math.ceil((1 - bucket.tokens) / perSecond);
+      bucket.tokens -= 1;
+      return 0;
+    },
+  };
+}
+
+/** JSON-RPC error code of a call ended by the caller's cancellation (the LSP convention; MCP names none). */
+const REQUEST_CANCELLED = -32800;
 
 export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
   if (!options.token && !isLoopback(options.host)) {
@@ -154,14 +210,22 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
     );
   }
   const verifier = options.token ? tokenVerifier(options.token) : undefined;
-  // Both eras, one factory: a fresh server per HTTP request (stateless), the caller's key passed along.
+  const sessions = createSessions(options.token);
+  // Who each request comes from, for the factory (which gets the request itself).
+  const callers = new WeakMap<Request, Caller>();
+  // Both eras, one factory: a fresh server per HTTP request (stateless), the caller passed along.
   const handler = createMcpHandler(({ requestInfo }) =>
-    deps.makeServer(requestInfo?.headers.get('x-api-key')?.trim() || undefined),
+    deps.makeServer(
+      (requestInfo && callers.get(requestInfo)) ?? {
+        apiKey: requestInfo?.headers.get('x-api-key')?.trim() || undefined,
+      },
+    ),
   );
   let active = 0;
   let closing = false;
-  // Calls in flight, by caller and JSON-RPC id (see notifications/cancelled below).
-  const calls = new Map<string, Set<AbortController>>();
+  // 2025 calls in flight, by verified session id and JSON-RPC id (see notifications/cancelled below).
+  const calls = new Map<string, Set<() => void>>();
+  const notifications = rateLimiter(NOTIFICATION_RATE);
   // Host names, as the SDK's checks take them; an empty list of hosts (bound beyond loopback, none given)
   // accepts any.
   const hosts = options.allowedHosts.length
@@ -227,6 +291,7 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       else jsonRpcError(res, 504, -32000, `Request took longer than ${options.requestTimeoutMs} ms`);
     }, options.requestTimeoutMs);
     let log = deps.logger;
+    let stream: Readable | undefined;
     let counted = false;
     let finished = false;
     // Released when the answer is written ('finish') or the connection goes ('close'), whichever is
@@ -254,9 +319,16 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       } catch {
         return jsonRpcError(res, 400, -32700, 'Parse error: the body is not JSON');
       }
-      const message = body as { id?: unknown; method?: unknown; params?: { requestId?: unknown } } | null;
-      // Calls count against the limit; a notification (a cancellation above all) always gets through.
-      if (Array.isArray(body) || message?.id !== undefined || typeof message?.method !== 'string') {
+      const message = body as {
+        id?: unknown;
+        method?: unknown;
+        params?: { requestId?: unknown; capabilities?: ClientCapabilities };
+      } | null;
+      // Calls count against the limit; notifications pass it (a cancellation must reach a server that is
+      // full), but each caller may send only a few a second (see NOTIFICATION_RATE).
+      const notification =
+        !Array.isArray(body) && message?.id === undefined && typeof message?.method === 'string';
+      if (!notification) {
         if (active >= options.maxConcurrent) {
           return jsonRpcError(res, 503, -32000, `Server busy: ${options.maxConcurrent} requests in flight`, {
             'retry-after': '1',
@@ -265,30 +337,81 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
         active++;
         counted = true;
       }
-      // A 2025 client cancels with notifications/cancelled in a request of its own, which a stateless
-      // server can match only by caller and id: the caller's address and credentials, hashed. Only its
-      // own calls are candidates, and an id two of its calls share cancels neither.
-      const caller = (id: unknown) =>
-        `${digest(`${req.socket.remoteAddress}\n${req.headers['x-api-key']}\n${req.headers.authorization}`).toString('base64')} ${JSON.stringify(id)}`;
-      if (message?.method === 'notifications/cancelled') {
-        const matching = calls.get(caller(message.params?.requestId));
-        if (matching?.size === 1) for (const call of matching) call.abort();
-      } else if (message?.id !== undefined && typeof message?.method === 'string') {
-        const id = caller(message.id);
-        calls.set(id, (calls.get(id) ?? new Set()).add(gone));
+      const single = Array.isArray(body) ? undefined : message;
+      const initialize = single?.method === 'initialize';
+      const caller: Caller = { apiKey: headerOf(req, 'x-api-key')?.trim() || undefined };
+      // A 2025 client's session id (never a 2026 one's: that revision has no sessions). One that fails
+      // verification gets 404, as the spec says of a session the server no longer knows: the client then
+      // starts a new session with initialize, which is right after a key change or a forged id alike.
+      const sessionId = initialize ? undefined : headerOf(req, 'mcp-session-id');
+      let session: string | undefined;
+      if (sessionId !== undefined && (await isLegacyRequest(request, body))) {
+        const claims = sessions.verify(sessionId);
+        if (!claims) {
+          return jsonRpcError(
+            res,
+            404,
+            -32001,
+            'Session not found: this Mcp-Session-Id was not issued by this server (or its key changed); send initialize again',
+          );
+        }
+        session = sessionId;
+        if (claims.apps) caller.capabilities = capabilitiesOf(claims);
+      }
+      if (notification) {
+        const wait = notifications.take(session ?? `address ${req.socket.remoteAddress}`);
+        if (wait > 0) {
+          return jsonRpcError(res, 429, -32000, `Too many notifications: retry after ${wait} s`, {
+            'retry-after': String(wait),
+          });
+        }
+      }
+      callers.set(request, caller);
+      // A 2025 client cancels with notifications/cancelled in a request of its own. A stateless server can
+      // match it only by an identity no other caller can present: the verified session id (an address or a
+      // shared token is no such identity). Calls without one, and 2026-07-28 calls (which cancel by closing
+      // their request), are never candidates; an id two calls of one session share cancels neither.
+      if (single?.method === 'notifications/cancelled') {
+        const matching = session && calls.get(`${session} ${JSON.stringify(single.params?.requestId)}`);
+        if (matching && matching.size === 1) for (const end of matching) end();
+      } else if (session && single?.id !== undefined && typeof single.method === 'string') {
+        const id = `${session} ${JSON.stringify(single.id)}`;
+        // The call answers with a cancellation error, in place of whatever it was writing.
+        const end = () => {
+          if (!res.writableEnded) {
+            const error = {
+              code: REQUEST_CANCELLED,
+              message: 'Request cancelled by notifications/cancelled',
+            };
+            const answer = JSON.stringify({ jsonrpc: '2.0', id: single.id, error });
+            if (!res.headersSent) {
+              res.writeHead(200, { 'content-type': 'application/json' });
+              res.end(answer);
+            } else {
+              stream?.unpipe(res);
+              res.end(`event: message\ndata: ${answer}\n\n`);
+            }
+          }
+          gone.abort();
+        };
+        calls.set(id, (calls.get(id) ?? new Set()).add(end));
         res.once('close', () => {
           const set = calls.get(id);
-          set?.delete(gone);
+          set?.delete(end);
           if (!set?.size) calls.delete(id);
         });
       }
       // A caller may bring its own upstream key; it is never logged, and kept only as its client's header.
-      const key = req.headers['x-api-key'];
-      log = deps.logger.redacting(typeof key === 'string' ? key.trim() : undefined);
+      log = deps.logger.redacting(caller.apiKey);
       const response = await handler.fetch(request, { parsedBody: body });
       // Past the time limit or with the client gone, the answer was given already (or is owed to no one).
       if (gone.signal.aborted || res.headersSent) return;
-      await writeResponse(res, response);
+      // A 2025 session starts here: its id carries what the client declared that later requests need.
+      const started =
+        initialize && response.ok
+          ? { 'mcp-session-id': sessions.issue({ apps: appsDeclared(single?.params?.capabilities) }) }
+          : {};
+      stream = await writeResponse(res, response, started);
     } catch (error) {
       if (gone.signal.aborted) return;
       log.error('HTTP request failed', { error });

@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -112,6 +113,37 @@ describe('Streamable HTTP', () => {
     const invalid = await client.callTool({ name: 'analyze_botting', arguments: { mintIds: [] } });
     expect(invalid.isError).toBe(true);
     await client.close();
+  });
+
+  it('gives a 2025 client that declared MCP Apps the views, through its signed session id', async () => {
+    const server = await startHttp({
+      STREAMER_ANALYTICS_API_KEY: sim.apiKey,
+      STREAMER_ANALYTICS_BASE_URL: sim.url,
+      STREAMER_ANALYTICS_HTTP_TOKEN: TOKEN,
+    });
+    const headers = { authorization: `Bearer ${TOKEN}` };
+    const apps = new Client(
+      { name: 'apps', version: '1.0.0' },
+      { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [RESOURCE_MIME_TYPE] } } } },
+    );
+    const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } });
+    await apps.connect(transport);
+    expect(transport.sessionId).toMatch(/^[A-Za-z0-9_-]{60,}$/);
+    const listed = (await apps.listTools()).tools;
+    expect(listed.map((t) => t.name)).toContain('get_token_evidence');
+    expect(listed.find((t) => t.name === 'investigate_botting')?._meta).toBeDefined();
+    const plain = await connect(server.url, headers);
+    const plainList = (await plain.listTools()).tools;
+    expect(plainList.map((t) => t.name)).not.toContain('get_token_evidence');
+    expect(plainList.every((t) => t._meta === undefined)).toBe(true);
+    // A session id this server did not issue: 404, which tells a client to initialize again.
+    const forged = await post(server.url, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), {
+      ...headers,
+      'mcp-session-id': `${transport.sessionId?.slice(0, -2)}AA`,
+    });
+    expect(forged.status).toBe(404);
+    await apps.close();
+    await plain.close();
   });
 
   it('answers 401 with WWW-Authenticate for a missing or wrong token', async () => {

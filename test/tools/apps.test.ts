@@ -4,11 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPS_CAPABILITIES } from '../../scripts/host/harness.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { VIEW_DATA_KEY, VIEW_URI } from '../../src/views.js';
-import { CHANNEL, call, connect, type Harness, ids, startSim } from '../helpers.js';
-
-// A 2025 client declares its capabilities once, at initialize; a stateless HTTP server answers every later
-// request with a fresh instance that never saw it, so over --http MCP Apps needs a 2026-07-28 client.
-const OFFERED = CHANNEL !== 'legacy-http';
+import { call, connect, type Harness, ids, startSim } from '../helpers.js';
 
 let sim: Simulator;
 let plain: Harness;
@@ -28,13 +24,7 @@ afterAll(async () => {
 
 const meta = (r: { _meta?: unknown }) => (r._meta ?? {}) as Record<string, unknown>;
 
-describe.skipIf(OFFERED)('MCP Apps, a 2025 client over stateless HTTP', () => {
-  it('is not offered: the client gets the plain tools, and results without view data', async () => {
-    expect((await apps.client.listTools()).tools).toEqual((await plain.client.listTools()).tools);
-  });
-});
-
-describe.runIf(OFFERED)('MCP Apps', () => {
+describe('MCP Apps', () => {
   it('lists the view on four tools and one app-only tool, only to a client that declares the extension', async () => {
     const before = (await plain.client.listTools()).tools;
     expect(before.map((t) => t.name)).not.toContain('get_token_evidence');

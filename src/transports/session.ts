@@ -1,0 +1,58 @@
+// The Mcp-Session-Id of a 2025 client over --http: what the client declared at `initialize` that later
+// requests need (today: whether it renders MCP Apps views), plus a random nonce, signed with HMAC-SHA256.
+// Nothing is stored: any replica that holds the same key verifies any session, so the server stays
+// stateless behind a round-robin balancer. The id is also the caller identity a 2025 cancellation is
+// matched to: nobody else can present it, since it is unguessable and cannot be forged without the key.
+import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
+
+/** What a session remembers of its `initialize`. */
+export interface SessionClaims {
+  /** The client declared the MCP Apps extension (io.modelcontextprotocol/ui) with our MIME type. */
+  apps: boolean;
+}
+
+const VERSION = 1;
+const NONCE_BYTES = 16;
+const MAC_BYTES = 32;
+const PAYLOAD_BYTES = 2 + NONCE_BYTES;
+/** Fixed label of the key derivation: the session key is never the bearer token itself. */
+const LABEL = 'streamer-analytics-mcp/session-id/v1';
+
+export interface Sessions {
+  /** A fresh session id carrying the claims. */
+  issue(claims: SessionClaims): string;
+  /** The claims of a session id this server (or a replica with the same token) issued; undefined if not. */
+  verify(id: string): SessionClaims | undefined;
+}
+
+/**
+ * Session ids keyed from STREAMER_ANALYTICS_HTTP_TOKEN (HKDF-SHA256, fixed label) when one is set, so that
+ * replicas sharing the token verify each other's sessions; else from a random key of this process
+ * (loopback-only mode: a restart ends every session, and clients re-initialize on the 404).
+ */
+export function createSessions(token: string | undefined): Sessions {
+  const key = token ? Buffer.from(hkdfSync('sha256', token, Buffer.alloc(0), LABEL, 32)) : randomBytes(32);
+  const mac = (payload: Buffer) => createHmac('sha256', key).update(payload).digest();
+  return {
+    issue(claims) {
+      const payload = Buffer.concat([Buffer.from([VERSION, claims.apps ? 1 : 0]), randomBytes(NONCE_BYTES)]);
+      return Buffer.concat([payload, mac(payload)]).toString('base64url');
+    },
+    verify(id) {
+      if (id.length > 100 || !/^[A-Za-z0-9_-]+$/.test(id)) return undefined;
+      const raw = Buffer.from(id, 'base64url');
+      if (raw.length !== PAYLOAD_BYTES + MAC_BYTES || raw.toString('base64url') !== id) return undefined;
+      const payload = raw.subarray(0, PAYLOAD_BYTES);
+      if (!timingSafeEqual(raw.subarray(PAYLOAD_BYTES), mac(payload))) return undefined;
+      if (payload[0] !== VERSION || (payload[1] ?? 0) > 1) return undefined;
+      return { apps: payload[1] === 1 };
+    },
+  };
+}
+
+/** The capabilities a session's claims stand for, as createServer reads them. */
+export function capabilitiesOf(claims: SessionClaims): ClientCapabilities {
+  return claims.apps ? { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } } : {};
+}
