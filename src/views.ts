@@ -53,8 +53,9 @@ let html: string | undefined;
 /** The built view (npm run build writes it beside the bundle); read once, when first asked for. */
 export function viewHtml(): string {
   if (html) return html;
-  // Beside the bundle (dist/server), or from the sources and the compiled modules (tests, dist/src).
-  for (const path of ['./views.html', '../dist/server/views.html', '../server/views.html']) {
+  // Beside the bundle (dist/server) or one of its chunks (dist/server/chunks), or from the sources and the
+  // compiled modules (tests, dist/src).
+  for (const path of ['./views.html', '../views.html', '../dist/server/views.html', '../server/views.html']) {
     try {
       html = readFileSync(new URL(path, import.meta.url), 'utf8');
       return html;
