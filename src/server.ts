@@ -195,6 +195,7 @@ export function createServer(deps: ServerDeps): Server {
           );
         },
         signal,
+        callerKey: client,
         ...(withView ? { view: (data: ViewData) => (view = data) } : {}),
         // The demo marker is added after rendering: the result is fitted to what it leaves.
         budget: deps.demo ? budget - DEMO_COST : budget,

@@ -188,19 +188,25 @@ describe('guidance that points the right way', () => {
     const c = ids(sim, 'platform_c', 2);
     const b = ids(sim, 'platform_b', 2);
     const analyzed = await call(g.client, 'analyze_botting', { mintIds: [...b, ...c], chain: 'chain_b' });
-    const note = 'Botting analysis covers platform_a and platform_b only';
-    expect(analyzed.text).toContain(note);
-    expect(JSON.stringify(analyzed.structured)).toContain(note);
+    // Next to each platform_c token's result, in both channels.
+    for (const id of c) {
+      const line = analyzed.text.split('\n').find((l) => l.includes(id));
+      expect(line).toContain('streams on platform_c, which botting analysis does not cover');
+      expect(failedOf(analyzed)).toContainEqual({
+        id,
+        error: 'streams on platform_c, which botting analysis does not cover',
+      });
+    }
     const investigated = await call(g.client, 'investigate_botting', {
       mintIds: [...b, ...c],
       chain: 'chain_b',
     });
     const errors = failedOf(investigated);
     expect(errors.filter((e) => c.includes(e.id)).map((e) => e.error)).toEqual([
-      'on platform_c, which botting analysis does not cover',
-      'on platform_c, which botting analysis does not cover',
+      'streams on platform_c, which botting analysis does not cover',
+      'streams on platform_c, which botting analysis does not cover',
     ]);
-    expect(investigated.text).toContain('on platform_c, which botting analysis does not cover');
+    expect(investigated.text).toContain('streams on platform_c, which botting analysis does not cover');
     expect(investigated.text).toContain('get_streamer_sessions with chain chain_b, platform platform_b');
   });
 

@@ -22,6 +22,8 @@ export interface Cut {
   how: (shown: number) => string;
   /** The call's format: a detailed call is also offered the concise one. */
   format: 'concise' | 'detailed';
+  /** Where `items` start in a longer ranking (investigate_botting's offset): the note counts from there. */
+  offset?: number;
 }
 
 /**
@@ -38,7 +40,7 @@ export function fitRows<T>(
     const rendered = render(items.slice(0, shown));
     if (shown >= items.length) return rendered;
     const how = cut.how(shown) + (cut.format === 'detailed' ? ' Or ask with response_format "concise".' : '');
-    const note = cutNote(shown, items.length, cut.what, how);
+    const note = cutNote(shown, items.length, cut.what, how, cut.offset);
     return {
       ...rendered,
       text: `${rendered.text}\n${note}`,
@@ -68,8 +70,10 @@ export function fitRows<T>(
 }
 
 /** The sentence both channels carry when rows were cut to fit the budget. */
-const cutNote = (shown: number, total: number, what: string, how: string) =>
-  `Showing ${grouped(shown)} of ${grouped(total)} ${what}. ${how}`;
+const cutNote = (shown: number, total: number, what: string, how: string, offset?: number) =>
+  offset === undefined
+    ? `Showing ${grouped(shown)} of ${grouped(total)} ${what}. ${how}`
+    : `Showing ${shown ? `${grouped(offset + 1)}–${grouped(offset + shown)}` : 'none'} of ${grouped(offset + total)} ${what}. ${how}`;
 
 /** Fields that say what happened (never dropped to make room): the rest is data, cut first. */
 const KEPT = new Set([
@@ -85,6 +89,8 @@ const KEPT = new Set([
   'integrity',
   'duplicates',
   'notFound',
+  'notCovered',
+  'dataAgeSeconds',
   'topReasons',
   'pagination',
   'truncated',

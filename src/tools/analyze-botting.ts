@@ -1,20 +1,24 @@
 import * as z from 'zod';
-import { accountFor, asRecord, failures, noteLines } from '../format/batch.js';
+import { accountFor, asArray, asRecord, failures, type ItemError, noteLines } from '../format/batch.js';
 import {
   boardView,
   type Finding,
+  FLAGGED_LEVEL,
   levelStats,
   levelsLine,
   parseFindings,
   rankFindings,
   reasonsText,
 } from '../format/botting.js';
+import { describeError } from '../format/errors.js';
 import { describeObject } from '../format/generic.js';
 import { fitRows } from '../format/result.js';
-import { cleanDeep, num, quote, table } from '../format/text.js';
+import type { StreamerRecord } from '../format/streamer.js';
+import { clean, cleanDeep, num, quote, table } from '../format/text.js';
 import { batchOutput } from './batch-output.js';
-import { idList, PLATFORM_C_NOTE, SCOPES, SHAPES, scopeHint } from './shared.js';
-import { defineTool } from './tool.js';
+import { markCoverage, NOT_COVERED, notCoveredLine, streamerLookup } from './coverage.js';
+import { idList, SCOPES, SHAPES, scopeHint } from './shared.js';
+import { defineTool, type RenderContext } from './tool.js';
 
 const REASONS_IN_JSON = 5;
 
@@ -22,119 +26,148 @@ export const analyzeBotting = defineTool({
   name: 'analyze_botting',
   title: 'Botting analysis',
   description:
-    'Checks tokens for artificially inflated (botted) viewer counts: confidence level, confidence, score and reasons per token, most suspicious first.',
+    'Checks tokens for botted viewer counts: level, confidence, score, reasons, most suspicious first; on chain_b, names platform_c tokens (not covered). detailed: every reason.',
   input: {
     mintIds: idList(50),
     hours: z.number().int().min(1).max(168).default(24).describe('Hours of data analysed'),
   },
   scope: SCOPES.botting,
   ids: 'mintIds',
-  output: { query: z.object({}).loose().optional(), ...batchOutput },
-  request: ({ mintIds, hours, chain, platform }) => ({
-    method: 'POST',
-    path: '/botting/bulk',
-    shape: SHAPES.batch,
-    body: { mintIds, hours, chain, platform },
-  }),
-  view(body, args) {
-    const data = asRecord(body.data);
-    const { results, errors } = accountFor(
-      parseFindings(data.results),
-      (f) => f.mintId,
-      data.errors,
-      args.mintIds,
-      asRecord(data.summary),
-    );
-    const { chain, platform, hours } = args;
-    return boardView(rankFindings(results), errors, {
-      chain,
-      platform,
-      hours,
-      requested: args.mintIds.length,
-    });
+  output: {
+    query: z.object({}).loose().optional(),
+    calls: z.object({}).loose().optional(),
+    notCovered: z.array(z.string()).optional(),
+    ...batchOutput,
   },
-  render(body, args, ctx) {
+  async run(args, ctx) {
+    const { mintIds, hours, chain, platform } = args;
+    // On chain_b, one /streamers lookup (50 ids fit its batch of 100) says which tokens stream on platform_c.
+    const [body, lookup] = await Promise.all([
+      ctx.send({
+        method: 'POST',
+        path: '/botting/bulk',
+        shape: SHAPES.batch,
+        body: { mintIds, hours, chain, platform },
+      }),
+      chain === 'chain_b'
+        ? ctx.send(streamerLookup(mintIds, chain, platform)).then(
+            (b) => ({ body: b }),
+            (error: unknown) => {
+              if (ctx.signal.aborted) throw error;
+              return { error };
+            },
+          )
+        : undefined,
+    ]);
     const data = asRecord(body.data);
     const summary = asRecord(data.summary);
-    const accounted = accountFor(
-      parseFindings(data.results),
-      (f) => f.mintId,
-      data.errors,
-      args.mintIds,
-      summary,
-    );
+    const accounted = accountFor(parseFindings(data.results), (f) => f.mintId, data.errors, mintIds, summary);
+    const records = new Map<string, StreamerRecord>();
+    if (lookup && 'body' in lookup)
+      for (const r of asArray(lookup.body.data).map(asRecord))
+        records.set(clean(r.mintId, 64), r as StreamerRecord);
+    const findings = rankFindings(accounted.results);
     const { errors } = accounted;
+    const notCovered = markCoverage(chain, findings, errors, records);
     const notes = [
       ...accounted.notes,
-      ...(args.chain === 'chain_b' && errors.length ? [PLATFORM_C_NOTE] : []),
+      ...(lookup && 'error' in lookup
+        ? [
+            `Could not check which tokens stream on platform_c (not covered): ${describeError(lookup.error).split('\n')[0]}`,
+          ]
+        : []),
     ];
-    const scope = scopeHint(args.chain, args.platform);
-    const failed = failures(errors);
-    const findings = rankFindings(accounted.results);
-    const stats = levelStats(findings, summary.averageConfidence);
-
-    const headline = `Botting analysis: ${args.mintIds.length} tokens requested, ${findings.length} analysed, ${errors.length} failed (${args.chain} / ${args.platform}, last ${args.hours} h)`;
-    const counts = {
-      requested: args.mintIds.length,
-      analysed: findings.length,
-      failed: errors.length,
-      byLevel: stats.byLevel,
-      ...(stats.averageConfidence !== null ? { averageConfidence: stats.averageConfidence } : {}),
-    };
-
-    const cut = {
-      what: 'analysed tokens (most suspicious first)',
-      how: () => 'Ask for fewer mintIds per call.',
-      format: ctx.format,
-    };
-    return fitRows(findings, ctx.budget, cut, (rows) => {
-      const text = [
-        headline,
-        ...(findings.length ? [levelsLine(stats)] : []),
-        ...noteLines(notes),
-        ...(rows.length
-          ? [
-              '',
-              ...table(
-                [
-                  { header: 'level' },
-                  { header: 'conf', align: 'right' },
-                  { header: 'score', align: 'right' },
-                  { header: 'mint' },
-                  { header: 'reasons' },
-                ],
-                rows.map((f) => [f.level, num(f.confidence), num(f.score), f.mintId, reasonsText(f.reasons)]),
-              ),
-            ]
-          : []),
-        ...(ctx.format === 'detailed' ? rows.flatMap((f) => detailLines(f)) : []),
-        ...(errors.length ? ['', ...failed.lines] : []),
-        `Next: get_streamer_sessions${scope} for one token's history; get_streamer_core${scope} to see whether it is live.`,
-      ].join('\n');
-      return {
-        summary: headline,
-        text,
-        structured: {
-          query: { chain: args.chain, platform: args.platform, hours: args.hours },
-          counts,
-          results: rows.map((f) =>
-            ctx.format === 'detailed'
-              ? (cleanDeep(f.raw) as Record<string, unknown>)
-              : {
-                  mintId: f.mintId,
-                  level: f.level,
-                  confidence: f.confidence,
-                  score: f.score,
-                  reasons: f.reasons.slice(0, REASONS_IN_JSON),
-                },
-          ),
-          ...(errors.length ? { errors: failed.json } : {}),
-          ...(notes.length ? { integrity: notes } : {}),
-        },
-      };
-    });
+    ctx.view?.(boardView(findings, errors, { chain, platform, hours, requested: mintIds.length }));
+    return render(args, ctx, findings, errors, notes, summary, notCovered, lookup ? 2 : 1);
   },
 });
+
+function render(
+  args: { mintIds: string[]; hours: number; chain: string; platform: string },
+  ctx: RenderContext,
+  findings: Finding[],
+  errors: ItemError[],
+  notes: string[],
+  summary: Record<string, unknown>,
+  notCovered: string[],
+  requests: number,
+) {
+  const scope = scopeHint(args.chain, args.platform);
+  const failed = failures(errors);
+  const stats = levelStats(findings, summary.averageConfidence);
+  const uncovered = new Set(notCovered);
+  const high = stats.byLevel[FLAGGED_LEVEL] ?? 0;
+  const headline = `Botting analysis: ${high} of ${findings.length} analysed tokens flagged ${FLAGGED_LEVEL} (${args.mintIds.length} requested, ${errors.length} failed; ${args.chain} / ${args.platform}, last ${args.hours} h)`;
+  const counts = {
+    requested: args.mintIds.length,
+    analysed: findings.length,
+    failed: errors.length,
+    byLevel: stats.byLevel,
+    ...(stats.averageConfidence !== null ? { averageConfidence: stats.averageConfidence } : {}),
+    ...(args.chain === 'chain_b' ? { notCovered: notCovered.length } : {}),
+  };
+  const cut = {
+    what: 'analysed tokens (most suspicious first)',
+    how: () => 'Ask for fewer mintIds per call.',
+    format: ctx.format,
+  };
+  return fitRows(findings, ctx.budget, cut, (rows) => {
+    const text = [
+      headline,
+      ...(findings.length ? [levelsLine(stats)] : []),
+      ...(notCovered.length ? [notCoveredLine(notCovered)] : []),
+      ...noteLines(notes),
+      ...(rows.length
+        ? [
+            '',
+            ...table(
+              [
+                { header: 'level' },
+                { header: 'conf', align: 'right' },
+                { header: 'score', align: 'right' },
+                { header: 'mint' },
+                { header: 'reasons' },
+              ],
+              rows.map((f) => [
+                f.level,
+                num(f.confidence),
+                num(f.score),
+                f.mintId,
+                uncovered.has(f.mintId) ? `NOT COVERED: ${NOT_COVERED}` : reasonsText(f.reasons),
+              ]),
+            ),
+          ]
+        : []),
+      ...(ctx.format === 'detailed' ? rows.flatMap((f) => detailLines(f)) : []),
+      ...(errors.length ? ['', ...failed.lines] : []),
+      `Next: get_streamer_sessions${scope} for one token's history; get_streamer_core${scope} to see whether it is live.`,
+    ].join('\n');
+    return {
+      summary: headline,
+      text,
+      structured: {
+        query: { chain: args.chain, platform: args.platform, hours: args.hours },
+        counts,
+        calls: { botting: 1, streamers: requests - 1 },
+        results: rows.map((f) => ({
+          ...(ctx.format === 'detailed'
+            ? (cleanDeep(f.raw) as Record<string, unknown>)
+            : {
+                mintId: f.mintId,
+                level: f.level,
+                confidence: f.confidence,
+                score: f.score,
+                reasons: f.reasons.slice(0, REASONS_IN_JSON),
+              }),
+          ...(uncovered.has(f.mintId) ? { covered: false, coverage: NOT_COVERED } : {}),
+        })),
+        ...(notCovered.length ? { notCovered } : {}),
+        ...(errors.length ? { errors: failed.json } : {}),
+        ...(notes.length ? { integrity: notes } : {}),
+      },
+    };
+  });
+}
 
 /** In detailed mode: every reason, then every field the table does not show. */
 function detailLines(f: Finding): string[] {

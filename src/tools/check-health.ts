@@ -7,7 +7,7 @@ export const checkHealth = defineTool({
   name: 'check_health',
   title: 'Service health',
   description:
-    'Checks that the streamer analytics service is reachable, with whatever status it reports. Use first when other tools fail.',
+    'Checks that the service is reachable, with the status it reports. Use first when other tools fail. detailed: every field.',
   input: {},
   output: { health: z.object({}).loose().optional() },
   request: () => ({ method: 'GET', path: '/health' }),

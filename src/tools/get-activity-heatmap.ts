@@ -12,7 +12,7 @@ export const getActivityHeatmap = defineTool({
   name: 'get_activity_heatmap',
   title: 'Activity heatmap',
   description:
-    'When streaming happens, service-wide: the busiest day and hour cell, an hourly grid, daily activity this month, consistency. detailed: every value.',
+    'When streaming happens, service-wide: the busiest day and hour cell, an hourly grid, days of this month, consistency. detailed: every value.',
   input: {},
   scope: SCOPES.any,
   output: {

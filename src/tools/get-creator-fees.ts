@@ -46,7 +46,7 @@ export const getCreatorFees = defineTool({
   name: 'get_creator_fees',
   title: 'Creator fees (batch)',
   description:
-    "Creator fees of tokens, ranked by fees in chain_a's native coin, with exact totals (native coin, per currency); failures with the reason. detailed: fields beyond these.",
+    "Creator fees of tokens, ranked by fees in chain_a's native coin, with exact totals (native coin, per currency). detailed: any other fields.",
   input: { tokenAddresses: idList(100, 'Token addresses') },
   ids: 'tokenAddresses',
   output: {

@@ -23,7 +23,7 @@ export const getStreamerCore = defineTool({
   name: 'get_streamer_core',
   title: 'Streamer core data',
   description:
-    "One token's streamer record: name, symbol, live now, viewers, market cap, price, total streaming time.",
+    "One token's streamer record: name, symbol, live now, viewers, market cap, price, total streaming time. detailed: other fields.",
   input: { mint: mintId.describe('Token mint id') },
   scope: SCOPES.any,
   output: { streamer: z.object({}).loose().optional() },

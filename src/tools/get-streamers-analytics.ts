@@ -8,7 +8,7 @@ export const getStreamersAnalytics = defineTool({
   name: 'get_streamers_analytics',
   title: 'Streamer analytics (batch)',
   description:
-    'Time-series analytics of tokens over a period: per token and series, first, last, min, max (with its time), mean, sparkline. detailed: every point.',
+    'Time series of tokens over a period: per token and series, first, last, min, max (and when), mean, sparkline. detailed: every point.',
   input: {
     mintIds: idList(25),
     period: z.enum(['1h', '6h', '12h', '1d', '7d', '30d']).default('1d'),

@@ -7,7 +7,7 @@ export const getStreamersComplete = defineTool({
   name: 'get_streamers_complete',
   title: 'Complete streamer data (batch)',
   description:
-    'Everything the service holds on some tokens, every field shown, long series summarised. Failed tokens listed. For core records only, use list_streamers.',
+    'Everything the service holds on some tokens, every field, long series summarised. For core records, list_streamers. detailed: series in full.',
   input: { mintIds: idList(25) },
   scope: SCOPES.noPlatformC,
   ids: 'mintIds',

@@ -17,232 +17,349 @@ import { describeError } from '../format/errors.js';
 import { describeObject } from '../format/generic.js';
 import { fitRows } from '../format/result.js';
 import { liveText, type StreamerRecord } from '../format/streamer.js';
-import { clean, cleanDeep, exact, idColumn, label, money, num, quote, table } from '../format/text.js';
+import {
+  abbrev,
+  clean,
+  cleanDeep,
+  coin,
+  exact,
+  grouped,
+  idColumn,
+  label,
+  money,
+  num,
+  quote,
+  table,
+} from '../format/text.js';
 import { failureGroups } from './batch-output.js';
+import { LOOKUP_BATCH, markCoverage, NOT_COVERED, notCoveredLine, streamerLookup } from './coverage.js';
+import { INVESTIGATION_TTL_MS, recall, remember } from './investigation-cache.js';
 import { idList, SCOPES, SHAPES, scopeHint } from './shared.js';
 import { type CallContext, defineTool } from './tool.js';
 
 /** Each endpoint's own batch limit, from the interface document. */
-const CHUNK = { botting: 50, streamers: 100, fees: 100 } as const;
+const CHUNK = { botting: 50, streamers: LOOKUP_BATCH, fees: 100 } as const;
 
 const chunk = <T>(list: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
 
 interface Fees {
-  totalFees: unknown;
+  totalFees: number | null;
   currency: string;
-  feesInNativeCoin: unknown;
+  feesInNativeCoin: number | null;
 }
+
+/** An investigation's joined data: what the cache keeps and every slice is rendered from. */
+interface Investigation {
+  ranked: Finding[];
+  errors: ItemError[];
+  notes: string[];
+  records: Map<string, StreamerRecord>;
+  fees: Map<string, Fees>;
+  /** Findings on platform_c (chain_b), whose verdicts rest on no data. */
+  notCovered: string[];
+  calls: { botting: number; streamers: number; fees: number };
+  /** Every upstream request answered: only such an investigation is kept for re-slicing. */
+  complete: boolean;
+}
+
+const SORTS = ['suspicion', 'viewers', 'marketCap', 'score', 'confidence', 'fees'] as const;
+type SortBy = (typeof SORTS)[number];
 
 /** The first line of a failure's description: what a chunk's ids are reported with. */
 const reasonOf = (error: unknown) => (describeError(error).split('\n')[0] ?? 'failed').slice(0, 160);
+
+const TTL_MINUTES = INVESTIGATION_TTL_MS / 60_000;
 
 export const investigateBotting = defineTool({
   name: 'investigate_botting',
   title: 'Botting investigation',
   description:
-    "Botting analysis of up to 500 tokens in one call, batched for you, joined with each token's name, live status, viewers and market cap (and creator fees if asked): one ranked report, flagged live tokens, most frequent reasons.",
+    'Botting analysis of up to 500 tokens, joined with name, live, viewers, market cap (and fees): ranked, filtered, paged. Re-slicing within 5 min makes no upstream request. detailed: every field.',
   input: {
     mintIds: idList(500),
     hours: z.number().int().min(1).max(168).default(24).describe('Hours of data analysed'),
     includeCreatorFees: z.boolean().default(false).describe('Join creator fees'),
+    sortBy: z.enum(SORTS).default('suspicion').describe('fees needs includeCreatorFees'),
+    levels: z
+      .array(z.string().min(1).max(32))
+      .min(1)
+      .max(20)
+      .optional()
+      .describe('Confidence levels to keep'),
+    liveOnly: z.boolean().default(false).describe('Only tokens live now'),
+    offset: z.number().int().min(0).default(0).describe('Index into the filtered ranking'),
   },
   scope: SCOPES.botting,
   ids: 'mintIds',
+  check: (args) =>
+    args.sortBy === 'fees' && !args.includeCreatorFees
+      ? 'sortBy "fees" needs includeCreatorFees: true (fees are joined only when asked for).'
+      : undefined,
   output: {
     query: z.object({}).loose().optional(),
     counts: z.object({}).loose().optional(),
     calls: z.object({}).loose().optional(),
+    dataAgeSeconds: z.number().optional(),
     topReasons: z.array(z.object({ reason: z.string(), count: z.number() })).optional(),
     columns: z.array(z.string()).optional(),
     rows: z.array(z.array(z.unknown())).optional(),
     items: z.array(z.object({}).loose()).optional(),
+    notCovered: z.array(z.string()).optional(),
     errors: failureGroups,
     notes: z.array(z.string()).optional(),
   },
   async run(args, ctx) {
-    const { mintIds, hours, chain, platform } = args;
-    const plan = {
-      botting: chunk(mintIds, CHUNK.botting),
-      streamers: chunk(mintIds, CHUNK.streamers),
-      fees: args.includeCreatorFees ? chunk(mintIds, CHUNK.fees) : [],
-    };
-    const total = plan.botting.length + plan.streamers.length + plan.fees.length;
-    let done = 0;
-    const send = async (req: ApiRequest, what: string) => {
-      try {
-        return { body: await ctx.send(req) };
-      } catch (error) {
-        // Cancellation ends the whole investigation; any other failure costs only this chunk.
-        if (ctx.signal.aborted || (error instanceof ApiError && error.kind === 'cancelled')) throw error;
-        return { error };
-      } finally {
-        if (!ctx.signal.aborted) ctx.progress(++done, total, `${what} (${done} of ${total} requests done)`);
-      }
-    };
-
-    const [botting, streamers, fees] = await Promise.all([
-      Promise.all(
-        plan.botting.map((ids, i) =>
-          send(
-            {
-              method: 'POST',
-              path: '/botting/bulk',
-              body: { mintIds: ids, hours, chain, platform },
-              shape: SHAPES.batch,
-            },
-            `botting ${i + 1}/${plan.botting.length}`,
-          ),
-        ),
-      ),
-      Promise.all(
-        plan.streamers.map((ids, i) =>
-          send(
-            {
-              method: 'POST',
-              path: '/streamers',
-              shape: SHAPES.streamers,
-              // On chain_b, every platform: a record that says platform_c explains a failed analysis.
-              body: {
-                tokenAddresses: ids,
-                limit: CHUNK.streamers,
-                page: 1,
-                chain,
-                platform: chain === 'chain_b' ? 'all' : platform,
-              },
-            },
-            `streamer records ${i + 1}/${plan.streamers.length}`,
-          ),
-        ),
-      ),
-      Promise.all(
-        plan.fees.map((ids, i) =>
-          send(
-            {
-              method: 'POST',
-              path: '/stats/creator-fees/bulk',
-              body: { tokenAddresses: ids },
-              shape: SHAPES.fees,
-            },
-            `creator fees ${i + 1}/${plan.fees.length}`,
-          ),
-        ),
-      ),
+    // The data depends on the ids (as a set), hours, chain, platform and fees; the slice does not.
+    const key = JSON.stringify([
+      [...args.mintIds].sort(),
+      args.hours,
+      args.chain,
+      args.platform,
+      args.includeCreatorFees,
     ]);
-
-    // Nothing analysed at all (every botting request refused: a bad key, an outage, the batch allowance):
-    // that is the call's failure, with its own tag, not a report of failed ids.
-    const first = botting[0];
-    if (first && 'error' in first && botting.every((o) => 'error' in o)) throw first.error;
-
-    // Botting: every id of a chunk that failed is an error with the chunk's reason; the rest stands.
-    const found: Finding[] = [];
-    const errors: ItemError[] = [];
-    const notes: string[] = [];
-    botting.forEach((outcome, i) => {
-      const ids = plan.botting[i] as string[];
-      if ('error' in outcome) {
-        const reason = reasonOf(outcome.error);
-        for (const id of ids) errors.push({ id, error: reason });
-        return;
-      }
-      const data = asRecord(outcome.body.data);
-      const accounted = accountFor(
-        parseFindings(data.results),
-        (f) => f.mintId,
-        data.errors,
-        ids,
-        asRecord(data.summary),
-      );
-      found.push(...accounted.results);
-      errors.push(...accounted.errors);
-      notes.push(...accounted.notes);
-    });
-
-    const records = new Map<string, StreamerRecord>();
-    streamers.forEach((outcome, i) => {
-      if ('error' in outcome) {
-        notes.push(`No streamer records for ${plan.streamers[i]?.length} ids: ${reasonOf(outcome.error)}`);
-        return;
-      }
-      for (const r of asArray(outcome.body.data).map(asRecord))
-        records.set(clean(r.mintId, 64), r as StreamerRecord);
-    });
-
-    // A failure of a token on platform_c is the endpoint's coverage, not a missing token: say so.
-    if (chain === 'chain_b') {
-      for (const e of errors)
-        if (records.get(e.id)?.platform === 'platform_c')
-          e.error = 'on platform_c, which botting analysis does not cover';
-    }
-
-    const feesById = new Map<string, Fees>();
-    let feeErrors = 0;
-    fees.forEach((outcome, i) => {
-      if ('error' in outcome) {
-        notes.push(`No creator fees for ${plan.fees[i]?.length} ids: ${reasonOf(outcome.error)}`);
-        return;
-      }
-      for (const f of asArray(outcome.body.data).map(asRecord)) {
-        feesById.set(clean(f.tokenAddress, 64), {
-          totalFees: exact(f.totalFees),
-          currency: clean(f.currency, 16),
-          feesInNativeCoin: exact(f.feesInNativeCoin),
-        });
-      }
-      feeErrors += asArray(outcome.body.errors).length;
-    });
-    if (feeErrors)
-      notes.push(`Creator fees unavailable for ${feeErrors} tokens (see get_creator_fees for the reasons).`);
-
-    const ranked = rankFindings(found);
+    const hit = ctx.callerKey ? recall<Investigation>(ctx.callerKey, key) : undefined;
+    const data = hit?.value ?? (await investigate(args, ctx));
+    if (!hit && data.complete && ctx.callerKey) remember(ctx.callerKey, key, data);
     ctx.view?.(
       boardView(
-        ranked,
-        errors,
-        { chain, platform, hours: args.hours, requested: args.mintIds.length },
-        records,
+        data.ranked,
+        data.errors,
+        { chain: args.chain, platform: args.platform, hours: args.hours, requested: args.mintIds.length },
+        data.records,
       ),
     );
-    return report(args, ctx, ranked, errors, notes, records, feesById, {
-      botting: plan.botting.length,
-      streamers: plan.streamers.length,
-      fees: plan.fees.length,
-    });
+    return report(args, ctx, data, hit ? Math.round(hit.ageMs / 1000) : undefined);
   },
 });
 
-function report(
+/** Runs the investigation: every request in chunks of each endpoint's limit, joined into one ranking. */
+async function investigate(
   args: { mintIds: string[]; hours: number; chain: string; platform: string; includeCreatorFees: boolean },
+  ctx: CallContext,
+): Promise<Investigation> {
+  const { mintIds, hours, chain, platform } = args;
+  const plan = {
+    botting: chunk(mintIds, CHUNK.botting),
+    streamers: chunk(mintIds, CHUNK.streamers),
+    fees: args.includeCreatorFees ? chunk(mintIds, CHUNK.fees) : [],
+  };
+  const total = plan.botting.length + plan.streamers.length + plan.fees.length;
+  let done = 0;
+  let complete = true;
+  const send = async (req: ApiRequest, what: string) => {
+    try {
+      return { body: await ctx.send(req) };
+    } catch (error) {
+      // Cancellation ends the whole investigation; any other failure costs only this chunk.
+      if (ctx.signal.aborted || (error instanceof ApiError && error.kind === 'cancelled')) throw error;
+      complete = false;
+      return { error };
+    } finally {
+      if (!ctx.signal.aborted) ctx.progress(++done, total, `${what} (${done} of ${total} requests done)`);
+    }
+  };
+
+  const [botting, streamers, fees] = await Promise.all([
+    Promise.all(
+      plan.botting.map((ids, i) =>
+        send(
+          {
+            method: 'POST',
+            path: '/botting/bulk',
+            body: { mintIds: ids, hours, chain, platform },
+            shape: SHAPES.batch,
+          },
+          `botting ${i + 1}/${plan.botting.length}`,
+        ),
+      ),
+    ),
+    Promise.all(
+      plan.streamers.map((ids, i) =>
+        send(streamerLookup(ids, chain, platform), `streamer records ${i + 1}/${plan.streamers.length}`),
+      ),
+    ),
+    Promise.all(
+      plan.fees.map((ids, i) =>
+        send(
+          {
+            method: 'POST',
+            path: '/stats/creator-fees/bulk',
+            body: { tokenAddresses: ids },
+            shape: SHAPES.fees,
+          },
+          `creator fees ${i + 1}/${plan.fees.length}`,
+        ),
+      ),
+    ),
+  ]);
+
+  // Nothing analysed at all (every botting request refused: a bad key, an outage, the batch allowance):
+  // that is the call's failure, with its own tag, not a report of failed ids.
+  const first = botting[0];
+  if (first && 'error' in first && botting.every((o) => 'error' in o)) throw first.error;
+
+  // Botting: every id of a chunk that failed is an error with the chunk's reason; the rest stands.
+  const found: Finding[] = [];
+  const errors: ItemError[] = [];
+  const notes: string[] = [];
+  botting.forEach((outcome, i) => {
+    const ids = plan.botting[i] as string[];
+    if ('error' in outcome) {
+      const reason = reasonOf(outcome.error);
+      for (const id of ids) errors.push({ id, error: reason });
+      return;
+    }
+    const data = asRecord(outcome.body.data);
+    const accounted = accountFor(
+      parseFindings(data.results),
+      (f) => f.mintId,
+      data.errors,
+      ids,
+      asRecord(data.summary),
+    );
+    for (const f of accounted.results) found.push(f);
+    for (const e of accounted.errors) errors.push(e);
+    for (const n of accounted.notes) notes.push(n);
+  });
+
+  const records = new Map<string, StreamerRecord>();
+  streamers.forEach((outcome, i) => {
+    if ('error' in outcome) {
+      notes.push(`No streamer records for ${plan.streamers[i]?.length} ids: ${reasonOf(outcome.error)}`);
+      return;
+    }
+    for (const r of asArray(outcome.body.data).map(asRecord))
+      records.set(clean(r.mintId, 64), r as StreamerRecord);
+  });
+
+  const feesById = new Map<string, Fees>();
+  let feeErrors = 0;
+  fees.forEach((outcome, i) => {
+    if ('error' in outcome) {
+      notes.push(`No creator fees for ${plan.fees[i]?.length} ids: ${reasonOf(outcome.error)}`);
+      return;
+    }
+    for (const f of asArray(outcome.body.data).map(asRecord)) {
+      feesById.set(clean(f.tokenAddress, 64), {
+        totalFees: exact(f.totalFees),
+        currency: clean(f.currency, 16),
+        feesInNativeCoin: exact(f.feesInNativeCoin),
+      });
+    }
+    feeErrors += asArray(outcome.body.errors).length;
+  });
+  if (feeErrors)
+    notes.push(`Creator fees unavailable for ${feeErrors} tokens (see get_creator_fees for the reasons).`);
+
+  const ranked = rankFindings(found);
+  return {
+    ranked,
+    errors,
+    notes,
+    records,
+    fees: feesById,
+    notCovered: markCoverage(chain, ranked, errors, records),
+    calls: { botting: plan.botting.length, streamers: plan.streamers.length, fees: plan.fees.length },
+    complete,
+  };
+}
+
+interface SliceArgs {
+  mintIds: string[];
+  hours: number;
+  chain: string;
+  platform: string;
+  includeCreatorFees: boolean;
+  sortBy: SortBy;
+  levels?: string[] | undefined;
+  liveOnly: boolean;
+  offset: number;
+}
+
+/** The value a ranking sorts by (highest first); null sorts last. */
+function sortValue(sortBy: SortBy, data: Investigation): (f: Finding) => number | null {
+  const record = (f: Finding) => data.records.get(f.mintId);
+  switch (sortBy) {
+    case 'viewers':
+      return (f) => exact(record(f)?.currentViewers);
+    case 'marketCap':
+      return (f) => exact(record(f)?.tokenMarketCap);
+    case 'score':
+      return (f) => f.score;
+    case 'confidence':
+      return (f) => f.confidence;
+    case 'fees':
+      return (f) => data.fees.get(f.mintId)?.feesInNativeCoin ?? null;
+    default:
+      return () => null;
+  }
+}
+
+const SORT_TEXT: Record<SortBy, string> = {
+  suspicion: 'most suspicious first',
+  viewers: 'most viewers first',
+  marketCap: 'highest market cap first',
+  score: 'highest score first',
+  confidence: 'highest confidence first',
+  fees: 'highest native-coin fees first',
+};
+
+function report(
+  args: SliceArgs,
   ctx: CallContext & { format: 'concise' | 'detailed' },
-  ranked: Finding[],
-  errors: ItemError[],
-  notes: string[],
-  records: Map<string, StreamerRecord>,
-  fees: Map<string, Fees>,
-  calls: Record<string, number>,
+  data: Investigation,
+  ageSeconds: number | undefined,
 ) {
+  const { ranked, errors, notes, records, fees, calls } = data;
   const stats = levelStats(ranked);
   const flagged = ranked.filter((f) => f.level === FLAGGED_LEVEL);
-  const flaggedLive = flagged.filter((f) => records.get(f.mintId)?.isCurrentlyLive === true);
-  const liveViewers = flaggedLive.reduce(
-    (sum, f) => sum + Number(records.get(f.mintId)?.currentViewers ?? 0),
-    0,
-  );
+  const isLive = (f: Finding) => records.get(f.mintId)?.isCurrentlyLive === true;
+  const flaggedLive = flagged.filter(isLive);
+  let liveViewers = 0;
+  for (const f of flaggedLive) liveViewers += exact(records.get(f.mintId)?.currentViewers) ?? 0;
   const reasons = topReasons(ranked);
   const failed = failures(errors);
-  const callText = `${calls.botting} botting, ${calls.streamers} streamer${calls.fees ? `, ${calls.fees} fee` : ''} requests`;
-  const headline = `Botting investigation: ${args.mintIds.length} tokens requested, ${ranked.length} analysed, ${errors.length} failed (${args.chain} / ${args.platform}, last ${args.hours} h; ${callText})`;
-  const flaggedLine = `Flagged (${FLAGGED_LEVEL}): ${flagged.length}; live now: ${flaggedLive.length}${flaggedLive.length ? ` (${num(liveViewers)} viewers)` : ''}${
-    flaggedLive.length
-      ? `: ${flaggedLive
-          .slice(0, 10)
-          .map((f) => f.mintId)
-          .join(', ')}${flaggedLive.length > 10 ? ', …' : ''}`
+  const notCovered = new Set(data.notCovered);
+
+  // The slice: levels (case-insensitive), live only, then the order asked for, then the offset.
+  const wanted = args.levels ? new Set(args.levels.map((l) => l.toUpperCase())) : undefined;
+  const filtered = ranked.filter(
+    (f) => (!wanted || wanted.has(f.level.toUpperCase())) && (!args.liveOnly || isLive(f)),
+  );
+  const value = sortValue(args.sortBy, data);
+  const sorted =
+    args.sortBy === 'suspicion'
+      ? filtered
+      : [...filtered].sort((x, y) => (value(y) ?? -Infinity) - (value(x) ?? -Infinity));
+  const page = sorted.slice(args.offset);
+  const filterText = [
+    ...(args.levels ? [`levels ${args.levels.join(', ')}`] : []),
+    ...(args.liveOnly ? ['live only'] : []),
+  ].join(', ');
+
+  const headline = `Botting investigation: ${flagged.length} of ${ranked.length} analysed tokens flagged ${FLAGGED_LEVEL}, ${flaggedLive.length} of them live now (${args.mintIds.length} requested, ${errors.length} failed; ${args.chain} / ${args.platform}, last ${args.hours} h)`;
+  const flaggedLine = flaggedLive.length
+    ? `Flagged and live: ${flaggedLive.length} (${grouped(liveViewers)} viewers): ${flaggedLive
+        .slice(0, 10)
+        .map((f) => f.mintId)
+        .join(', ')}${flaggedLive.length > 10 ? ', …' : ''}`
+    : `Flagged and live: none`;
+  const sliceLine = `${filterText ? `Filter ${filterText}: ${sorted.length} of ${ranked.length} findings match; ` : ''}ranked ${SORT_TEXT[args.sortBy]}${
+    args.offset
+      ? page.length
+        ? `; from offset ${args.offset} (row ${args.offset + 1})`
+        : `; offset ${args.offset} is past the end: ${sorted.length} match, use an offset below ${sorted.length}`
       : ''
-  }`;
-  const ids = idColumn(ranked.length, 'ids');
+  }.`;
+  const ageLine =
+    ageSeconds !== undefined
+      ? `Data from this investigation ${ageSeconds} s ago; no new upstream requests (kept ${TTL_MINUTES} minutes).`
+      : undefined;
+  const showFees = args.includeCreatorFees;
+  const ids = idColumn(page.length, 'ids');
   const columns = [
+    'rank',
     'mintId',
     'level',
     'confidence',
@@ -253,7 +370,8 @@ function report(
     'name',
     'symbol',
     'reasons',
-    ...(args.includeCreatorFees ? ['totalFees', 'currency'] : []),
+    ...(showFees ? ['feesInNativeCoin', 'totalFees', 'currency'] : []),
+    ...(args.chain === 'chain_b' ? ['covered'] : []),
   ];
   const counts = {
     requested: args.mintIds.length,
@@ -263,21 +381,28 @@ function report(
     ...(stats.averageConfidence !== null ? { averageConfidence: stats.averageConfidence } : {}),
     flagged: flagged.length,
     flaggedLive: flaggedLive.length,
+    flaggedLiveViewers: liveViewers,
+    matching: sorted.length,
   };
   const cut = {
-    what: 'ranked tokens (most suspicious first)',
-    how: () => 'The rest rank lower; ask about fewer tokens, or use analyze_botting on a subset.',
+    what: `ranked findings (${SORT_TEXT[args.sortBy]})`,
+    how: (shown: number) =>
+      `Continue with offset ${args.offset + shown} (no new upstream requests for ${TTL_MINUTES} minutes), or narrow with levels / liveOnly.`,
     format: ctx.format,
+    offset: args.offset,
   };
 
-  return fitRows(ranked, ctx.budget, cut, (rows) => {
+  return fitRows(page, ctx.budget, cut, (rows) => {
     const text = [
       headline,
       ...(ranked.length ? [levelsLine(stats), flaggedLine] : []),
       ...(reasons.length
         ? [`Most frequent reasons: ${reasons.map((r) => `${quote(r.reason, 60)} (${r.count})`).join('; ')}`]
         : []),
+      ...(notCovered.size ? [notCoveredLine(data.notCovered)] : []),
       ...noteLines(notes),
+      ...(ranked.length ? [sliceLine] : []),
+      ...(ageLine ? [ageLine] : []),
       ...(rows.length
         ? [
             '',
@@ -293,29 +418,40 @@ function report(
                 { header: 'name' },
                 { header: 'symbol' },
                 { header: 'mint' },
-                ...(args.includeCreatorFees ? [{ header: 'fees', align: 'right' as const }] : []),
+                ...(showFees
+                  ? [
+                      { header: 'native fees', align: 'right' as const },
+                      { header: 'fees', align: 'right' as const },
+                    ]
+                  : []),
                 { header: 'first reason' },
               ],
               rows.map((f, i) => {
                 const r = records.get(f.mintId);
                 const fee = fees.get(f.mintId);
                 return [
-                  String(i + 1),
+                  String(args.offset + i + 1),
                   f.level,
                   num(f.confidence),
                   num(f.score),
                   r ? liveText(r.isCurrentlyLive) : '?',
                   num(r?.currentViewers),
-                  num(r?.tokenMarketCap),
+                  abbrev(r?.tokenMarketCap),
                   r ? quote(r.coinName, 20) : '–',
                   r ? label(r.coinSymbol) : '–',
                   ids.show(f.mintId),
-                  ...(args.includeCreatorFees ? [fee ? `${money(fee.totalFees)} ${fee.currency}` : '–'] : []),
-                  reasonsText(f.reasons, 1, 48),
+                  ...(showFees
+                    ? [
+                        coin(fee?.feesInNativeCoin),
+                        fee ? `${money(fee.totalFees)} ${label(fee.currency)}` : '–',
+                      ]
+                    : []),
+                  notCovered.has(f.mintId) ? `NOT COVERED: ${NOT_COVERED}` : reasonsText(f.reasons, 1, 48),
                 ];
               }),
             ),
             ...ids.note,
+            'mcap abbreviated (k, M, B); structuredContent has it exact.',
             ...(ctx.format === 'detailed' ? rows.map((f) => detailLine(f, records, fees)) : []),
           ]
         : []),
@@ -331,24 +467,32 @@ function report(
           platform: args.platform,
           hours: args.hours,
           includeCreatorFees: args.includeCreatorFees,
+          sortBy: args.sortBy,
+          ...(args.levels ? { levels: args.levels } : {}),
+          liveOnly: args.liveOnly,
+          offset: args.offset,
         },
         counts,
-        calls,
+        calls: ageSeconds === undefined ? calls : { botting: 0, streamers: 0, fees: 0 },
+        ...(ageSeconds !== undefined ? { dataAgeSeconds: ageSeconds } : {}),
         ...(reasons.length ? { topReasons: reasons } : {}),
         ...(ctx.format === 'detailed'
           ? {
-              items: rows.map((f) => ({
+              items: rows.map((f, i) => ({
+                rank: args.offset + i + 1,
                 ...(cleanDeep(f.raw) as Record<string, unknown>),
                 streamer: cleanDeep(records.get(f.mintId) ?? null),
-                ...(args.includeCreatorFees ? { creatorFees: fees.get(f.mintId) ?? null } : {}),
+                ...(showFees ? { creatorFees: fees.get(f.mintId) ?? null } : {}),
+                ...(args.chain === 'chain_b' ? { covered: !notCovered.has(f.mintId) } : {}),
               })),
             }
           : {
               columns,
-              rows: rows.map((f) => {
+              rows: rows.map((f, i) => {
                 const r = records.get(f.mintId);
                 const fee = fees.get(f.mintId);
                 return [
+                  args.offset + i + 1,
                   f.mintId,
                   f.level,
                   f.confidence,
@@ -359,10 +503,14 @@ function report(
                   r ? clean(r.coinName, 60) : null,
                   r ? clean(r.coinSymbol, 16) : null,
                   f.reasons.slice(0, 3),
-                  ...(args.includeCreatorFees ? [fee?.totalFees ?? null, fee?.currency ?? null] : []),
+                  ...(showFees
+                    ? [fee?.feesInNativeCoin ?? null, fee?.totalFees ?? null, fee?.currency ?? null]
+                    : []),
+                  ...(args.chain === 'chain_b' ? [!notCovered.has(f.mintId)] : []),
                 ];
               }),
             }),
+        ...(notCovered.size ? { notCovered: data.notCovered } : {}),
         ...(errors.length ? { errors: failed.json } : {}),
         ...(notes.length ? { notes } : {}),
       },

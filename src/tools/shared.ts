@@ -42,10 +42,7 @@ export const idList = (max: number, what = 'Token mint ids') =>
 
 export const page = z.number().int().min(1).default(1).describe('Page');
 
-export const responseFormat = z
-  .enum(['concise', 'detailed'])
-  .default('concise')
-  .describe('detailed = all fields');
+export const responseFormat = z.enum(['concise', 'detailed']).default('concise');
 
 /** Where `platform` goes when omitted: chain_a → platform_a, chain_b → all (or platform_b), all → all. */
 export function platformFor(chain: Chain, scope: Scope): Platform {
@@ -109,10 +106,6 @@ export function bottingHint(platform: unknown): string {
   if (platform === 'platform_c') return 'botting analysis does not cover platform_c tokens';
   return "analyze_botting with the token's own chain and platform to check its viewer counts";
 }
-
-/** The sentence a chain_b botting answer adds when ids failed: platform_c tokens are not covered. */
-export const PLATFORM_C_NOTE =
-  'Botting analysis covers platform_a and platform_b only: a chain_b token on platform_c cannot be analysed, and fails as not found.';
 
 /** The documented shape of each answer, as deep as the tools read it; an answer that departs is invalid. */
 export const SHAPES = {

@@ -32,6 +32,11 @@ export interface CallContext {
   /** Characters each channel may use. */
   budget: number;
   /**
+   * Who is calling, for what a tool keeps between calls (investigate_botting's short cache): the upstream
+   * client the call uses, one per API key. Absent: nothing is kept.
+   */
+  callerKey?: object;
+  /**
    * Takes the call's full data for an MCP Apps view (never budgeted, never shown to the model); present
    * only when the client declared the MCP Apps extension, so nothing is built for other clients.
    */
@@ -53,6 +58,8 @@ interface SpecCommon<S extends z.ZodRawShape> {
   ids?: keyof S & string;
   /** Fields of `structuredContent` beside `summary`, `truncated` and `duplicates`. */
   output: z.ZodRawShape;
+  /** A rule between parameters the schema cannot state; returns the argument error's line. */
+  check?: (args: Args<S>) => string | undefined;
 }
 
 /** A tool over one endpoint: the request its arguments make, and how its answer reads. */
@@ -141,6 +148,8 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
         if ('error' in scope) return { error: invalid(spec.name, [scope.error]) };
         Object.assign(args, scope);
       }
+      const problem = spec.check?.(args);
+      if (problem) return { error: invalid(spec.name, [problem]) };
       return {
         format: args.response_format,
         async run(ctx) {

@@ -106,7 +106,9 @@ describe('the MCP Bundle', () => {
       arguments: { mintIds: ids(sim, 'platform_a', 3) },
     });
     expect(result.isError).toBeFalsy();
-    expect(textOf(result)).toMatch(/^Botting analysis: 3 tokens requested/);
+    expect(textOf(result)).toMatch(
+      /^Botting analysis: \d+ of \d+ analysed tokens flagged HIGH \(3 requested/,
+    );
     await client.close();
   });
 

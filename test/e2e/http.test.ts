@@ -97,7 +97,7 @@ describe('Streamable HTTP', () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('investigate_botting');
     const a = ids(sim, 'platform_a', 60);
     const batch = await client.callTool({ name: 'analyze_botting', arguments: { mintIds: a.slice(0, 5) } });
-    expect(textOf(batch)).toMatch(/^Botting analysis: 5 tokens requested/);
+    expect(textOf(batch)).toMatch(/^Botting analysis: \d+ of \d+ analysed tokens flagged HIGH \(5 requested/);
     const single = await client.callTool({ name: 'get_streamer_core', arguments: { mint: a[0] } });
     expect(single.isError).toBeFalsy();
     const progress: number[] = [];
@@ -108,7 +108,7 @@ describe('Streamable HTTP', () => {
         onprogress: (p) => progress.push(p.progress),
       },
     );
-    expect(textOf(composite)).toMatch(/^Botting investigation: 60 tokens requested/);
+    expect(textOf(composite)).toMatch(/^Botting investigation: \d+ of \d+ analysed tokens flagged HIGH, .*\(60 requested/);
     expect(progress).toEqual([1, 2, 3]);
     const invalid = await client.callTool({ name: 'analyze_botting', arguments: { mintIds: [] } });
     expect(invalid.isError).toBe(true);

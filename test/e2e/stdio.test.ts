@@ -52,7 +52,9 @@ describe('the built server over stdio', () => {
       arguments: { mintIds: ids(sim, 'platform_a', 3) },
     });
     expect(result.isError).toBeFalsy();
-    expect(textOf(result)).toMatch(/^Botting analysis: 3 tokens requested/);
+    expect(textOf(result)).toMatch(
+      /^Botting analysis: \d+ of \d+ analysed tokens flagged HIGH \(3 requested/,
+    );
     expect((result.structuredContent as { summary: string }).summary).toMatch(/^Botting analysis/);
     await client.close();
     // Logs went to stderr, and never with the key in them.

@@ -83,10 +83,10 @@ describe('investigate_botting over 137 ids', () => {
     expect(col(first, 'live')).toBe(t?.isCurrentlyLive);
     expect(col(first, 'viewers')).toBe(t?.currentViewers);
 
-    expect(out.text.split('\n')[0]).toMatch(
-      /^Botting investigation: 137 tokens requested, \d+ analysed, \d+ failed/,
+    expect(out.text.split('\n')[0]).toBe(
+      `Botting investigation: ${high.length} of ${analysed.length} analysed tokens flagged HIGH, ${highLive.length} of them live now (137 requested, ${137 - analysed.length} failed; chain_a / platform_a, last 24 h)`,
     );
-    expect(out.text).toContain(`Flagged (HIGH): ${high.length}; live now: ${highLive.length}`);
+    expect(out.text).toContain(`Flagged and live: ${highLive.length} (`);
     expect(out.text).toMatch(/Most frequent reasons: "/);
     expect(out.text).toContain('Ids shortened to their first 6 characters');
   });
@@ -95,7 +95,8 @@ describe('investigate_botting over 137 ids', () => {
     const progress: Array<{ progress: number; total?: number | undefined; message?: string | undefined }> =
       [];
     await h.client.callTool(
-      { name: 'investigate_botting', arguments: { mintIds: requested } },
+      // Another `hours` than the calls before: a fresh investigation, not a re-slice of a kept one.
+      { name: 'investigate_botting', arguments: { mintIds: requested, hours: 25 } },
       { onprogress: (p) => progress.push(p) },
     );
     expect(progress).toHaveLength(5);
@@ -110,7 +111,7 @@ describe('investigate_botting over 137 ids', () => {
     const chunk = (r: RecordedRequest) =>
       r.path === '/botting/bulk' && (bodyOf(r).mintIds as string[]).includes(second);
     sim.injectFor(chunk, { status: 503 }, { status: 503 }, { status: 503 });
-    const out = await call(h.client, 'investigate_botting', { mintIds: requested });
+    const out = await call(h.client, 'investigate_botting', { mintIds: requested, hours: 26 });
     expect(out.isError).toBe(false);
     const errors = failedOf(out);
     const chunkIds = requested.slice(50, 100);
@@ -144,7 +145,7 @@ describe('investigate_botting over 137 ids', () => {
     const chunk = (r: RecordedRequest) =>
       r.path === '/streamers' && (bodyOf(r).tokenAddresses as string[]).length === 37;
     sim.injectFor(chunk, { status: 500 }, { status: 500 }, { status: 500 });
-    const out = await call(h.client, 'investigate_botting', { mintIds: requested });
+    const out = await call(h.client, 'investigate_botting', { mintIds: requested, hours: 27 });
     expect(out.text).toMatch(/Note: No streamer records for 37 ids: .*HTTP 500/);
     expect((sc(out).counts as { analysed: number }).analysed).toBeGreaterThan(100);
   });
@@ -188,6 +189,8 @@ describe('investigate_botting over 137 ids', () => {
     await small.close();
     expect(out.text.length).toBeLessThanOrEqual(6_000);
     expect(JSON.stringify(out.structured).length).toBeLessThanOrEqual(6_000);
-    expect(String(sc(out).truncated)).toMatch(/^Showing \d+ of \d+ ranked tokens \(most suspicious first\)/);
+    expect(String(sc(out).truncated)).toMatch(
+      /^Showing 1–(\d+) of \d+ ranked findings \(most suspicious first\)\. Continue with offset \1 /,
+    );
   });
 });

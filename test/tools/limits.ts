@@ -6,7 +6,9 @@ export type Param =
   | { kind: 'id'; required: true }
   | { kind: 'int'; min?: number; max?: number; default: number }
   | { kind: 'enum'; values: readonly string[]; default?: string }
-  | { kind: 'bool'; default: boolean };
+  | { kind: 'bool'; default: boolean }
+  /** A list of free strings (investigate_botting's levels: whatever the upstream sends). */
+  | { kind: 'strings'; min: number; max: number; itemMax: number };
 
 const CHAIN_ALL = { kind: 'enum', values: ['chain_a', 'chain_b', 'all'], default: 'chain_a' } as const;
 const PLATFORM_ANY = { kind: 'enum', values: ['platform_a', 'platform_b', 'platform_c', 'all'] } as const;
@@ -132,6 +134,14 @@ export const COMPOSITE: Record<string, Record<string, Param>> = {
     mintIds: { kind: 'ids', min: 1, max: 500, required: true },
     hours: { kind: 'int', min: 1, max: 168, default: 24 },
     includeCreatorFees: { kind: 'bool', default: false },
+    sortBy: {
+      kind: 'enum',
+      values: ['suspicion', 'viewers', 'marketCap', 'score', 'confidence', 'fees'],
+      default: 'suspicion',
+    },
+    levels: { kind: 'strings', min: 1, max: 20, itemMax: 32 },
+    liveOnly: { kind: 'bool', default: false },
+    offset: { kind: 'int', min: 0, default: 0 },
     chain: { kind: 'enum', values: ['chain_a', 'chain_b'], default: 'chain_a' },
     platform: { kind: 'enum', values: ['platform_a', 'platform_b'] },
     response_format: FORMAT,

@@ -22,6 +22,13 @@ function expected(p: Param): Record<string, unknown> {
       return { type: 'string', enum: p.values, default: p.default };
     case 'bool':
       return { type: 'boolean', default: p.default };
+    case 'strings':
+      return {
+        type: 'array',
+        minItems: p.min,
+        maxItems: p.max,
+        items: { type: 'string', minLength: 1, maxLength: p.itemMax },
+      };
   }
 }
 

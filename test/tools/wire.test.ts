@@ -138,7 +138,7 @@ describe('requests on the wire', () => {
     expect((only().body as { mintIds: string[] }).mintIds).toEqual([a[0], a[1]]);
     expect(out.text).toContain(`Duplicate ids sent once: ${a[0]}`);
     expect(out.structured?.duplicates).toEqual([a[0]]);
-    expect(out.text).toContain('2 tokens requested');
+    expect(out.text).toContain('2 requested');
   });
 });
 
@@ -161,7 +161,14 @@ describe('chain and platform: what is sent', () => {
 
   it('analyze_botting: chain_b alone sends platform_b, since botting takes no `all`', async () => {
     await call(h.client, 'analyze_botting', { mintIds: a, chain: 'chain_b' });
-    expect(only().body).toMatchObject({ chain: 'chain_b', platform: 'platform_b' });
+    const botting = sim.requests.filter((r) => r.path === '/botting/bulk');
+    expect(botting).toHaveLength(1);
+    expect(botting[0]?.body).toMatchObject({ chain: 'chain_b', platform: 'platform_b' });
+    // The one coverage lookup: chain_b across its platforms, every id in one request.
+    const lookup = sim.requests.filter((r) => r.path === '/streamers');
+    expect(lookup.map((r) => r.body)).toEqual([
+      { tokenAddresses: a, limit: 100, page: 1, chain: 'chain_b', platform: 'all' },
+    ]);
   });
 
   it.each([

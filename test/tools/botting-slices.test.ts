@@ -1,0 +1,255 @@
+// investigate_botting's slices (sortBy, levels, liveOnly, offset) over the simulator, checked against
+// lists computed here from its data; the short per-caller cache proven by the simulator's request log;
+// and platform_c tokens on chain_b named next to their result by both botting tools.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Simulator } from '../../src/simulator/server.js';
+import { INVESTIGATION_TTL_MS, recall, remember } from '../../src/tools/investigation-cache.js';
+import { call, connect, failedOf, type Harness, ids, sc, startSim } from '../helpers.js';
+
+let sim: Simulator;
+let h: Harness;
+let mints: string[];
+
+beforeAll(async () => {
+  sim = await startSim();
+  h = await connect(sim);
+  mints = ids(sim, 'platform_a', 130);
+});
+afterAll(async () => {
+  await h.close();
+  await sim.close();
+});
+beforeEach(() => sim.reset());
+
+const token = (id: string) => sim.data.byMint.get(id);
+type Row = unknown[];
+const rowsOf = (out: Awaited<ReturnType<typeof call>>) => {
+  const columns = sc(out).columns as string[];
+  return (sc(out).rows as Row[]).map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])));
+};
+
+describe('investigate_botting slices', () => {
+  it('HIGH and live, by viewers: exactly the tokens the data says, counts of the whole investigation', async () => {
+    const out = await call(h.client, 'investigate_botting', {
+      mintIds: mints,
+      levels: ['high'],
+      liveOnly: true,
+      sortBy: 'viewers',
+    });
+    const analysed = mints.filter((id) => token(id)?.botting);
+    const expected = analysed
+      .filter((id) => token(id)?.botting?.confidenceLevel === 'HIGH' && token(id)?.isCurrentlyLive)
+      .sort((x, y) => (token(y)?.currentViewers ?? 0) - (token(x)?.currentViewers ?? 0));
+    const rows = rowsOf(out);
+    expect(rows.map((r) => r.mintId)).toEqual(expected);
+    expect(rows.map((r) => r.rank)).toEqual(expected.map((_, i) => i + 1));
+    expect(sc(out).counts).toMatchObject({
+      requested: 130,
+      analysed: analysed.length,
+      matching: expected.length,
+    });
+    expect(out.text).toContain(
+      `Filter levels high, live only: ${expected.length} of ${analysed.length} findings match; ranked most viewers first.`,
+    );
+    expect(sc(out).query).toMatchObject({ sortBy: 'viewers', levels: ['high'], liveOnly: true, offset: 0 });
+  });
+
+  it('a re-slice (sortBy, levels, liveOnly, offset, response_format) makes no upstream request and says how old its data is', async () => {
+    const base = { mintIds: mints, hours: 12 };
+    await call(h.client, 'investigate_botting', base);
+    // 130 ids: botting in 50, 50, 30; streamer records in 100, 30.
+    expect(sim.requests.length).toBe(5);
+    sim.reset();
+    for (const slice of [
+      { sortBy: 'marketCap' },
+      { sortBy: 'score', levels: ['LOW', 'medium'] },
+      { liveOnly: true, offset: 3 },
+      { response_format: 'detailed', sortBy: 'confidence' },
+      // The same ids in another order, and repeated: the same investigation.
+      { mintIds: [...mints].reverse().concat(mints[0] as string) },
+    ]) {
+      const out = await call(h.client, 'investigate_botting', { ...base, ...slice });
+      expect(out.isError, out.text).toBe(false);
+      expect(sim.requests, JSON.stringify(slice)).toHaveLength(0);
+      expect(sc(out).calls).toEqual({ botting: 0, streamers: 0, fees: 0 });
+      expect(typeof sc(out).dataAgeSeconds).toBe('number');
+      expect(out.text).toMatch(
+        /Data from this investigation \d+ s ago; no new upstream requests \(kept 5 minutes\)\./,
+      );
+    }
+    // Sorted by market cap, highest first, in the structured channel exactly.
+    const byCap = rowsOf(await call(h.client, 'investigate_botting', { ...base, sortBy: 'marketCap' }));
+    const caps = byCap.map((r) => r.marketCap as number);
+    expect(caps).toEqual([...caps].sort((x, y) => y - x));
+  });
+
+  it('a change to ids, hours, chain, platform or includeCreatorFees computes afresh', async () => {
+    const base = { mintIds: mints.slice(0, 60), hours: 48 };
+    await call(h.client, 'investigate_botting', base);
+    for (const change of [
+      { mintIds: mints.slice(0, 59) },
+      { hours: 47 },
+      { includeCreatorFees: true },
+      // chain_b alone means platform_b here (botting takes no `all`): a change of chain and platform.
+      { chain: 'chain_b' },
+    ]) {
+      sim.reset();
+      const out = await call(h.client, 'investigate_botting', { ...base, ...change });
+      expect(sim.requests.length, JSON.stringify(change)).toBeGreaterThan(0);
+      expect(sc(out)).not.toHaveProperty('dataAgeSeconds');
+    }
+  });
+
+  it('another caller key (another upstream client) never sees a kept investigation', async () => {
+    await call(h.client, 'investigate_botting', { mintIds: mints, hours: 100 });
+    const other = await connect(sim);
+    sim.reset();
+    await call(other.client, 'investigate_botting', { mintIds: mints, hours: 100 });
+    await other.close();
+    expect(sim.requests.length).toBe(5);
+  });
+
+  it('an investigation with a failed request is not kept: the next call asks again', async () => {
+    // The 30-id streamer-record chunk fails on every attempt (fewer failures than open the breaker).
+    const small = (r: { path: string; body: unknown }) =>
+      r.path === '/streamers' && (r.body as { tokenAddresses: string[] }).tokenAddresses.length === 30;
+    sim.injectFor(small, { status: 500 }, { status: 500 }, { status: 500 });
+    const failed = await call(h.client, 'investigate_botting', { mintIds: mints, hours: 101 });
+    expect(failed.text).toContain('Note: No streamer records for 30 ids');
+    sim.reset();
+    await call(h.client, 'investigate_botting', { mintIds: mints, hours: 101 });
+    expect(sim.requests.length).toBe(5);
+  });
+
+  it('when rows are cut, the note names the offset to continue from; that offset gives the next rows', async () => {
+    const small = await connect(sim, { budgetChars: 5_000 });
+    const first = await call(small.client, 'investigate_botting', { mintIds: mints, hours: 30 });
+    const note = String(sc(first).truncated);
+    const match =
+      /^Showing 1–(\d+) of (\d+) ranked findings \(most suspicious first\)\. Continue with offset (\d+) /.exec(
+        note,
+      );
+    expect(match, note).not.toBeNull();
+    const [, shown, total, next] = match as unknown as [string, string, string, string];
+    expect(next).toBe(shown);
+    expect(first.text).toContain(note);
+    sim.reset();
+    const second = await call(small.client, 'investigate_botting', {
+      mintIds: mints,
+      hours: 30,
+      offset: Number(next),
+    });
+    expect(sim.requests).toHaveLength(0);
+    const rows = rowsOf(second);
+    expect(rows[0]?.rank).toBe(Number(next) + 1);
+    // Together the pages list the ranking without a gap or a repeat.
+    const seen = new Set([...rowsOf(first), ...rows].map((r) => r.mintId));
+    expect(seen.size).toBe(rowsOf(first).length + rows.length);
+    expect(Number(total)).toBe((sc(first).counts as { analysed: number }).analysed);
+    await small.close();
+  });
+
+  it('an offset past the end says how many match; levels the data lacks match nothing', async () => {
+    const past = await call(h.client, 'investigate_botting', { mintIds: mints, offset: 1_000 });
+    expect(past.text).toMatch(/offset 1000 is past the end: \d+ match, use an offset below \d+/);
+    const none = await call(h.client, 'investigate_botting', { mintIds: mints, levels: ['EXTREME'] });
+    expect((sc(none).counts as { matching: number }).matching).toBe(0);
+    expect(none.text).toContain('Filter levels EXTREME: 0 of');
+  });
+
+  it('sortBy fees needs includeCreatorFees; with it, rows go by native-coin fees', async () => {
+    const refused = await call(h.client, 'investigate_botting', { mintIds: mints, sortBy: 'fees' });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain('sortBy "fees" needs includeCreatorFees: true');
+    expect(sim.requests).toHaveLength(0);
+    const out = await call(h.client, 'investigate_botting', {
+      mintIds: mints,
+      sortBy: 'fees',
+      includeCreatorFees: true,
+    });
+    const fees = rowsOf(out).map((r) => r.feesInNativeCoin as number | null);
+    const numbers = fees.filter((f): f is number => f !== null);
+    expect(numbers).toEqual([...numbers].sort((x, y) => y - x));
+    expect(fees.slice(numbers.length).every((f) => f === null)).toBe(true);
+  });
+});
+
+describe('the cache itself', () => {
+  it('forgets an investigation after its lifetime, and keeps at most a few per key', () => {
+    const owner = {};
+    remember(owner, 'k', 1, 0);
+    expect(recall(owner, 'k', INVESTIGATION_TTL_MS)).toEqual({ value: 1, ageMs: INVESTIGATION_TTL_MS });
+    expect(recall(owner, 'k', INVESTIGATION_TTL_MS + 1)).toBeUndefined();
+    for (let i = 0; i < 20; i++) remember(owner, `k${i}`, i, 10);
+    expect(recall(owner, 'k0', 10)).toBeUndefined();
+    expect(recall(owner, 'k19', 10)).toEqual({ value: 19, ageMs: 0 });
+    expect(recall({}, 'k19', 10)).toBeUndefined();
+  });
+});
+
+describe('platform_c tokens on chain_b', () => {
+  it('analyze_botting names a platform_c token that got a verdict, next to it, in both channels', async () => {
+    const [c] = ids(sim, 'platform_c', 1) as [string];
+    const b = ids(sim, 'platform_b', 2);
+    // An upstream that answers a confident LOW for a token it cannot have data on.
+    sim.injectFor(/botting/, {
+      status: 200,
+      body: {
+        success: true,
+        data: {
+          results: [
+            { mintId: c, confidenceLevel: 'LOW', confidence: 0.05, score: 2, reasons: [] },
+            ...b.map((mintId) => ({
+              mintId,
+              confidenceLevel: 'LOW',
+              confidence: 0.1,
+              score: 5,
+              reasons: [],
+            })),
+          ],
+          errors: [],
+        },
+      },
+    });
+    const out = await call(h.client, 'analyze_botting', { mintIds: [c, ...b], chain: 'chain_b' });
+    const line = out.text.split('\n').find((l) => l.startsWith('LOW') && l.includes(c));
+    expect(line).toContain('NOT COVERED: streams on platform_c, which botting analysis does not cover');
+    expect(out.text).toContain(`Not covered: 1 analysed token streams on platform_c`);
+    const results = sc(out).results as Array<Record<string, unknown>>;
+    expect(results.find((r) => r.mintId === c)).toMatchObject({ covered: false });
+    expect(results.filter((r) => r.covered === false)).toHaveLength(1);
+    expect(sc(out).notCovered).toEqual([c]);
+    expect(sc(out).calls).toEqual({ botting: 1, streamers: 1 });
+    expect(sim.requests.filter((r) => r.path === '/streamers')).toHaveLength(1);
+  });
+
+  it('investigate_botting marks the same token the same way (one implementation)', async () => {
+    const [c] = ids(sim, 'platform_c', 1) as [string];
+    const b = ids(sim, 'platform_b', 2);
+    sim.injectFor(/botting/, {
+      status: 200,
+      body: {
+        success: true,
+        data: {
+          results: [{ mintId: c, confidenceLevel: 'LOW', confidence: 0.05, score: 2, reasons: [] }],
+          errors: [],
+        },
+      },
+    });
+    const out = await call(h.client, 'investigate_botting', {
+      mintIds: [c, ...b],
+      chain: 'chain_b',
+      hours: 3,
+    });
+    expect(out.text).toContain(`Not covered: 1 analysed token streams on platform_c`);
+    expect(rowsOf(out).find((r) => r.mintId === c)).toMatchObject({ covered: false });
+    expect(sc(out).notCovered).toEqual([c]);
+    // The ids the upstream left out are not platform_c tokens: they keep the upstream's reason.
+    expect(failedOf(out).map((e) => e.error)).toEqual(['no result returned', 'no result returned']);
+  });
+
+  it('on chain_a no lookup is made', async () => {
+    await call(h.client, 'analyze_botting', { mintIds: mints.slice(0, 3) });
+    expect(sim.requests.map((r) => r.path)).toEqual(['/botting/bulk']);
+  });
+});
