@@ -108,7 +108,9 @@ describe('Streamable HTTP', () => {
         onprogress: (p) => progress.push(p.progress),
       },
     );
-    expect(textOf(composite)).toMatch(/^Botting investigation: \d+ of \d+ analysed tokens flagged HIGH, .*\(60 requested/);
+    expect(textOf(composite)).toMatch(
+      /^Botting investigation: \d+ of \d+ analysed tokens flagged HIGH, .*\(60 requested/,
+    );
     expect(progress).toEqual([1, 2, 3]);
     const invalid = await client.callTool({ name: 'analyze_botting', arguments: { mintIds: [] } });
     expect(invalid.isError).toBe(true);
