@@ -14,6 +14,8 @@ export const BENCH = {
     coldStartBundledVsFloor: 4,
     overheadOverNoopMs: 0.25,
     toolsListTokens: 2_200,
+    /** Every tool the model sees (the ten endpoint tools and investigate_botting). */
+    allToolsListTokens: 2_600,
     listStreamers100TextShare: 0.35,
     listStreamers100JsonShare: 0.6,
   },

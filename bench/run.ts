@@ -194,6 +194,7 @@ async function main() {
     investigateBottingTokens: tokens(
       tools.filter((t) => t.name === 'investigate_botting').map(({ outputSchema: _, ...rest }) => rest),
     ),
+    allToolsTokens: tokens(tools.map(({ outputSchema: _, ...rest }) => rest)),
     bytes: JSON.stringify(tools).length,
     // The same list as a 2026-07-28 client gets it.
     endpointToolsTokens2026: tokens(
@@ -501,6 +502,11 @@ function report(r: Record<string, unknown>) {
   rows.push(['  as a 2026 client gets them', `${tok.toolsList.endpointToolsTokens2026} tokens`, '']);
   rows.push(['  their output schemas', `${tok.toolsList.outputSchemasTokens} tokens`, '']);
   rows.push(['  investigate_botting', `${tok.toolsList.investigateBottingTokens} tokens`, '']);
+  rows.push([
+    'tools/list, every tool the model sees',
+    `${tok.toolsList.allToolsTokens} tokens`,
+    `≤ ${t.allToolsListTokens}: ${verdict((tok.toolsList.allToolsTokens ?? 0) <= t.allToolsListTokens)}`,
+  ]);
   for (const s of tok.samples) {
     const first = s.name === 'list_streamers, 100 rows';
     rows.push([

@@ -7,9 +7,10 @@ export const REFERENCE_URI = 'streamer-analytics://reference';
 
 export const INSTRUCTIONS = [
   'Streamer analytics: live-streaming activity on tokens, read-only.',
-  'Botted viewer counts: investigate_botting for many tokens (up to 500), analyze_botting for up to 50.',
+  'Botted viewer counts: investigate_botting (up to 500 ids; levels, liveOnly, sortBy, offset re-slice it for 5 min at no upstream cost), analyze_botting (up to 50).',
   'One token: get_streamer_core (now), get_streamer_sessions (history). Many tokens: list_streamers.',
   'Service-wide: get_analytics_overview, get_activity_heatmap. Failures: check_health.',
+  'Results state the totals, ranks, peaks, means and counts a question needs: no need to compute them from rows.',
   `Limits, chain/platform pairs and which tool answers what: the resource ${REFERENCE_URI}.`,
 ].join('\n');
 
@@ -18,12 +19,27 @@ const QUESTIONS: Array<[string, string]> = [
     'Are these tokens botted? Which flagged ones are live?',
     'investigate_botting (up to 500 ids) or analyze_botting (up to 50)',
   ],
+  [
+    'Which HIGH ones are live now, most watched first?',
+    'investigate_botting with levels ["HIGH"], liveOnly true, sortBy viewers (again within 5 min: no upstream request)',
+  ],
+  [
+    'Is the most-watched chain_b token botted?',
+    'list_streamers (chain chain_b, sortBy viewers), then analyze_botting: it names platform_c tokens, which it cannot cover',
+  ],
+  [
+    'Peak session, mean audience of the last sessions?',
+    'get_streamer_sessions: peak, mean and median stated',
+  ],
   ['What is this token doing right now?', 'get_streamer_core'],
   ['How has it streamed over time?', 'get_streamer_sessions, get_streamers_analytics'],
   ['Rank or scan a set of tokens', 'list_streamers'],
   ['Everything about a few tokens', 'get_streamers_complete'],
-  ['What have the creators earned?', 'get_creator_fees'],
-  ['How busy is the whole service, and when?', 'get_analytics_overview, get_activity_heatmap'],
+  ['What have the creators earned? Total, top three?', 'get_creator_fees: exact totals, rows ranked'],
+  [
+    'How busy is the whole service, and when? Busiest day?',
+    'get_analytics_overview, get_activity_heatmap (busiest day and hour cell stated)',
+  ],
   ['Is the service up? Why do calls fail?', 'check_health'],
 ];
 
@@ -50,7 +66,8 @@ export function referenceText(tools: readonly Tool[]): string {
     const required = new Set((entry.inputSchema.required as string[] | undefined) ?? []);
     lines.push('', `### ${entry.name}: ${entry.title}`, entry.description);
     for (const [name, prop] of Object.entries(props)) {
-      lines.push(`- ${name}${required.has(name) ? ' (required)' : ''}: ${describeAllowed(prop)}`);
+      const said = typeof prop.description === 'string' ? ` (${prop.description})` : '';
+      lines.push(`- ${name}${required.has(name) ? ' (required)' : ''}: ${describeAllowed(prop)}${said}`);
     }
   }
   lines.push('', '## Which tool answers which question', '', '| question | tool |', '|---|---|');
@@ -61,6 +78,9 @@ export function referenceText(tools: readonly Tool[]): string {
     '- Units of durations and streaming times are not stated by the API: report them as returned.',
     '- The botting confidence levels: HIGH is documented; the full set is not.',
     '- Every result has a text and a structuredContent with the same facts; errors end with a tag like [error: rate_limited · retryable · retry_after_s=12].',
+    '- The server computes the figures a question needs from the full answer (totals, ranks, peaks, means, medians, live counts, busiest day): no need to add, sort or average rows. Request counts are in structuredContent `calls`.',
+    "- Numbers: native-coin amounts keep every decimal the upstream sent; fiat to the cent; totals are exact decimal sums; '≈' marks a rounded computed value; 12.3M (a suffix) marks an abbreviation, exact in structuredContent.",
+    '- investigate_botting keeps an investigation 5 minutes per API key: a call that changes only sortBy, levels, liveOnly, offset or response_format asks the upstream nothing and says how old its data is. A cut ranking names the offset to continue from.',
   );
   return lines.join('\n');
 }

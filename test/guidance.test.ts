@@ -20,6 +20,8 @@ describe('instructions', () => {
     for (const tool of ['investigate_botting', 'analyze_botting', 'get_streamer_core', 'check_health'])
       expect(text).toContain(tool);
     expect(text).toContain('streamer-analytics://reference');
+    // The slicing parameters where they answer "which flagged ones are live, most watched first".
+    for (const param of ['levels', 'liveOnly', 'sortBy', 'offset']) expect(text).toContain(param);
   });
 });
 
@@ -47,6 +49,7 @@ describe('prompts', () => {
     expect(result.messages[0]?.role).toBe('user');
     expect(text).toContain('AAA, BBB, CCC, DDD');
     expect(text).toContain('Call investigate_botting with all of them as mintIds and hours 48');
+    expect(text).toContain('levels ["HIGH"], liveOnly true, sortBy "viewers"');
     expect(text).toContain('get_streamer_sessions');
   });
 
@@ -92,6 +95,13 @@ describe('the reference resource', () => {
     );
     expect(text).toContain('platform_b belongs to chain_b');
     expect(text).toContain('| Are these tokens botted? Which flagged ones are live? |');
+    expect(text).toContain(
+      '| Which HIGH ones are live now, most watched first? | investigate_botting with levels ["HIGH"], liveOnly true, sortBy viewers',
+    );
+    expect(text).toContain(
+      '- sortBy: one of suspicion, viewers, marketCap, score, confidence, fees (default suspicion) (fees needs includeCreatorFees)',
+    );
+    expect(text).toContain('investigate_botting keeps an investigation 5 minutes per API key');
   });
 
   it('refuses an unknown uri, naming it in the error data (SEP-2164)', async () => {

@@ -1,5 +1,5 @@
 // Pieces shared by the batch results: per-item errors, accounting for every requested id, counts.
-import { describeObject, idOf as itemId } from './generic.js';
+import { describeObject, idOf as itemId, NOTHING_MORE, nothingMore } from './generic.js';
 import { fitRows, type Rendered } from './result.js';
 import { clean, cleanDeep, num, quote, shortener } from './text.js';
 
@@ -175,6 +175,7 @@ export function renderGenericBatch(
     described: describeObject(e.raw, ['mintId'], detailed, series),
   }));
   const headline = `${what}: ${requested.length} requested, ${results.length} returned, ${errors.length} failed (${scope})`;
+  const same = detailed && results.length > 0 && results.every((e) => nothingMore(e.raw, ['mintId']));
   const cut = {
     what: 'results',
     how: (shown: number) =>
@@ -189,6 +190,7 @@ export function renderGenericBatch(
       headline,
       ...noteLines(notes),
       ...rows.flatMap((e) => [`${e.id}:`, ...e.described.parts.map((p) => `  ${p}`)]),
+      ...(same ? [NOTHING_MORE] : []),
       ...failed.lines,
     ].join('\n'),
     structured: {
@@ -198,6 +200,7 @@ export function renderGenericBatch(
       ),
       ...(errors.length ? { errors: failed.json } : {}),
       ...(notes.length ? { integrity: notes } : {}),
+      ...(same ? { detail: NOTHING_MORE } : {}),
     },
   }));
 }

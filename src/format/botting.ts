@@ -56,6 +56,8 @@ export function rankFindings(findings: readonly Finding[]): Finding[] {
 export interface LevelStats {
   byLevel: Record<string, number>;
   averageConfidence: number | null;
+  /** The average was computed here and rounded (to 3 decimals): the text marks it '≈'. */
+  averageRounded?: boolean;
 }
 
 /** Counts per level (most suspicious first) and the average confidence (the upstream's when it gives one). */
@@ -64,14 +66,19 @@ export function levelStats(ranked: readonly Finding[], upstreamAverage?: unknown
   for (const f of ranked) byLevel[f.level] = (byLevel[f.level] ?? 0) + 1;
   const confidences = ranked.map((f) => f.confidence).filter((c): c is number => c !== null);
   const computed = confidences.length ? confidences.reduce((a, b) => a + b, 0) / confidences.length : null;
-  const average = numOrNull(upstreamAverage) ?? computed;
-  return { byLevel, averageConfidence: average === null ? null : Number(average.toFixed(3)) };
+  const given = numOrNull(upstreamAverage);
+  if (given !== null) return { byLevel, averageConfidence: given };
+  if (computed === null) return { byLevel, averageConfidence: null };
+  const rounded = Number(computed.toFixed(3));
+  return { byLevel, averageConfidence: rounded, ...(rounded !== computed ? { averageRounded: true } : {}) };
 }
 
 export function levelsLine(stats: LevelStats): string {
   const levels = Object.entries(stats.byLevel).map(([level, n]) => `${level} ${n}`);
   const average =
-    stats.averageConfidence !== null ? ` (average confidence ${num(stats.averageConfidence)})` : '';
+    stats.averageConfidence !== null
+      ? ` (average confidence ${stats.averageRounded ? '≈' : ''}${num(stats.averageConfidence)})`
+      : '';
   return `Confidence levels: ${levels.join(', ')}${average}`;
 }
 

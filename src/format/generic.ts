@@ -89,6 +89,16 @@ const TIME_KEYS = ['timestamp', 'time', 'date', 'startTime', 't'];
 const timeKey = (list: Record<string, unknown>[]) =>
   TIME_KEYS.find((k) => list.some((item) => typeof item[k] === 'string'));
 
+/**
+ * What a detailed result says when the upstream sent nothing beyond the concise result: one line instead
+ * of the same figures again, so the assistant does not ask once more hoping for more.
+ */
+export const NOTHING_MORE = 'detailed: the upstream sent nothing beyond what concise shows.';
+
+/** Whether a detailed rendering of `value` says no more than the concise one. */
+export const nothingMore = (value: Record<string, unknown>, skip: readonly string[] = []) =>
+  describeObject(value, skip, true).parts.join('\n') === describeObject(value, skip, false).parts.join('\n');
+
 /** In detailed mode, one line with a record's fields that its table row does not show; none when all are shown. */
 export function extraLine(id: string, record: Record<string, unknown>, shown: readonly string[]): string[] {
   const extra = describeObject(record, shown, true).parts;

@@ -72,19 +72,16 @@ export function cleanDeep(value: unknown, max = 500): unknown {
 }
 
 /**
- * A number for reading, never rounded so that it changes meaning: integers exact (1,234,567); other
- * numbers keep a decimal, so an average (2,693.9) never reads like a whole count (2,694): two decimals
- * from 1 up (43,421.82), four significant digits below (0.8123, 0.0000123). '–' for a missing value;
- * anything else that is not a finite number, as cleaned text.
+ * A number for reading, exactly as the upstream sent it: integers grouped (1,234,567), other numbers with
+ * every decimal they have (2,693.9, 43,421.8234, 0.0000123), never rounded, so no rounded figure reads as
+ * exact ('≈' marks computed values that are rounded: `approx`). '–' for a missing value; anything else
+ * that is not a finite number, as cleaned text.
  */
 export function num(value: unknown): string {
   if (typeof value !== 'number' || !Number.isFinite(value)) return value == null ? '–' : clean(value, 24);
   if (Number.isInteger(value)) return grouped(value);
-  const abs = Math.abs(value);
-  if (abs >= 1e21) return String(value);
-  if (abs < 1) return trimZeros(value.toPrecision(4));
-  const [whole, cents] = toCents(value);
-  return `${whole}.${cents.endsWith('0') ? cents[0] : cents}`;
+  if (Math.abs(value) >= 1e21) return String(value);
+  return decimalText(plainDecimal(value));
 }
 
 /**
@@ -156,12 +153,6 @@ export function extent(values: Iterable<number>): { min: number; max: number } |
     if (v > max) max = v;
   }
   return min <= max ? { min, max } : undefined;
-}
-
-/** A number rounded to the cent: its grouped whole part (sign included) and its two decimals. */
-function toCents(value: number): [string, string] {
-  const [whole = '0', cents = '00'] = Math.abs(value).toFixed(2).split('.');
-  return [`${value < 0 ? '-' : ''}${grouped(Number(whole))}`, cents];
 }
 
 /** An integer with thousands separators (1,234,567); toLocaleString cost ~10 µs a call in a server that idles between calls. */

@@ -9,4 +9,6 @@ export const batchOutput = {
   results: z.array(z.object({}).loose()).optional(),
   errors: failureGroups,
   integrity: z.array(z.string()).optional(),
+  /** A detailed call whose answer held nothing beyond the concise result says so. */
+  detail: z.string().optional(),
 };

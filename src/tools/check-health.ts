@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { describeObject } from '../format/generic.js';
+import { describeObject, NOTHING_MORE, nothingMore } from '../format/generic.js';
 import { cleanDeep } from '../format/text.js';
 import { defineTool } from './tool.js';
 
@@ -9,17 +9,19 @@ export const checkHealth = defineTool({
   description:
     'Checks that the service is reachable, with the status it reports. Use first when other tools fail. detailed: every field.',
   input: {},
-  output: { health: z.object({}).loose().optional() },
+  output: { health: z.object({}).loose().optional(), detail: z.string().optional() },
   request: () => ({ method: 'GET', path: '/health' }),
   render(body, _args, ctx) {
     const described = describeObject(body, ['success'], ctx.format === 'detailed');
     const headline = 'Service reachable: GET /health answered';
+    const same = ctx.format === 'detailed' && nothingMore(body, ['success']);
     const text = [
       headline,
       ...(described.parts.length ? [`reported: ${described.parts.join('; ')}`] : []),
+      ...(same ? [NOTHING_MORE] : []),
     ].join('\n');
     const health =
       ctx.format === 'detailed' ? (cleanDeep(body) as Record<string, unknown>) : described.fields;
-    return { summary: headline, text, structured: { health } };
+    return { summary: headline, text, structured: { health, ...(same ? { detail: NOTHING_MORE } : {}) } };
   },
 });

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { asRecord } from '../format/batch.js';
-import { describeObject } from '../format/generic.js';
+import { describeObject, NOTHING_MORE, nothingMore } from '../format/generic.js';
 import { clean, cleanDeep, num } from '../format/text.js';
 import { SCOPES, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
@@ -19,6 +19,7 @@ export const getAnalyticsOverview = defineTool({
     cached: z.boolean().optional(),
     precomputed: z.boolean().optional(),
     timestamp: z.string().optional(),
+    detail: z.string().optional(),
   },
   request: ({ chain, platform }) => ({
     method: 'GET',
@@ -39,12 +40,14 @@ export const getAnalyticsOverview = defineTool({
       typeof body.precomputed === 'boolean' ? `precomputed: ${body.precomputed ? 'yes' : 'no'}` : undefined,
       data.timestamp !== undefined ? `as of ${clean(data.timestamp, 40)}` : undefined,
     ].filter(Boolean);
+    const same = detailed && nothingMore(stats) && nothingMore(metrics);
     const text = [
       headline,
       `global stats: ${statsDescribed.parts.join('; ') || 'none returned'}`,
       'Time-valued fields as returned (units not stated by the API).',
       `live metrics: ${metricsDescribed.parts.join('; ') || 'none returned'}`,
       ...(flags.length ? [flags.join(' · ')] : []),
+      ...(same ? [NOTHING_MORE] : []),
     ].join('\n');
     return {
       summary: headline,
@@ -56,6 +59,7 @@ export const getAnalyticsOverview = defineTool({
         ...(typeof body.cached === 'boolean' ? { cached: body.cached } : {}),
         ...(typeof body.precomputed === 'boolean' ? { precomputed: body.precomputed } : {}),
         ...(data.timestamp !== undefined ? { timestamp: clean(data.timestamp, 40) } : {}),
+        ...(same ? { detail: NOTHING_MORE } : {}),
       },
     };
   },

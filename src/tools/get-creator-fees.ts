@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ranks } from '../format/aggregate.js';
 import { accountFor, asArray, asRecord, failures, noteLines } from '../format/batch.js';
 import { decimalSum } from '../format/decimal.js';
-import { extraLine } from '../format/generic.js';
+import { extraLine, NOTHING_MORE } from '../format/generic.js';
 import { fitRows } from '../format/result.js';
 import {
   clean,
@@ -95,8 +95,7 @@ export const getCreatorFees = defineTool({
       errors.length ? `, ${errors.length} failed` : ''
     }${totalParts.length ? `; total ${totalParts.join(' · ')}` : ''}`;
     const extra = found.some((f) => Object.keys(f).some((k) => !SHOWN.includes(k)));
-    const nothingMore =
-      detailed && !extra ? 'detailed: the upstream sent no fields beyond those shown.' : undefined;
+    const nothingMore = detailed && !extra ? NOTHING_MORE : undefined;
     const ids = idColumn(ranked.length, 'addresses');
     const cut = {
       what: 'tokens (highest native-coin fees first)',

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { asRecord } from '../format/batch.js';
-import { describeObject } from '../format/generic.js';
+import { describeObject, NOTHING_MORE } from '../format/generic.js';
 import { liveText, type StreamerRecord } from '../format/streamer.js';
 import { clean, cleanDeep, num, quote } from '../format/text.js';
 import { bottingHint, mintId, SCOPES, SHAPES, scopeHint, segment } from './shared.js';
@@ -26,7 +26,7 @@ export const getStreamerCore = defineTool({
     "One token's streamer record: name, symbol, live now, viewers, market cap, price, total streaming time. detailed: other fields.",
   input: { mint: mintId.describe('Token mint id') },
   scope: SCOPES.any,
-  output: { streamer: z.object({}).loose().optional() },
+  output: { streamer: z.object({}).loose().optional(), detail: z.string().optional() },
   request: ({ mint, chain, platform }) => ({
     method: 'GET',
     path: `/streamers/${segment(mint)}/core`,
@@ -56,8 +56,16 @@ export const getStreamerCore = defineTool({
       `mint ${clean(r.mintId ?? args.mint, 64)} · ${clean(r.chain ?? args.chain, 16)} / ${clean(r.platform ?? args.platform, 16)}`,
       `live: ${liveText(r.isCurrentlyLive)} · viewers ${num(r.currentViewers)} · market cap ${num(r.tokenMarketCap)} · price ${num(r.tokenPrice)} · total streaming time ${num(r.totalStreamingTime)} (unit not stated by the API)`,
       ...(extra.length ? [`other fields: ${extra.join('; ')}`] : []),
+      ...(ctx.format === 'detailed' && !extra.length ? [NOTHING_MORE] : []),
       `Next: get_streamer_sessions${scopeHint(args.chain, args.platform)} for its stream history; ${bottingHint(r.platform ?? args.platform)}.`,
     ].join('\n');
-    return { summary: headline, text, structured: { streamer } };
+    return {
+      summary: headline,
+      text,
+      structured: {
+        streamer,
+        ...(ctx.format === 'detailed' && !extra.length ? { detail: NOTHING_MORE } : {}),
+      },
+    };
   },
 });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { decimalSum } from '../../src/format/decimal.js';
 import { dailySeries, gridLines, hourlyGrid } from '../../src/format/heatmap.js';
 import {
+  abbrev,
+  approx,
   clean,
+  coin,
+  decimalText,
   grouped,
   label,
   literal,
@@ -62,19 +67,51 @@ describe('numbers', () => {
     [2_500_000_000, '2,500,000,000'],
     [39_512_345.67, '39,512,345.67'],
     [0.93, '0.93'],
-    [0.81234, '0.8123'],
+    // Every decimal the upstream sent: a rounded figure never reads as exact.
+    [0.81234, '0.81234'],
+    [867.273174, '867.273174'],
+    [1e-7, '0.0000001'],
     [0.0000123, '0.0000123'],
-    [12.345, '12.35'],
+    [12.345, '12.345'],
     [-1_500_000.5, '-1,500,000.5'],
     [Number.NaN, 'NaN'],
   ])('%d reads %s', (value, text) => {
     expect(num(value)).toBe(text);
   });
-  it('money to the cent', () => {
+  it('money to the cent, never rounded below it', () => {
     expect(money(43_421.82)).toBe('43,421.82');
     expect(money(43_421.8)).toBe('43,421.80');
     expect(money(-0.5)).toBe('-0.50');
     expect(money(1_000)).toBe('1,000');
+    expect(money(0.125)).toBe('0.125');
+  });
+  it('native coin keeps every decimal', () => {
+    expect(coin(867.273174)).toBe('867.273174');
+    expect(coin(12_345.000001)).toBe('12,345.000001');
+    expect(coin(2)).toBe('2');
+  });
+  it('abbreviates only with a visible suffix, and only large magnitudes', () => {
+    expect(abbrev(9_999.5)).toBe('9,999.5');
+    expect(abbrev(12_345)).toBe('12.3k');
+    expect(abbrev(845_000)).toBe('845k');
+    expect(abbrev(12_345_678)).toBe('12.3M');
+    expect(abbrev(1_000_000)).toBe('1M');
+    expect(abbrev(-2_500_000_000)).toBe('-2.5B');
+    expect(abbrev(undefined)).toBe('–');
+  });
+  it('a computed value rounded for reading is marked ≈; an exact one is not', () => {
+    expect(approx(70 / 3)).toBe('≈23.33');
+    expect(approx(6)).toBe('6');
+    expect(approx(1_087.45)).toBe('1,087.45');
+    expect(approx(null)).toBe('–');
+  });
+  it('sums exactly in decimal', () => {
+    expect(decimalSum([0.1, 0.2])).toBe('0.3');
+    expect(decimalSum([867.273174, 0.1, 0.2])).toBe('867.573174');
+    expect(decimalSum([1e-7, 1])).toBe('1.0000001');
+    expect(decimalSum([-1.5, 0.25])).toBe('-1.25');
+    expect(decimalSum([])).toBe('0');
+    expect(decimalText(decimalSum([18_199.64, 0.01]))).toBe('18,199.65');
   });
   it('groups any integer by thousands', () => {
     expect(grouped(1_234_567_890)).toBe('1,234,567,890');

@@ -244,3 +244,41 @@ describe('get_streamers_analytics and the heatmap', () => {
     });
   });
 });
+
+describe('detailed earns its tokens', () => {
+  const nothing = 'detailed: the upstream sent nothing beyond what concise shows.';
+
+  it('says so in one line where the upstream sent nothing beyond concise (fees, core)', async () => {
+    const [m] = ids(sim, 'platform_a', 160).filter((id) => sim.data.byMint.get(id)?.fees) as [string];
+    const fees = await call(h.client, 'get_creator_fees', {
+      tokenAddresses: [m],
+      response_format: 'detailed',
+    });
+    expect(fees.text).toContain(nothing);
+    expect(sc(fees).detail).toBe(nothing);
+    const core = await call(h.client, 'get_streamer_core', { mint: m, response_format: 'detailed' });
+    expect(core.text).toContain(nothing);
+    expect(sc(core).detail).toBe(nothing);
+  });
+
+  it('shows what it adds where there is more (an undocumented field), and concise never says it', async () => {
+    sim.inject({
+      status: 200,
+      body: {
+        success: true,
+        data: [
+          { tokenAddress: A, totalFees: 1, currency: 'USD', feesInNativeCoin: 2, claimedAt: '2026-11-01' },
+        ],
+      },
+    });
+    const fees = await call(h.client, 'get_creator_fees', {
+      tokenAddresses: [A],
+      response_format: 'detailed',
+    });
+    expect(fees.text).toContain('claimedAt="2026-11-01"');
+    expect(fees.text).not.toContain(nothing);
+    const [m] = ids(sim, 'platform_a', 1) as [string];
+    const concise = await call(h.client, 'get_streamer_core', { mint: m });
+    expect(concise.text).not.toContain(nothing);
+  });
+});
