@@ -144,8 +144,9 @@ export function createServer(deps: ServerDeps): Server {
   }));
   // Resources are declared, so clients may ask for templates: there are none.
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }));
-  server.setRequestHandler('resources/read', (request) => {
-    if (request.params.uri === VIEW_URI) return { contents: [viewContents()] };
+  server.setRequestHandler('resources/read', (request, ctx) => {
+    // The view page only for a client that renders it; to any other, an unknown resource like any other.
+    if (request.params.uri === VIEW_URI && apps(ctx)) return { contents: [viewContents()] };
     if (request.params.uri !== REFERENCE_URI) {
       throw new WireError(INVALID_PARAMS, `Unknown resource: ${request.params.uri}`, {
         uri: request.params.uri,

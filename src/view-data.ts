@@ -1,2 +1,199 @@
+// The data a result carries for its MCP Apps view (`_meta`), built as the text channel is built: every
+// upstream string cleaned and capped, only the ids that were asked for (others counted as unexpected), rows
+// capped with the cap stated. The view itself imports only VIEW_DATA_KEY from here.
+import type { ApiRequest } from './api/client.js';
+import { asArray, asRecord, type ItemError } from './format/batch.js';
+import type { Finding } from './format/botting.js';
+import { type HourlyGrid, hourlyGrid } from './format/heatmap.js';
+import { clean } from './format/text.js';
+import { SHAPES } from './tools/shared.js';
+
 /** Where a result carries its MCP Apps view's data (read by the server and by the view). */
 export const VIEW_DATA_KEY = 'streamer-analytics/view';
+
+/** What one view's data may hold at most (the board's rows: at least 500 findings, investigate_botting's maximum). */
+export const VIEW_LIMITS = {
+  rows: 2_000,
+  failures: 2_000,
+  reasons: 10,
+  series: 25,
+  points: 500,
+  fields: 12,
+  sessions: 50,
+  grids: 8,
+} as const;
+const CHARS = { id: 64, name: 80, symbol: 24, reason: 160, error: 160, field: 40, time: 40 } as const;
+
+const numOr = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const textOr = (v: unknown, max: number) => (typeof v === 'string' && v ? clean(v, max) || null : null);
+
+/** A token's name and symbol, cleaned, from its streamer record. */
+export interface TokenNames {
+  name: string | null;
+  symbol: string | null;
+}
+export function namesOf(record: Record<string, unknown> | undefined): TokenNames {
+  return { name: textOr(record?.coinName, CHARS.name), symbol: textOr(record?.coinSymbol, CHARS.symbol) };
+}
+
+/** Keeps the items of the ids asked for; counts the others. */
+function requestedOnly<T>(items: readonly T[], idOf: (item: T) => string, requested: readonly string[]) {
+  const wanted = new Set(requested);
+  const kept = items.filter((item) => wanted.has(idOf(item)));
+  return { kept, unexpected: items.length - kept.length };
+}
+
+/** The investigation board: the requested tokens' findings, most suspicious first, joined with their records. */
+export function boardData(
+  ranked: readonly Finding[],
+  errors: readonly ItemError[],
+  scope: Record<string, unknown>,
+  requested: readonly string[],
+  records?: ReadonlyMap<string, Record<string, unknown>>,
+) {
+  const findings = requestedOnly(ranked, (f) => f.mintId, requested);
+  const failed = requestedOnly(errors, (e) => e.id, requested);
+  return {
+    kind: 'board' as const,
+    scope,
+    total: findings.kept.length,
+    limits: { rows: VIEW_LIMITS.rows },
+    unexpected: findings.unexpected + failed.unexpected,
+    rows: findings.kept.slice(0, VIEW_LIMITS.rows).map((f) => {
+      const r = records?.get(f.mintId);
+      return {
+        mintId: f.mintId,
+        level: clean(f.level, 16),
+        confidence: f.confidence,
+        score: f.score,
+        reasons: f.reasons.slice(0, VIEW_LIMITS.reasons).map((why) => clean(why, CHARS.reason)),
+        ...namesOf(r),
+        live: typeof r?.isCurrentlyLive === 'boolean' ? r.isCurrentlyLive : null,
+        viewers: numOr(r?.currentViewers),
+        marketCap: numOr(r?.tokenMarketCap),
+      };
+    }),
+    failures: failed.kept
+      .slice(0, VIEW_LIMITS.failures)
+      .map((e) => ({ id: clean(e.id, CHARS.id), error: clean(e.error, CHARS.error) })),
+  };
+}
+
+/** One token's series: times (ms since the epoch, ascending) and each numeric field's values at them. */
+export interface SeriesData extends TokenNames {
+  mintId: string;
+  t: number[];
+  values: Record<string, Array<number | null>>;
+}
+
+/**
+ * The series of an analytics answer (`data.results`, fields not documented): each requested token's points
+ * that carry a parseable time, their numeric fields; names from the streamer records when there are some.
+ */
+export function seriesData(
+  data: unknown,
+  requested: readonly string[],
+  names: ReadonlyMap<string, TokenNames> = new Map(),
+) {
+  const results = asArray(asRecord(data).results).map(asRecord);
+  const mine = requestedOnly(results, (r) => String(r.mintId ?? r.tokenAddress ?? ''), requested);
+  const seen = new Set<string>();
+  const series: SeriesData[] = [];
+  for (const r of mine.kept) {
+    const mintId = String(r.mintId ?? r.tokenAddress);
+    if (seen.has(mintId) || series.length >= VIEW_LIMITS.series) continue;
+    seen.add(mintId);
+    const points = asArray(r.dataPoints ?? r.points ?? r.data)
+      .map(asRecord)
+      .map((p) => ({ t: Date.parse(String(p.timestamp ?? p.time ?? '').slice(0, CHARS.time)), p }))
+      .filter((x) => Number.isFinite(x.t))
+      .sort((a, b) => a.t - b.t)
+      .slice(-VIEW_LIMITS.points);
+    const fields: string[] = [];
+    for (const { p } of points)
+      for (const [k, v] of Object.entries(p))
+        if (typeof v === 'number' && !fields.includes(k) && fields.length < VIEW_LIMITS.fields)
+          fields.push(k);
+    const values: SeriesData['values'] = Object.create(null);
+    for (const k of fields) values[clean(k, CHARS.field)] = points.map(({ p }) => numOr(p[k]));
+    const own = names.get(mintId);
+    series.push({
+      mintId,
+      name: own?.name ?? textOr(r.coinName, CHARS.name),
+      symbol: own?.symbol ?? textOr(r.coinSymbol, CHARS.symbol),
+      t: points.map((x) => x.t),
+      values,
+    });
+  }
+  const failures = requestedOnly(
+    asArray(asRecord(data).errors)
+      .map(asRecord)
+      .map((e) => ({
+        id: clean(e.mintId ?? e.tokenAddress ?? 'unknown id', CHARS.id),
+        error: clean(e.error ?? e.message ?? 'no message', CHARS.error),
+      })),
+    (e) => e.id,
+    requested,
+  );
+  return { series, failures: failures.kept, unexpected: mine.unexpected + failures.unexpected };
+}
+
+/** A token's streaming sessions as the document gives them (its fields only), newest as sent, capped. */
+export function sessionsData(data: unknown, mint: string) {
+  return asArray(data)
+    .map(asRecord)
+    .filter((s) => s.mintId === undefined || s.mintId === mint)
+    .slice(0, VIEW_LIMITS.sessions)
+    .map((s) => ({
+      sessionId: textOr(s.sessionId, CHARS.id),
+      startTime: textOr(s.startTime, CHARS.time),
+      endTime: textOr(s.endTime, CHARS.time),
+      duration: numOr(s.duration),
+      peakViewers: numOr(s.peakViewers),
+      averageViewers: numOr(s.averageViewers),
+    }));
+}
+
+/** Every "a-b" keyed grid in a heatmap answer, wherever it sits (the keys' meaning is not documented). */
+export function heatmapGrids(data: unknown) {
+  const grids: Array<{ title: string } & Pick<HourlyGrid, 'a' | 'b' | 'max' | 'rows' | 'peak'>> = [];
+  const visit = (value: unknown, path: string[], depth: number) => {
+    const rec = asRecord(value);
+    const keys = Object.keys(rec);
+    if (grids.length >= VIEW_LIMITS.grids || depth > 4 || !keys.length) return;
+    if (keys.every((k) => /^-?\d+-(-?\d+)$/.test(k))) {
+      const g = hourlyGrid(rec);
+      if (g) grids.push({ title: path.join('.'), a: g.a, b: g.b, max: g.max, rows: g.rows, peak: g.peak });
+      return;
+    }
+    for (const k of keys.slice(0, 50)) visit(rec[k], [...path, clean(k, CHARS.field)], depth + 1);
+  };
+  visit(data, [], 0);
+  return grids;
+}
+
+/** The names of up to 100 tokens from their streamer records (POST /streamers); none when that fails. */
+export async function tokenNames(
+  send: (req: ApiRequest) => Promise<Record<string, unknown>>,
+  mintIds: readonly string[],
+  chain: string,
+  platform: string,
+): Promise<Map<string, TokenNames>> {
+  try {
+    const body = await send({
+      method: 'POST',
+      path: '/streamers',
+      shape: SHAPES.streamers,
+      body: { tokenAddresses: mintIds.slice(0, 100), limit: 100, page: 1, chain, platform },
+    });
+    const wanted = new Set(mintIds);
+    return new Map(
+      asArray(body.data)
+        .map(asRecord)
+        .filter((r) => wanted.has(String(r.mintId)))
+        .map((r) => [String(r.mintId), namesOf(r)]),
+    );
+  } catch {
+    return new Map();
+  }
+}

@@ -99,33 +99,3 @@ export function topReasons(findings: readonly Finding[], n = 5): Array<{ reason:
     .slice(0, n)
     .map(([reason, count]) => ({ reason, count }));
 }
-
-/** The full board for an MCP Apps view: every finding (joined with its streamer record, if any) and failure. */
-export function boardView(
-  ranked: readonly Finding[],
-  errors: ReadonlyArray<{ id: string; error: string }>,
-  scope: Record<string, unknown>,
-  records?: ReadonlyMap<string, Record<string, unknown>>,
-) {
-  const numOr = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-  return {
-    kind: 'board' as const,
-    scope,
-    rows: ranked.map((f) => {
-      const r = records?.get(f.mintId);
-      return {
-        mintId: f.mintId,
-        level: f.level,
-        confidence: f.confidence,
-        score: f.score,
-        reasons: f.reasons,
-        name: typeof r?.coinName === 'string' ? r.coinName : null,
-        symbol: typeof r?.coinSymbol === 'string' ? r.coinSymbol : null,
-        live: typeof r?.isCurrentlyLive === 'boolean' ? r.isCurrentlyLive : null,
-        viewers: numOr(r?.currentViewers),
-        marketCap: numOr(r?.tokenMarketCap),
-      };
-    }),
-    failures: errors.map((e) => ({ id: e.id, error: e.error })),
-  };
-}

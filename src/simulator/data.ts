@@ -67,6 +67,46 @@ export interface SimToken {
   fees?: { creatorAddress: string; totalFees: number; currency: string; feesInNativeCoin: number };
 }
 
+const shapes = new WeakMap<SimSession, number>();
+/**
+ * The exponent k of a session's viewer curve, peak · sin(πx)^k over its span: the k whose mean over the
+ * span is the session's averageViewers, so the curve peaks at peakViewers and averages averageViewers.
+ */
+function shapeOf(s: SimSession): number {
+  const known = shapes.get(s);
+  if (known !== undefined) return known;
+  const target = s.peakViewers > 0 ? Math.min(0.99, s.averageViewers / s.peakViewers) : 1;
+  const mean = (k: number) => {
+    let sum = 0;
+    for (let i = 0; i < 64; i++) sum += Math.sin(Math.PI * ((i + 0.5) / 64)) ** k;
+    return sum / 64;
+  };
+  let [lo, hi] = [0.01, 40];
+  for (let i = 0; i < 30; i++) {
+    const mid = (lo + hi) / 2;
+    if (mean(mid) > target) lo = mid;
+    else hi = mid;
+  }
+  shapes.set(s, (lo + hi) / 2);
+  return (lo + hi) / 2;
+}
+
+/**
+ * A token's viewers at a moment (ms): inside one of its sessions, that session's curve (never above its
+ * peakViewers) with a little deterministic jitter; between sessions, none.
+ */
+export function viewersAt(token: SimToken, at: number): number {
+  for (const s of token.sessions) {
+    const start = Date.parse(s.startTime);
+    const end = Date.parse(s.endTime);
+    if (at < start || at > end || end <= start) continue;
+    const x = (at - start) / (end - start);
+    const jitter = 0.94 + 0.06 * Math.abs(Math.sin(at / 611_000));
+    return Math.round(s.peakViewers * Math.sin(Math.PI * x) ** shapeOf(s) * jitter);
+  }
+  return 0;
+}
+
 /** mulberry32: a tiny seeded PRNG, enough for fake data. */
 export function prng(seed: number) {
   let a = seed >>> 0;
@@ -94,7 +134,9 @@ export function createDataset(seed = 42, counts = { platform_a: 160, platform_b:
       const live = rand() < 0.4;
       const botted = rand() < 0.25;
       const sessions: SimSession[] = [];
-      let end = SIM_NOW - int(0, 48) * 3_600_000;
+      // A live token's latest session is the one under way (it ends now).
+      const idle = int(0, 48);
+      let end = SIM_NOW - (live ? 0 : idle) * 3_600_000;
       for (let s = int(0, 45); s > 0; s--) {
         const duration = int(600, 14_400);
         const start = end - duration * 1000;

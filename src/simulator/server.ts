@@ -3,7 +3,7 @@
 // (error bodies and statuses, /health, batch element fields), the choices here are the simulator's own.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createDataset, type Dataset, prng, SIM_NOW, type SimToken } from './data.js';
+import { createDataset, type Dataset, prng, SIM_NOW, type SimToken, viewersAt } from './data.js';
 
 export type Fault =
   /** Answer with this status (and body, headers) instead of the real answer. */
@@ -398,16 +398,24 @@ function analytics(body: Json) {
   const span = { '1h': 1, '6h': 6, '12h': 12, '1d': 24, '7d': 168, '30d': 720 }[period] ?? 24;
   return (t: SimToken): Json => {
     const step = (span * 3_600_000) / points;
-    const series = Array.from({ length: points }, (_, i) => ({
-      timestamp: new Date(SIM_NOW - (points - 1 - i) * step).toISOString(),
-      viewers: Math.max(0, Math.round(t.averageViewers * (0.6 + 0.4 * Math.sin(i / 7)) + ((i * 37) % 11))),
-      marketCap: Math.round(t.tokenMarketCap * (0.9 + 0.1 * Math.cos(i / 11))),
-    }));
+    const series = Array.from({ length: points }, (_, i) => {
+      const at = SIM_NOW - (points - 1 - i) * step;
+      return {
+        timestamp: new Date(at).toISOString(),
+        // The curve of the sessions in the period, so it agrees with what the sessions endpoint says.
+        viewers: viewersAt(t, at),
+        marketCap: Math.round(t.tokenMarketCap * (0.9 + 0.1 * Math.cos(at / 3_600_000 / 11))),
+      };
+    });
+    const viewers = series.map((p) => p.viewers);
     return {
       mintId: t.mintId,
       period,
       dataPoints: series,
-      stats: { peakViewers: Math.max(...series.map((p) => p.viewers)), averageViewers: t.averageViewers },
+      stats: {
+        peakViewers: Math.max(...viewers),
+        averageViewers: Math.round((viewers.reduce((a, b) => a + b, 0) / viewers.length) * 10) / 10,
+      },
     };
   };
 }

@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { accountFor, asArray, asRecord, failures, type ItemError, noteLines } from '../format/batch.js';
 import {
-  boardView,
   type Finding,
   FLAGGED_LEVEL,
   levelStats,
@@ -15,6 +14,7 @@ import { describeObject } from '../format/generic.js';
 import { fitRows } from '../format/result.js';
 import type { StreamerRecord } from '../format/streamer.js';
 import { clean, cleanDeep, num, quote, table } from '../format/text.js';
+import { boardData } from '../view-data.js';
 import { batchOutput } from './batch-output.js';
 import { markCoverage, NOT_COVERED, notCoveredLine, streamerLookup } from './coverage.js';
 import { idList, SCOPES, SHAPES, scopeHint } from './shared.js';
@@ -77,7 +77,9 @@ export const analyzeBotting = defineTool({
           ]
         : []),
     ];
-    ctx.view?.(boardView(findings, errors, { chain, platform, hours, requested: mintIds.length }));
+    ctx.view?.(
+      boardData(findings, errors, { chain, platform, hours, requested: mintIds.length }, mintIds, records),
+    );
     return render(args, ctx, findings, errors, notes, summary, notCovered, lookup ? 2 : 1);
   },
 });

@@ -3,6 +3,7 @@ import { asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
 import { dailySeries, gridLines, hourlyGrid, seriesLine } from '../format/heatmap.js';
 import { cleanDeep, num } from '../format/text.js';
+import { heatmapGrids } from '../view-data.js';
 import { SCOPES, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
 
@@ -29,7 +30,11 @@ export const getActivityHeatmap = defineTool({
     shape: SHAPES.heatmap,
     query: { chain, platform },
   }),
-  view: (body, { chain, platform }) => ({ kind: 'heatmap', scope: { chain, platform }, data: body.data }),
+  view: (body, { chain, platform }) => ({
+    kind: 'heatmap',
+    scope: { chain, platform },
+    grids: heatmapGrids(body.data),
+  }),
   render(body, args, ctx) {
     const data = asRecord(body.data);
     const detailed = ctx.format === 'detailed';

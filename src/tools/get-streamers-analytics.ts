@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { renderGenericBatch } from '../format/batch.js';
+import { seriesData, tokenNames } from '../view-data.js';
 import { batchOutput } from './batch-output.js';
 import { idList, SCOPES, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
@@ -23,11 +24,11 @@ export const getStreamersAnalytics = defineTool({
     shape: SHAPES.batch,
     body: { mintIds, period, points, chain, platform },
   }),
-  // The view draws the series as the API returns them.
-  view: (body, { mintIds, period, points, chain, platform }) => ({
+  // The view labels each series by its token's symbol or name: one more request, for the view only.
+  view: async (body, { mintIds, period, points, chain, platform }, send) => ({
     kind: 'series',
     scope: { chain, platform, period, points, requested: mintIds.length },
-    data: body.data,
+    ...seriesData(body.data, mintIds, await tokenNames(send, mintIds, chain, platform)),
   }),
   render: (body, args, ctx) =>
     renderGenericBatch(

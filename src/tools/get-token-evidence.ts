@@ -3,6 +3,8 @@
 import * as z from 'zod';
 import { asArray, asRecord } from '../format/batch.js';
 import { parseFindings } from '../format/botting.js';
+import { clean } from '../format/text.js';
+import { seriesData, sessionsData, VIEW_LIMITS } from '../view-data.js';
 import { mintId, SCOPES, SHAPES, segment } from './shared.js';
 import { defineTool } from './tool.js';
 
@@ -64,17 +66,21 @@ export const getTokenEvidence = defineTool({
     ctx.view?.({
       kind: 'evidence',
       scope: { mint, period, chain, platform },
-      series: 'body' in analytics ? analytics.body.data : { error: analytics.error },
-      sessions: 'body' in sessions ? sessions.body.data : { error: sessions.error },
+      series:
+        'body' in analytics
+          ? seriesData(analytics.body.data, [mint])
+          : { error: clean(analytics.error, 160) },
+      sessions:
+        'body' in sessions ? sessionsData(sessions.body.data, mint) : { error: clean(sessions.error, 160) },
       botting: finding
         ? {
             level: finding.level,
             confidence: finding.confidence,
             score: finding.score,
-            reasons: finding.reasons,
+            reasons: finding.reasons.slice(0, VIEW_LIMITS.reasons),
           }
         : 'error' in botting
-          ? { error: botting.error }
+          ? { error: clean(botting.error, 160) }
           : null,
     });
     const summary = `Evidence for ${mint}: ${counts.series} series, ${counts.sessions} sessions${finding ? `, botting ${finding.level}` : ''}`;

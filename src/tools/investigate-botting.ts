@@ -3,7 +3,6 @@ import type { ApiRequest } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { accountFor, asArray, asRecord, failures, type ItemError, noteLines } from '../format/batch.js';
 import {
-  boardView,
   type Finding,
   FLAGGED_LEVEL,
   levelStats,
@@ -31,6 +30,7 @@ import {
   quote,
   table,
 } from '../format/text.js';
+import { boardData } from '../view-data.js';
 import { failureGroups } from './batch-output.js';
 import { LOOKUP_BATCH, markCoverage, NOT_COVERED, notCoveredLine, streamerLookup } from './coverage.js';
 import { INVESTIGATION_TTL_MS, recall, remember } from './investigation-cache.js';
@@ -122,10 +122,11 @@ export const investigateBotting = defineTool({
     const data = hit?.value ?? (await investigate(args, ctx));
     if (!hit && data.complete && ctx.callerKey) remember(ctx.callerKey, key, data);
     ctx.view?.(
-      boardView(
+      boardData(
         data.ranked,
         data.errors,
         { chain: args.chain, platform: args.platform, hours: args.hours, requested: args.mintIds.length },
+        args.mintIds,
         data.records,
       ),
     );

@@ -2,7 +2,10 @@
 // tool and each result's full data for the view; a client that does not gets exactly what it got before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPS_CAPABILITIES } from '../../scripts/host/harness.js';
+import { SIM_NOW } from '../../src/simulator/data.js';
 import type { Simulator } from '../../src/simulator/server.js';
+import { TOOLS } from '../../src/tools/index.js';
+import { VIEW_LIMITS } from '../../src/view-data.js';
 import { VIEW_DATA_KEY, VIEW_URI } from '../../src/views.js';
 import { call, connect, type Harness, ids, startSim } from '../helpers.js';
 
@@ -23,6 +26,60 @@ afterAll(async () => {
 });
 
 const meta = (r: { _meta?: unknown }) => (r._meta ?? {}) as Record<string, unknown>;
+
+const WITH_VIEW = [
+  'investigate_botting',
+  'analyze_botting',
+  'get_streamers_analytics',
+  'get_activity_heatmap',
+];
+/** The calls whose results a view draws, and two it does not. */
+const CALLS = (): Array<[string, Record<string, unknown>]> => [
+  ['investigate_botting', { mintIds: ids(sim, 'platform_a', 60) }],
+  ['analyze_botting', { mintIds: ids(sim, 'platform_a', 20) }],
+  ['get_streamers_analytics', { mintIds: ids(sim, 'platform_a', 5), points: 50 }],
+  ['get_activity_heatmap', {}],
+  ['get_streamer_sessions', { mint: ids(sim, 'platform_a', 1)[0] }],
+  ['check_health', {}],
+];
+
+describe('a plain client (no MCP Apps) is unchanged', () => {
+  it('lists exactly the reviewed tool table (the snapshot in __snapshots__/tools-list.json), nothing more', async () => {
+    const { tools } = await plain.client.listTools();
+    expect(JSON.stringify(tools)).toBe(JSON.stringify(TOOLS.map((t) => t.entry())));
+  });
+
+  it('gets results byte for byte what an MCP Apps client gets, without the view data', async () => {
+    for (const [name, args] of CALLS()) {
+      const [bare, rich] = await Promise.all([
+        plain.client.callTool({ name, arguments: args }),
+        apps.client.callTool({ name, arguments: args }),
+      ]);
+      expect(meta(bare)[VIEW_DATA_KEY], name).toBeUndefined();
+      // The MCP Apps client's result without the view's data: the key removed, and _meta if that empties it.
+      const { [VIEW_DATA_KEY]: view, ...others } = meta(rich);
+      expect(view !== undefined, name).toBe(WITH_VIEW.includes(name));
+      const rest = Object.fromEntries(
+        Object.entries(rich).flatMap(([k, v]) =>
+          k !== '_meta' ? [[k, v]] : Object.keys(others).length ? [[k, others]] : [],
+        ),
+      );
+      expect(JSON.stringify(rest), name).toBe(JSON.stringify(bare));
+    }
+  });
+
+  it('is told the view page is an unknown resource, exactly as for any other unknown URI', async () => {
+    const error = (uri: string) =>
+      plain.client.readResource({ uri }).then(
+        () => 'answered',
+        (e: { code?: number; message: string }) => `${e.code} ${e.message.replace(uri, '<uri>')}`,
+      );
+    const other = await error('ui://streamer-analytics/other.html');
+    expect(other).toMatch(/Unknown resource: <uri>/);
+    expect(await error(VIEW_URI)).toBe(other);
+    expect((await plain.client.listResources()).resources.map((r) => r.uri)).not.toContain(VIEW_URI);
+  });
+});
 
 describe('MCP Apps', () => {
   it('lists the view on four tools and one app-only tool, only to a client that declares the extension', async () => {
@@ -82,8 +139,145 @@ describe('MCP Apps', () => {
     const view = meta(out)[VIEW_DATA_KEY] as Record<string, unknown>;
     expect(view.kind).toBe('evidence');
     expect(Array.isArray(view.sessions)).toBe(true);
-    expect((view.series as { results: unknown[] }).results).toHaveLength(1);
+    expect((view.series as { series: unknown[] }).series).toHaveLength(1);
     const refused = await call(plain.client, 'get_token_evidence', { mint }).catch((e: Error) => e);
     expect(String((refused as Error).message)).toContain('Unknown tool: get_token_evidence');
+  });
+});
+
+describe('the view data is bounded and cleaned like the text channel', () => {
+  const board = async (mintIds: string[]) =>
+    meta(await apps.client.callTool({ name: 'analyze_botting', arguments: { mintIds } }))[VIEW_DATA_KEY] as {
+      total: number;
+      unexpected: number;
+      limits: { rows: number };
+      rows: Array<{ mintId: string; name: string | null; reasons: string[] }>;
+      failures: Array<{ id: string }>;
+    };
+
+  it('puts only the requested ids on the board and in its counts; the others are counted as unexpected', async () => {
+    const [mint, other] = ids(sim, 'platform_a', 2);
+    const flood = Array.from({ length: 35_001 }, (_, i) => ({
+      mintId: `${String(i).padStart(6, '0')}${'Z'.repeat(38)}`,
+      confidenceLevel: 'HIGH',
+      confidence: 0.99,
+      score: 99,
+      reasons: ['not asked for'],
+    }));
+    sim.injectFor(/\/botting\/bulk/, {
+      status: 200,
+      body: {
+        success: true,
+        data: {
+          results: [
+            { mintId: mint, confidenceLevel: 'LOW', confidence: 0.1, score: 3, reasons: [] },
+            ...flood,
+          ],
+          errors: [{ mintId: 'Q'.repeat(44), error: 'not yours' }],
+          summary: {},
+        },
+      },
+    });
+    const view = await board([mint as string, other as string]);
+    expect(view.rows.map((r) => r.mintId)).toEqual([mint]);
+    expect(view.total).toBe(1);
+    expect(view.failures.map((f) => f.id)).toEqual([other]);
+    expect(view.unexpected).toBe(35_002);
+    expect(view.limits.rows).toBeGreaterThanOrEqual(500);
+  });
+
+  it('cleans and caps every upstream string (a 1 MiB coin name, reasons with control characters)', async () => {
+    const token = sim.data.tokens.find((t) => t.platform === 'platform_a' && t.botting?.reasons.length);
+    if (!token?.botting) throw new Error('no token with reasons');
+    const name = token.coinName;
+    const reasons = token.botting.reasons;
+    token.coinName = `\u202eEvil\u0007${'N'.repeat(1024 * 1024)}`;
+    token.botting.reasons = [`line\nbreak\u001b[31m red`, ...Array.from({ length: 50 }, (_, i) => `r${i}`)];
+    try {
+      const out = await apps.client.callTool({
+        name: 'investigate_botting',
+        arguments: { mintIds: [token.mintId] },
+      });
+      const [row] = (meta(out)[VIEW_DATA_KEY] as { rows: Array<{ name: string; reasons: string[] }> }).rows;
+      expect(row?.name.length).toBeLessThanOrEqual(80);
+      expect(row?.name.startsWith('Evil')).toBe(true);
+      expect(row?.reasons[0]).toBe('line break red');
+      expect(row?.reasons).toHaveLength(VIEW_LIMITS.reasons);
+      expect(JSON.stringify(meta(out)).length).toBeLessThan(10_000);
+    } finally {
+      token.coinName = name;
+      token.botting.reasons = reasons;
+    }
+  });
+
+  it("labels series by the tokens' names and symbols, and keeps only the requested ones", async () => {
+    const mintIds = ids(sim, 'platform_a', 3);
+    const out = await apps.client.callTool({ name: 'get_streamers_analytics', arguments: { mintIds } });
+    const view = meta(out)[VIEW_DATA_KEY] as {
+      series: Array<{
+        mintId: string;
+        name: string;
+        symbol: string;
+        t: number[];
+        values: { viewers: number[] };
+      }>;
+    };
+    expect(view.series.map((s) => s.mintId)).toEqual(mintIds);
+    for (const s of view.series) {
+      const token = sim.data.byMint.get(s.mintId);
+      expect([s.name, s.symbol]).toEqual([token?.coinName, token?.coinSymbol]);
+      expect(s.t).toHaveLength(100);
+      expect(s.values.viewers).toHaveLength(100);
+    }
+  });
+});
+
+describe('the simulator tells one consistent story', () => {
+  it('never has averageViewers above peakViewers, in sessions or in analytics', async () => {
+    for (const t of sim.data.tokens)
+      for (const s of t.sessions) expect(s.averageViewers).toBeLessThanOrEqual(s.peakViewers);
+    const res = await fetch(`${sim.url}/streamers/analytics`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': sim.apiKey },
+      body: JSON.stringify({ mintIds: ids(sim, 'platform_a', 25), period: '7d', points: 500 }),
+    });
+    const results = ((await res.json()) as { data: { results: Array<{ stats: Record<string, number> }> } })
+      .data.results;
+    for (const r of results)
+      expect(r.stats.averageViewers).toBeLessThanOrEqual(r.stats.peakViewers as number);
+  });
+
+  it("draws evidence curves that differ by period and agree with the token's sessions", async () => {
+    const token = sim.data.tokens.find(
+      (t) => t.platform === 'platform_a' && t.isCurrentlyLive && t.sessions.length > 3,
+    );
+    if (!token) throw new Error('no live token with sessions');
+    const curve = async (period: string) => {
+      const out = await apps.client.callTool({
+        name: 'get_token_evidence',
+        arguments: { mint: token.mintId, period },
+      });
+      const view = meta(out)[VIEW_DATA_KEY] as {
+        series: { series: Array<{ t: number[]; values: { viewers: number[] } }> };
+        sessions: Array<{ startTime: string; endTime: string; peakViewers: number }>;
+      };
+      return {
+        ...(view.series.series[0] as { t: number[]; values: { viewers: number[] } }),
+        sessions: view.sessions,
+      };
+    };
+    const [day, week] = await Promise.all([curve('1d'), curve('7d')]);
+    expect(day.values.viewers).not.toEqual(week.values.viewers);
+    for (const c of [day, week]) {
+      expect(Math.max(...c.values.viewers)).toBeGreaterThan(0);
+      c.t.forEach((at, i) => {
+        const v = c.values.viewers[i] as number;
+        const within = c.sessions.find((s) => Date.parse(s.startTime) <= at && at <= Date.parse(s.endTime));
+        // Inside a session: at most its peak; outside every session listed (all are in a week here): none.
+        if (within) expect(v).toBeLessThanOrEqual(within.peakViewers);
+        else if (at >= Date.parse(c.sessions.at(-1)?.startTime ?? '')) expect(v).toBe(0);
+      });
+      expect(c.t.at(-1)).toBe(SIM_NOW);
+    }
   });
 });
