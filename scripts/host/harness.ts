@@ -1,9 +1,10 @@
 // Drives the MCP Apps views in a real Chromium (Debian's `chromium`, through playwright-core: no browser
 // download): the test host page (host.ts, bundled here) renders a view from the real server's result.
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import type { Browser, Frame, Page } from 'playwright-core';
@@ -18,21 +19,65 @@ const root = fileURLToPath(
 /** What a client that renders MCP Apps views declares. */
 export const APPS_CAPABILITIES = { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } };
 
+/** How a client reaches the server: its protocol era and the transport. */
+export interface ClientMode {
+  /** 2026-07-28: capabilities on every request; 2025: declared once, at initialize (the SDK's default). */
+  era: '2025' | '2026-07-28';
+  transport: 'stdio' | 'http';
+}
+export const MODES: Record<string, ClientMode> = {
+  '2026-07-28 over stdio': { era: '2026-07-28', transport: 'stdio' },
+  '2025 over stdio': { era: '2025', transport: 'stdio' },
+};
+
 /**
- * An MCP Apps client of the built server over stdio (in demo mode unless `env` points it at an upstream),
- * and the view page it serves.
+ * An MCP Apps client of the built server (in demo mode unless `env` points it at an upstream), over stdio
+ * or over `--http` on a free loopback port, in either protocol era; and the view page it serves.
  */
-export async function appsClient(name: string, env?: Record<string, string>) {
-  const client = new Client({ name, version: '1.0.0' }, { capabilities: APPS_CAPABILITIES });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [join(root, 'dist/server/index.js'), ...(env ? [] : ['--demo'])],
-      ...(env ? { env: { PATH: process.env.PATH ?? '', ...env } } : {}),
-    }),
+export async function appsClient(
+  name: string,
+  env?: Record<string, string>,
+  mode: ClientMode = { era: '2026-07-28', transport: 'stdio' },
+) {
+  const client = new Client(
+    { name, version: '1.0.0' },
+    {
+      capabilities: APPS_CAPABILITIES,
+      ...(mode.era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' as const } } } : {}),
+    },
   );
+  const args = [join(root, 'dist/server/index.js'), ...(env ? [] : ['--demo'])];
+  const childEnv = env ? { PATH: process.env.PATH ?? '', ...env } : undefined;
+  let stop = async () => {};
+  if (mode.transport === 'stdio') {
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args, ...(childEnv ? { env: childEnv } : {}) }),
+    );
+  } else {
+    const child = spawn(process.execPath, [...args, '--http', '--port', '0'], {
+      env: childEnv ?? process.env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr?.on('data', (chunk) => {
+        stderr += String(chunk);
+        const m = /at (http:\/\/\S+\/mcp)/.exec(stderr);
+        if (m?.[1]) resolve(m[1]);
+      });
+      child.on('exit', (code) => reject(new Error(`the server exited (${code}): ${stderr}`)));
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    stop = async () => {
+      child.kill();
+    };
+  }
   const [page] = (await client.readResource({ uri: VIEW_URI })).contents as Array<{ text?: string }>;
-  return { client, html: page?.text ?? '' };
+  const close = async () => {
+    await client.close();
+    await stop();
+  };
+  return { client, html: page?.text ?? '', close };
 }
 
 /** The Chromium to drive: CHROMIUM_PATH, or Debian's; undefined when there is none. */

@@ -2,6 +2,7 @@
 // sandboxed iframe, hands it a tool result, and answers the view's tool calls through `hostCallTool`
 // (provided by the page's embedder: the browser tests over the real server, or `npm run preview`).
 import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { HOST_BACKGROUND } from './theme.js';
 
 type CallTool = (params: {
   name: string;
@@ -20,16 +21,22 @@ declare global {
 }
 
 window.mountView = async (html, result, theme, into = document.body) => {
+  // As hosts do: their page's colour scheme is their theme. (The App SDK gives the view the same
+  // color-scheme; Chromium paints a frame whose scheme differs from its embedder's opaque.)
+  document.documentElement.style.colorScheme = theme;
+  document.documentElement.style.background = HOST_BACKGROUND[theme];
+  document.documentElement.style.color = theme === 'dark' ? '#ececec' : '#1b1b1f';
   const iframe = document.createElement('iframe');
   // Scripts only: no same origin, no forms, no popups, as hosts sandbox a view.
   iframe.setAttribute('sandbox', 'allow-scripts');
-  iframe.style.cssText = 'width: 100%; height: 900px; border: 0;';
+  // Inline, as hosts show a view in the conversation: as wide as the panel, as tall as the view asks.
+  iframe.style.cssText = 'display: block; width: 100%; height: 600px; border: 0;';
   into.append(iframe);
   // What the view learns when it greets its host.
   const hostContext = {
     theme,
     displayMode: 'inline' as const,
-    containerDimensions: { width: iframe.clientWidth || 900, maxHeight: 900 },
+    containerDimensions: { width: iframe.clientWidth || 900, maxHeight: 6000 },
   };
   const bridge = new AppBridge(
     null,
@@ -37,6 +44,9 @@ window.mountView = async (html, result, theme, into = document.body) => {
     { serverTools: {}, logging: {} },
     { hostContext },
   );
+  bridge.addEventListener('sizechange', ({ height }) => {
+    if (height !== undefined) iframe.style.height = `${Math.ceil(height)}px`;
+  });
   bridge.oncalltool = async (params) => (await window.hostCallTool(params)) as never;
   const initialized = new Promise<void>((resolve) => {
     bridge.oninitialized = () => resolve();

@@ -1,0 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+const [file, x, y, w, h, out] = process.argv.slice(2);
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const p = await b.newPage({ viewport: { width: Number(w), height: Number(h) } });
+const src = 'data:image/png;base64,' + readFileSync(file).toString('base64');
+await p.setContent(`<body style="margin:0;overflow:hidden"><img style="position:absolute;left:-${x}px;top:-${y}px" src="${src}"></body>`);
+await p.waitForFunction(() => document.querySelector('img').complete);
+await p.screenshot({ path: out });
+await b.close();

@@ -1,0 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+const [file, ...pts] = process.argv.slice(2);
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const p = await b.newPage();
+const src = 'data:image/png;base64,' + readFileSync(file).toString('base64');
+await p.setContent(`<img src="${src}">`);
+await p.waitForFunction(() => document.querySelector('img').complete);
+console.log(await p.evaluate((pts) => { const i = document.querySelector('img'); const c = document.createElement('canvas'); c.width = i.naturalWidth; c.height = i.naturalHeight; const x = c.getContext('2d'); x.drawImage(i, 0, 0); return pts.map((s) => { const [a, b] = s.split(',').map(Number); return [...x.getImageData(a, b, 1, 1).data].join(','); }); }, pts));
+await b.close();

@@ -1,0 +1,418 @@
+// The investigation board: one row per finding, most suspicious first, sortable and filterable. Rows stack
+// below 640 px (token, level, score and viewers on one line, the reasons under them); 50 rows are drawn at
+// a time (more on request), so 2,000 findings render as fast as 50. A token's evidence opens inline, under
+// its row; closing it returns to that row.
+import type { App } from '@modelcontextprotocol/ext-apps';
+import { VIEW_DATA_KEY } from '../src/view-data.js';
+import { lineChart, type Series, seriesLabel } from './chart.js';
+import { asArray, asRecord, el, type Json, n, put, timeOf } from './dom.js';
+
+interface Row {
+  mintId: string;
+  level: string;
+  confidence: number | null;
+  score: number | null;
+  reasons: string[];
+  name: string | null;
+  symbol: string | null;
+  live: boolean | null;
+  viewers: number | null;
+  marketCap: number | null;
+}
+type SortKey = 'level' | 'score' | 'confidence' | 'viewers' | 'marketCap';
+const PAGE = 50;
+const LEVEL_ORDER = ['HIGH', 'MEDIUM', 'LOW'];
+const levelRank = (l: string) => {
+  const i = LEVEL_ORDER.indexOf(l.toUpperCase());
+  return i < 0 ? LEVEL_ORDER.length : i;
+};
+const tokenName = (r: Row) => (r.name && r.symbol ? `${r.name} (${r.symbol})` : seriesLabel(r));
+
+export function board(root: HTMLElement, data: Json, app: App) {
+  const rows = asArray(data.rows) as Row[];
+  const scope = asRecord(data.scope);
+  const total = typeof data.total === 'number' ? data.total : rows.length;
+  const state = { sort: 'level' as SortKey, desc: false, level: '', live: false, q: '', shown: PAGE };
+  const levels = [...new Set(rows.map((r) => r.level))].sort((a, b) => levelRank(a) - levelRank(b));
+
+  const counts = el('ul', { class: 'chips', 'aria-label': 'Tokens per level' });
+  for (const l of levels)
+    counts.append(
+      el(
+        'li',
+        { class: `level level-${l.toLowerCase()}` },
+        `${l}: ${n(rows.filter((r) => r.level === l).length)}`,
+      ),
+    );
+  const reasons = new Map<string, number>();
+  for (const r of rows) for (const why of r.reasons) reasons.set(why, (reasons.get(why) ?? 0) + 1);
+  const top = [...reasons].sort((a, b) => b[1] - a[1]).slice(0, 5);
+
+  const search = el('input', {
+    type: 'search',
+    placeholder: 'Name, symbol or id',
+    'aria-label': 'Search tokens',
+  });
+  const levelSelect = el('select', { 'aria-label': 'Level' }, el('option', { value: '' }, 'All levels'));
+  for (const l of levels) levelSelect.append(el('option', { value: l }, l));
+  const sortSelect = el('select', { 'aria-label': 'Sort by' });
+  const SORTS: Array<[SortKey, string]> = [
+    ['level', 'Most suspicious'],
+    ['score', 'Score'],
+    ['confidence', 'Confidence'],
+    ['viewers', 'Viewers'],
+    ['marketCap', 'Market cap'],
+  ];
+  for (const [key, label] of SORTS) sortSelect.append(el('option', { value: key }, label));
+  const liveBox = el('input', { type: 'checkbox', id: 'live-only' });
+  const tbody = el('tbody');
+  const shown = el('p', { class: 'muted', 'aria-live': 'polite' });
+  const more = el('div', { class: 'controls more' });
+
+  const columns: Array<[SortKey | null, string, string]> = [
+    [null, 'Token', 'token'],
+    ['level', 'Level', 'level'],
+    ['score', 'Score', 'num score'],
+    ['confidence', 'Confidence', 'num confidence'],
+    ['viewers', 'Viewers', 'num viewers'],
+    ['marketCap', 'Market cap', 'num mcap'],
+    [null, 'Live', 'live'],
+    [null, 'Reasons', 'reasons'],
+  ];
+  const head = el('tr');
+  for (const [key, label, cls] of columns) {
+    if (!key) {
+      head.append(el('th', { scope: 'col', class: cls }, label));
+      continue;
+    }
+    const button = el('button', { type: 'button', 'data-sort': key }, label);
+    button.addEventListener('click', () => sortBy(key, state.sort === key ? !state.desc : key !== 'level'));
+    head.append(el('th', { scope: 'col', class: cls, 'aria-sort': 'none' }, button));
+  }
+  function sortBy(key: SortKey, desc: boolean) {
+    state.sort = key;
+    state.desc = desc;
+    sortSelect.value = key;
+    draw();
+  }
+  sortSelect.addEventListener('change', () =>
+    sortBy(sortSelect.value as SortKey, sortSelect.value !== 'level'),
+  );
+
+  const compare = (a: Row, b: Row) => {
+    const k = state.sort;
+    const va = k === 'level' ? levelRank(a.level) : a[k];
+    const vb = k === 'level' ? levelRank(b.level) : b[k];
+    if (va === null && vb === null) return 0;
+    if (va === null) return 1;
+    if (vb === null) return -1;
+    return state.desc ? vb - va : va - vb;
+  };
+  const rowOf = (r: Row) => {
+    const open = el('button', {
+      type: 'button',
+      class: 'token',
+      title: r.mintId,
+      'aria-expanded': 'false',
+      'aria-label': `Evidence for ${tokenName(r)}`,
+    });
+    open.append(
+      el('span', { class: 'name' }, r.name ?? seriesLabel(r)),
+      ' ',
+      el('span', { class: 'muted' }, r.symbol ?? ''),
+    );
+    const tr = el(
+      'tr',
+      { 'data-mint': r.mintId },
+      el('td', { class: 'token' }, open),
+      el('td', { class: 'level' }, el('span', { class: `level level-${r.level.toLowerCase()}` }, r.level)),
+      el('td', { class: 'num score', 'data-label': 'score' }, n(r.score)),
+      el('td', { class: 'num confidence', 'data-label': 'conf.' }, n(r.confidence)),
+      el('td', { class: 'num viewers', 'data-label': 'viewers' }, n(r.viewers)),
+      el('td', { class: 'num mcap', 'data-label': 'mcap' }, n(r.marketCap)),
+      el('td', { class: 'live' }, r.live === null ? '—' : r.live ? 'live' : ''),
+      el(
+        'td',
+        { class: 'reasons' },
+        el('div', { title: r.reasons.join('; ') }, r.reasons.join('; ') || '(none)'),
+      ),
+    );
+    open.addEventListener('click', () =>
+      open.getAttribute('aria-expanded') === 'true' ? closeEvidence() : openEvidence(r, tr),
+    );
+    return tr;
+  };
+
+  function draw() {
+    closeEvidence(false);
+    const q = state.q.trim().toLowerCase();
+    const visible = rows
+      .filter((r) => !state.level || r.level === state.level)
+      .filter((r) => !state.live || r.live === true)
+      .filter((r) => !q || [r.name, r.symbol, r.mintId].some((s) => s?.toLowerCase().includes(q)))
+      .sort(compare);
+    for (const th of head.querySelectorAll('th')) {
+      const key = th.querySelector('button')?.dataset.sort;
+      th.setAttribute('aria-sort', key === state.sort ? (state.desc ? 'descending' : 'ascending') : 'none');
+    }
+    tbody.replaceChildren(...visible.slice(0, state.shown).map(rowOf));
+    const drawn = Math.min(visible.length, state.shown);
+    shown.textContent =
+      drawn < visible.length
+        ? `Showing ${n(drawn)} of ${n(visible.length)} tokens`
+        : `${n(visible.length)} of ${n(rows.length)} tokens shown`;
+    more.replaceChildren();
+    if (drawn < visible.length) {
+      const next = el('button', { type: 'button' }, `Show ${n(Math.min(PAGE, visible.length - drawn))} more`);
+      next.addEventListener('click', () => {
+        state.shown += PAGE;
+        draw();
+      });
+      const all = el('button', { type: 'button' }, `Show all ${n(visible.length)}`);
+      all.addEventListener('click', () => {
+        state.shown = visible.length;
+        draw();
+      });
+      more.append(next, all);
+    }
+  }
+  const refilter = () => {
+    state.shown = PAGE;
+    draw();
+  };
+  search.addEventListener('input', () => {
+    state.q = search.value;
+    refilter();
+  });
+  levelSelect.addEventListener('change', () => {
+    state.level = levelSelect.value;
+    refilter();
+  });
+  liveBox.addEventListener('change', () => {
+    state.live = liveBox.checked;
+    refilter();
+  });
+
+  // ── Evidence, inline under the selected row ──
+  let open: { row: HTMLTableRowElement; box: HTMLTableRowElement } | undefined;
+  function closeEvidence(refocus = true) {
+    if (!open) return;
+    const { row, box } = open;
+    open = undefined;
+    box.remove();
+    const button = row.querySelector<HTMLButtonElement>('button.token');
+    button?.setAttribute('aria-expanded', 'false');
+    if (refocus && row.isConnected) {
+      button?.focus({ preventScroll: true });
+      row.scrollIntoView?.({ block: 'nearest' });
+    }
+  }
+  function openEvidence(r: Row, row: HTMLTableRowElement, period = '1d') {
+    if (open?.row !== row) closeEvidence(false);
+    const section = el('section', { class: 'evidence', 'aria-label': `Evidence for ${tokenName(r)}` });
+    const box = open?.box ?? el('tr', { class: 'evidence-row' });
+    box.replaceChildren(el('td', { colspan: String(columns.length) }, section));
+    if (!open) row.after(box);
+    open = { row, box };
+    row.querySelector('button.token')?.setAttribute('aria-expanded', 'true');
+    const close = el('button', { type: 'button', class: 'close' }, 'Back to list');
+    close.addEventListener('click', () => closeEvidence());
+    const periods = el('select', { 'aria-label': 'Period' });
+    for (const p of ['1h', '6h', '12h', '1d', '7d', '30d']) {
+      const option = el('option', { value: p }, p);
+      option.selected = p === period;
+      periods.append(option);
+    }
+    periods.addEventListener('change', () => openEvidence(r, row, periods.value));
+    const body = el('div', {}, el('p', { class: 'muted' }, 'Loading…'));
+    section.append(
+      el(
+        'div',
+        { class: 'evidence-head' },
+        el('h2', {}, tokenName(r)),
+        el('label', {}, 'Period ', periods),
+        close,
+      ),
+      el('p', { class: 'ids muted' }, r.mintId),
+      body,
+    );
+    section.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape') closeEvidence();
+    });
+    box.scrollIntoView?.({ block: 'nearest' });
+    loadEvidence(r, period, body);
+  }
+  async function loadEvidence(r: Row, period: string, body: HTMLElement) {
+    try {
+      const result = await app.callServerTool({
+        name: 'get_token_evidence',
+        arguments: {
+          mint: r.mintId,
+          period,
+          chain: String(scope.chain ?? 'chain_a'),
+          platform: String(scope.platform ?? 'platform_a'),
+        },
+      });
+      const data = asRecord(asRecord(result._meta)[VIEW_DATA_KEY]);
+      if (result.isError || data.kind !== 'evidence') {
+        const text = asArray(result.content)
+          .map((c) => String(asRecord(c).text ?? ''))
+          .join('\n');
+        throw new Error(text || 'no evidence returned');
+      }
+      if (body.isConnected) drawEvidence(r, data, body);
+    } catch (error) {
+      body.replaceChildren(
+        el(
+          'p',
+          { class: 'error', role: 'alert' },
+          `Could not load the evidence: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
+    }
+  }
+  function drawEvidence(r: Row, data: Json, body: HTMLElement) {
+    const series = asRecord(data.series);
+    const sessions = data.sessions;
+    const botting = asRecord(data.botting);
+    const chart = el('div', { class: 'chart', role: 'img', 'aria-label': 'Viewers over the period (UTC)' });
+    const reasonsList = el('ul', { class: 'reasons-list' });
+    for (const why of asArray(botting.reasons)) reasonsList.append(el('li', {}, String(why)));
+    if (!reasonsList.childElementCount)
+      reasonsList.append(el('li', { class: 'muted' }, '(no reasons given)'));
+    body.replaceChildren(
+      el(
+        'div',
+        { class: 'split' },
+        el('div', {}, el('h3', {}, 'Viewers (times in UTC)'), chart),
+        el(
+          'div',
+          {},
+          el(
+            'h3',
+            {},
+            botting.error
+              ? `Botting: unavailable (${String(botting.error)})`
+              : `Botting: ${String(botting.level ?? r.level)} · score ${n(botting.score ?? r.score)} · confidence ${n(botting.confidence ?? r.confidence)}`,
+          ),
+          reasonsList,
+        ),
+      ),
+    );
+    if (series.error)
+      chart.append(el('p', { class: 'error', role: 'alert' }, `Curve unavailable: ${String(series.error)}`));
+    else {
+      const list = (asArray(series.series) as Series[]).map((s) => ({
+        ...s,
+        name: r.name,
+        symbol: r.symbol,
+      }));
+      lineChart(chart, list, 'viewers', 200);
+    }
+    if (!Array.isArray(sessions))
+      body.append(
+        el(
+          'p',
+          { class: 'error', role: 'alert' },
+          `Sessions unavailable: ${String(asRecord(sessions).error ?? 'no data')}`,
+        ),
+      );
+    else body.append(sessionsTable(sessions.map(asRecord)));
+  }
+
+  const failures = new Map<string, string[]>();
+  for (const f of asArray(data.failures).map(asRecord)) {
+    const key = String(f.error);
+    failures.set(key, [...(failures.get(key) ?? []), String(f.id)]);
+  }
+  const failed = el('details', {}, el('summary', {}, `${n(asArray(data.failures).length)} failed`));
+  for (const [why, ids] of failures)
+    failed.append(el('p', {}, `${why} (${n(ids.length)}): `, el('span', { class: 'ids' }, ids.join(', '))));
+  const cap = asRecord(data.limits).rows;
+  const unexpected = typeof data.unexpected === 'number' ? data.unexpected : 0;
+
+  put(
+    root,
+    el('h1', {}, `Botting investigation: ${n(total)} tokens analysed`),
+    el(
+      'p',
+      { class: 'muted' },
+      `${String(scope.chain ?? '')} / ${String(scope.platform ?? '')}, last ${String(scope.hours ?? '')} h`,
+    ),
+    total > rows.length
+      ? el(
+          'p',
+          { class: 'note' },
+          `The board holds the first ${n(rows.length)} of ${n(total)} findings (its cap is ${n(cap)}).`,
+        )
+      : null,
+    unexpected
+      ? el(
+          'p',
+          { class: 'note' },
+          `The upstream also answered for ${n(unexpected)} ids that were not requested: not shown, not counted.`,
+        )
+      : null,
+    counts,
+    top.length
+      ? el(
+          'p',
+          { class: 'muted' },
+          `Most frequent reasons: ${top.map(([why, c]) => `${why} (${n(c)})`).join('; ')}`,
+        )
+      : null,
+    el(
+      'div',
+      { class: 'controls' },
+      search,
+      levelSelect,
+      sortSelect,
+      el('label', { for: 'live-only' }, liveBox, ' Live now'),
+    ),
+    shown,
+    el('table', { class: 'board' }, el('thead', {}, head), tbody),
+    more,
+    failures.size ? failed : null,
+  );
+  draw();
+}
+
+function sessionsTable(records: Json[]) {
+  const table = el(
+    'table',
+    { class: 'sessions' },
+    el('caption', {}, 'Recent sessions (times in UTC; duration as the API gives it, unit not stated)'),
+  );
+  table.append(
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        el('th', { scope: 'col' }, 'Start'),
+        el('th', { scope: 'col', class: 'num' }, 'Duration'),
+        el('th', { scope: 'col', class: 'num' }, 'Peak'),
+        el('th', { scope: 'col', class: 'num' }, 'Average'),
+      ),
+    ),
+  );
+  table.append(
+    el(
+      'tbody',
+      {},
+      ...records.map((s) =>
+        el(
+          'tr',
+          { title: `${String(s.sessionId ?? '')}: ${timeOf(s.startTime)} to ${timeOf(s.endTime)}` },
+          el('td', {}, timeOf(s.startTime)),
+          el('td', { class: 'num' }, n(s.duration)),
+          el('td', { class: 'num' }, n(s.peakViewers)),
+          el('td', { class: 'num' }, n(s.averageViewers)),
+        ),
+      ),
+    ),
+  );
+  if (!records.length) table.append(el('tr', {}, el('td', { colspan: '4', class: 'muted' }, 'No sessions.')));
+  return table;
+}

@@ -1,0 +1,59 @@
+// What every view shares: elements made from text (never HTML), the text channel's number format, one time
+// format (UTC, said so), and the theme's colours resolved for a canvas (which cannot read CSS variables).
+import { num } from '../src/format/text.js';
+
+export type Json = Record<string, unknown>;
+export const asRecord = (v: unknown): Json =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {};
+export const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+/** A number as the text channel writes it (1,234,567; 0.93; 2,490.2); a dash when there is none. */
+export const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? num(v) : '—');
+
+/** One time format everywhere: 2026-11-20 12:00 UTC (`short`: without the year and the zone, for ticks). */
+export function time(ms: number, short = false): string {
+  if (!Number.isFinite(ms)) return '—';
+  const iso = new Date(ms).toISOString();
+  return short ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+/** An upstream date-time string in that format, or as it came when it does not parse. */
+export const timeOf = (v: unknown) => {
+  const ms = Date.parse(String(v ?? ''));
+  return Number.isFinite(ms) ? time(ms) : v == null ? '—' : String(v);
+};
+
+/** An element with text (never HTML) and attributes. */
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  ...children: Array<Node | string | null | undefined | false>
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const c of children) if (c !== null && c !== undefined && c !== false) node.append(c);
+  return node;
+}
+
+/** A CSS colour (a variable, say) as the rgb() the browser resolves it to, for drawing on a canvas. */
+export function resolveColor(css: string): string {
+  const probe = el('span', { 'aria-hidden': 'true' });
+  probe.style.color = css;
+  probe.style.display = 'none';
+  document.body.append(probe);
+  const out = getComputedStyle(probe).color;
+  probe.remove();
+  return out;
+}
+
+/** Called again whenever the host changes the theme (charts redraw with the new colours). */
+const rethemers = new Set<() => void>();
+export const onTheme = (f: () => void) => rethemers.add(f);
+export const clearTheme = () => rethemers.clear();
+export const rethemed = () => {
+  for (const f of rethemers) f();
+};
+
+/** Appends the children that are there (a condition that is false leaves nothing, not the text "null"). */
+export function put(parent: HTMLElement, ...children: Array<Node | string | null | undefined | false>) {
+  for (const c of children) if (c !== null && c !== undefined && c !== false) parent.append(c);
+}
