@@ -1,4 +1,4 @@
-// The MCP Apps views in headless Chromium (when there is one): how long a 500-token board takes to render,
+// The MCP Apps views in headless Chromium (when there is one): how long a 500- and a 2,000-token board take to render,
 // and whether 25 series × 500 points draw and follow the pointer without jank.
 import { chromium, type Page } from 'playwright-core';
 import { appsClient, chromiumPath, mount, openHost } from '../scripts/host/harness.js';
@@ -15,14 +15,16 @@ export async function viewsBench(mints: string[]) {
     name: 'investigate_botting',
     arguments: { mintIds: mints.slice(0, 150) },
   });
-  // 500 findings: the simulator's, repeated under new ids (it holds fewer tokens than that).
+  // 500 and 2,000 findings: the simulator's, repeated under new ids (it holds fewer tokens than that).
   const view = (board._meta as Record<string, { rows: Array<{ mintId: string }> }>)[VIEW_DATA_KEY];
   const base = view?.rows ?? [];
-  const rows = Array.from({ length: 500 }, (_, i) => ({
-    ...base[i % base.length],
-    mintId: `${i}`.padStart(44, 'B'),
-  }));
-  const board500 = { ...board, _meta: { [VIEW_DATA_KEY]: { ...view, rows } } };
+  const boardOf = (count: number) => {
+    const rows = Array.from({ length: count }, (_, i) => ({
+      ...base[i % base.length],
+      mintId: `${i}`.padStart(44, 'B'),
+    }));
+    return { ...board, _meta: { [VIEW_DATA_KEY]: { ...view, rows, total: count } } };
+  };
   const series = await client.callTool({
     name: 'get_streamers_analytics',
     arguments: { mintIds: mints.slice(0, 25), points: 500 },
@@ -39,14 +41,20 @@ export async function viewsBench(mints: string[]) {
     const own = Number(await frame.evaluate('document.body.dataset.renderMs'));
     return { ms, own, host, frame };
   };
-  const boardMs: number[] = [];
-  const boardOwn: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    const { ms, own, host } = await renderMs(board500);
-    boardMs.push(ms);
-    boardOwn.push(own);
-    await host.close();
-  }
+  const boardRuns = async (count: number) => {
+    const result = boardOf(count);
+    const ms: number[] = [];
+    const own: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const run = await renderMs(result);
+      ms.push(run.ms);
+      own.push(run.own);
+      await run.host.close();
+    }
+    return { ms: round(median(ms)), own: round(median(own)) };
+  };
+  const board500 = await boardRuns(500);
+  const board2000 = await boardRuns(2_000);
   const chartMs: number[] = [];
   const chartOwn: number[] = [];
   let sweep = { frames: 0, worstFrameMs: 0, longTasks: 0 };
@@ -60,9 +68,13 @@ export async function viewsBench(mints: string[]) {
   await browser.close();
   await client.close();
   return {
-    board500RenderMs: round(median(boardMs)),
+    board500RenderMs: board500.ms,
     /** Of which the view's own drawing code (the rest: the message, layout and paint). */
-    board500DrawMs: round(median(boardOwn)),
+    board500DrawMs: board500.own,
+    board2000RenderMs: board2000.ms,
+    board2000DrawMs: board2000.own,
+    /** The view page's size (bytes of the resource's text). */
+    pageBytes: Buffer.byteLength(html),
     chart25x500RenderMs: round(median(chartMs)),
     chart25x500DrawMs: round(median(chartOwn)),
     chartPointerSweep: sweep,
@@ -90,4 +102,13 @@ async function pointerSweep(page: Page, frame: Awaited<ReturnType<typeof mount>>
     long: number;
   };
   return { frames: frames.length, worstFrameMs: round(Math.max(...frames.slice(1))), longTasks: long };
+}
+
+// `node dist/bench/views.js`: this part of the bench alone, over the demo data, as JSON.
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\/dist\//, '/dist/'))) {
+  const { createDataset } = await import('../src/simulator/data.js');
+  const mints = createDataset()
+    .tokens.filter((t) => t.chain === 'chain_a')
+    .map((t) => t.mintId);
+  console.log(JSON.stringify(await viewsBench(mints), null, 2));
 }

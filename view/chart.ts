@@ -59,6 +59,8 @@ export function lineChart(box: HTMLElement, series: readonly Series[], field: st
       {
         width: Math.max(240, box.clientWidth),
         height,
+        // Room on the right for half of the last time label, which is centred on its tick.
+        padding: [12, 40, 0, 0],
         series: [
           { label: 'time (UTC)', value: (_u, v) => (v == null ? '—' : time(v * 1000)) },
           ...series.map((s, i) => ({

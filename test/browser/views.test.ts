@@ -117,8 +117,8 @@ const textContrast = (frame: Frame, hostBg: string) =>
 
 /**
  * What a chart's canvas shows in its axis areas: the highest contrast of a drawn pixel against the host's
- * background (the text's core reaches the full colour), and whether anything is drawn in its first columns
- * (a clipped label reaches the edge).
+ * background (the text's core reaches the full colour), and whether anything is drawn in its first or last
+ * columns (a clipped label reaches the edge).
  */
 const axisPixels = (frame: Frame, hostBg: string, selector: string) =>
   frame.evaluate(`(() => {
@@ -140,7 +140,11 @@ const axisPixels = (frame: Frame, hostBg: string, selector: string) =>
       return top;
     };
     let edgeInk = 0;
-    for (let y = 0; y < height; y++) for (let x = 0; x < 2 * dpr; x++) if (data[(y * width + x) * 4 + 3]) edgeInk++;
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < 2 * dpr; x++) {
+        if (data[(y * width + x) * 4 + 3]) edgeInk++;
+        if (data[(y * width + width - 1 - x) * 4 + 3]) edgeInk++;
+      }
     return {
       yAxis: best(0, 40 * dpr, 0, height - 40 * dpr),
       xAxis: best(60 * dpr, width, height - 30 * dpr, height),
@@ -308,7 +312,7 @@ for (const [modeName, mode] of Object.entries(MODES)) {
             const pixels = await axisPixels(frame, hostBg, '.chart canvas');
             expect(pixels.yAxis).toBeGreaterThanOrEqual(4.5);
             expect(pixels.xAxis).toBeGreaterThanOrEqual(4.5);
-            // 16,000,000 is drawn whole: nothing touches the canvas's left edge.
+            // 16,000,000 and the last time are drawn whole: nothing touches the canvas's left or right edge.
             expect(pixels.edgeInk).toBe(0);
             const worst = await textContrast(frame, hostBg);
             expect(worst.ratio, `lowest contrast: "${worst.text}"`).toBeGreaterThanOrEqual(4.5);
@@ -392,6 +396,23 @@ describe.skipIf(!executablePath)('the board, as a person uses it', () => {
     expect(await board.locator('table.board tbody tr').count()).toBe(50);
     await board.getByRole('button', { name: /^Show all/ }).click();
     expect(await board.locator('table.board tbody tr').count()).toBe(rows.length);
+  });
+
+  it('takes a 2,000-finding board by drawing 50 rows of it at a time', async () => {
+    const view = viewOf(result) as { rows: Array<{ mintId: string }> };
+    const rows = Array.from({ length: 2_000 }, (_, i) => ({
+      ...view.rows[i % view.rows.length],
+      mintId: `${i}`.padStart(44, 'B'),
+    }));
+    const big = { ...result, _meta: { [VIEW_DATA_KEY]: { ...view, rows, total: rows.length } } };
+    const other = await openHost(browser, callTool, 400);
+    try {
+      const frame = await mount(other, html, big);
+      expect(await frame.locator('table.board tbody tr').count()).toBe(50);
+      expect(await frame.locator('p[aria-live]').textContent()).toBe('Showing 50 of 2,000 tokens');
+    } finally {
+      await other.close();
+    }
   });
 
   it('sorts by viewers and filters by level, live and search', async () => {
