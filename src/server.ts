@@ -231,7 +231,8 @@ const CACHE_HINTS: NonNullable<ServerOptions['cacheHints']> = {
   'prompts/list': STATIC,
   'resources/list': PER_CLIENT,
   'resources/templates/list': STATIC,
-  'resources/read': STATIC,
+  // The view page is read only by a client that declares MCP Apps: its own cache only.
+  'resources/read': PER_CLIENT,
 };
 
 /**

@@ -144,8 +144,13 @@ describe('guidance that points the right way', () => {
     answers.forEach((answer, i) => {
       // The 2025 revision has no cache fields.
       if (g.channel.startsWith('legacy')) expect(answer).not.toHaveProperty('ttlMs');
-      // The tool and resource lists depend on whether the client declares MCP Apps: its own cache only.
-      else expect(answer).toMatchObject({ ttlMs: 3_600_000, cacheScope: i < 2 ? 'private' : 'public' });
+      // The tool and resource lists, and what a read answers (the view page), depend on whether the client
+      // declares MCP Apps: its own cache only.
+      else
+        expect(answer).toMatchObject({
+          ttlMs: 3_600_000,
+          cacheScope: i < 2 || i === 4 ? 'private' : 'public',
+        });
     });
   });
 
