@@ -27,7 +27,7 @@ export interface ClientMode {
 }
 export const MODES: Record<string, ClientMode> = {
   '2026-07-28 over stdio': { era: '2026-07-28', transport: 'stdio' },
-  '2025 over stdio': { era: '2025', transport: 'stdio' },
+  '2025 over --http': { era: '2025', transport: 'http' },
 };
 
 /**

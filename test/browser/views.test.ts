@@ -204,6 +204,7 @@ for (const [modeName, mode] of Object.entries(MODES)) {
     afterAll(() => close?.());
 
     it('gets the view data with every result that has a view', () => {
+      expect(client.getProtocolEra()).toBe(mode.era === '2025' ? 'legacy' : 'modern');
       expect(viewOf(board).kind).toBe('board');
       expect(viewOf(chart).kind).toBe('series');
       expect(viewOf(heat).kind).toBe('heatmap');
