@@ -1,6 +1,6 @@
 // Figures the server computes from a full upstream answer (before any budget cut), so the assistant never
 // adds, sorts or averages rows itself. Sums are exact decimals; means and medians are plain numbers.
-import { decimalSum } from './decimal.js';
+import { decimalHalf, decimalSum } from './decimal.js';
 import { extent } from './text.js';
 
 export interface NumericStats {
@@ -26,8 +26,11 @@ export function numericStats(values: readonly unknown[]): NumericStats | undefin
   const sum = decimalSum(nums);
   const sorted = Float64Array.from(nums).sort();
   const mid = sorted.length >> 1;
+  // Between two middle values, their exact decimal midpoint (450.5 and 450.6: 450.55, not 450.54999…).
   const median =
-    sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+    sorted.length % 2
+      ? (sorted[mid] as number)
+      : Number(decimalHalf(decimalSum([sorted[mid - 1] as number, sorted[mid] as number])));
   return {
     count: nums.length,
     ignored: values.length - nums.length,

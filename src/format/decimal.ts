@@ -46,6 +46,12 @@ function decimalText(units: bigint, scale: number): string {
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
+/** Half of a decimal text, exactly (a decimal halved always ends): the median of two middle values. */
+export function decimalHalf(text: string): string {
+  const [whole = '0', fraction = ''] = text.split('.');
+  return decimalText(BigInt(`${whole}${fraction}`) * 5n, fraction.length + 1);
+}
+
 /** A finite number as plain decimal text, every digit JSON gave it, no exponent (1e-7 → "0.0000001"). */
 export const plainDecimal = (value: number): string => decimalSum([value]);
 

@@ -13,7 +13,6 @@ import {
   idColumn,
   label,
   money,
-  quote,
   table,
 } from '../format/text.js';
 import { failureGroups } from './batch-output.js';
@@ -121,7 +120,7 @@ export const getCreatorFees = defineTool({
                 ids.show(clean(f.tokenAddress, 64)),
                 coin(f.feesInNativeCoin),
                 money(f.totalFees),
-                quote(f.currency, 12),
+                label(f.currency, 12),
                 clean(f.creatorAddress, 64),
               ]),
             )

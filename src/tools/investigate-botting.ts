@@ -346,7 +346,7 @@ function report(
         .map((f) => f.mintId)
         .join(', ')}${flaggedLive.length > 10 ? ', …' : ''}`
     : `Flagged and live: none`;
-  const sliceLine = `${filterText ? `Filter ${filterText}: ${sorted.length} of ${ranked.length} findings match; ` : ''}ranked ${SORT_TEXT[args.sortBy]}${
+  const sliceLine = `${filterText ? `Filter ${filterText}: ${sorted.length} of ${ranked.length} findings match; ranked` : 'Ranked'} ${SORT_TEXT[args.sortBy]}${
     args.offset
       ? page.length
         ? `; from offset ${args.offset} (row ${args.offset + 1})`

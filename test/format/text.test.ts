@@ -180,3 +180,12 @@ describe('heatmap pieces', () => {
     });
   });
 });
+
+describe('exact halves', () => {
+  it('the midpoint of two decimals is exact', async () => {
+    const { decimalHalf } = await import('../../src/format/decimal.js');
+    expect(decimalHalf('901.1')).toBe('450.55');
+    expect(decimalHalf('3')).toBe('1.5');
+    expect(decimalHalf('-0.3')).toBe('-0.15');
+  });
+});
