@@ -4,17 +4,7 @@ import { accountFor, asArray, asRecord, failures, noteLines } from '../format/ba
 import { decimalSum } from '../format/decimal.js';
 import { extraLine, NOTHING_MORE } from '../format/generic.js';
 import { fitRows } from '../format/result.js';
-import {
-  clean,
-  cleanDeep,
-  coin,
-  decimalText,
-  exact,
-  idColumn,
-  label,
-  money,
-  table,
-} from '../format/text.js';
+import { clean, cleanDeep, coin, decimalText, exact, idColumn, label, money, table } from '../format/text.js';
 import { failureGroups } from './batch-output.js';
 import { idList, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
