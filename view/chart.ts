@@ -61,6 +61,8 @@ export function lineChart(box: HTMLElement, series: readonly Series[], field: st
         height,
         // Room on the right for half of the last time label, which is centred on its tick.
         padding: [12, 40, 0, 0],
+        // Ticks on UTC hours and days, as they are labelled (not the browser's zone).
+        tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
         series: [
           { label: 'time (UTC)', value: (_u, v) => (v == null ? '—' : time(v * 1000)) },
           ...series.map((s, i) => ({

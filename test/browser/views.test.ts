@@ -362,6 +362,48 @@ for (const [modeName, mode] of Object.entries(MODES)) {
   });
 }
 
+describe.skipIf(!executablePath)('a heatmap wider than the panel', () => {
+  it('scrolls inside its own box, with a visible hint, and the page does not', async () => {
+    const { client, html, close } = await appsClient('browser-host', {
+      STREAMER_ANALYTICS_API_KEY: sim.apiKey,
+      STREAMER_ANALYTICS_BASE_URL: sim.url,
+    });
+    const page = await openHost(browser, (params) => client.callTool(params), 400);
+    try {
+      // 60 columns (the widest grid the server builds), as a result would carry it.
+      const rows = Array.from({ length: 7 }, (_, a) => Array.from({ length: 60 }, (_, b) => a * b));
+      const wide = {
+        content: [{ type: 'text', text: 'heatmap' }],
+        _meta: {
+          [VIEW_DATA_KEY]: {
+            kind: 'heatmap',
+            scope: { chain: 'chain_a', platform: 'platform_a' },
+            grids: [
+              { title: 'wide', a: [0, 6], b: [0, 59], max: 354, rows, peak: { a: 6, b: 59, value: 354 } },
+            ],
+          },
+        },
+      };
+      const frame = await mount(page, html, wide, 'dark');
+      // The hint follows the box's size, measured once it is laid out.
+      await frame.waitForSelector('.scroll-hint:not([hidden])');
+      const box = (await frame.evaluate(`(() => {
+        const box = document.querySelector('.scroll-x');
+        return { scroll: box.scrollWidth, client: box.clientWidth, hint: !document.querySelector('.scroll-hint').hidden,
+          page: document.documentElement.scrollWidth - document.documentElement.clientWidth };
+      })()`)) as { scroll: number; client: number; hint: boolean; page: number };
+      expect(box.scroll).toBeGreaterThan(box.client);
+      expect(box.hint).toBe(true);
+      expect(box.page).toBeLessThanOrEqual(0);
+      const worst = await textContrast(frame, HOST_BACKGROUND.dark);
+      expect(worst.ratio, `lowest contrast: "${worst.text}"`).toBeGreaterThanOrEqual(4.5);
+    } finally {
+      await page.close();
+      await close();
+    }
+  });
+});
+
 describe.skipIf(!executablePath)('the board, as a person uses it', () => {
   let client: Client;
   let html: string;
