@@ -120,7 +120,8 @@ export const investigateBotting = defineTool({
     ]);
     const hit = ctx.callerKey ? recall<Investigation>(ctx.callerKey, key) : undefined;
     const data = hit?.value ?? (await investigate(args, ctx));
-    if (!hit && data.complete && ctx.callerKey) remember(ctx.callerKey, key, data);
+    const kept = hit !== undefined || (data.complete && ctx.callerKey !== undefined);
+    if (!hit && kept && ctx.callerKey) remember(ctx.callerKey, key, data);
     ctx.view?.(
       boardData(
         data.ranked,
@@ -130,7 +131,7 @@ export const investigateBotting = defineTool({
         data.records,
       ),
     );
-    return report(args, ctx, data, hit ? Math.round(hit.ageMs / 1000) : undefined);
+    return report(args, ctx, data, hit ? Math.round(hit.ageMs / 1000) : undefined, kept);
   },
 });
 
@@ -311,6 +312,8 @@ function report(
   ctx: CallContext & { format: 'concise' | 'detailed' },
   data: Investigation,
   ageSeconds: number | undefined,
+  /** Whether a re-slice within the cache's lifetime is free (not after a failed request). */
+  kept: boolean,
 ) {
   const { ranked, errors, notes, records, fees, calls } = data;
   const stats = levelStats(ranked);
@@ -388,7 +391,7 @@ function report(
   const cut = {
     what: `ranked findings (${SORT_TEXT[args.sortBy]})`,
     how: (shown: number) =>
-      `Continue with offset ${args.offset + shown} (no new upstream requests for ${TTL_MINUTES} minutes), or narrow with levels / liveOnly.`,
+      `Continue with offset ${args.offset + shown} (${kept ? `no new upstream requests for ${TTL_MINUTES} minutes` : 'asked afresh: a request of this investigation failed'}), or narrow with levels / liveOnly.`,
     format: ctx.format,
     offset: args.offset,
   };

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/server.js';
 import { call, connect, type Harness, ids, startSim } from '../helpers.js';
 
-/** Each body stays under BODY_BOUNDS.entries (250,000) with one list of 2N elements. */
-const N = 120_000;
+/** One list of this many elements: each body stays just under BODY_BOUNDS.entries (250,000). */
+const LONG = 249_000;
 let sim: Simulator;
 let h: Harness;
 
@@ -20,12 +20,12 @@ afterAll(async () => {
 });
 
 const day = (i: number) => new Date(Date.UTC(1970, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
-const numbers = (n = N) => Array.from({ length: n }, (_, i) => (i * 7919) % 10_007);
+const numbers = (n = LONG) => Array.from({ length: n }, (_, i) => (i * 7919) % 10_007);
 
-describe('answers with lists of 240,000 elements', () => {
+describe('answers with lists of 249,000 elements', () => {
   it('get_activity_heatmap: hourly keys, daily and consistency series', async () => {
     const hourlyActivity: Record<string, number> = {};
-    for (let i = 0; i < 2 * N; i++) hourlyActivity[`${i % 7}-${i}`] = i % 500;
+    for (let i = 0; i < LONG; i++) hourlyActivity[`${i % 7}-${i}`] = i % 500;
     const consistencyData: Record<string, number> = {};
     for (let i = 0; i < 400; i++) consistencyData[day(i)] = i;
     sim.inject({
@@ -50,12 +50,12 @@ describe('answers with lists of 240,000 elements', () => {
       status: 200,
       body: {
         success: true,
-        data: { globalStats: { totalStreamers: 3, history: numbers(2 * N) }, liveMetrics: {} },
+        data: { globalStats: { totalStreamers: 3, history: numbers() }, liveMetrics: {} },
       },
     });
     const out = await call(h.client, 'get_analytics_overview');
     expect(out.isError, out.text).toBe(false);
-    expect(out.text).toContain(`history=${(2 * N).toLocaleString('en')} points`);
+    expect(out.text).toContain(`history=${LONG.toLocaleString('en')} points`);
     expect(out.text).toContain('max 10,006');
   });
 
@@ -63,7 +63,7 @@ describe('answers with lists of 240,000 elements', () => {
     const [mint] = ids(sim, 'platform_a', 1) as [string];
     sim.inject({
       status: 200,
-      body: { success: true, data: { results: [{ mintId: mint, viewers: numbers(2 * N) }], errors: [] } },
+      body: { success: true, data: { results: [{ mintId: mint, viewers: numbers() }], errors: [] } },
     });
     const out = await call(h.client, 'get_streamers_analytics', { mintIds: [mint] });
     expect(out.isError, out.text).toBe(false);
@@ -74,10 +74,10 @@ describe('answers with lists of 240,000 elements', () => {
     const [mint] = ids(sim, 'platform_a', 1) as [string];
     sim.inject({
       status: 200,
-      body: { success: true, data: numbers(2 * N).map(() => ({})) },
+      body: { success: true, data: numbers().map(() => ({})) },
     });
     const out = await call(h.client, 'get_streamer_sessions', { mint });
     expect(out.isError, out.text).toBe(false);
-    expect(out.text).toContain('240,000 on page 1');
+    expect(out.text).toContain('249,000 on page 1');
   });
 });
