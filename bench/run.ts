@@ -13,6 +13,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Agent, request } from 'undici';
+import { nodeBinary } from '../scripts/node-version.js';
 import { prng, widenPage } from '../src/simulator/data.js';
 import { startSimulator } from '../src/simulator/server.js';
 import { BENCH } from './config.js';
@@ -63,6 +64,8 @@ interface AnyClient {
   callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
+/** The Node beside the running one for cold start: one with V8's compile cache (the conformance suite's). */
+const NODE22 = '22.23.3';
 const PIN = { versionNegotiation: { mode: { pin: '2026-07-28' as const } } };
 
 /** The first message a client of each era sends. */
@@ -88,10 +91,10 @@ const OPENING: Record<Era, string> = {
 };
 
 /** Spawn to the first line of the opening's result (or to exit, for the `node -e 0` floor), in ms. */
-function spawnOnce(args: string[], untilExit: boolean, era: Era = '2025'): Promise<number> {
+function spawnOnce(node: string, args: string[], untilExit: boolean, era: Era = '2025'): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, { env: MINIMAL_ENV, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(node, args, { env: MINIMAL_ENV, stdio: ['pipe', 'pipe', 'ignore'] });
     child.on('error', reject);
     if (untilExit) {
       child.on('exit', () => resolve(performance.now() - started));
@@ -109,29 +112,41 @@ function spawnOnce(args: string[], untilExit: boolean, era: Era = '2025'): Promi
   });
 }
 
+/**
+ * Cold start on the running Node and on a Node 22 (fetched like the conformance suite's), each against its
+ * own `node -e 0`: Node 22.1+ has V8's compile cache (module.enableCompileCache), which the server turns on
+ * where it exists; Node 20 has none. With BENCH_BASELINE, that build beside ours, both eras.
+ */
 async function coldStart() {
-  const variants: Array<[string, string[], boolean, Era?]> = [
-    ['node -e 0 (floor)', ['-e', '0'], true],
-    ['unbundled server', [UNBUNDLED], false],
-    ['bundled server, 2025 initialize', [ENTRY], false, '2025'],
-    ['bundled server, 2026 server/discover', [ENTRY], false, '2026'],
-    ...(BASELINE
-      ? [['baseline server, 2025 initialize', [BASELINE], false, '2025'] as [string, string[], boolean, Era]]
-      : []),
-  ];
-  const samples = new Map<string, number[]>(variants.map(([name]) => [name, []]));
-  // Interleaved, so drift hits every variant alike.
-  for (let i = 0; i < BENCH.coldStartSpawns; i++) {
-    for (const [name, args, untilExit, era] of variants) {
-      samples.get(name)?.push(await spawnOnce(args, untilExit, era));
+  const node22 = await nodeBinary(NODE22);
+  const variants: Array<{ name: string; node: string; args: string[]; era?: Era; floor: string }> = [];
+  // The floor runs until it exits; a server, until it answers its opening (2025 initialize by default).
+  for (const [node, tag] of [
+    [process.execPath, ''],
+    [node22, `Node ${NODE22}: `],
+  ] as const) {
+    const floor = `${tag}node -e 0 (floor)`;
+    variants.push({ name: floor, node, args: ['-e', '0'], floor });
+    if (!tag) variants.push({ name: 'unbundled server', node, args: [UNBUNDLED], era: '2025', floor });
+    for (const era of ERAS) {
+      const opening = era === '2025' ? '2025 initialize' : '2026 server/discover';
+      variants.push({ name: `${tag}bundled server, ${opening}`, node, args: [ENTRY], era, floor });
+      if (BASELINE)
+        variants.push({ name: `${tag}baseline server, ${opening}`, node, args: [BASELINE], era, floor });
     }
   }
-  const floor = median(samples.get('node -e 0 (floor)') ?? []);
+  const samples = new Map<string, number[]>(variants.map(({ name }) => [name, []]));
+  // Interleaved, so drift hits every variant alike.
+  for (let i = 0; i < BENCH.coldStartSpawns; i++) {
+    for (const { name, node, args, era } of variants) {
+      samples.get(name)?.push(await spawnOnce(node, args, era === undefined, era));
+    }
+  }
   return Object.fromEntries(
-    [...samples].map(([name, xs]) => [
-      name,
-      { medianMs: round(median(xs), 1), xFloor: round(median(xs) / floor, 2) },
-    ]),
+    variants.map(({ name, floor }) => {
+      const ms = median(samples.get(name) ?? []);
+      return [name, { medianMs: round(ms, 1), xFloor: round(ms / median(samples.get(floor) ?? []), 2) }];
+    }),
   );
 }
 
@@ -167,10 +182,22 @@ async function connectHttp(url: string, era: Era): Promise<AnyClient> {
   return client as unknown as AnyClient;
 }
 
+/**
+ * BENCH_ONLY=cold,perCall runs only those sections (cold start, per-call overhead), printed but not written
+ * to bench/results.json: a quick look at one figure, while the full run stays the one of record.
+ */
+const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+
 async function main() {
+  const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version };
+  if (ONLY) {
+    if (ONLY.includes('cold')) results.coldStart = await coldStart();
+    if (ONLY.includes('perCall')) results.perCall = await perCall();
+    report(results);
+    return;
+  }
   const sim = await startSimulator({ apiKey: 'bench-key' });
   const env = { STREAMER_ANALYTICS_API_KEY: sim.apiKey, STREAMER_ANALYTICS_BASE_URL: sim.url };
-  const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version };
 
   console.log('cold start…');
   results.coldStart = await coldStart();
@@ -460,25 +487,25 @@ async function httpLoad(env: Record<string, string>, mints: string[]) {
 
 function report(r: Record<string, unknown>) {
   const t = BENCH.targets;
-  const cold = r.coldStart as Record<string, { medianMs: number; xFloor: number }>;
-  const per = r.perCall as Awaited<ReturnType<typeof perCall>>;
-  const tok = r.tokens as {
-    toolsList: Record<string, number>;
-    samples: Array<Record<string, number | string>>;
-  };
-  const mem = r.memory as Record<string, number>;
+  const cold = r.coldStart as Record<string, { medianMs: number; xFloor: number }> | undefined;
+  const per = r.perCall as Awaited<ReturnType<typeof perCall>> | undefined;
+  const tok = r.tokens as
+    | { toolsList: Record<string, number>; samples: Array<Record<string, number | string>> }
+    | undefined;
+  const mem = r.memory as Record<string, number> | undefined;
   const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
   const rows: string[][] = [['measure', 'figure', 'target']];
-  for (const [name, v] of Object.entries(cold)) {
-    const target = name.startsWith('bundled server')
+  for (const [name, v] of Object.entries(cold ?? {})) {
+    const target = /^(Node [\d.]+: )?bundled server/.test(name)
       ? `≤ ${t.coldStartBundledVsFloor}x floor: ${verdict(v.xFloor <= t.coldStartBundledVsFloor)}`
       : '';
     rows.push([`cold start, ${name}`, `${v.medianMs} ms (${v.xFloor}x floor)`, target]);
   }
   const ms = (v: { medianMs: number; p99Ms: number }) => `${v.medianMs} ms median, ${v.p99Ms} p99`;
-  rows.push(['get_streamer_core upstream request, undici direct', ms(per.directUndici), '']);
-  for (const era of ERAS) {
-    const e = per.eras[era];
+  if (per) rows.push(['get_streamer_core upstream request, undici direct', ms(per.directUndici), '']);
+  for (const era of per ? ERAS : []) {
+    const e = per?.eras[era];
+    if (!e) continue;
     rows.push([`${era} client: tools/call get_streamer_core`, ms(e.getStreamerCore), '']);
     rows.push(['  our overhead (call − direct, paired)', ms(e.overheadMinusUpstream), '']);
     rows.push(['  no-op tool, same SDK and era (floor)', ms(e.noopToolFloor), '']);
@@ -494,49 +521,20 @@ function report(r: Record<string, unknown>) {
       'our code: validation, client, rendering, larger result',
     ]);
   }
-  rows.push([
-    'tools/list, ten endpoint tools',
-    `${tok.toolsList.endpointToolsTokens} tokens`,
-    `≤ ${t.toolsListTokens}: ${verdict((tok.toolsList.endpointToolsTokens ?? 0) <= t.toolsListTokens)}`,
-  ]);
-  rows.push(['  as a 2026 client gets them', `${tok.toolsList.endpointToolsTokens2026} tokens`, '']);
-  rows.push(['  their output schemas', `${tok.toolsList.outputSchemasTokens} tokens`, '']);
-  rows.push(['  investigate_botting', `${tok.toolsList.investigateBottingTokens} tokens`, '']);
-  rows.push([
-    'tools/list, every tool the model sees',
-    `${tok.toolsList.allToolsTokens} tokens`,
-    `≤ ${t.allToolsListTokens}: ${verdict((tok.toolsList.allToolsTokens ?? 0) <= t.allToolsListTokens)}`,
-  ]);
-  for (const s of tok.samples) {
-    const first = s.name === 'list_streamers, 100 rows';
+  if (tok) rows.push(...tokenRows(tok));
+  if (mem) rows.push(['RSS, server idle / after runs', `${mem.rssIdleMiB} / ${mem.rssAfterRunsMiB} MiB`, '']);
+  const http = r.http as Awaited<ReturnType<typeof httpLoad>> | undefined;
+  for (const l of http?.levels ?? []) {
     rows.push([
-      `${s.name}: text / raw`,
-      `${s.textTokens} / ${s.rawTokens} (${round(Number(s.textShare) * 100, 1)}%)`,
-      first
-        ? `≤ ${t.listStreamers100TextShare * 100}%: ${verdict(Number(s.textShare) <= t.listStreamers100TextShare)}`
-        : '',
-    ]);
-    rows.push([
-      `${s.name}: structured / raw`,
-      `${s.structuredTokens} / ${s.rawTokens} (${round(Number(s.structuredShare) * 100, 1)}%)`,
-      first
-        ? `≤ ${t.listStreamers100JsonShare * 100}%: ${verdict(Number(s.structuredShare) <= t.listStreamers100JsonShare)}`
-        : '',
-    ]);
-  }
-  rows.push(['RSS, server idle / after runs', `${mem.rssIdleMiB} / ${mem.rssAfterRunsMiB} MiB`, '']);
-  const http = r.http as Awaited<ReturnType<typeof httpLoad>>;
-  for (const l of http.levels) {
-    rows.push([
-      `HTTP, ${l.clients} ${l.era} client${l.clients === 1 ? '' : 's'} (${http.seconds} s)`,
+      `HTTP, ${l.clients} ${l.era} client${l.clients === 1 ? '' : 's'} (${http?.seconds} s)`,
       `${l.callsPerSecond} calls/s, p50 ${l.p50Ms} ms, p99 ${l.p99Ms} ms, ${l.errors} errors, RSS ${l.peakRssMiB} MiB peak`,
       '',
     ]);
   }
-  rows.push(['HTTP server RSS idle', `${http.rssIdleMiB} MiB`, '']);
-  const views = r.views as Awaited<ReturnType<typeof viewsBench>>;
-  if ('skipped' in views) rows.push(['MCP Apps views', `skipped: ${views.skipped}`, '']);
-  else {
+  if (http) rows.push(['HTTP server RSS idle', `${http.rssIdleMiB} MiB`, '']);
+  const views = r.views as Awaited<ReturnType<typeof viewsBench>> | undefined;
+  if (views && 'skipped' in views) rows.push(['MCP Apps views', `skipped: ${views.skipped}`, '']);
+  else if (views) {
     rows.push([
       'view: 500-token board, result to painted',
       `${views.board500RenderMs} ms (median of 5)`,
@@ -571,8 +569,48 @@ function report(r: Record<string, unknown>) {
       .join('\n')}`,
   );
   console.log(
-    '\nWritten to bench/results.json. Tokens: o200k_base (gpt-tokenizer). Cold start: spawn to the opening result (2025 initialize, 2026 server/discover), minimal environment.',
+    `\n${ONLY ? `Sections ${ONLY.join(', ')} only (BENCH_ONLY), not written.` : 'Written to bench/results.json.'} Tokens: o200k_base (gpt-tokenizer). Cold start: spawn to the opening result (2025 initialize, 2026 server/discover), minimal environment.`,
   );
+}
+
+function tokenRows(tok: {
+  toolsList: Record<string, number>;
+  samples: Array<Record<string, number | string>>;
+}) {
+  const t = BENCH.targets;
+  const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  const rows: string[][] = [];
+  rows.push([
+    'tools/list, ten endpoint tools',
+    `${tok.toolsList.endpointToolsTokens} tokens`,
+    `≤ ${t.toolsListTokens}: ${verdict((tok.toolsList.endpointToolsTokens ?? 0) <= t.toolsListTokens)}`,
+  ]);
+  rows.push(['  as a 2026 client gets them', `${tok.toolsList.endpointToolsTokens2026} tokens`, '']);
+  rows.push(['  their output schemas', `${tok.toolsList.outputSchemasTokens} tokens`, '']);
+  rows.push(['  investigate_botting', `${tok.toolsList.investigateBottingTokens} tokens`, '']);
+  rows.push([
+    'tools/list, every tool the model sees',
+    `${tok.toolsList.allToolsTokens} tokens`,
+    `≤ ${t.allToolsListTokens}: ${verdict((tok.toolsList.allToolsTokens ?? 0) <= t.allToolsListTokens)}`,
+  ]);
+  for (const s of tok.samples) {
+    const first = s.name === 'list_streamers, 100 rows';
+    rows.push([
+      `${s.name}: text / raw`,
+      `${s.textTokens} / ${s.rawTokens} (${round(Number(s.textShare) * 100, 1)}%)`,
+      first
+        ? `≤ ${t.listStreamers100TextShare * 100}%: ${verdict(Number(s.textShare) <= t.listStreamers100TextShare)}`
+        : '',
+    ]);
+    rows.push([
+      `${s.name}: structured / raw`,
+      `${s.structuredTokens} / ${s.rawTokens} (${round(Number(s.structuredShare) * 100, 1)}%)`,
+      first
+        ? `≤ ${t.listStreamers100JsonShare * 100}%: ${verdict(Number(s.structuredShare) <= t.listStreamers100JsonShare)}`
+        : '',
+    ]);
+  }
+  return rows;
 }
 
 await main();

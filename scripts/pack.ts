@@ -28,7 +28,8 @@ const withoutAjv: Plugin = {
 };
 
 /**
- * Bundles the server into `<dir>/<entry_point>` and returns that path. What stdio mode does not need at
+ * Bundles the server into `<dir>/<entry_point>` and returns that path. The entry is src/start.ts (the
+ * compile cache on, then the server: src/main.ts, a chunk of its own). What stdio mode does not need at
  * start (undici until the first request, the HTTP transport, the simulator) is split into chunks beside
  * it and loaded on first use; a single file had esbuild wrap shared modules in lazy initialisers, which
  * broke zod's initialisation order once a second lazy import shared dependencies with the entry.
@@ -36,7 +37,7 @@ const withoutAjv: Plugin = {
 export async function bundleServer(dir: string): Promise<string> {
   const outfile = join(dir, manifest.server.entry_point);
   await build({
-    entryPoints: { [manifest.server.entry_point.replace(/\.js$/, '')]: join(root, 'src/main.ts') },
+    entryPoints: { [manifest.server.entry_point.replace(/\.js$/, '')]: join(root, 'src/start.ts') },
     outdir: dir,
     splitting: true,
     chunkNames: 'server/chunks/[name]-[hash]',
@@ -83,14 +84,21 @@ async function pack(): Promise<void> {
   );
 }
 
-/** Bytes of the entry and every chunk it imports statically (dynamic `import()`s wait until used). */
-export function loadedAtStart(entry: string, seen = new Set<string>()): number {
+/**
+ * Bytes of the entry and every chunk it imports statically, plus the chunk the entry itself imports
+ * dynamically (src/start.ts loads the server that way, after turning the compile cache on); the server's
+ * own dynamic `import()`s wait until used.
+ */
+export function loadedAtStart(entry: string, seen = new Set<string>(), isEntry = true): number {
   if (seen.has(entry)) return 0;
   seen.add(entry);
   const code = readFileSync(entry, 'utf8');
   let size = statSync(entry).size;
-  for (const [, chunk] of code.matchAll(/(?:from|import)\s*"(\.{1,2}\/[^"]+)"/g)) {
-    size += loadedAtStart(join(dirname(entry), chunk as string), seen);
+  const imports = isEntry
+    ? /(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g
+    : /(?:from|import)\s*"(\.{1,2}\/[^"]+)"/g;
+  for (const [, chunk] of code.matchAll(imports)) {
+    size += loadedAtStart(join(dirname(entry), chunk as string), seen, false);
   }
   return size;
 }

@@ -161,6 +161,32 @@ describe('the MCP Bundle', () => {
   }, 120_000);
 });
 
+describe('the bundled command on a Node with a compile cache (22.1+)', () => {
+  it('writes V8 compile cache into the OS temp folder, and starts from it the next time', async () => {
+    const node = await nodeBinary('22.23.3');
+    const tmp = mkdtempSync(join(tmpdir(), 'sa-cache-'));
+    try {
+      for (let i = 0; i < 2; i++) {
+        const transport = new StdioClientTransport({
+          command: node,
+          args: [join(dir, 'server/index.js'), '--demo'],
+          env: { PATH: process.env.PATH ?? '', TMPDIR: tmp },
+          stderr: 'ignore',
+        });
+        const client = new Client({ name: 'bundle-test', version: '1.0.0' });
+        await client.connect(transport);
+        const result = await client.callTool({ name: 'check_health', arguments: {} });
+        expect(textOf(result)).toMatch(/^SIMULATED DATA/);
+        await client.close();
+      }
+      const cached = readdirSync(join(tmp, 'node-compile-cache'), { recursive: true });
+      expect(cached.length).toBeGreaterThan(0);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
 /** The manifest's minimum Node (`>=X.Y.Z`), fetched once. */
 async function minimumNode(): Promise<string> {
   const minimum = /^>=(\d+\.\d+\.\d+)$/.exec(manifest.compatibility?.runtimes?.node ?? '')?.[1] as string;
