@@ -46,6 +46,8 @@ export async function bundleServer(dir: string): Promise<string> {
     format: 'esm',
     target: 'node20',
     minify: true,
+    // Error and class names stay readable in logs ("name":"ConnectionError", not "name":"y").
+    keepNames: true,
     legalComments: 'none',
     // Dependencies written as CommonJS call require(); give the ES module one.
     banner: {

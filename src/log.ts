@@ -1,4 +1,5 @@
 import { LOG_LEVELS, type LogLevel } from './config.js';
+import { redactor, SUBSTRING_MIN } from './redact.js';
 
 export type LogFields = Record<string, unknown>;
 
@@ -11,13 +12,16 @@ export interface Logger {
   redacting(secret: string | undefined): Logger;
 }
 
-const REDACTED = '[redacted]';
+/** The fields the server writes itself, never redacted (a caller's key must not blank them). */
+const OWN = new Set(['time', 'level', 'msg']);
 
 /**
  * A logger that writes one JSON line per event to stderr (stdout carries the stdio protocol).
- * Every secret passed in is replaced wherever it appears, glued to other characters too: in the decoded
- * strings (fields, messages, error causes, keys) before they are escaped as JSON, so an escaped form
- * cannot slip through, and once more in the finished line.
+ * Only keys actually sent upstream are secrets here, and only of 8 characters or more (shorter ones would
+ * match ordinary words). Each secret is replaced in the decoded strings (field values, error messages and
+ * causes, nested keys), disguised forms included (src/redact.ts), before they are escaped as JSON: so a
+ * line is always valid JSON with all its fields, whatever a secret looks like. A line that would still show
+ * a secret is withheld, and says so.
  */
 export function createLogger(
   level: LogLevel,
@@ -25,25 +29,31 @@ export function createLogger(
   write: (line: string) => void = (line) => process.stderr.write(line),
 ): Logger {
   const threshold = LOG_LEVELS.indexOf(level);
-  const hidden = secrets.filter((s): s is string => typeof s === 'string' && s.length > 0);
-  const redact = (text: string) => {
-    let out = text;
-    for (const secret of hidden) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-    return out;
-  };
-  const replacer = (_key: string, value: unknown): unknown => {
+  const hidden = secrets.filter((s): s is string => typeof s === 'string' && s.length >= SUBSTRING_MIN);
+  const redact = redactor(hidden);
+  function replacer(this: unknown, key: string, value: unknown): unknown {
     const v = errorReplacer(value);
-    if (typeof v === 'string') return redact(v);
+    if (key === '' || (this === root && OWN.has(key))) return v;
+    if (typeof v === 'string') return redact.text(v);
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
-    // Keys are decoded strings too.
+    // Keys of nested objects are decoded strings too (the top level's are the server's own names, and
+    // the root is returned above).
     const keys = Object.keys(v);
-    if (!keys.some((k) => redact(k) !== k)) return v;
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k), x]));
-  };
+    if (!keys.some((k) => redact.text(k) !== k)) return v;
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact.text(k), x]));
+  }
+  let root: unknown;
   const emit = (lvl: LogLevel, msg: string, fields?: LogFields) => {
     if (LOG_LEVELS.indexOf(lvl) > threshold) return;
-    const line = JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields }, replacer);
-    write(`${redact(line)}\n`);
+    root = { time: new Date().toISOString(), level: lvl, msg, ...fields };
+    let line = JSON.stringify(root, replacer);
+    if (redact.found(line))
+      line = JSON.stringify({
+        time: new Date().toISOString(),
+        level: lvl,
+        msg: 'log line withheld: it would show a secret',
+      });
+    write(`${line}\n`);
   };
   const logger: Logger = {
     error: (msg, fields) => emit('error', msg, fields),
@@ -52,7 +62,9 @@ export function createLogger(
     debug: (msg, fields) => emit('debug', msg, fields),
     // Called per HTTP request: no new logger unless there is a secret it does not already hide.
     redacting: (secret) =>
-      secret && !hidden.includes(secret) ? createLogger(level, [...hidden, secret], write) : logger,
+      secret && secret.length >= SUBSTRING_MIN && !hidden.includes(secret)
+        ? createLogger(level, [...hidden, secret], write)
+        : logger,
   };
   return logger;
 }

@@ -144,11 +144,15 @@ async function serveOverHttp(
             readiness = { at: Date.now(), value: check() };
           return readiness.value;
         },
+        callerKeys: pool !== undefined,
         makeServer({ apiKey, capabilities }) {
-          const upstream = client ?? (apiKey ? pool?.get(apiKey) : undefined);
+          // A caller's key is used (and so a secret) only when the server has no key of its own.
+          const own = client ? undefined : apiKey;
+          const upstream = client ?? (own ? pool?.get(own) : undefined);
           return createServer({
             config,
-            logger: logger.redacting(apiKey),
+            logger: logger.redacting(own),
+            ...(own ? { callerKey: own } : {}),
             problems,
             demo,
             upstreamAllowance: HTTP_DEFAULTS.maxUpstreamPerRequest,

@@ -21,6 +21,7 @@ import {
 } from './format/result.js';
 import type { Logger } from './log.js';
 import { getPrompt, PROMPTS } from './prompts.js';
+import { redactor } from './redact.js';
 import { INSTRUCTIONS, REFERENCE_URI, referenceText } from './reference.js';
 import { TOOLS } from './tools/index.js';
 import type { Tool, ViewData } from './tools/tool.js';
@@ -56,6 +57,8 @@ export interface ServerDeps {
    * HTTP declares it once, at initialize, and its session id carries it to later requests.
    */
   clientCapabilities?: ClientCapabilities;
+  /** A caller's own upstream key (over --http), kept out of every result like the server's own. */
+  callerKey?: string;
 }
 
 const DEMO_NOTE = 'SIMULATED DATA (demo mode): not the real service.';
@@ -95,6 +98,8 @@ export function createServer(deps: ServerDeps): Server {
   const byName = new Map(tools.map((t) => [t.name, t]));
   const client = deps.client ?? createClient(deps.config, deps.logger);
   const budget = deps.budgetChars ?? DEFAULT_BUDGET_CHARS;
+  // The last check on every result: text, structuredContent and _meta, errors included.
+  const redact = redactor([deps.config.apiKey, deps.callerKey]);
   let allowance = deps.upstreamAllowance ?? Number.POSITIVE_INFINITY;
   let listed: { tools: ReturnType<Tool['entry']>[] } | undefined;
   let listedForApps: typeof listed;
@@ -167,7 +172,7 @@ export function createServer(deps: ServerDeps): Server {
       byName.get(request.params.name) ?? (withView ? APP_TOOL.get(request.params.name) : undefined);
     if (!tool) throw new WireError(INVALID_PARAMS, `Unknown tool: ${request.params.name}`);
     const prepared = tool.prepare(request.params.arguments);
-    if ('error' in prepared) return toolError(prepared.error);
+    if ('error' in prepared) return redact.deep(toolError(prepared.error));
     if (!client)
       return toolError(setupGuide(missingSettings(deps.config), deps.problems ?? [], deps.setupPlace));
     const { signal } = ctx.mcpReq;
@@ -212,7 +217,7 @@ export function createServer(deps: ServerDeps): Server {
       result = toolError(describeError(error));
     }
     await Promise.all(notified);
-    return result;
+    return redact.deep(result);
   });
   return server;
 }

@@ -2,6 +2,7 @@
 // against the documented shape, the API key removed wherever it is echoed, and non-JSON bodies described
 // rather than passed on.
 import { clean, grouped, looksBinary } from '../format/text.js';
+import { redactor } from '../redact.js';
 
 /** Nesting and size past which a body is refused as pathological (the documented answers stay far below). */
 export const BODY_BOUNDS = { depth: 64, entries: 250_000 };
@@ -68,42 +69,29 @@ export function shapeProblem(body: unknown, shape: Shape, path = ''): string | u
   return undefined;
 }
 
-/** Shorter keys are matched only as whole tokens, so that ids and field names containing them stay whole. */
-const SUBSTRING_MIN = 8;
-const REDACTED = '[redacted]';
+/** Characters that JSON lets stand unescaped in a string and that cleaning removes or folds. */
+const RAW_DISGUISE =
+  /[\u007f-\u00a0\u00ad\u061c\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u206f\u3000\ufeff\ufff9-\ufffb]/;
 
 /**
  * Removes `secret` from what the upstream sent, on decoded values: JSON escapes (`\u0074…`, `\/`) are
- * undone first, so an echoed key cannot slip through escaped; a key of 8 characters or more is removed
- * wherever it stands, glued to other characters too. A shorter one (a test key) only where it stands as a
- * whole token: a substring rule turned `tokenMarketCap` into `to[redacted]en…` for the key `k`.
+ * undone first, so an echoed key cannot slip through escaped, and a key disguised with characters that
+ * cleaning removes is found in the folded form (src/redact.ts). A key of 8 characters or more is removed
+ * wherever it stands, glued to other characters too; a shorter one (a test key) only as a whole token.
  */
 export function scrubber(secret: string) {
   if (!secret) return { json: (_raw: string, v: unknown) => v, text: (s: string) => s };
-  const escaped = secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const token = new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'gu');
-  const replace =
-    secret.length >= SUBSTRING_MIN
-      ? (s: string) => s.split(secret).join(REDACTED)
-      : (s: string) => s.replace(token, REDACTED);
-  const string = (s: string) => (s.includes(secret) ? replace(s) : s);
-  const deep = (v: unknown): unknown => {
-    if (typeof v === 'string') return string(v);
-    if (Array.isArray(v)) return v.map(deep);
-    if (typeof v !== 'object' || v === null) return v;
-    const out: Record<string, unknown> = Object.create(null);
-    for (const [k, x] of Object.entries(v)) out[string(k)] = deep(x);
-    return out;
-  };
+  const redact = redactor([secret]);
   return {
     /** A parsed body with the secret removed from every string, keys included. */
     json(raw: string, value: unknown): unknown {
-      // Without an escape in the raw text, every decoded string is a piece of it: nothing to look for.
-      if (!raw.includes('\\') && !raw.includes(secret)) return value;
-      return deep(value);
+      // Without an escape, a disguise or the key in the raw text, no decoded string can hold it.
+      // (Controls inside JSON strings are always escaped; the rest of what cleaning removes may stand raw.)
+      if (!raw.includes('\\') && !raw.includes(secret) && !RAW_DISGUISE.test(raw)) return value;
+      return redact.deep(value);
     },
-    /** Text that is not JSON (an error page), its JSON-style escapes undone first. */
-    text: (s: string) => string(undoEscapes(s)),
+    /** Text that is not JSON (an error page, a header), its JSON-style escapes undone first. */
+    text: (s: string) => redact.text(undoEscapes(s)),
   };
 }
 

@@ -204,7 +204,8 @@ export class ApiClient implements Upstream {
     }
 
     const { statusCode: status, headers } = response;
-    const contentType = cleanContentType(headerValue(headers['content-type']));
+    // A header quoted in an error is upstream text like the body: the key removed, then cleaned and cut.
+    const contentType = cleanContentType(this.#scrub.text(headerValue(headers['content-type']) ?? ''));
     // Everything read from the body is read after it was bounded and cleared of the key.
     const parsed = parseBody(text);
     const body = parsed.ok ? this.#scrub.json(text, parsed.value) : undefined;

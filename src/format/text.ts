@@ -20,15 +20,23 @@ export function clean(value: unknown, max = 120): string {
   const raw = String(value ?? '');
   // Most values are plain printable ASCII with single spaces: nothing to remove.
   if (raw.length <= max && PLAIN.test(raw)) return raw;
-  let text = raw
-    .replace(ANSI, '')
-    .replace(BREAKS, ' ')
-    .replace(INVISIBLE, '')
-    .replace(LONE_SURROGATE, '\ufffd')
-    .replace(/\s+/g, ' ')
-    .trim();
+  let text = fold(raw).replace(LONE_SURROGATE, '\ufffd').trim();
   if (text.length > max) text = `${text.slice(0, max - 1).replace(LONE_SURROGATE, '')}…`;
   return text;
+}
+
+/** Anything `clean` removes or folds: escape sequences, controls, invisible and direction characters. */
+const DISGUISE =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|\s\s|[^\S ]/;
+
+/**
+ * What `clean` keeps of a string, before it cuts it: escape sequences, controls, invisible and direction
+ * characters removed, line breaks and whitespace runs folded to one space. Secrets are looked for in this
+ * form too, so that no cleaning can rebuild one that was disguised (src/redact.ts).
+ */
+export function fold(raw: string): string {
+  if (!DISGUISE.test(raw)) return raw;
+  return raw.replace(ANSI, '').replace(BREAKS, ' ').replace(INVISIBLE, '').replace(/\s+/g, ' ');
 }
 
 const BINARY = /[\u0000-\u0008\u000e-\u001f\ufffd]/g;

@@ -63,6 +63,8 @@ export interface Caller {
 export interface HttpDeps {
   /** A fresh MCP server for one request. */
   makeServer(caller: Caller): Server;
+  /** Whether a caller's x-api-key is sent upstream (the server has no key of its own): only then a secret. */
+  callerKeys?: boolean;
   /** Whether the upstream answers (cached by the caller). */
   ready(): Promise<{ ready: boolean; detail: string }>;
   logger: Logger;
@@ -402,7 +404,8 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
         });
       }
       // A caller may bring its own upstream key; it is never logged, and kept only as its client's header.
-      log = deps.logger.redacting(caller.apiKey);
+      // A key the server ignores (it has its own) is no secret: redacting it would let a caller rewrite lines.
+      if (deps.callerKeys) log = deps.logger.redacting(caller.apiKey);
       const response = await handler.fetch(request, { parsedBody: body });
       // Past the time limit or with the client gone, the answer was given already (or is owed to no one).
       if (gone.signal.aborted || res.headersSent) return;

@@ -2,6 +2,8 @@
 // reaches a result or a log line, whatever its encoding; its bytes are cleaned or described; its values
 // stay data; a pathological body is an invalid response, never an internal error.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { APPS_CAPABILITIES } from '../../scripts/host/harness.js';
+import { fold } from '../../src/format/text.js';
 import { createLogger } from '../../src/log.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { call, connect, type Harness, ids, sc } from '../helpers.js';
@@ -13,11 +15,14 @@ const jsonEscaped = (s: string) =>
 
 let sim: Simulator;
 let h: Harness;
+let apps: Harness;
 const logs: string[] = [];
 
 beforeAll(async () => {
   sim = await startSimulator({ apiKey: KEY });
-  h = await connect(sim, { logger: createLogger('debug', [KEY], (line) => logs.push(line)) });
+  const logger = createLogger('debug', [KEY], (line) => logs.push(line));
+  h = await connect(sim, { logger });
+  apps = await connect(sim, { logger, capabilities: APPS_CAPABILITIES });
 });
 beforeEach(() => {
   sim.reset();
@@ -25,6 +30,7 @@ beforeEach(() => {
 });
 afterAll(async () => {
   await h.close();
+  await apps.close();
   await sim.close();
 });
 
@@ -59,6 +65,80 @@ describe('an echoed key', () => {
       expect(everything(invalid)).not.toContain(KEY);
     });
   }
+});
+
+describe('a key disguised by characters that cleaning removes', () => {
+  // Each form would become the key again once cleaned, so redaction must see through it.
+  const disguises = {
+    'zero-width space': '\u200b',
+    'soft hyphen': '\u00ad',
+    'control character': '\u0007',
+    'ANSI escape': '\u001b[31m',
+    'bidi override': '\u202e',
+    'left-to-right mark': '\u200e',
+  };
+  /** Every string in these values, as cleaning would leave it: none may hold the key. */
+  const shown = (...values: unknown[]) => {
+    const strings: string[] = [];
+    const walk = (v: unknown): void => {
+      if (typeof v === 'string') strings.push(fold(v));
+      else if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk([k, x]);
+    };
+    values.forEach(walk);
+    walk(logs.map((line) => JSON.parse(line)));
+    return strings.join('\n');
+  };
+  const inJson = (s: string) => JSON.stringify(s).slice(1, -1);
+  for (const [name, mark] of Object.entries(disguises)) {
+    const disguised = `${KEY.slice(0, 7)}${mark}${KEY.slice(7)}`;
+    it(`${name}: not in text, structuredContent, _meta, an error or a log line`, async () => {
+      sim.inject({ raw: `{"success":true,"data":{"mintId":"${mint()}","coinName":"${inJson(disguised)}"}}` });
+      const ok = await call(h.client, 'get_streamer_core', { mint: mint(), response_format: 'detailed' });
+      expect(ok.isError).toBe(false);
+      expect(ok.text).toContain('[redacted]');
+      expect(shown(ok.text, ok.structured)).not.toContain(KEY);
+
+      sim.inject({ raw: `{"success":false,"error":"bad key ${inJson(disguised)}"}`, status: 400 });
+      const refused = await call(h.client, 'get_streamer_core', { mint: mint() });
+      expect(refused.text).toContain('[error: api_error · final]');
+      expect(shown(refused.text, refused.structured)).not.toContain(KEY);
+
+      const mintIds = ids(sim, 'platform_a', 2);
+      sim.injectFor(/botting/, {
+        status: 200,
+        body: {
+          success: true,
+          data: {
+            results: mintIds.map((mintId) => ({
+              mintId,
+              confidenceLevel: 'HIGH',
+              confidence: 0.9,
+              score: 80,
+              reasons: [`echo ${disguised}`],
+            })),
+            errors: [],
+            summary: {},
+          },
+        },
+      });
+      const board = await apps.client.callTool({ name: 'analyze_botting', arguments: { mintIds } });
+      expect(JSON.stringify(board._meta)).toContain('[redacted]');
+      expect(shown(board)).not.toContain(KEY);
+    });
+  }
+
+  it('a Content-Type that carries the key, plain or disguised, is quoted redacted', async () => {
+    for (const contentType of [
+      `text/plain; token=${KEY}`,
+      `text/plain; token=${KEY.slice(0, 5)}\u00ad${KEY.slice(5)}`,
+    ]) {
+      sim.inject({ raw: 'not json', contentType });
+      const out = await call(h.client, 'get_streamer_core', { mint: mint() });
+      expect(out.text).toContain('Content-Type "text/plain; token=[redacted]"');
+      expect(shown(out.text, out.structured)).not.toContain(KEY);
+    }
+  });
 });
 
 describe('bytes that are not the expected JSON', () => {

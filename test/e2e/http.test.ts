@@ -148,6 +148,38 @@ describe('Streamable HTTP', () => {
     await plain.close();
   });
 
+  it('keeps every log line whole whatever x-api-key a caller sends, with readable error names', async () => {
+    const server = await startHttp({
+      STREAMER_ANALYTICS_API_KEY: sim.apiKey,
+      STREAMER_ANALYTICS_BASE_URL: sim.url,
+      STREAMER_ANALYTICS_LOG_LEVEL: 'debug',
+      STREAMER_ANALYTICS_MAX_RETRIES: '0',
+    });
+    // The server has its own key: a caller's x-api-key is ignored, so it is no secret to redact.
+    for (const key of ['"', 'error', '"level":"', 'tool call failed']) {
+      const client = await connect(server.url, { 'x-api-key': key });
+      sim.reset();
+      sim.inject({ status: 400, body: { success: false, error: 'tool call failed: error' } });
+      await client.callTool({ name: 'check_health', arguments: {} });
+      await client.close();
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    const lines = server
+      .stderr()
+      .split('\n')
+      .filter((l) => l.startsWith('{'));
+    const failed = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'tool call failed');
+    expect(failed).toHaveLength(4);
+    for (const line of failed) {
+      expect(line).toMatchObject({
+        level: 'warn',
+        tool: 'check_health',
+        error: { name: 'ApiReportedError' },
+      });
+    }
+    expect(server.stderr()).not.toContain('[redacted]');
+  });
+
   it('answers 401 with WWW-Authenticate for a missing or wrong token', async () => {
     const server = await startHttp({ STREAMER_ANALYTICS_HTTP_TOKEN: TOKEN });
     const said = [];
