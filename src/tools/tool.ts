@@ -140,6 +140,10 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
     entry: getEntry,
     prepare(raw) {
       const props = (getEntry().inputSchema.properties ?? {}) as Record<string, JsonProp>;
+      // A `__proto__` key that reached us as an object's prototype (a JSON parse or copy that assigned it)
+      // is an unknown parameter like any other.
+      if (hasForeignPrototype(raw))
+        return { error: argumentError(spec.name, [PROTO_ISSUE], raw, getEntry().inputSchema) };
       const given = normalize(raw ?? {}, props);
       // Repeated ids are sent once, and the per-call maximum counts distinct ids.
       const duplicates = spec.ids ? dedupe(given, spec.ids) : [];
@@ -178,6 +182,19 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
   };
 }
 
+/** Arguments whose prototype is neither Object's nor none: a `__proto__` key was applied, not kept. */
+const hasForeignPrototype = (raw: unknown) =>
+  typeof raw === 'object' &&
+  raw !== null &&
+  !Array.isArray(raw) &&
+  ![Object.prototype, null].includes(Object.getPrototypeOf(raw));
+const PROTO_ISSUE = {
+  code: 'unrecognized_keys',
+  keys: ['__proto__'],
+  path: [],
+  message: '',
+} as z.core.$ZodIssue;
+
 const NUMERIC = /^-?\d+(\.\d+)?$/;
 
 /**
@@ -189,7 +206,8 @@ function normalize(raw: unknown, props: Record<string, JsonProp>): unknown {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
-    if (value === null) continue;
+    // null means omitted for a parameter the tool has; an unknown one stays, to be refused.
+    if (value === null && Object.hasOwn(props, key)) continue;
     const prop = props[key];
     const type = prop?.type;
     let v = value;
@@ -321,7 +339,8 @@ function argumentError(
     return `- ${label}: ${what}; allowed: ${allowed}`;
   });
   if (issues.length > 8) lines.push(`- and ${issues.length - 8} more`);
-  return invalid(name, lines);
+  // A nested value can fail one rule in several ways (zod reports each); the caller needs it said once.
+  return invalid(name, [...new Set(lines)]);
 }
 
 /** The one shape of an argument error: what was wrong, then the machine-readable tag. */

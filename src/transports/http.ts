@@ -2,7 +2,7 @@
 // can answer any request and plain round-robin balancing works. Loaded only in --http mode.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, isIPv4 } from 'node:net';
 import { Readable } from 'node:stream';
 import {
   bearerAuthChallengeResponse,
@@ -70,7 +70,13 @@ export interface HttpDeps {
   logger: Logger;
 }
 
-export const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\./.test(host);
+/** A literal loopback address (127.0.0.0/8, ::1, or IPv4-mapped 127.x); a name is not one, whatever it reads. */
+export const isLoopbackAddress = (address: string) => {
+  const v4 = address.replace(/^::ffff:/i, '');
+  return (isIPv4(v4) && v4.startsWith('127.')) || address === '::1' || address === '0:0:0:0:0:0:0:1';
+};
+/** Loopback as --host gives it: a literal loopback address, or `localhost` (checked again once bound). */
+export const isLoopback = (host: string) => host === 'localhost' || isLoopbackAddress(host);
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -429,7 +435,14 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
     server.once('error', reject);
     server.listen(options.port, options.host, resolve);
   });
-  const { port } = server.address() as AddressInfo;
+  const { port, address } = server.address() as AddressInfo;
+  // What a name resolved to is what counts: without a token, the address bound must be loopback.
+  if (!options.token && !isLoopbackAddress(address)) {
+    server.close();
+    throw new Error(
+      `refusing to listen on ${options.host} (${address}) without STREAMER_ANALYTICS_HTTP_TOKEN: it is not a loopback address. Set a token, or bind 127.0.0.1.`,
+    );
+  }
   const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
 
   return {

@@ -1,24 +1,134 @@
+import { PassThrough } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/server';
-import { serveStdio as serve } from '@modelcontextprotocol/server/stdio';
+import { StdioServerTransport, serveStdio as serve } from '@modelcontextprotocol/server/stdio';
+
+export const STDIO_LIMITS = {
+  /** A longer input line is skipped, and said so on stderr (the same bound as an HTTP body). */
+  maxLineBytes: 1024 * 1024,
+  /** Output the client has not read yet past which no further input is handled. */
+  outputHighWater: 1024 * 1024,
+  /** Input lines waiting to be handled past which no more is read (until then, the end of input is seen). */
+  maxWaitingBytes: 4 * 1024 * 1024,
+};
+
+export interface StdioStreams {
+  stdin: NodeJS.ReadableStream & { pause(): unknown; resume(): unknown };
+  stdout: NodeJS.WritableStream & { writableLength: number };
+  stderr: NodeJS.WritableStream;
+}
 
 /**
  * Serves MCP on stdin/stdout until the client closes stdin or a signal arrives; then cleans up and exits 0.
  * Both eras from one factory: a 2026-07-28 client (`server/discover`) and a 2025 one (`initialize`).
+ *
+ * Input reaches the SDK's transport one line at a time, through our own reader: a line over
+ * `maxLineBytes` is skipped and reported on stderr (the SDK's reader would close the whole session,
+ * silently); the next line is handled only while the client keeps up with its answers, and at most
+ * `maxWaitingBytes` of input wait (memory stays bounded when a client does not read); and the end of stdin
+ * ends the process, whatever came before it.
  */
-export function serveStdio(makeServer: () => Server, cleanup: () => Promise<void>): void {
+export function serveStdio(
+  makeServer: () => Server,
+  cleanup: () => Promise<void>,
+  io: StdioStreams = process as unknown as StdioStreams,
+  limits = STDIO_LIMITS,
+): void {
   let closing = false;
-  const handle = serve(makeServer);
+  const input = new PassThrough();
+  const handle = serve(makeServer, { transport: new StdioServerTransport(input, io.stdout as never) });
   const shutdown = async () => {
     if (closing) return;
     closing = true;
+    input.end();
     await Promise.allSettled([handle.close(), cleanup()]);
     process.exit(0);
   };
+  const say = (text: string) => io.stderr.write(`streamer-analytics-mcp: ${text}\n`);
+
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let skipping = false;
+  const lines: Buffer[] = [];
+  let waiting = 0;
+  let delivering = false;
+
+  const skip = (start: Buffer) => {
+    say(
+      `skipped an input line over ${limits.maxLineBytes} bytes: not read as a message (MCP messages to this server are small)`,
+    );
+    const id = leadingId(start.subarray(0, 256).toString('utf8'));
+    if (id !== undefined) {
+      const error = { code: -32600, message: `Request too large: over ${limits.maxLineBytes} bytes` };
+      io.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id, error })}\n`);
+    }
+  };
+
+  // One line at a time, each after the answers already written have room: a client that does not read
+  // makes the server stop reading, not buffer answers without bound.
+  const deliver = async () => {
+    if (delivering) return;
+    delivering = true;
+    while (lines.length && !closing) {
+      if (io.stdout.writableLength > limits.outputHighWater) {
+        await new Promise((resolve) => io.stdout.once('drain', resolve));
+        continue;
+      }
+      const line = lines.shift() as Buffer;
+      waiting -= line.length;
+      if (waiting <= limits.maxWaitingBytes) io.stdin.resume();
+      input.write(line);
+      // Lets the answer to that line be written before the next is read.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    delivering = false;
+  };
+
+  io.stdin.on('data', (data: Buffer | string) => {
+    let chunk = typeof data === 'string' ? Buffer.from(data) : data;
+    for (let newline = chunk.indexOf(10); ; newline = chunk.indexOf(10)) {
+      const piece = newline === -1 ? chunk : chunk.subarray(0, newline + 1);
+      if (!skipping) {
+        if (pendingBytes + piece.length > limits.maxLineBytes + 1) {
+          skip(Buffer.concat([...pending, piece.subarray(0, 256)]));
+          skipping = true;
+          pending = [];
+          pendingBytes = 0;
+        } else {
+          pending.push(piece);
+          pendingBytes += piece.length;
+        }
+      }
+      if (newline === -1) break;
+      if (!skipping) {
+        const line = Buffer.concat(pending);
+        lines.push(line);
+        waiting += line.length;
+      }
+      skipping = false;
+      pending = [];
+      pendingBytes = 0;
+      chunk = chunk.subarray(newline + 1);
+    }
+    // Reading goes on (so that the end of input is seen) until too much waits unread.
+    if (waiting > limits.maxWaitingBytes) io.stdin.pause();
+    if (lines.length) void deliver();
+  });
+  // The end of input ends the session at once, as the SDK's own reader does: lines not yet read, and calls
+  // in flight, go unanswered (a client that wants them keeps stdin open until it has them).
+  const end = () => void shutdown();
+  io.stdin.on('end', end);
+  io.stdin.on('close', end);
+  io.stdin.on('error', end);
   // A client that closes our stdout (while a call is in flight, say) makes the next write fail with EPIPE:
   // the client is gone, so this is the end of the session, not a crash.
-  process.stdout.on('error', shutdown);
-  process.stdin.on('end', shutdown);
-  process.stdin.on('close', shutdown);
+  io.stdout.on('error', shutdown);
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+}
+
+/** The JSON-RPC id of a message, when it stands at the top level before anything nested; else undefined. */
+function leadingId(prefix: string): string | number | undefined {
+  const head = /^\s*\{[^{[]*?"id"\s*:\s*("(?:[^"\\]|\\.){0,100}"|-?\d{1,15})\s*[,}]/.exec(prefix);
+  if (!head?.[1]) return undefined;
+  return JSON.parse(head[1]) as string | number;
 }

@@ -262,19 +262,22 @@ describe('Streamable HTTP', () => {
     expect(((await ready.json()) as { detail: string }).detail).toBe('upstream /health answered');
   });
 
-  it('refuses to bind beyond loopback without a token', async () => {
-    const child = spawn(process.execPath, [ENTRY, '--http', '--host', '0.0.0.0', '--port', '0'], {
-      env: { PATH: process.env.PATH ?? '' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr?.on('data', (c) => {
-      stderr += String(c);
-    });
-    const [code] = await once(child, 'exit');
-    expect(code).toBe(2);
-    expect(stderr).toContain('without STREAMER_ANALYTICS_HTTP_TOKEN');
-  });
+  it.each(['0.0.0.0', '127.example.invalid', '127.0.0.1.nip.io'])(
+    'refuses to bind beyond loopback without a token (--host %s)',
+    async (host) => {
+      const child = spawn(process.execPath, [ENTRY, '--http', '--host', host, '--port', '0'], {
+        env: { PATH: process.env.PATH ?? '' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr?.on('data', (c) => {
+        stderr += String(c);
+      });
+      const [code] = await once(child, 'exit');
+      expect(code).toBe(2);
+      expect(stderr).toContain('without STREAMER_ANALYTICS_HTTP_TOKEN');
+    },
+  );
 
   it('on SIGTERM lets a slow call in flight finish, then exits 0', async () => {
     const server = await startHttp({

@@ -1,12 +1,14 @@
 // The built server, spawned over stdio as an MCP client would, driven by the SDK's real Client.
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
+import { REFERENCE_URI } from '../../src/reference.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { ids, startSim } from '../helpers.js';
 
@@ -106,6 +108,77 @@ describe('the built server over stdio', () => {
     );
     expect(failure).toMatchObject({ code: 2, stdout: '' });
     expect((failure as { stderr: string }).stderr).toContain('--help');
+  });
+
+  it('skips an oversized input line, says so on stderr, and goes on answering', async () => {
+    const child = spawn(process.execPath, [ENTRY, '--demo'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c) => {
+      stderr += String(c);
+    });
+    const answers: Array<Record<string, unknown>> = [];
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += String(c);
+      const lines = out.split('\n');
+      out = lines.pop() ?? '';
+      for (const line of lines) if (line) answers.push(JSON.parse(line));
+    });
+    const big = { jsonrpc: '2.0', id: 7, method: 'ping', params: { pad: 'x'.repeat(11 * 1024 * 1024) } };
+    child.stdin.write(`${JSON.stringify(big)}\n`);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'ping' })}\n`);
+    for (let i = 0; i < 500 && answers.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(answers).toEqual([
+      { jsonrpc: '2.0', id: 7, error: { code: -32600, message: expect.stringContaining('too large') } },
+      { jsonrpc: '2.0', id: 8, result: {} },
+    ]);
+    expect(stderr).toContain('skipped an input line over 1048576 bytes');
+    child.stdin.end();
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+  });
+
+  it('exits when stdin closes, even in the middle of an oversized line', async () => {
+    const child = spawn(process.execPath, [ENTRY, '--demo'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.write(
+      `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"${'x'.repeat(11 * 1024 * 1024)}`,
+    );
+    child.stdin.end();
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+  });
+
+  it('stops reading when the client does not read its answers: memory stays bounded, and it still exits', async () => {
+    const child = spawn(process.execPath, [ENTRY, '--demo'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    child.stdout.pause();
+    const rssMiB = () =>
+      Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]) / 1024;
+    const init = {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
+    child.stdin.write(`${JSON.stringify(init)}\n`);
+    await once(child.stdout, 'readable');
+    const before = rssMiB();
+    // 4,000 reads of the API reference (about 25 KiB each): 100 MiB of answers nobody reads.
+    let id = 1;
+    for (let round = 0; round < 20; round++) {
+      const read = () => ({
+        jsonrpc: '2.0',
+        id: id++,
+        method: 'resources/read',
+        params: { uri: REFERENCE_URI },
+      });
+      child.stdin.write(Array.from({ length: 200 }, () => `${JSON.stringify(read())}\n`).join(''));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(rssMiB() - before).toBeLessThan(40);
+    child.stdin.end();
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
   });
 
   it.each([[[]], [['--demo']]])('exits 0 when the client closes stdin (args %j)', async (args) => {

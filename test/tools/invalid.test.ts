@@ -130,3 +130,17 @@ describe('what the refusal says', () => {
     expect(out.text.length).toBeLessThan(400);
   });
 });
+
+describe('arguments a client should not send', () => {
+  it('an unknown parameter sent as null is refused like any other', async () => {
+    const out = await call(h.client, 'get_activity_heatmap', { window: null });
+    expect(out.text).toContain('unknown parameter "window"');
+  });
+
+  it('a nested bad argument gets one error line', async () => {
+    const out = await call(h.client, 'analyze_botting', { mintIds: [['x'.repeat(40)]] });
+    expect(out.text.split('\n').filter((l) => l.startsWith('- '))).toEqual([
+      '- mintIds[0]: got a list of 1; allowed: a string of 32 to 44 characters',
+    ]);
+  });
+});
