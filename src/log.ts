@@ -14,6 +14,7 @@ export interface Logger {
 
 /** The fields the server writes itself, never redacted (a caller's key must not blank them). */
 const OWN = new Set(['time', 'level', 'msg']);
+const OWN_EMPTY = { time: undefined, level: undefined, msg: undefined };
 
 /**
  * A logger that writes one JSON line per event to stderr (stdout carries the stdio protocol).
@@ -47,7 +48,8 @@ export function createLogger(
     if (LOG_LEVELS.indexOf(lvl) > threshold) return;
     root = { time: new Date().toISOString(), level: lvl, msg, ...fields };
     let line = JSON.stringify(root, replacer);
-    if (redact.found(line))
+    // The last check looks at what came from elsewhere, never at the server's own words.
+    if (hidden.length && fields && redact.found(JSON.stringify({ ...fields, ...OWN_EMPTY }, replacer)))
       line = JSON.stringify({
         time: new Date().toISOString(),
         level: lvl,

@@ -103,13 +103,27 @@ describe('logger', () => {
 
   it('writes JSON lines at or above its level, secrets redacted', () => {
     const lines: string[] = [];
-    const log = createLogger('warn', ['s3cret'], (l) => lines.push(l));
+    const log = createLogger('warn', ['s3cret-key-1234'], (l) => lines.push(l));
     log.debug('hidden');
     log.info('hidden');
-    log.warn('shown s3cret', { url: 'https://x/?key=s3cret', error: new Error('boom s3cret') });
+    log.warn('shown', { url: 'https://x/?key=s3cret-key-1234', error: new Error('boom s3cret-key-1234') });
     expect(lines).toHaveLength(1);
     const entry = JSON.parse(lines[0] as string);
-    expect(entry).toMatchObject({ level: 'warn', msg: 'shown [redacted]', url: 'https://x/?key=[redacted]' });
+    expect(entry).toMatchObject({ level: 'warn', msg: 'shown', url: 'https://x/?key=[redacted]' });
     expect(entry.error).toMatchObject({ name: 'Error', message: 'boom [redacted]' });
+  });
+
+  it('redacts no secret shorter than 8 characters, and never the fields the server writes itself', () => {
+    const lines: string[] = [];
+    const log = createLogger('warn', ['warn', 'error'], (l) => lines.push(l)).redacting('"');
+    log.warn('tool call failed', { error: new Error('an error') });
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      level: 'warn',
+      msg: 'tool call failed',
+      error: { message: 'an error' },
+    });
+    const long = createLogger('warn', ['tool call failed'], (l) => lines.push(l));
+    long.warn('tool call failed', { said: 'tool call failed' });
+    expect(JSON.parse(lines[1] as string)).toMatchObject({ msg: 'tool call failed', said: '[redacted]' });
   });
 });

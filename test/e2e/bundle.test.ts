@@ -85,10 +85,11 @@ describe('the MCP Bundle', () => {
   });
 
   // SDK v2 brings the wire codecs of both protocol eras (about 180 KiB minified, up from v1's 90); Ajv
-  // would add 290 more. The bench keeps the cold start itself within 4x of `node -e 0`.
-  it('loads at most 400 KiB at start, without Ajv (the SDK needs it only for elicitation)', () => {
+  // would add 290 more; esbuild's keepNames (readable error names in logs) adds about 20. The bench keeps
+  // the cold start itself within 4x of `node -e 0`.
+  it('loads at most 425 KiB at start, without Ajv (the SDK needs it only for elicitation)', () => {
     const entry = join(dir, 'server/index.js');
-    expect(loadedAtStart(entry)).toBeLessThan(400 * 1024);
+    expect(loadedAtStart(entry)).toBeLessThan(425 * 1024);
     const everything = readdirSync(join(dir, 'server'), { recursive: true })
       .filter((f) => String(f).endsWith('.js'))
       .map((f) => readFileSync(join(dir, 'server', String(f)), 'utf8'))
