@@ -78,6 +78,8 @@ describe('the MCP Bundle', () => {
 
   it('holds the bundled server (entry plus lazily loaded chunks), no node_modules, its icon, under 1 MiB', () => {
     expect(statSync(join(dir, 'server/index.js')).isFile()).toBe(true);
+    // The same file is the package's `bin`: without its hashbang the installed command would not run.
+    expect(readFileSync(join(dir, 'server/index.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
     expect(statSync(join(dir, 'server/chunks')).isDirectory()).toBe(true);
     expect(() => statSync(join(dir, 'node_modules'))).toThrow();
     expect(readFileSync(join(dir, 'icon.png')).subarray(1, 4).toString()).toBe('PNG');
