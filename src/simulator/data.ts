@@ -100,7 +100,8 @@ export function viewersAt(token: SimToken, at: number): number {
     const start = Date.parse(s.startTime);
     const end = Date.parse(s.endTime);
     if (at < start || at > end || end <= start) continue;
-    const x = (at - start) / (end - start);
+    // A live token's session under way has not come down yet: its curve stops at 80% of the arc.
+    const x = ((at - start) / (end - start)) * (token.isCurrentlyLive && end === SIM_NOW ? 0.8 : 1);
     const jitter = 0.94 + 0.06 * Math.abs(Math.sin(at / 611_000));
     return Math.round(s.peakViewers * Math.sin(Math.PI * x) ** shapeOf(s) * jitter);
   }
@@ -201,6 +202,10 @@ export function createDataset(seed = 42, counts = { platform_a: 160, platform_b:
       });
     }
   }
+
+  // A live token's viewers now are where its session's curve is now.
+  for (const t of tokens)
+    if (t.isCurrentlyLive && t.sessions.length) t.currentViewers = Math.max(1, viewersAt(t, SIM_NOW));
 
   // Hourly activity keyed "weekday-hour", busiest in the afternoon and on weekends.
   const hourlyActivity: Record<string, number> = {};

@@ -278,6 +278,8 @@ describe('the simulator tells one consistent story', () => {
         else if (at >= Date.parse(c.sessions.at(-1)?.startTime ?? '')) expect(v).toBe(0);
       });
       expect(c.t.at(-1)).toBe(SIM_NOW);
+      // Live now: the curve ends at the viewers the streamer record gives.
+      expect(c.values.viewers.at(-1)).toBe(token.currentViewers);
     }
   });
 });
