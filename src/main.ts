@@ -103,7 +103,11 @@ async function serveOverHttp(
   const pool =
     client || !config.baseUrl
       ? undefined
-      : new ClientPool((apiKey) => createClient({ ...config, apiKey }, logger.redacting(apiKey)) as Upstream);
+      : new ClientPool(
+          (apiKey) => createClient({ ...config, apiKey }, logger.redacting(apiKey)) as Upstream,
+          64,
+          (clients) => logger.debug('upstream client opened for a caller key', { clients }),
+        );
   const env = (name: string) => envValue(process.env[`STREAMER_ANALYTICS_HTTP_${name}`]);
   const list = (value: string | undefined) =>
     (value ?? '')
@@ -145,10 +149,13 @@ async function serveOverHttp(
           return readiness.value;
         },
         callerKeys: pool !== undefined,
-        makeServer({ apiKey, capabilities }) {
+        makeServer({ apiKey, capabilities, id, onEnd }) {
           // A caller's key is used (and so a secret) only when the server has no key of its own.
           const own = client ? undefined : apiKey;
-          const upstream = client ?? (own ? pool?.get(own) : undefined);
+          // Its pooled client is taken on its first upstream request, and held until the request is over.
+          const lease = own ? pool?.lease(own) : undefined;
+          if (lease) onEnd(lease.release);
+          const upstream = client ?? lease;
           return createServer({
             config,
             logger: logger.redacting(own),
@@ -158,6 +165,7 @@ async function serveOverHttp(
             upstreamAllowance: HTTP_DEFAULTS.maxUpstreamPerRequest,
             ...(upstream ? { client: upstream } : {}),
             ...(capabilities ? { clientCapabilities: capabilities } : {}),
+            caller: id,
           });
         },
       },

@@ -59,6 +59,8 @@ export interface ServerDeps {
   clientCapabilities?: ClientCapabilities;
   /** A caller's own upstream key (over --http), kept out of every result like the server's own. */
   callerKey?: string;
+  /** Who is calling (over --http): the upstream's capacity is shared among callers in turn. */
+  caller?: string;
 }
 
 const DEMO_NOTE = 'SIMULATED DATA (demo mode): not the real service.';
@@ -87,7 +89,7 @@ export function createClient(config: Config, logger: Logger): Upstream | undefin
         }),
     ));
   return {
-    request: async (req, signal) => (await load()).request(req, signal),
+    request: async (req, signal, caller) => (await load()).request(req, signal, caller),
     close: async () => (client ? (await client).close() : undefined),
   };
 }
@@ -187,7 +189,7 @@ export function createServer(deps: ServerDeps): Server {
         send: async (req) => {
           if (allowance-- <= 0)
             throw new BatchLimitError('upstream allowance used', { allowance: deps.upstreamAllowance });
-          return (await client.request(req, signal)).body;
+          return (await client.request(req, signal, deps.caller)).body;
         },
         progress: (progress, total, message) => {
           if (progressToken === undefined) return;

@@ -37,7 +37,8 @@ export interface ApiResponse {
 
 /** What the server needs of an upstream client (ApiClient, or a stand-in that loads it on first use). */
 export interface Upstream {
-  request(req: ApiRequest, signal?: AbortSignal): Promise<ApiResponse>;
+  /** `caller` names who asks (over --http), so that the upstream's capacity is shared among callers in turn. */
+  request(req: ApiRequest, signal?: AbortSignal, caller?: string): Promise<ApiResponse>;
   close(): Promise<void>;
 }
 
@@ -46,8 +47,10 @@ export interface ApiClientOptions {
   apiKey: string;
   timeoutMs: number;
   maxRetries: number;
-  /** Upstream requests in flight at once; the rest queue. */
+  /** Upstream requests in flight at once; the rest queue, one queue per caller, served in turn. */
   maxConcurrency?: number;
+  /** Upstream requests one caller may have waiting; beyond, its calls get a fast `busy` error. */
+  maxWaitingPerCaller?: number;
   logger: Logger;
   retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
   breaker?: Partial<BreakerOptions>;
@@ -57,6 +60,8 @@ export interface ApiClientOptions {
 }
 
 const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/** Room for three investigations of 500 ids (about 20 requests each) from one caller at once. */
+const DEFAULT_MAX_WAITING_PER_CALLER = 64;
 
 let undici: Promise<typeof import('undici')> | undefined;
 /**
@@ -97,12 +102,16 @@ export class ApiClient implements Upstream {
   readonly #breaker: Breaker;
   readonly #inflight = new Map<string, SharedCall<ApiResponse>>();
   readonly #scrub: ReturnType<typeof scrubber>;
+  #closed = false;
 
   constructor(options: ApiClientOptions) {
     this.#options = options;
     this.#agent = options.agent;
     this.#policy = { ...DEFAULT_RETRY, ...options.retry, maxRetries: options.maxRetries };
-    this.#limiter = new Limiter(options.maxConcurrency ?? 4);
+    this.#limiter = new Limiter({
+      limit: options.maxConcurrency ?? 4,
+      maxWaitingPerCaller: options.maxWaitingPerCaller ?? DEFAULT_MAX_WAITING_PER_CALLER,
+    });
     this.#scrub = scrubber(options.apiKey);
     this.#breaker = new Breaker({ ...DEFAULT_BREAKER, ...options.breaker }, options.logger);
     this.#headers = {
@@ -113,13 +122,13 @@ export class ApiClient implements Upstream {
   }
 
   /** Sends a request; identical requests already in flight share its answer instead of a second request. */
-  request(req: ApiRequest, signal?: AbortSignal): Promise<ApiResponse> {
+  request(req: ApiRequest, signal?: AbortSignal, caller = ''): Promise<ApiResponse> {
     const url = buildUrl(this.#options.baseUrl, req.path, req.query);
     const payload = req.method === 'POST' ? JSON.stringify(req.body ?? {}) : undefined;
     const key = `${req.method} ${url.href} ${payload ?? ''}`;
     let shared = this.#inflight.get(key);
     if (!shared || shared.abandoned) {
-      const call = new SharedCall((s) => this.#send(req, url, payload, s));
+      const call = new SharedCall((s) => this.#send(req, url, payload, s, caller));
       const forget = () => {
         if (this.#inflight.get(key) === call) this.#inflight.delete(key);
       };
@@ -130,23 +139,31 @@ export class ApiClient implements Upstream {
     return shared.join(signal);
   }
 
-  async #send(req: ApiRequest, url: URL, payload: string | undefined, cancel: Switch) {
+  async #send(req: ApiRequest, url: URL, payload: string | undefined, cancel: Switch, caller: string) {
     const started = performance.now();
     for (let attempt = 0; ; attempt++) {
       try {
         // Each attempt takes a slot; a backoff wait does not hold one.
-        const { status, body: json } = await this.#limiter.run(() => {
-          this.#breaker.admit();
-          return this.#attempt(req, url, payload, cancel);
-        }, cancel);
+        const { status, body: json } = await this.#limiter.run(
+          () => {
+            this.#breaker.admit();
+            return this.#attempt(req, url, payload, cancel);
+          },
+          cancel,
+          caller,
+        );
         this.#breaker.record(undefined);
         return { status, body: json, attempts: attempt + 1, ms: performance.now() - started };
       } catch (thrown) {
         const error = thrown instanceof ApiError ? thrown : this.#transportError(thrown, cancel);
-        if (error.kind !== 'circuit_open') this.#breaker.record(error);
+        // Neither a refusal of our own (circuit open, this caller busy) nor a client we closed ourselves
+        // says anything about the service.
+        if (error.kind !== 'circuit_open' && error.kind !== 'busy') this.#breaker.record(error);
         error.detail.attempts = attempt + 1;
         error.detail.path = req.path;
-        const delay = cancel.aborted ? undefined : retryDelay(error, attempt, this.#policy);
+        // A busy caller is told at once (waiting inside the call would hold its place in the queue).
+        const delay =
+          cancel.aborted || error.kind === 'busy' ? undefined : retryDelay(error, attempt, this.#policy);
         if (delay === undefined) throw error;
         this.#options.logger.info('retrying upstream request', {
           path: url.pathname,
@@ -165,6 +182,7 @@ export class ApiClient implements Upstream {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     await this.#agent?.close();
   }
 
@@ -242,6 +260,9 @@ export class ApiClient implements Upstream {
   #transportError(error: unknown, cancel: Switch, timedOut = false): ApiError {
     if (error instanceof InvalidResponseError) return error;
     if (cancel.aborted) return new CancelledError('cancelled by the client', {}, { cause: error });
+    // Closed by this server (shutdown, or a pool letting an idle client go): not an outage, not retried.
+    if (this.#closed)
+      return new CancelledError('the server closed this upstream client', {}, { cause: error });
     const code = (error as { code?: string }).code;
     if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
       return new TimeoutError(

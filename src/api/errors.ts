@@ -10,7 +10,8 @@ export type ErrorKind =
   | 'api_error'
   | 'cancelled'
   | 'circuit_open'
-  | 'batch_limit';
+  | 'batch_limit'
+  | 'busy';
 
 export interface ErrorDetail {
   status?: number | undefined;
@@ -82,6 +83,12 @@ export class CircuitOpenError extends ApiError {
 /** One HTTP request (a JSON-RPC batch, say) used up its allowance of upstream requests; nothing was sent. */
 export class BatchLimitError extends ApiError {
   readonly kind = 'batch_limit';
+}
+
+/** This caller already has its share of upstream requests waiting; nothing was sent. */
+export class BusyError extends ApiError {
+  readonly kind = 'busy';
+  override readonly retryable = true;
 }
 
 /** The one place where an HTTP status becomes an error kind. */

@@ -86,6 +86,12 @@ export function describeError(error: unknown): string {
         'Send the remaining calls in separate HTTP requests.',
         errorTag('batch_limit', false),
       );
+    case 'busy':
+      return lines(
+        `The server is busy with this caller's earlier requests (${error.message}); other callers are served in turn, so this one waits its share.`,
+        `Try again in ${waitS ?? 1} s, or make fewer calls at once.`,
+        errorTag('busy', true, `retry_after_s=${waitS ?? 1}`),
+      );
     case 'circuit_open':
       return lines(
         'The streamer analytics service failed several times in a row, so calls are paused to let it recover.',

@@ -3,7 +3,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AddressInfo, isIPv4 } from 'node:net';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import {
   bearerAuthChallengeResponse,
   type ClientCapabilities,
@@ -34,6 +34,10 @@ export interface HttpOptions {
   /** Origins accepted when present, compared by host name; empty: the loopback names. */
   allowedOrigins: string[];
   maxBodyBytes: number;
+  /** The whole answer to one HTTP request, a batch's included; past it, an error instead. */
+  maxAnswerBytes: number;
+  /** Answer bytes not yet taken by slow clients, all together, past which new calls are refused. */
+  maxUnsentBytes: number;
   maxConcurrent: number;
   /** Longest a request may take, body and answer included. */
   requestTimeoutMs: number;
@@ -45,6 +49,10 @@ export const HTTP_DEFAULTS = {
   host: '127.0.0.1',
   port: 3333,
   maxBodyBytes: 1024 * 1024,
+  /** The whole answer to one HTTP request, a batch's included. */
+  maxAnswerBytes: 8 * 1024 * 1024,
+  /** Answers written but not yet taken by their clients, all together; past it, new calls wait (503). */
+  maxUnsentBytes: 64 * 1024 * 1024,
   maxConcurrent: 64,
   requestTimeoutMs: 120_000,
   shutdownGraceMs: 10_000,
@@ -58,6 +66,10 @@ export interface Caller {
   apiKey: string | undefined;
   /** What a 2025 client declared at initialize, from its verified session id (absent: none, or 2026). */
   capabilities?: ClientCapabilities;
+  /** Who asks, for fair shares of the upstream: its session, its own key, or its address. */
+  id: string;
+  /** Runs `end` when the HTTP request is over (answered, or its connection gone). */
+  onEnd(end: () => void): void;
 }
 
 export interface HttpDeps {
@@ -163,22 +175,61 @@ async function writeResponse(
   res: ServerResponse,
   response: Response,
   extra: Record<string, string> = {},
+  maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<Readable | undefined> {
   const headers = { ...Object.fromEntries(response.headers), ...extra };
   if (!response.body || !headers['content-type']?.startsWith('text/event-stream')) {
-    // A JSON answer is complete: one write, with its length.
-    const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
+    // A JSON answer is complete: one write, with its length; past the cap, a clear error instead.
+    const body = response.body ? await readAnswer(response.body, maxBytes) : undefined;
+    if (body === TOO_LARGE) {
+      return void jsonRpcError(res, 200, -32000, answerTooLarge(maxBytes));
+    }
     res.writeHead(response.status, { ...headers, ...(body ? { 'content-length': body.length } : {}) });
     res.end(body);
     return undefined;
   }
-  // An event stream's status goes out at once, before its first event.
+  // An event stream's status goes out at once, before its first event; it is written as the client reads
+  // it (pipe), and past the cap it ends with an error event.
   res.writeHead(response.status, headers);
   res.flushHeaders();
   const stream = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
+  let sent = 0;
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, next) {
+      sent += chunk.length;
+      if (sent <= maxBytes) return next(null, chunk);
+      stream.unpipe(counted);
+      stream.destroy();
+      const error = { jsonrpc: '2.0', id: null, error: { code: -32000, message: answerTooLarge(maxBytes) } };
+      this.push(`event: message\ndata: ${JSON.stringify(error)}\n\n`);
+      this.end();
+      next();
+    },
+  });
   stream.on('error', () => res.destroy());
-  stream.pipe(res);
+  stream.pipe(counted).pipe(res);
   return stream;
+}
+
+const TOO_LARGE = Symbol('too large');
+const answerTooLarge = (max: number) =>
+  `Answer larger than ${max} bytes: not sent. Ask for less at once (fewer calls in one batch, a smaller limit, or concise results).`;
+
+/** A JSON answer's bytes, read no further than `max` (TOO_LARGE past it). */
+async function readAnswer(body: ReadableStream<Uint8Array>, max: number): Promise<Buffer | typeof TOO_LARGE> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks);
+    size += value.length;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      return TOO_LARGE;
+    }
+    chunks.push(value);
+  }
 }
 
 /**
@@ -226,6 +277,8 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
     deps.makeServer(
       (requestInfo && callers.get(requestInfo)) ?? {
         apiKey: requestInfo?.headers.get('x-api-key')?.trim() || undefined,
+        id: '',
+        onEnd: () => {},
       },
     ),
   );
@@ -234,6 +287,10 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
   // 2025 calls in flight, by verified session id and JSON-RPC id (see notifications/cancelled below).
   const calls = new Map<string, Set<() => void>>();
   const notifications = rateLimiter(NOTIFICATION_RATE);
+  // Requests in flight by caller: past half full, each may hold a quarter of the places at most.
+  const perCaller = new Map<string, number>();
+  let unsent = 0;
+  const perCallerMax = Math.max(1, Math.floor(options.maxConcurrent / 4));
   // Host names, as the SDK's checks take them; an empty list of hosts (bound beyond loopback, none given)
   // accepts any.
   const hosts = options.allowedHosts.length
@@ -332,27 +389,17 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
         method?: unknown;
         params?: { requestId?: unknown; capabilities?: ClientCapabilities };
       } | null;
-      // Calls count against the limit; notifications pass it (a cancellation must reach a server that is
-      // full), but each caller may send only a few a second (see NOTIFICATION_RATE).
       const notification =
         !Array.isArray(body) && message?.id === undefined && typeof message?.method === 'string';
-      if (!notification) {
-        if (active >= options.maxConcurrent) {
-          return jsonRpcError(res, 503, -32000, `Server busy: ${options.maxConcurrent} requests in flight`, {
-            'retry-after': '1',
-          });
-        }
-        active++;
-        counted = true;
-      }
       const single = Array.isArray(body) ? undefined : message;
       const initialize = single?.method === 'initialize';
-      const caller: Caller = { apiKey: headerOf(req, 'x-api-key')?.trim() || undefined };
+      const apiKey = headerOf(req, 'x-api-key')?.trim() || undefined;
       // A 2025 client's session id (never a 2026 one's: that revision has no sessions). One that fails
       // verification gets 404, as the spec says of a session the server no longer knows: the client then
       // starts a new session with initialize, which is right after a key change or a forged id alike.
       const sessionId = initialize ? undefined : headerOf(req, 'mcp-session-id');
       let session: string | undefined;
+      let capabilities: ClientCapabilities | undefined;
       if (sessionId !== undefined && (await isLegacyRequest(request, body))) {
         const claims = sessions.verify(sessionId);
         if (!claims) {
@@ -364,16 +411,67 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
           );
         }
         session = sessionId;
-        if (claims.apps) caller.capabilities = capabilitiesOf(claims);
+        if (claims.apps) capabilities = capabilitiesOf(claims);
       }
+      // Who asks, for fair shares: the verified session; else the caller's own key, where it is used
+      // upstream; else the address (behind a proxy with one team token, all such callers are one).
+      const who = session
+        ? `session ${session}`
+        : deps.callerKeys && apiKey
+          ? `key ${digest(apiKey).toString('base64')}`
+          : `address ${req.socket.remoteAddress}`;
       if (notification) {
-        const wait = notifications.take(session ?? `address ${req.socket.remoteAddress}`);
+        // Notifications pass the limits on calls (a cancellation must reach a server that is full), but
+        // each caller may send only a few a second.
+        const wait = notifications.take(who);
         if (wait > 0) {
           return jsonRpcError(res, 429, -32000, `Too many notifications: retry after ${wait} s`, {
             'retry-after': String(wait),
           });
         }
+      } else {
+        if (active >= options.maxConcurrent) {
+          return jsonRpcError(res, 503, -32000, `Server busy: ${options.maxConcurrent} requests in flight`, {
+            'retry-after': '1',
+          });
+        }
+        // Clients that do not read their answers hold memory; past the bound, no new work until they do.
+        if (unsent > options.maxUnsentBytes) {
+          return jsonRpcError(res, 503, -32000, 'Server busy: answers not yet read by their clients', {
+            'retry-after': '1',
+          });
+        }
+        // Once the server is half full, no caller takes more than its share (a quarter of the places), so
+        // that the others still get in; below that, anyone may use the room there is.
+        const mine = perCaller.get(who) ?? 0;
+        if (mine >= perCallerMax && active >= options.maxConcurrent / 2) {
+          return jsonRpcError(
+            res,
+            429,
+            -32000,
+            `Too many requests in flight from this caller (${perCallerMax}): retry after 1 s`,
+            { 'retry-after': '1' },
+          );
+        }
+        perCaller.set(who, mine + 1);
+        res.once('close', () => {
+          const left = (perCaller.get(who) ?? 1) - 1;
+          if (left > 0) perCaller.set(who, left);
+          else perCaller.delete(who);
+        });
+        active++;
+        counted = true;
       }
+      const ended: Array<() => void> = [];
+      res.once('close', () => {
+        for (const end of ended) end();
+      });
+      const caller: Caller = {
+        apiKey,
+        id: who,
+        onEnd: (end) => ended.push(end),
+        ...(capabilities ? { capabilities } : {}),
+      };
       callers.set(request, caller);
       // A 2025 client cancels with notifications/cancelled in a request of its own. A stateless server can
       // match it only by an identity no other caller can present: the verified session id (an address or a
@@ -420,7 +518,20 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
         initialize && response.ok
           ? { 'mcp-session-id': sessions.issue({ apps: appsDeclared(single?.params?.capabilities) }) }
           : {};
-      stream = await writeResponse(res, response, started);
+      stream = await writeResponse(res, response, started, options.maxAnswerBytes);
+      // What the client has not taken yet stays in memory: counted until it has (or the connection goes).
+      const unsentNow = res.writableLength;
+      if (unsentNow > 0) {
+        unsent += unsentNow;
+        let settled = false;
+        const settle = () => {
+          if (settled) return;
+          settled = true;
+          unsent -= unsentNow;
+        };
+        res.once('finish', settle);
+        res.once('close', settle);
+      }
     } catch (error) {
       if (gone.signal.aborted) return;
       log.error('HTTP request failed', { error });

@@ -330,7 +330,8 @@ describe('Streamable HTTP', () => {
     sim.reset();
     sim.latencyMs = 300;
     const answers = await Promise.all(
-      Array.from({ length: 60 }, () => fresh.callTool({ name: 'get_streamer_core', arguments: { mint } })),
+      // 30 at once: within what one caller may hold while the server is less than half full.
+      Array.from({ length: 30 }, () => fresh.callTool({ name: 'get_streamer_core', arguments: { mint } })),
     );
     expect(answers.filter((a) => a.isError).map(textOf)).toEqual([]);
     expect(sim.requests.length).toBeLessThanOrEqual(4);

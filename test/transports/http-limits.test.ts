@@ -1,6 +1,7 @@
 // The HTTP transport's limits, in process with small values: requests in flight, and time per request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
+import { REFERENCE_URI } from '../../src/reference.js';
 import { createServer } from '../../src/server.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { HTTP_DEFAULTS, serveHttp } from '../../src/transports/http.js';
@@ -37,6 +38,7 @@ beforeAll(async () => {
       allowedOrigins: [],
       maxConcurrent: 1,
       requestTimeoutMs: 400,
+      maxAnswerBytes: 200_000,
     },
     {
       logger: silentLogger,
@@ -70,6 +72,27 @@ describe('HTTP limits', () => {
     const answered = await first;
     expect(answered.status).toBe(200);
     expect(await answered.text()).toContain('Service reachable');
+  });
+
+  it('caps the bytes of one answer, a batch included, with a clear error', async () => {
+    const read = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'resources/read',
+      params: { uri: REFERENCE_URI },
+    });
+    const one = await post(read(1));
+    expect(one.status).toBe(200);
+    expect(await one.text()).toContain('"contents"');
+    // 100 reads of the reference (about 25 KiB each) in one batch: far past the 200,000 bytes allowed.
+    const batch = await fetch(http.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(Array.from({ length: 100 }, (_, i) => read(i + 10))),
+    });
+    const text = await batch.text();
+    expect(Buffer.byteLength(text)).toBeLessThan(200_000 + 1_000);
+    expect(text).toContain('Answer larger than 200000 bytes: not sent');
   });
 
   it('ends a request that takes longer than allowed, and aborts its upstream call', async () => {
