@@ -79,7 +79,7 @@ export function referenceText(tools: readonly Tool[]): string {
     '- The botting confidence levels: HIGH is documented; the full set is not.',
     '- Every result has a text and a structuredContent with the same facts; errors end with a tag like [error: rate_limited · retryable · retry_after_s=12].',
     '- The server computes the figures a question needs from the full answer (totals, ranks, peaks, means, medians, live counts, busiest day): no need to add, sort or average rows. Request counts are in structuredContent `calls`.',
-    "- Numbers: native-coin amounts keep every decimal the upstream sent; fiat to the cent; totals are exact decimal sums; '≈' marks a rounded computed value; 12.3M (a suffix) marks an abbreviation, exact in structuredContent.",
+    "- Numbers: native-coin amounts keep every decimal the upstream sent; fiat to the cent; totals are exact decimal sums; '≈' marks a rounded computed value; 12.3M (a suffix) marks an abbreviation, exact with response_format detailed and in structuredContent.",
     '- investigate_botting keeps an investigation 5 minutes per API key: a call that changes only sortBy, levels, liveOnly, offset or response_format asks the upstream nothing and says how old its data is. A cut ranking names the offset to continue from.',
   );
   return lines.join('\n');

@@ -1,5 +1,12 @@
 // Pieces shared by the batch results: per-item errors, accounting for every requested id, counts.
-import { describeObject, idOf as itemId, NOTHING_MORE, nothingMore } from './generic.js';
+import {
+  COMPUTED,
+  describeObject,
+  idOf as itemId,
+  NOTHING_MORE,
+  nothingMore,
+  SERIES_LEGEND,
+} from './generic.js';
 import { fitRows, type Rendered } from './result.js';
 import { clean, cleanDeep, num, quote, shortener } from './text.js';
 
@@ -99,6 +106,8 @@ export const noteLines = (notes: string[]) => notes.map((n) => `Note: ${n}`);
 /** Failed ids past these counts are shortened (text, JSON), to leave the room to the findings. */
 const WHOLE_IDS = { text: 25, json: 100 };
 const IDS_PER_LINE = 10;
+/** An upstream reason that says the id is unknown ("Token not found"). */
+const NOT_FOUND = /not found/i;
 
 export interface Failures {
   /** `Failed (347), by reason:` then one line per reason with its count and ids. */
@@ -113,7 +122,12 @@ export interface Failures {
  * more) that still tells them apart. They are the ids the caller passed, and a list of hundreds of whole
  * ids would otherwise crowd the findings out.
  */
-export function failures(errors: readonly ItemError[], idKey = 'mintIds'): Failures {
+export function failures(
+  errors: readonly ItemError[],
+  idKey = 'mintIds',
+  /** The next step when `n` of the ids were not found (src/tools/shared.ts otherChainHint). */
+  hint?: (n: number) => string | undefined,
+): Failures {
   if (errors.length === 0) return { lines: [], json: [] };
   const groups = new Map<string, string[]>();
   for (const e of errors) {
@@ -133,12 +147,20 @@ export function failures(errors: readonly ItemError[], idKey = 'mintIds'): Failu
       lines.push(`    ${shown.slice(i, i + IDS_PER_LINE).join(', ')}`);
   }
   if (errors.length > WHOLE_IDS.text)
-    lines.push(
-      `  (failed ids shortened to their first characters, the ids you passed${errors.length > WHOLE_IDS.json ? '' : '; structuredContent has them whole'})`,
-    );
+    lines.push('  (failed ids shortened to their first characters: the ids you passed)');
+  // The hint goes with the not-found reason, in both channels.
+  const notFound = sorted.find(([error]) => NOT_FOUND.test(error));
+  const said =
+    notFound && hint?.(sorted.filter(([e]) => NOT_FOUND.test(e)).reduce((n, [, ids]) => n + ids.length, 0));
+  if (said) lines.push(`  Hint: ${said}`);
   return {
     lines,
-    json: sorted.map(([error, ids]) => ({ error, count: ids.length, [idKey]: ids.map(jsonIds) })),
+    json: sorted.map(([error, ids]) => ({
+      error,
+      count: ids.length,
+      [idKey]: ids.map(jsonIds),
+      ...(said && error === notFound?.[0] ? { hint: said } : {}),
+    })),
   };
 }
 
@@ -157,6 +179,8 @@ export function renderGenericBatch(
   narrow?: string,
   /** Lists of records are time series: summarised per numeric field at any length (analytics). */
   series = false,
+  /** The next step when ids were not found (failures). */
+  hint?: (n: number) => string | undefined,
 ): Rendered {
   const data = asRecord(body.data);
   const found = asArray(data.results)
@@ -169,12 +193,16 @@ export function renderGenericBatch(
     requested,
     asRecord(data.summary),
   );
-  const failed = failures(errors);
+  const failed = failures(errors, 'mintIds', hint);
   const entries = results.map((e) => ({
     ...e,
     described: describeObject(e.raw, ['mintId'], detailed, series),
   }));
   const headline = `${what}: ${requested.length} requested, ${results.length} returned, ${errors.length} failed (${scope})`;
+  // Computed figures beside the upstream's own (analytics: a mean beside stats.averageViewers) are told apart.
+  const legend = entries.some((e) => e.described.parts.some((p) => p.includes(`=${COMPUTED} `)))
+    ? SERIES_LEGEND
+    : undefined;
   const same = detailed && results.length > 0 && results.every((e) => nothingMore(e.raw, ['mintId']));
   const cut = {
     what: 'results',
@@ -188,6 +216,7 @@ export function renderGenericBatch(
     summary: headline,
     text: [
       headline,
+      ...(legend ? [legend] : []),
       ...noteLines(notes),
       ...rows.flatMap((e) => [`${e.id}:`, ...e.described.parts.map((p) => `  ${p}`)]),
       ...(same ? [NOTHING_MORE] : []),
@@ -201,6 +230,7 @@ export function renderGenericBatch(
       ...(errors.length ? { errors: failed.json } : {}),
       ...(notes.length ? { integrity: notes } : {}),
       ...(same ? { detail: NOTHING_MORE } : {}),
+      ...(legend ? { legend } : {}),
     },
   }));
 }

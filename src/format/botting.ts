@@ -82,12 +82,34 @@ export function levelsLine(stats: LevelStats): string {
   return `Confidence levels: ${levels.join(', ')}${average}`;
 }
 
-/** The first reasons of a finding, quoted, and how many more there are. */
+/**
+ * The first reasons of a finding, quoted, and how many more there are (`shown` Infinity: all of them, each
+ * up to 160 characters).
+ */
 export function reasonsText(reasons: readonly string[], shown = 2, max = 60): string {
   if (reasons.length === 0) return '(none)';
   const first = reasons.slice(0, shown).map((r) => quote(r, max));
+  if (shown >= reasons.length) return reasons.map((r) => quote(r, Math.max(max, 160))).join('; ');
   const more = reasons.length - shown;
   return more > 0 ? `${first.join('; ')}; +${more} more` : first.join('; ');
+}
+
+/** Up to this many findings, reasons are shown whole when they fit the budget; more rows show the first ones. */
+export const FEW_FINDINGS = 10;
+
+/**
+ * Renders findings with every reason when there are few and they fit; else with the first reasons only,
+ * the rows cut to the budget (`render(full)` is a fitRows call). Reasons are cut only under pressure.
+ */
+export function withReasons<R extends { structured: Record<string, unknown> }>(
+  count: number,
+  render: (full: boolean) => R,
+): R {
+  if (count <= FEW_FINDINGS) {
+    const full = render(true);
+    if (full.structured.truncated === undefined) return full;
+  }
+  return render(false);
 }
 
 /** The reasons given most often across findings. */

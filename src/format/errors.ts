@@ -103,6 +103,24 @@ export function describeError(error: unknown): string {
 
 const lines = (...parts: string[]) => parts.join('\n');
 
+/**
+ * The next step when at least half of the ids sent are unknown where they were looked for: they may be
+ * another chain's tokens, so `tries` (the same tool on the other chains) says where to look. None for fewer.
+ */
+export function unknownIdsHint(
+  unknown: number,
+  requested: number,
+  chain: string,
+  tries: readonly string[],
+): string | undefined {
+  if (unknown === 0 || unknown * 2 < requested || tries.length === 0) return undefined;
+  const how =
+    unknown === requested
+      ? `none of the ${requested} ids sent is known on ${chain}`
+      : `${unknown} of the ${requested} ids sent are unknown on ${chain}`;
+  return `${how}; they may be another chain's tokens: try ${tries.join(', or ')}.`;
+}
+
 /** Paths that name one token (`/streamers/{mint}/core`, `/sessions`). */
 const isTokenPath = (path: string | undefined) =>
   path !== undefined && /^\/streamers\/[^/]+\/\w+$/.test(path);

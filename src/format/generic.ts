@@ -6,6 +6,8 @@ export interface SeriesSummary {
   count: number;
   min?: number;
   max?: number;
+  /** When the minimum occurred: the time field of the record that holds it (first one, on a tie). */
+  minAt?: string;
   /** When the maximum occurred: the time field of the record that holds it (first one, on a tie). */
   maxAt?: string;
   mean?: number;
@@ -47,26 +49,27 @@ function summariseSeries(values: unknown[], times?: unknown[]): { text: string; 
   const stats = numericStats(values);
   if (stats && stats.count * 2 >= values.length) {
     const nums = values.filter(isNum);
-    let at: number | undefined;
-    for (let i = 0; i < values.length; i++)
-      if (values[i] === stats.max) {
-        at = i;
-        break;
-      }
-    const time = at !== undefined ? times?.[at] : undefined;
-    const maxAt = typeof time === 'string' && time ? clean(time, 40) : undefined;
+    // When the extremes occurred: the time of the first record holding each.
+    const timeOf = (target: number | undefined) => {
+      const at = values.indexOf(target);
+      const time = at >= 0 ? times?.[at] : undefined;
+      return typeof time === 'string' && time ? clean(time, 40) : undefined;
+    };
+    const minAt = timeOf(stats.min);
+    const maxAt = timeOf(stats.max);
     const summary: SeriesSummary = {
       count: stats.count,
       first: nums[0],
       last: nums.at(-1),
       min: stats.min,
+      ...(minAt ? { minAt } : {}),
       max: stats.max,
       ...(maxAt ? { maxAt } : {}),
       mean: stats.mean,
       ...(stats.ignored ? { ignored: stats.ignored } : {}),
     };
     return {
-      text: `${num(stats.count)} points, first ${num(summary.first)}, last ${num(summary.last)}, min ${num(stats.min)}, max ${num(stats.max)}${maxAt ? ` at ${maxAt}` : ''}, mean ${approx(stats.mean)}${stats.ignored ? ` (${stats.ignored} non-numeric left out)` : ''} ${sparkline(nums, 24)}`,
+      text: `${COMPUTED} ${num(stats.count)} points: first ${num(summary.first)}, last ${num(summary.last)}, min ${num(stats.min)}${minAt ? ` at ${minAt}` : ''}, max ${num(stats.max)}${maxAt ? ` at ${maxAt}` : ''}, mean ${approx(stats.mean)}${stats.ignored ? ` (${stats.ignored} non-numeric left out)` : ''} ${sparkline(nums, 24)}`,
       summary,
     };
   }
@@ -82,6 +85,13 @@ function summariseSeries(values: unknown[], times?: unknown[]): { text: string; 
     },
   };
 }
+
+/** What marks a series summary as this server's figures, not the upstream's (SERIES_LEGEND says so). */
+export const COMPUTED = 'computed over';
+
+/** The sentence that tells the server's figures from the upstream's own fields (stats.*), both channels. */
+export const SERIES_LEGEND =
+  'Series figures ("computed over N points": count, first, last, min, max, mean) are this server\'s, over the points returned; every other field (such as stats.*) is the upstream\'s own, as sent.';
 
 const TIME_KEYS = ['timestamp', 'time', 'date', 'startTime', 't'];
 

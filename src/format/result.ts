@@ -38,13 +38,13 @@ export function fitRows<T>(
 ): Rendered {
   const attempt = (shown: number): Rendered => {
     const rendered = render(items.slice(0, shown));
-    if (shown >= items.length) return rendered;
+    if (shown >= items.length) return ranked(rendered, shown, items.length, cut);
     const how = cut.how(shown) + (cut.format === 'detailed' ? ' Or ask with response_format "concise".' : '');
     const note = cutNote(shown, items.length, cut.what, how, cut.offset);
     return {
       ...rendered,
       text: `${rendered.text}\n${note}`,
-      structured: { ...rendered.structured, truncated: note },
+      structured: { ...rendered.structured, ...shownField(shown, items.length, cut), truncated: note },
     };
   };
   const fits = (r: Rendered) => {
@@ -69,11 +69,51 @@ export function fitRows<T>(
   return best;
 }
 
+/**
+ * A ranking read from an offset (investigate_botting) says where the rows stand in both channels, cut or
+ * not: `shown` in structuredContent, and when nothing was cut, a line that the rest is all there.
+ */
+function ranked(r: Rendered, shown: number, total: number, cut: Cut): Rendered {
+  if (cut.offset === undefined || total === 0) return r;
+  const all = cut.offset + total;
+  const line =
+    cut.offset === 0
+      ? `All ${grouped(all)} ${cut.what} shown.`
+      : `Showing ${grouped(cut.offset + 1)}–${grouped(all)} of ${grouped(all)} ${cut.what}: the end of the ranking.`;
+  return {
+    ...r,
+    text: `${r.text}\n${line}`,
+    structured: { ...r.structured, ...shownField(shown, total, cut) },
+  };
+}
+
+/** Where the rows shown stand in an offset ranking, and the offset that continues it when rows were cut. */
+const shownField = (shown: number, total: number, cut: Cut) =>
+  cut.offset === undefined
+    ? {}
+    : {
+        shown: {
+          from: shown ? cut.offset + 1 : null,
+          to: shown ? cut.offset + shown : null,
+          of: cut.offset + total,
+          ...(shown < total ? { nextOffset: cut.offset + shown } : {}),
+        },
+      };
+
 /** The sentence both channels carry when rows were cut to fit the budget. */
 const cutNote = (shown: number, total: number, what: string, how: string, offset?: number) =>
   offset === undefined
     ? `Showing ${grouped(shown)} of ${grouped(total)} ${what}. ${how}`
     : `Showing ${shown ? `${grouped(offset + 1)}–${grouped(offset + shown)}` : 'none'} of ${grouped(offset + total)} ${what}. ${how}`;
+
+/**
+ * A next step or continuation, the same sentence in both channels: a `Next:` line in the text and `next`
+ * in structuredContent (a reader of either channel alone must learn it).
+ */
+export const nextStep = (next: string | undefined) => ({
+  lines: next ? [`Next: ${next}`] : [],
+  field: next ? { next } : {},
+});
 
 /** Fields that say what happened (never dropped to make room): the rest is data, cut first. */
 const KEPT = new Set([
@@ -93,6 +133,9 @@ const KEPT = new Set([
   'dataAgeSeconds',
   'topReasons',
   'pagination',
+  'next',
+  'shown',
+  'legend',
   'truncated',
 ]);
 

@@ -192,8 +192,8 @@ export function shortener(ids: readonly string[]): (id: string) => string {
 }
 
 /**
- * How a text table shows ids: whole up to 25 rows; above that shortened (the caller passed them, and
- * structuredContent has them whole), with the sentence that says so.
+ * How a text table shows ids: whole up to 25 rows; above that shortened (the caller passed them;
+ * structuredContent has them whole), with the sentence that says so (to the text's reader, who sees no JSON).
  */
 export function idColumn(rows: number, what: 'ids' | 'addresses') {
   const short = rows > 25;
@@ -201,7 +201,7 @@ export function idColumn(rows: number, what: 'ids' | 'addresses') {
     show: (id: string) => (short ? shortId(id) : id),
     note: short
       ? [
-          `Ids shortened to their first 6 characters (the ${what} you passed); structuredContent has them whole.`,
+          `Ids shortened to their first 6 characters: the ${what} you passed.`,
         ]
       : [],
   };

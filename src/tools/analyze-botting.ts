@@ -8,16 +8,17 @@ import {
   parseFindings,
   rankFindings,
   reasonsText,
+  withReasons,
 } from '../format/botting.js';
 import { describeError } from '../format/errors.js';
 import { describeObject } from '../format/generic.js';
-import { fitRows } from '../format/result.js';
+import { fitRows, nextStep } from '../format/result.js';
 import type { StreamerRecord } from '../format/streamer.js';
 import { clean, cleanDeep, num, quote, table } from '../format/text.js';
 import { boardData } from '../view-data.js';
 import { batchOutput } from './batch-output.js';
 import { markCoverage, NOT_COVERED, notCoveredLine, streamerLookup } from './coverage.js';
-import { idList, SCOPES, SHAPES, scopeHint } from './shared.js';
+import { type Chain, idList, otherChainHint, SCOPES, SHAPES, scopeHint } from './shared.js';
 import { defineTool, type RenderContext } from './tool.js';
 
 const REASONS_IN_JSON = 5;
@@ -95,7 +96,9 @@ function render(
   requests: number,
 ) {
   const scope = scopeHint(args.chain, args.platform);
-  const failed = failures(errors);
+  const failed = failures(errors, 'mintIds', (n) =>
+    otherChainHint('analyze_botting', args.chain as Chain, SCOPES.botting, n, args.mintIds.length),
+  );
   const stats = levelStats(findings, summary.averageConfidence);
   const uncovered = new Set(notCovered);
   const high = stats.byLevel[FLAGGED_LEVEL] ?? 0;
@@ -113,62 +116,70 @@ function render(
     how: () => 'Ask for fewer mintIds per call.',
     format: ctx.format,
   };
-  return fitRows(findings, ctx.budget, cut, (rows) => {
-    const text = [
-      headline,
-      ...(findings.length ? [levelsLine(stats)] : []),
-      ...(notCovered.length ? [notCoveredLine(notCovered)] : []),
-      ...noteLines(notes),
-      ...(rows.length
-        ? [
-            '',
-            ...table(
-              [
-                { header: 'level' },
-                { header: 'conf', align: 'right' },
-                { header: 'score', align: 'right' },
-                { header: 'mint' },
-                { header: 'reasons' },
-              ],
-              rows.map((f) => [
-                f.level,
-                num(f.confidence),
-                num(f.score),
-                f.mintId,
-                uncovered.has(f.mintId) ? `NOT COVERED: ${NOT_COVERED}` : reasonsText(f.reasons),
-              ]),
-            ),
-          ]
-        : []),
-      ...(ctx.format === 'detailed' ? rows.flatMap((f) => detailLines(f)) : []),
-      ...(errors.length ? ['', ...failed.lines] : []),
-      `Next: get_streamer_sessions${scope} for one token's history; get_streamer_core${scope} to see whether it is live.`,
-    ].join('\n');
-    return {
-      summary: headline,
-      text,
-      structured: {
-        query: { chain: args.chain, platform: args.platform, hours: args.hours },
-        counts,
-        calls: { botting: 1, streamers: requests - 1 },
-        results: rows.map((f) => ({
-          ...(ctx.format === 'detailed'
-            ? (cleanDeep(f.raw) as Record<string, unknown>)
-            : {
-                mintId: f.mintId,
-                level: f.level,
-                confidence: f.confidence,
-                score: f.score,
-                reasons: f.reasons.slice(0, REASONS_IN_JSON),
-              }),
-          ...(uncovered.has(f.mintId) ? { covered: false, coverage: NOT_COVERED } : {}),
-        })),
-        ...(notCovered.length ? { notCovered } : {}),
-        ...(errors.length ? { errors: failed.json } : {}),
-        ...(notes.length ? { integrity: notes } : {}),
-      },
-    };
-  });
+  const next = nextStep(
+    `get_streamer_sessions${scope} for one token's history; get_streamer_core${scope} to see whether it is live.`,
+  );
+  return withReasons(findings.length, (full) =>
+    fitRows(findings, ctx.budget, cut, (rows) => {
+      const text = [
+        headline,
+        ...(findings.length ? [levelsLine(stats)] : []),
+        ...(notCovered.length ? [notCoveredLine(notCovered)] : []),
+        ...noteLines(notes),
+        ...(rows.length
+          ? [
+              '',
+              ...table(
+                [
+                  { header: 'level' },
+                  { header: 'conf', align: 'right' },
+                  { header: 'score', align: 'right' },
+                  { header: 'mint' },
+                  { header: 'reasons' },
+                ],
+                rows.map((f) => [
+                  f.level,
+                  num(f.confidence),
+                  num(f.score),
+                  f.mintId,
+                  uncovered.has(f.mintId)
+                    ? `NOT COVERED: ${NOT_COVERED}`
+                    : reasonsText(f.reasons, full ? Infinity : 2),
+                ]),
+              ),
+            ]
+          : []),
+        ...(ctx.format === 'detailed' ? rows.flatMap((f) => detailLines(f)) : []),
+        ...(errors.length ? ['', ...failed.lines] : []),
+        ...next.lines,
+      ].join('\n');
+      return {
+        summary: headline,
+        text,
+        structured: {
+          query: { chain: args.chain, platform: args.platform, hours: args.hours },
+          counts,
+          calls: { botting: 1, streamers: requests - 1 },
+          results: rows.map((f) => ({
+            ...(ctx.format === 'detailed'
+              ? (cleanDeep(f.raw) as Record<string, unknown>)
+              : {
+                  mintId: f.mintId,
+                  level: f.level,
+                  confidence: f.confidence,
+                  score: f.score,
+                  reasons: full ? f.reasons : f.reasons.slice(0, REASONS_IN_JSON),
+                }),
+            ...(uncovered.has(f.mintId) ? { covered: false, coverage: NOT_COVERED } : {}),
+          })),
+          ...(notCovered.length ? { notCovered } : {}),
+          ...(errors.length ? { errors: failed.json } : {}),
+          ...(notes.length ? { integrity: notes } : {}),
+          ...next.field,
+        },
+      };
+    }),
+  );
 }
 
 /** In detailed mode: every reason, then every field the table does not show. */

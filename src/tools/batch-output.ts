@@ -11,4 +11,6 @@ export const batchOutput = {
   integrity: z.array(z.string()).optional(),
   /** A detailed call whose answer held nothing beyond the concise result says so. */
   detail: z.string().optional(),
+  /** Which figures the server computed and which the upstream sent (analytics). */
+  legend: z.string().optional(),
 };

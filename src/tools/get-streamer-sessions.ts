@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { numericStats } from '../format/aggregate.js';
 import { asArray, asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
-import { fitRows, tabular } from '../format/result.js';
+import { fitRows, nextStep, tabular } from '../format/result.js';
 import { approx, clean, exact, num, table } from '../format/text.js';
 import { mintId, page, SCOPES, SHAPES, segment } from './shared.js';
 import { defineTool } from './tool.js';
@@ -141,12 +141,13 @@ export const getStreamerSessions = defineTool({
     const figures = sessionFigures(sessions);
     const peakText = figures.peak ? `, peak ${num(figures.peak.peakViewers)} viewers` : '';
     const headline = `Sessions of ${args.mint}: ${num(sessions.length)} on page ${args.page}${peakText} (${figures.order ? `${figures.order}; ` : ''}${args.chain} / ${args.platform})`;
-    const next =
+    const next = nextStep(
       sessions.length >= args.limit
-        ? `Next: page ${args.page + 1} may hold more (this page is full).`
+        ? `page ${args.page + 1} may hold more (this page is full).`
         : sessions.length === 0 && args.page > 1
-          ? 'No sessions on this page; earlier pages may have some.'
-          : undefined;
+          ? 'no sessions on this page; earlier pages (page 1 first) may have some.'
+          : undefined,
+    );
     const query = {
       mint: args.mint,
       limit: args.limit,
@@ -188,7 +189,7 @@ export const getStreamerSessions = defineTool({
                 `  ${when(s.startTime)}: ${describeObject(s, ['startTime', 'endTime', 'duration', 'peakViewers', 'averageViewers', 'mintId'], true).parts.join('; ') || 'no other fields'}`,
             )
           : []),
-        ...(next ? [next] : []),
+        ...next.lines,
       ].join('\n');
       return {
         summary: headline,
@@ -197,6 +198,7 @@ export const getStreamerSessions = defineTool({
           query,
           ...(sessions.length ? { aggregates: figures } : {}),
           ...tabular(rows, COLUMNS, ctx.format === 'detailed'),
+          ...next.field,
         },
       };
     });

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { renderGenericBatch } from '../format/batch.js';
 import { seriesData, tokenNames } from '../view-data.js';
 import { batchOutput } from './batch-output.js';
-import { idList, SCOPES, SHAPES } from './shared.js';
+import { idList, otherChainHint, SCOPES, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 export const getStreamersAnalytics = defineTool({
@@ -40,5 +40,7 @@ export const getStreamersAnalytics = defineTool({
       ctx.budget,
       'fewer points or a shorter period',
       true,
+      (n) =>
+        otherChainHint('get_streamers_analytics', args.chain, SCOPES.noPlatformC, n, args.mintIds.length),
     ),
 });

@@ -1,6 +1,6 @@
 import { renderGenericBatch } from '../format/batch.js';
 import { batchOutput } from './batch-output.js';
-import { idList, SCOPES, SHAPES } from './shared.js';
+import { idList, otherChainHint, SCOPES, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 export const getStreamersComplete = defineTool({
@@ -26,5 +26,8 @@ export const getStreamersComplete = defineTool({
       `${args.chain} / ${args.platform}`,
       ctx.format === 'detailed',
       ctx.budget,
+      undefined,
+      false,
+      (n) => otherChainHint('get_streamers_complete', args.chain, SCOPES.noPlatformC, n, args.mintIds.length),
     ),
 });

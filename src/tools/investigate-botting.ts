@@ -11,10 +11,11 @@ import {
   rankFindings,
   reasonsText,
   topReasons,
+  withReasons,
 } from '../format/botting.js';
 import { describeError } from '../format/errors.js';
 import { describeObject } from '../format/generic.js';
-import { fitRows } from '../format/result.js';
+import { fitRows, nextStep } from '../format/result.js';
 import { liveText, type StreamerRecord } from '../format/streamer.js';
 import {
   abbrev,
@@ -34,7 +35,7 @@ import { boardData } from '../view-data.js';
 import { failureGroups } from './batch-output.js';
 import { LOOKUP_BATCH, markCoverage, NOT_COVERED, notCoveredLine, streamerLookup } from './coverage.js';
 import { INVESTIGATION_TTL_MS, recall, remember } from './investigation-cache.js';
-import { idList, SCOPES, SHAPES, scopeHint } from './shared.js';
+import { type Chain, idList, otherChainHint, SCOPES, SHAPES, scopeHint } from './shared.js';
 import { type CallContext, defineTool } from './tool.js';
 
 /** Each endpoint's own batch limit, from the interface document. */
@@ -108,6 +109,7 @@ export const investigateBotting = defineTool({
     notCovered: z.array(z.string()).optional(),
     errors: failureGroups,
     notes: z.array(z.string()).optional(),
+    shown: z.object({}).loose().optional(),
   },
   async run(args, ctx) {
     // The data depends on the ids (as a set), hours, chain, platform and fees; the slice does not.
@@ -323,7 +325,9 @@ function report(
   let liveViewers = 0;
   for (const f of flaggedLive) liveViewers += exact(records.get(f.mintId)?.currentViewers) ?? 0;
   const reasons = topReasons(ranked);
-  const failed = failures(errors);
+  const failed = failures(errors, 'mintIds', (n) =>
+    otherChainHint('investigate_botting', args.chain as Chain, SCOPES.botting, n, args.mintIds.length),
+  );
   const notCovered = new Set(data.notCovered);
 
   // The slice: levels (case-insensitive), live only, then the order asked for, then the offset.
@@ -343,12 +347,10 @@ function report(
   ].join(', ');
 
   const headline = `Botting investigation: ${flagged.length} of ${ranked.length} analysed tokens flagged ${FLAGGED_LEVEL}, ${flaggedLive.length} of them live now (${args.mintIds.length} requested, ${errors.length} failed; ${args.chain} / ${args.platform}, last ${args.hours} h)`;
-  const flaggedLine = flaggedLive.length
-    ? `Flagged and live: ${flaggedLive.length} (${grouped(liveViewers)} viewers): ${flaggedLive
-        .slice(0, 10)
-        .map((f) => f.mintId)
-        .join(', ')}${flaggedLive.length > 10 ? ', …' : ''}`
-    : `Flagged and live: none`;
+  // The flagged live tokens are counted here; the table (or levels + liveOnly) names them, in its order.
+  const flaggedLine = `Flagged ${FLAGGED_LEVEL} and live now: ${flaggedLive.length ? `${flaggedLive.length} (${grouped(liveViewers)} viewers)` : 'none'}`;
+  const listsFlaggedLive =
+    args.liveOnly && args.levels?.length === 1 && args.levels[0]?.toUpperCase() === FLAGGED_LEVEL;
   const sliceLine = `${filterText ? `Filter ${filterText}: ${sorted.length} of ${ranked.length} findings match; ranked` : 'Ranked'} ${SORT_TEXT[args.sortBy]}${
     args.offset
       ? page.length
@@ -396,130 +398,139 @@ function report(
     offset: args.offset,
   };
 
-  return fitRows(page, ctx.budget, cut, (rows) => {
-    const text = [
-      headline,
-      ...(ranked.length ? [levelsLine(stats), flaggedLine] : []),
-      ...(reasons.length
-        ? [`Most frequent reasons: ${reasons.map((r) => `${quote(r.reason, 60)} (${r.count})`).join('; ')}`]
-        : []),
-      ...(notCovered.size ? [notCoveredLine(data.notCovered)] : []),
-      ...noteLines(notes),
-      ...(ranked.length ? [sliceLine] : []),
-      ...(ageLine ? [ageLine] : []),
-      ...(rows.length
-        ? [
-            '',
-            ...table(
-              [
-                { header: '#', align: 'right' },
-                { header: 'level' },
-                { header: 'conf', align: 'right' },
-                { header: 'score', align: 'right' },
-                { header: 'live' },
-                { header: 'viewers', align: 'right' },
-                { header: 'mcap', align: 'right' },
-                { header: 'name' },
-                { header: 'symbol' },
-                { header: 'mint' },
-                ...(showFees
-                  ? [
-                      { header: 'native fees', align: 'right' as const },
-                      { header: 'fees', align: 'right' as const },
-                    ]
-                  : []),
-                { header: 'first reason' },
-              ],
-              rows.map((f, i) => {
-                const r = records.get(f.mintId);
-                const fee = fees.get(f.mintId);
-                return [
-                  String(args.offset + i + 1),
-                  f.level,
-                  num(f.confidence),
-                  num(f.score),
-                  r ? liveText(r.isCurrentlyLive) : '?',
-                  num(r?.currentViewers),
-                  abbrev(r?.tokenMarketCap),
-                  r ? quote(r.coinName, 20) : '–',
-                  r ? label(r.coinSymbol) : '–',
-                  ids.show(f.mintId),
+  const next = nextStep(
+    `${flaggedLive.length && !listsFlaggedLive ? `levels ["${FLAGGED_LEVEL}"] with liveOnly true lists the ${flaggedLive.length} flagged live tokens (no new upstream requests); ` : ''}get_streamer_sessions${scopeHint(args.chain, args.platform)} on a flagged token for its history; get_streamer_core${scopeHint(args.chain, args.platform)} for its current state.`,
+  );
+  const detailed = ctx.format === 'detailed';
+  return withReasons(page.length, (full) =>
+    fitRows(page, ctx.budget, cut, (rows) => {
+      const text = [
+        headline,
+        ...(ranked.length ? [levelsLine(stats), flaggedLine] : []),
+        ...(reasons.length
+          ? [`Most frequent reasons: ${reasons.map((r) => `${quote(r.reason, 60)} (${r.count})`).join('; ')}`]
+          : []),
+        ...(notCovered.size ? [notCoveredLine(data.notCovered)] : []),
+        ...noteLines(notes),
+        ...(ranked.length ? [sliceLine] : []),
+        ...(ageLine ? [ageLine] : []),
+        ...(rows.length
+          ? [
+              '',
+              ...table(
+                [
+                  { header: '#', align: 'right' },
+                  { header: 'level' },
+                  { header: 'conf', align: 'right' },
+                  { header: 'score', align: 'right' },
+                  { header: 'live' },
+                  { header: 'viewers', align: 'right' },
+                  { header: 'mcap', align: 'right' },
+                  { header: 'name' },
+                  { header: 'symbol' },
+                  { header: 'mint' },
                   ...(showFees
                     ? [
-                        coin(fee?.feesInNativeCoin),
-                        fee ? `${money(fee.totalFees)} ${label(fee.currency)}` : '–',
+                        { header: 'native fees', align: 'right' as const },
+                        { header: 'fees', align: 'right' as const },
                       ]
                     : []),
-                  notCovered.has(f.mintId) ? `NOT COVERED: ${NOT_COVERED}` : reasonsText(f.reasons, 1, 48),
-                ];
+                  { header: full ? 'reasons' : 'first reason' },
+                ],
+                rows.map((f, i) => {
+                  const r = records.get(f.mintId);
+                  const fee = fees.get(f.mintId);
+                  return [
+                    String(args.offset + i + 1),
+                    f.level,
+                    num(f.confidence),
+                    num(f.score),
+                    r ? liveText(r.isCurrentlyLive) : '?',
+                    num(r?.currentViewers),
+                    detailed ? num(r?.tokenMarketCap) : abbrev(r?.tokenMarketCap),
+                    r ? quote(r.coinName, 20) : '–',
+                    r ? label(r.coinSymbol) : '–',
+                    ids.show(f.mintId),
+                    ...(showFees
+                      ? [
+                          coin(fee?.feesInNativeCoin),
+                          fee ? `${money(fee.totalFees)} ${label(fee.currency)}` : '–',
+                        ]
+                      : []),
+                    notCovered.has(f.mintId)
+                      ? `NOT COVERED: ${NOT_COVERED}`
+                      : reasonsText(f.reasons, full ? Infinity : 1, 48),
+                  ];
+                }),
+              ),
+              ...ids.note,
+              ...(detailed ? [] : ['mcap abbreviated (k, M, B); response_format "detailed" shows it exact.']),
+              ...(ctx.format === 'detailed' ? rows.map((f) => detailLine(f, records, fees)) : []),
+            ]
+          : []),
+        ...(errors.length ? ['', ...failed.lines] : []),
+        ...next.lines,
+      ].join('\n');
+      return {
+        summary: headline,
+        text,
+        structured: {
+          query: {
+            chain: args.chain,
+            platform: args.platform,
+            hours: args.hours,
+            includeCreatorFees: args.includeCreatorFees,
+            sortBy: args.sortBy,
+            ...(args.levels ? { levels: args.levels } : {}),
+            liveOnly: args.liveOnly,
+            offset: args.offset,
+          },
+          counts,
+          calls: ageSeconds === undefined ? calls : { botting: 0, streamers: 0, fees: 0 },
+          ...(ageSeconds !== undefined ? { dataAgeSeconds: ageSeconds } : {}),
+          ...(reasons.length ? { topReasons: reasons } : {}),
+          ...(ctx.format === 'detailed'
+            ? {
+                items: rows.map((f, i) => ({
+                  rank: args.offset + i + 1,
+                  ...(cleanDeep(f.raw) as Record<string, unknown>),
+                  streamer: cleanDeep(records.get(f.mintId) ?? null),
+                  ...(showFees ? { creatorFees: fees.get(f.mintId) ?? null } : {}),
+                  ...(args.chain === 'chain_b' ? { covered: !notCovered.has(f.mintId) } : {}),
+                })),
+              }
+            : {
+                columns,
+                rows: rows.map((f, i) => {
+                  const r = records.get(f.mintId);
+                  const fee = fees.get(f.mintId);
+                  return [
+                    args.offset + i + 1,
+                    f.mintId,
+                    f.level,
+                    f.confidence,
+                    f.score,
+                    typeof r?.isCurrentlyLive === 'boolean' ? r.isCurrentlyLive : null,
+                    exact(r?.currentViewers),
+                    exact(r?.tokenMarketCap),
+                    r ? clean(r.coinName, 60) : null,
+                    r ? clean(r.coinSymbol, 16) : null,
+                    full ? f.reasons : f.reasons.slice(0, 3),
+                    ...(showFees
+                      ? [fee?.feesInNativeCoin ?? null, fee?.totalFees ?? null, fee?.currency ?? null]
+                      : []),
+                    ...(args.chain === 'chain_b' ? [!notCovered.has(f.mintId)] : []),
+                  ];
+                }),
               }),
-            ),
-            ...ids.note,
-            'mcap abbreviated (k, M, B); structuredContent has it exact.',
-            ...(ctx.format === 'detailed' ? rows.map((f) => detailLine(f, records, fees)) : []),
-          ]
-        : []),
-      ...(errors.length ? ['', ...failed.lines] : []),
-      `Next: get_streamer_sessions${scopeHint(args.chain, args.platform)} on a flagged token for its history; get_streamer_core${scopeHint(args.chain, args.platform)} for its current state.`,
-    ].join('\n');
-    return {
-      summary: headline,
-      text,
-      structured: {
-        query: {
-          chain: args.chain,
-          platform: args.platform,
-          hours: args.hours,
-          includeCreatorFees: args.includeCreatorFees,
-          sortBy: args.sortBy,
-          ...(args.levels ? { levels: args.levels } : {}),
-          liveOnly: args.liveOnly,
-          offset: args.offset,
+          ...(notCovered.size ? { notCovered: data.notCovered } : {}),
+          ...(errors.length ? { errors: failed.json } : {}),
+          ...(notes.length ? { notes } : {}),
+          ...next.field,
         },
-        counts,
-        calls: ageSeconds === undefined ? calls : { botting: 0, streamers: 0, fees: 0 },
-        ...(ageSeconds !== undefined ? { dataAgeSeconds: ageSeconds } : {}),
-        ...(reasons.length ? { topReasons: reasons } : {}),
-        ...(ctx.format === 'detailed'
-          ? {
-              items: rows.map((f, i) => ({
-                rank: args.offset + i + 1,
-                ...(cleanDeep(f.raw) as Record<string, unknown>),
-                streamer: cleanDeep(records.get(f.mintId) ?? null),
-                ...(showFees ? { creatorFees: fees.get(f.mintId) ?? null } : {}),
-                ...(args.chain === 'chain_b' ? { covered: !notCovered.has(f.mintId) } : {}),
-              })),
-            }
-          : {
-              columns,
-              rows: rows.map((f, i) => {
-                const r = records.get(f.mintId);
-                const fee = fees.get(f.mintId);
-                return [
-                  args.offset + i + 1,
-                  f.mintId,
-                  f.level,
-                  f.confidence,
-                  f.score,
-                  typeof r?.isCurrentlyLive === 'boolean' ? r.isCurrentlyLive : null,
-                  exact(r?.currentViewers),
-                  exact(r?.tokenMarketCap),
-                  r ? clean(r.coinName, 60) : null,
-                  r ? clean(r.coinSymbol, 16) : null,
-                  f.reasons.slice(0, 3),
-                  ...(showFees
-                    ? [fee?.feesInNativeCoin ?? null, fee?.totalFees ?? null, fee?.currency ?? null]
-                    : []),
-                  ...(args.chain === 'chain_b' ? [!notCovered.has(f.mintId)] : []),
-                ];
-              }),
-            }),
-        ...(notCovered.size ? { notCovered: data.notCovered } : {}),
-        ...(errors.length ? { errors: failed.json } : {}),
-        ...(notes.length ? { notes } : {}),
-      },
-    };
-  });
+      };
+    }),
+  );
 }
 
 const BOTTING_SHOWN = ['mintId', 'confidenceLevel', 'confidence', 'score'];

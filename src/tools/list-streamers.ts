@@ -2,10 +2,24 @@ import * as z from 'zod';
 import { asArray, asRecord } from '../format/batch.js';
 import { decimalSum } from '../format/decimal.js';
 import { extraLine } from '../format/generic.js';
-import { fitRows, tabular } from '../format/result.js';
+import { fitRows, nextStep, tabular } from '../format/result.js';
 import { type StreamerRecord, streamerColumns, streamerRow } from '../format/streamer.js';
-import { clean, cleanDeep, decimalText, exact, idColumn, num, shortId, table } from '../format/text.js';
-import { idList, page, SCOPES, SHAPES } from './shared.js';
+import {
+  clean,
+  cleanDeep,
+  decimalText,
+  exact,
+  idColumn,
+  num,
+  shortener,
+  shortId,
+  table,
+} from '../format/text.js';
+import { idList, otherChainHint, page, SCOPES, SHAPES } from './shared.js';
+
+/** Missing addresses past this count are shortened in the text (structuredContent has them whole), as failed ids are. */
+const WHOLE_IDS = 25;
+
 import { defineTool } from './tool.js';
 
 export const listStreamers = defineTool({
@@ -29,6 +43,7 @@ export const listStreamers = defineTool({
     rows: z.array(z.array(z.unknown())).optional(),
     items: z.array(z.object({}).loose()).optional(),
     notFound: z.array(z.string()).optional(),
+    notFoundCount: z.number().optional(),
     aggregates: z.object({}).loose().optional(),
   },
   request: ({ tokenAddresses, sortBy, sortOrder, limit, page, chain, platform }) => ({
@@ -60,12 +75,26 @@ export const listStreamers = defineTool({
     const viewers = decimalSum(
       records.map((r) => exact(r.currentViewers)).filter((v): v is number => v !== null),
     );
-    const headline = `Streamers: ${records.length} of ${num(total)}, ${live} live, ${decimalText(viewers)} viewers now (${pageText}, by ${args.sortBy} ${args.sortOrder}; ${args.chain} / ${args.platform})`;
-    const missing =
-      total < requested
-        ? `${requested - total} of ${requested} requested addresses have no streamer data${notFound.length ? `: ${notFound.join(', ')}` : ''}.`
-        : undefined;
-    const next = pg.hasNext === true ? `Next: page ${args.page + 1}.` : undefined;
+    const scopeText = `${args.chain} / ${args.platform}`;
+    const headline = records.length
+      ? `Streamers: ${records.length} of ${num(total)} (${pageText}, by ${args.sortBy} ${args.sortOrder}; ${scopeText}); on this page: ${live} live, ${decimalText(viewers)} viewers now`
+      : `Streamers: none of the ${requested} requested addresses ${args.page > 1 && total > 0 ? `on page ${args.page} (${num(total)} found in all)` : `found on ${scopeText}`}`;
+    // Which addresses are missing shows only when every found row is on this page; else the count.
+    const missingCount = Math.max(0, requested - total);
+    const shown = shortener(notFound);
+    const listed = notFound.length > WHOLE_IDS ? notFound.map(shown) : notFound;
+    const missing = missingCount
+      ? `${missingCount} of ${requested} requested addresses have no streamer data on ${scopeText}${
+          listed.length
+            ? `: ${listed.join(', ')}${listed !== notFound ? ' (shortened: the addresses you passed)' : ''}`
+            : ` (ask with limit ${requested} to see which)`
+        }.`
+      : undefined;
+    const hint = otherChainHint('list_streamers', args.chain, SCOPES.noPlatformC, missingCount, requested);
+    const next = nextStep(
+      [pg.hasNext === true ? `page ${args.page + 1}.` : undefined, hint].filter(Boolean).join(' ') ||
+        undefined,
+    );
     const ids = idColumn(records.length, 'addresses');
 
     const cut = {
@@ -78,15 +107,17 @@ export const listStreamers = defineTool({
       const text = [
         headline,
         ...(missing ? [missing] : []),
-        ...table(
-          columns.text,
-          rows.map((r) => streamerRow(r, showScope, ids.show(clean(r.mintId, 64)))),
-        ),
+        ...(records.length
+          ? table(
+              columns.text,
+              rows.map((r) => streamerRow(r, showScope, ids.show(clean(r.mintId, 64)))),
+            )
+          : []),
         ...ids.note,
         ...(ctx.format === 'detailed'
           ? rows.flatMap((r) => extraLine(shortId(clean(r.mintId, 64)), r, columns.keys))
           : []),
-        ...(next ? [next] : []),
+        ...next.lines,
       ].join('\n');
       return {
         summary: headline,
@@ -96,7 +127,9 @@ export const listStreamers = defineTool({
           aggregates: { rows: records.length, live, currentViewers: Number(viewers) },
           pagination: cleanDeep(pg) as Record<string, unknown>,
           ...tabular(rows, columns.keys, ctx.format === 'detailed'),
+          ...(missingCount ? { notFoundCount: missingCount } : {}),
           ...(notFound.length ? { notFound } : {}),
+          ...next.field,
         },
       };
     });

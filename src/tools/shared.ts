@@ -1,6 +1,7 @@
 // Schema pieces declared once and composed by the tools: ids, paging, chain and platform.
 import * as z from 'zod';
 import type { Shape } from '../api/body.js';
+import { unknownIdsHint } from '../format/errors.js';
 
 export const CHAINS = ['chain_a', 'chain_b', 'all'] as const;
 export const PLATFORMS = ['platform_a', 'platform_b', 'platform_c', 'all'] as const;
@@ -98,6 +99,18 @@ export function resolveScope(
 /** A next-step hint's scope: nothing for the defaults, else the pair to pass on (` with chain chain_b, platform platform_b`). */
 export const scopeHint = (chain: unknown, platform: unknown) =>
   chain === DEFAULT_CHAIN && platform === 'platform_a' ? '' : ` with chain ${chain}, platform ${platform}`;
+
+/**
+ * The hint for ids unknown on `chain`: the same tool on the other chains the endpoint takes (chain all
+ * too, where it takes it), from src/format/errors.ts. `unknown` of `requested` ids were not found.
+ */
+export function otherChainHint(tool: string, chain: Chain, scope: Scope, unknown: number, requested: number) {
+  if (chain === 'all') return undefined;
+  const tries = scope.chains
+    .filter((c) => c !== chain)
+    .map((c) => `${tool} with chain ${c}, platform ${platformFor(c, scope)}`);
+  return unknownIdsHint(unknown, requested, chain, tries);
+}
 
 /** The hint that proposes analyze_botting for one token on `platform`, or says why it cannot. */
 export function bottingHint(platform: unknown): string {

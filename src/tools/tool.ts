@@ -56,7 +56,7 @@ interface SpecCommon<S extends z.ZodRawShape> {
   scope?: Scope;
   /** The batch id parameter, de-duplicated before sending. */
   ids?: keyof S & string;
-  /** Fields of `structuredContent` beside `summary`, `truncated` and `duplicates`. */
+  /** Fields of `structuredContent` beside `summary`, `next`, `truncated` and `duplicates`. */
   output: z.ZodRawShape;
   /** A rule between parameters the schema cannot state; returns the argument error's line. */
   check?: (args: Args<S>) => string | undefined;
@@ -119,6 +119,7 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
     summary: z.string(),
     ...spec.output,
     ...(spec.ids ? { duplicates: z.array(z.string()).optional() } : {}),
+    next: z.string().optional(),
     truncated: z.string().optional(),
   });
   let entry: ToolListEntry | undefined;

@@ -31,7 +31,7 @@ describe('list_streamers', () => {
     const live = page.filter((t) => t.isCurrentlyLive).length;
     const viewers = page.reduce((sum, t) => sum + t.currentViewers, 0);
     expect(out.text.split('\n')[0]).toBe(
-      `Streamers: 10 of 30, ${live} live, ${viewers.toLocaleString('en')} viewers now (page 1 of 3, by viewers desc; chain_a / platform_a)`,
+      `Streamers: 10 of 30 (page 1 of 3, by viewers desc; chain_a / platform_a); on this page: ${live} live, ${viewers.toLocaleString('en')} viewers now`,
     );
     expect(sc(out).aggregates).toEqual({ rows: 10, live, currentViewers: viewers });
     expect(sc(out).summary).toBe(out.text.split('\n')[0]);
@@ -57,7 +57,9 @@ describe('list_streamers', () => {
 
   it('names the requested addresses that have no streamer', async () => {
     const out = await call(h.client, 'list_streamers', { tokenAddresses: [a[0], UNKNOWN_ID] });
-    expect(out.text).toContain(`1 of 2 requested addresses have no streamer data: ${UNKNOWN_ID}`);
+    expect(out.text).toContain(
+      `1 of 2 requested addresses have no streamer data on chain_a / platform_a: ${UNKNOWN_ID}`,
+    );
     expect(sc(out).notFound).toEqual([UNKNOWN_ID]);
   });
 
@@ -169,7 +171,7 @@ describe('batch tools', () => {
     expect(first?.mintId).toBe(a[0]);
     expect(first?.['dataPoints[].viewers']).toMatchObject({ count: 500 });
     expect(out.text).toMatch(
-      /dataPoints\[\]\.viewers=500 points, first [\d,]+, last [\d,]+, min [\d,]+, max [\d,]+ at 2026-\S+, mean ≈?[\d,.]+ [▁▂▃▄▅▆▇█]+/,
+      /dataPoints\[\]\.viewers=computed over 500 points: first [\d,]+, last [\d,]+, min [\d,]+ at 2026-\S+, max [\d,]+ at 2026-\S+, mean ≈?[\d,.]+ [▁▂▃▄▅▆▇█]+/,
     );
     expect(out.text.length).toBeLessThan(3_000);
   });

@@ -191,7 +191,7 @@ describe('list_streamers', () => {
     });
     const out = await call(h.client, 'list_streamers', { tokenAddresses: [A, B, C, D] });
     expect(sc(out).aggregates).toEqual({ rows: 4, live: 2, currentViewers: 1_234 });
-    expect(out.text.split('\n')[0]).toMatch(/^Streamers: 4 of 4, 2 live, 1,234 viewers now/);
+    expect(out.text.split('\n')[0]).toMatch(/^Streamers: 4 of 4 .*; on this page: 2 live, 1,234 viewers now$/);
   });
 });
 
@@ -216,13 +216,14 @@ describe('get_streamers_analytics and the heatmap', () => {
       first: 5,
       last: 1,
       min: 1,
+      minAt: '2026-11-20T14:00:00Z',
       max: 9,
       maxAt: '2026-11-20T11:00:00Z',
       mean: 6,
       ignored: 1,
     });
     expect(out.text).toContain(
-      'dataPoints[].viewers=4 points, first 5, last 1, min 1, max 9 at 2026-11-20T11:00:00Z, mean 6 (1 non-numeric left out)',
+      'dataPoints[].viewers=computed over 4 points: first 5, last 1, min 1 at 2026-11-20T14:00:00Z, max 9 at 2026-11-20T11:00:00Z, mean 6 (1 non-numeric left out)',
     );
   });
 

@@ -86,7 +86,7 @@ describe('investigate_botting over 137 ids', () => {
     expect(out.text.split('\n')[0]).toBe(
       `Botting investigation: ${high.length} of ${analysed.length} analysed tokens flagged HIGH, ${highLive.length} of them live now (137 requested, ${137 - analysed.length} failed; chain_a / platform_a, last 24 h)`,
     );
-    expect(out.text).toContain(`Flagged and live: ${highLive.length} (`);
+    expect(out.text).toContain(`Flagged HIGH and live now: ${highLive.length} (`);
     expect(out.text).toMatch(/Most frequent reasons: "/);
     expect(out.text).toContain('Ids shortened to their first 6 characters');
   });

@@ -1,0 +1,210 @@
+// Both channels carry the same facts: a reader of the text alone (Claude Desktop) and a reader of
+// structuredContent alone (Claude Code) learn the same continuation, counts, ids and labels. Through the
+// real server over the simulator.
+import { describe, expect, it } from 'vitest';
+import type { Simulator } from '../../src/simulator/server.js';
+import { type CallOutcome, call, connect, type Harness, ids, sc, useSimulator } from '../helpers.js';
+
+let sim: Simulator;
+let h: Harness;
+useSimulator((s, harness) => {
+  sim = s;
+  h = harness;
+});
+
+/** The text's `Next:` line, without its label; undefined when there is none. */
+const nextLine = (out: CallOutcome) => /^Next: (.*)$/m.exec(out.text)?.[1];
+
+/** Every next step or continuation said in one channel is said, the same, in the other. */
+function sameNext(out: CallOutcome) {
+  expect(sc(out).next).toBe(nextLine(out));
+}
+
+describe('next steps and continuations, in both channels', () => {
+  it('get_streamer_sessions: a full page says page 2 may hold more in structuredContent too', async () => {
+    const [m] = ids(sim, 'platform_a', 1) as [string];
+    const out = await call(h.client, 'get_streamer_sessions', { mint: m, limit: 2 });
+    expect(nextLine(out)).toBe('page 2 may hold more (this page is full).');
+    sameNext(out);
+  });
+
+  it('every tool that proposes a next step says it in both channels', async () => {
+    const a = ids(sim, 'platform_a', 30);
+    const outs = await Promise.all([
+      call(h.client, 'list_streamers', { tokenAddresses: a, limit: 5 }),
+      call(h.client, 'get_streamer_core', { mint: a[0] }),
+      call(h.client, 'analyze_botting', { mintIds: a.slice(0, 5) }),
+      call(h.client, 'investigate_botting', { mintIds: a }),
+      call(h.client, 'get_streamer_sessions', { mint: a[0], page: 50 }),
+    ]);
+    for (const out of outs) {
+      expect(nextLine(out), out.text).toBeDefined();
+      sameNext(out);
+    }
+  });
+});
+
+describe('investigate_botting: where the rows stand, cut or not', () => {
+  it('says all N shown when nothing is cut, and the end of the ranking from an offset', async () => {
+    const a = ids(sim, 'platform_a', 12);
+    const all = await call(h.client, 'investigate_botting', { mintIds: a });
+    expect(all.text).toContain('All 12 ranked findings (most suspicious first) shown.');
+    expect(sc(all).shown).toEqual({ from: 1, to: 12, of: 12 });
+    const rest = await call(h.client, 'investigate_botting', { mintIds: a, offset: 5 });
+    expect(rest.text).toContain(
+      'Showing 6–12 of 12 ranked findings (most suspicious first): the end of the ranking.',
+    );
+    expect(sc(rest).shown).toEqual({ from: 6, to: 12, of: 12 });
+  });
+
+  it('when cut, structuredContent has the offset to continue from, the one the note names', async () => {
+    const small = await connect(sim, { budgetChars: 5_000 });
+    try {
+      const out = await call(small.client, 'investigate_botting', { mintIds: ids(sim, 'platform_a', 60) });
+      const note = String(sc(out).truncated);
+      const [, to, of, offset] = /^Showing 1–(\d+) of (\d+) .* Continue with offset (\d+) /.exec(note) ?? [];
+      expect(sc(out).shown).toEqual({ from: 1, to: Number(to), of: Number(of), nextOffset: Number(offset) });
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('the flagged-and-live line counts; it lists no ids against the table order', async () => {
+    const a = ids(sim, 'platform_a', 120);
+    const out = await call(h.client, 'investigate_botting', { mintIds: a, sortBy: 'viewers' });
+    const counts = sc(out).counts as { flaggedLive: number; flaggedLiveViewers: number };
+    expect(counts.flaggedLive).toBeGreaterThan(0);
+    const line = out.text.split('\n').find((l) => l.startsWith('Flagged HIGH and live now:')) ?? '';
+    expect(line).toBe(
+      `Flagged HIGH and live now: ${counts.flaggedLive} (${counts.flaggedLiveViewers.toLocaleString('en')} viewers)`,
+    );
+    expect(nextLine(out)).toContain(`levels ["HIGH"] with liveOnly true lists the ${counts.flaggedLive}`);
+    sameNext(out);
+  });
+});
+
+describe('the text never sends its reader to a channel it cannot see', () => {
+  it('mcap, shortened ids and failures point to what a text reader can do', async () => {
+    const a = ids(sim, 'platform_a', 40);
+    const b = ids(sim, 'platform_b', 30);
+    const outs = await Promise.all([
+      call(h.client, 'investigate_botting', { mintIds: [...a, ...b] }),
+      call(h.client, 'list_streamers', { tokenAddresses: [...a, ...b] }),
+      call(h.client, 'analyze_botting', { mintIds: b }),
+    ]);
+    for (const out of outs) expect(out.text).not.toContain('structuredContent');
+    expect(outs[0]?.text).toContain('mcap abbreviated (k, M, B); response_format "detailed" shows it exact.');
+  });
+
+  it('detailed shows the market cap exact', async () => {
+    const a = ids(sim, 'platform_a', 5);
+    const out = await call(h.client, 'investigate_botting', { mintIds: a, response_format: 'detailed' });
+    const rows = (sc(out).items as Array<{ streamer: { tokenMarketCap: number } }>).map(
+      (r) => r.streamer.tokenMarketCap,
+    );
+    for (const cap of rows) expect(out.text).toContain(cap.toLocaleString('en'));
+    expect(out.text).not.toContain('mcap abbreviated');
+  });
+});
+
+describe('ids unknown on the chain asked', () => {
+  it('analyze_botting: the count, the ids shortened, and the other chain to try, in both channels', async () => {
+    const b = ids(sim, 'platform_b', 30);
+    const out = await call(h.client, 'analyze_botting', { mintIds: b });
+    const hint =
+      "none of the 30 ids sent is known on chain_a; they may be another chain's tokens: try analyze_botting with chain chain_b, platform platform_b.";
+    expect(out.text).toContain(`"Token not found" (30): ${b[0]?.slice(0, 6)}…`);
+    expect(out.text).toContain(`Hint: ${hint}`);
+    expect(sc(out).errors).toEqual([{ error: 'Token not found', count: 30, mintIds: b, hint }]);
+  });
+
+  it('get_streamers_analytics: the same hint through the same machinery (chain all where it is taken)', async () => {
+    const b = ids(sim, 'platform_b', 4);
+    const out = await call(h.client, 'get_streamers_analytics', { mintIds: b });
+    expect(out.text).toContain(
+      'try get_streamers_analytics with chain chain_b, platform all, or get_streamers_analytics with chain all, platform all.',
+    );
+    expect((sc(out).errors as Array<{ hint?: string }>)[0]?.hint).toContain('chain chain_b');
+  });
+
+  it('a few unknown ids among many known ones get no hint', async () => {
+    const out = await call(h.client, 'analyze_botting', {
+      mintIds: [...ids(sim, 'platform_a', 5), ...ids(sim, 'platform_b', 1)],
+    });
+    expect(out.text).toContain('"Token not found" (1)');
+    expect(out.text).not.toContain('Hint:');
+  });
+
+  it('list_streamers with none found: no empty table, ids shortened, the other chain proposed', async () => {
+    const b = ids(sim, 'platform_b', 30);
+    const out = await call(h.client, 'list_streamers', { tokenAddresses: b });
+    const lines = out.text.split('\n');
+    expect(lines[0]).toBe('Streamers: none of the 30 requested addresses found on chain_a / platform_a');
+    expect(out.text).not.toContain('page 1 of 0');
+    expect(out.text).not.toMatch(/^mint\s+name/m);
+    expect(out.text).not.toContain(b[0]);
+    expect(out.text).toContain(`${b[0]?.slice(0, 6)}…`);
+    expect(nextLine(out)).toBe(
+      "none of the 30 ids sent is known on chain_a; they may be another chain's tokens: try list_streamers with chain chain_b, platform all, or list_streamers with chain all, platform all.",
+    );
+    sameNext(out);
+    expect(sc(out).notFound).toEqual(b);
+    expect(sc(out).notFoundCount).toBe(30);
+    // The whole answer is short: no wall of whole ids.
+    expect(out.text.length).toBeLessThan(800);
+  });
+
+  it('list_streamers over several pages: the missing count in both channels, and how to see which', async () => {
+    const a = ids(sim, 'platform_a', 10);
+    const b = ids(sim, 'platform_b', 2);
+    const out = await call(h.client, 'list_streamers', { tokenAddresses: [...a, ...b], limit: 5 });
+    expect(out.text).toContain(
+      '2 of 12 requested addresses have no streamer data on chain_a / platform_a (ask with limit 12 to see which).',
+    );
+    expect(sc(out).notFoundCount).toBe(2);
+  });
+});
+
+describe('reasons in full when there is room', () => {
+  const reasons = ['one', 'two', 'three', 'four'].map((w) => `reason ${w} of a botted stream`);
+  const finding = (mintId: string) => ({
+    mintId,
+    confidenceLevel: 'HIGH',
+    confidence: 0.9,
+    score: 80,
+    reasons,
+  });
+
+  it('analyze_botting on one token shows every reason, in both channels', async () => {
+    const [m] = ids(sim, 'platform_a', 1) as [string];
+    sim.inject({ status: 200, body: { success: true, data: { results: [finding(m)], errors: [] } } });
+    const out = await call(h.client, 'analyze_botting', { mintIds: [m] });
+    for (const r of reasons) expect(out.text).toContain(`"${r}"`);
+    expect(out.text).not.toContain('more');
+    expect((sc(out).results as Array<{ reasons: string[] }>)[0]?.reasons).toEqual(reasons);
+  });
+
+  it('investigate_botting with few rows shows every reason', async () => {
+    const a = ids(sim, 'platform_a', 3);
+    sim.injectFor((r) => r.path === '/botting/bulk', {
+      status: 200,
+      body: { success: true, data: { results: a.map(finding), errors: [] } },
+    });
+    const out = await call(h.client, 'investigate_botting', { mintIds: a, hours: 7 });
+    expect(out.text).not.toMatch(/\+\d+ more/);
+    for (const r of reasons) expect(out.text).toContain(`"${r}"`);
+  });
+});
+
+describe('get_streamers_analytics: computed figures told from the upstream own', () => {
+  it('labels the series figures as computed and the other fields as the upstream own, in both channels', async () => {
+    const [m] = ids(sim, 'platform_a', 1) as [string];
+    const out = await call(h.client, 'get_streamers_analytics', { mintIds: [m], points: 20 });
+    const legend = sc(out).legend as string;
+    expect(legend).toMatch(
+      /this server's, over the points returned; every other field \(such as stats\.\*\) is the upstream's own/,
+    );
+    expect(out.text).toContain(legend);
+    expect(out.text).toMatch(/dataPoints\[\]\.viewers=computed over 20 points: .*min [\d,.]+ at 20\d\d-/);
+  });
+});
