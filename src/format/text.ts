@@ -199,11 +199,7 @@ export function idColumn(rows: number, what: 'ids' | 'addresses') {
   const short = rows > 25;
   return {
     show: (id: string) => (short ? shortId(id) : id),
-    note: short
-      ? [
-          `Ids shortened to their first 6 characters: the ${what} you passed.`,
-        ]
-      : [],
+    note: short ? [`Ids shortened to their first 6 characters: the ${what} you passed.`] : [],
   };
 }
 

@@ -191,7 +191,9 @@ describe('list_streamers', () => {
     });
     const out = await call(h.client, 'list_streamers', { tokenAddresses: [A, B, C, D] });
     expect(sc(out).aggregates).toEqual({ rows: 4, live: 2, currentViewers: 1_234 });
-    expect(out.text.split('\n')[0]).toMatch(/^Streamers: 4 of 4 .*; on this page: 2 live, 1,234 viewers now$/);
+    expect(out.text.split('\n')[0]).toMatch(
+      /^Streamers: 4 of 4 .*; on this page: 2 live, 1,234 viewers now$/,
+    );
   });
 });
 
