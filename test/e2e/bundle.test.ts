@@ -1,7 +1,7 @@
 // The Claude Desktop bundle: validated with the official CLI, packed, unpacked into a temporary folder,
 // and started exactly as its manifest's mcp_config says, substituted by the mcpb package's own
 // getMcpConfigForManifest (defaults applied, a boolean setting passed as "true" or "false").
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { getMcpConfigForManifest } from '@anthropic-ai/mcpb';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { demoCalls } from '../../scripts/demo.js';
@@ -162,6 +163,34 @@ describe('the MCP Bundle', () => {
     expect(sim.requests.length).toBe(before);
     await client.close();
   }, 120_000);
+});
+
+describe('STREAMER_ANALYTICS_DEMO=true with --http', () => {
+  it('serves the simulator over Streamable HTTP, as --http --demo does', async () => {
+    const child = spawn(process.execPath, [join(dir, 'server/index.js'), '--http', '--port', '0'], {
+      env: { PATH: process.env.PATH ?? '', STREAMER_ANALYTICS_DEMO: 'true' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        child.stderr.on('data', (chunk) => {
+          text += String(chunk);
+          const m = /at (http:\/\/\S+\/mcp)/.exec(text);
+          if (m?.[1]) resolve(m[1]);
+        });
+        child.on('exit', (code) => reject(new Error(`exited ${code}: ${text}`)));
+      });
+      const client = new Client({ name: 'bundle-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      const result = await client.callTool({ name: 'get_analytics_overview', arguments: {} });
+      expect(result.isError).toBeFalsy();
+      expect(textOf(result)).toMatch(/^SIMULATED DATA \(demo mode\)/);
+      await client.close();
+    } finally {
+      child.kill();
+    }
+  });
 });
 
 describe('the bundled command on a Node with a compile cache (22.1+)', () => {
