@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Upstream } from './api/client.js';
 import { type Config, ENV, envValue, loadConfig } from './config.js';
-import type { SetupPlace } from './format/errors.js';
+import { connectionProblem, type SetupPlace } from './format/errors.js';
 import { createLogger, type Logger } from './log.js';
 import { createClient, createServer } from './server.js';
 import { serveStdio } from './transports/stdio.js';
@@ -86,6 +86,9 @@ async function main(): Promise<number | undefined> {
   return undefined;
 }
 
+/** How long /readyz waits for the upstream's /health. */
+const PROBE_MS = 3_000;
+
 async function serveOverHttp(
   flags: ReturnType<typeof parse>,
   config: Config,
@@ -120,14 +123,36 @@ async function serveOverHttp(
     return 2;
   }
   let readiness: { at: number; value: Promise<{ ready: boolean; detail: string }> } | undefined;
+  // What /readyz checked, said in its detail: the base URL is set, and the upstream answers GET /health
+  // (with the server key when there is one; without a key otherwise, where any answer below 500 shows the
+  // service is there, and no key is checked: callers bring their own).
   const check = async () => {
-    if (!client)
-      return { ready: true, detail: 'upstream not checked: no server key (callers send x-api-key)' };
+    if (!config.baseUrl) return { ready: false, detail: `${ENV.baseUrl} is not set` };
+    const timeout = AbortSignal.timeout(PROBE_MS);
     try {
-      await client.request({ method: 'GET', path: '/health' }, AbortSignal.timeout(3_000));
-      return { ready: true, detail: 'upstream /health answered' };
+      if (client) {
+        await client.request({ method: 'GET', path: '/health' }, timeout);
+        return { ready: true, detail: 'upstream GET /health answered, with the server key' };
+      }
+      const { buildUrl } = await import('./api/client.js');
+      const res = await fetch(buildUrl(config.baseUrl, '/health'), { signal: timeout });
+      await res.body?.cancel();
+      const said = `upstream GET /health answered HTTP ${res.status} without a key (callers send their own x-api-key; none was checked)`;
+      return { ready: res.status < 500, detail: said };
     } catch (error) {
-      return { ready: false, detail: `upstream /health failed: ${(error as Error).message}` };
+      if (timeout.aborted)
+        return {
+          ready: false,
+          detail: `upstream GET /health did not answer within ${PROBE_MS / 1000} s (time-out)`,
+        };
+      const code =
+        (error as { code?: string; cause?: { code?: string } }).cause?.code ??
+        (error as { code?: string }).code;
+      const what = error instanceof Error && error.name === 'ConnectionError' ? error.message : code;
+      return {
+        ready: false,
+        detail: `upstream GET /health failed: ${connectionProblem(what ?? (error as Error).message)}`,
+      };
     }
   };
   try {
@@ -163,6 +188,7 @@ async function serveOverHttp(
             problems,
             demo,
             upstreamAllowance: HTTP_DEFAULTS.maxUpstreamPerRequest,
+            setupPlace: 'http',
             ...(upstream ? { client: upstream } : {}),
             ...(capabilities ? { clientCapabilities: capabilities } : {}),
             caller: id,

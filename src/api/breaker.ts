@@ -12,6 +12,15 @@ export const DEFAULT_BREAKER: BreakerOptions = { threshold: 5, cooldownMs: 30_00
 
 /** Failures that say the service is down or unreachable; a 4xx or a 429 means it is up and answering. */
 const OUTAGE_KINDS = new Set(['upstream', 'timeout', 'network']);
+/** Network failures that say the configuration is wrong (the host name does not resolve), not the service. */
+export const CONFIGURATION_CODES = new Set(['ENOTFOUND', 'EAI_NONAME', 'EAI_FAIL']);
+
+/** What the last outage failure was, carried by circuit_open: its kind, and its status or code. */
+export interface LastFailure {
+  kind: string;
+  status?: number | undefined;
+  code?: string | undefined;
+}
 
 /**
  * A circuit breaker: after `threshold` outage failures in a row, calls fail fast for `cooldownMs`; then a
@@ -21,6 +30,7 @@ export class Breaker {
   #failures = 0;
   #openUntil = 0;
   #trialInFlight = false;
+  #last: LastFailure | undefined;
 
   constructor(
     readonly options: BreakerOptions,
@@ -43,15 +53,20 @@ export class Breaker {
       return;
     }
     const retryAfterMs = Math.max(1_000, this.#openUntil - this.now());
-    throw new CircuitOpenError('circuit open', { retryAfterMs });
+    throw new CircuitOpenError('circuit open', {
+      retryAfterMs,
+      ...(this.#last ? { lastFailure: this.#last } : {}),
+    });
   }
 
   /** The outcome of an admitted attempt: undefined for an answer, the error otherwise. */
   record(error: ApiError | undefined): void {
     const trial = this.#trialInFlight;
     this.#trialInFlight = false;
-    // A cancelled attempt says nothing about the service; it only frees the trial slot.
+    // A cancelled attempt says nothing about the service; it only frees the trial slot. Nor does a host
+    // name that does not resolve: that is configuration, reported as such on each call, never an outage.
     if (error?.kind === 'cancelled') return;
+    if (error?.kind === 'network' && CONFIGURATION_CODES.has(error.message)) return;
     if (!error || !OUTAGE_KINDS.has(error.kind)) {
       if (this.#openUntil !== 0) this.logger.warn('circuit closed: the service answers again');
       this.#failures = 0;
@@ -59,6 +74,11 @@ export class Breaker {
       return;
     }
     this.#failures++;
+    this.#last = {
+      kind: error.kind,
+      status: error.detail.status,
+      code: error.kind === 'network' ? error.message : undefined,
+    };
     if (trial || this.#failures >= this.options.threshold) {
       this.#openUntil = this.now() + this.options.cooldownMs;
       this.logger.warn('circuit open: failing fast', {

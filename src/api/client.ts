@@ -2,7 +2,7 @@ import type { Agent, Dispatcher } from 'undici';
 import type { Logger } from '../log.js';
 import { VERSION } from '../version.js';
 import { cleanContentType, describeBody, parseBody, type Shape, scrubber, shapeProblem } from './body.js';
-import { Breaker, type BreakerOptions, DEFAULT_BREAKER } from './breaker.js';
+import { Breaker, type BreakerOptions, CONFIGURATION_CODES, DEFAULT_BREAKER } from './breaker.js';
 import {
   ApiError,
   ApiReportedError,
@@ -162,8 +162,10 @@ export class ApiClient implements Upstream {
         error.detail.attempts = attempt + 1;
         error.detail.path = req.path;
         // A busy caller is told at once (waiting inside the call would hold its place in the queue).
-        const delay =
-          cancel.aborted || error.kind === 'busy' ? undefined : retryDelay(error, attempt, this.#policy);
+        // Nor is a host name that does not resolve retried: that is configuration, not a passing fault.
+        const final =
+          error.kind === 'busy' || (error.kind === 'network' && CONFIGURATION_CODES.has(error.message));
+        const delay = cancel.aborted || final ? undefined : retryDelay(error, attempt, this.#policy);
         if (delay === undefined) throw error;
         this.#options.logger.info('retrying upstream request', {
           path: url.pathname,

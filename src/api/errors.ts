@@ -30,6 +30,8 @@ export interface ErrorDetail {
   allowance?: number | undefined;
   /** The time limit of one attempt, for a timeout. */
   timeoutMs?: number | undefined;
+  /** For circuit_open: the last failure that opened it. */
+  lastFailure?: { kind: string; status?: number | undefined; code?: string | undefined } | undefined;
 }
 
 export abstract class ApiError extends Error {

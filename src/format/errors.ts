@@ -61,8 +61,15 @@ export function describeError(error: unknown): string {
         errorTag('timeout', true),
       );
     case 'network':
+      // A name that does not resolve is the configuration's fault, not an outage of the service.
+      if (isConfigurationCode(error.message))
+        return lines(
+          `The service's host name does not resolve (${error.message}): a configuration problem, not an outage.`,
+          `Check ${ENV.baseUrl} (the host name in it), and the DNS of the machine the server runs on.`,
+          errorTag('network', false, 'configuration'),
+        );
       return lines(
-        `Could not reach the streamer analytics service (${error.message})${tries}.`,
+        `Could not reach the streamer analytics service (${connectionProblem(error.message)})${tries}.`,
         `Check ${ENV.baseUrl} and the network connection; check_health tests the connection.`,
         errorTag('network', true),
       );
@@ -94,7 +101,7 @@ export function describeError(error: unknown): string {
       );
     case 'circuit_open':
       return lines(
-        'The streamer analytics service failed several times in a row, so calls are paused to let it recover.',
+        `The streamer analytics service failed several times in a row, so calls are paused to let it recover${lastFailureText(error.detail.lastFailure)}.`,
         `Try again in ${waitS ?? 30} s; check_health will tell when it answers again.`,
         errorTag('circuit_open', true, `retry_after_s=${waitS ?? 30}`),
       );
@@ -121,17 +128,72 @@ export function unknownIdsHint(
   return `${how}; they may be another chain's tokens: try ${tries.join(', or ')}.`;
 }
 
+const isConfigurationCode = (code: string) => ['ENOTFOUND', 'EAI_NONAME', 'EAI_FAIL'].includes(code);
+
+/** A connection failure's code in words, with where to look. */
+export function connectionProblem(code: string | undefined): string {
+  switch (code) {
+    case 'ENOTFOUND':
+    case 'EAI_NONAME':
+    case 'EAI_FAIL':
+      return `host not found: check ${ENV.baseUrl}`;
+    case 'EAI_AGAIN':
+      return 'host name lookup failed for now (DNS)';
+    case 'ECONNREFUSED':
+      return `connection refused: is the service running at ${ENV.baseUrl}?`;
+    case 'ECONNRESET':
+      return 'connection reset by the service';
+    case 'ETIMEDOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return 'connection timed out';
+    default:
+      return code ?? 'connection failed';
+  }
+}
+
+/** The cause circuit_open carries: the last failure before it opened. */
+function lastFailureText(
+  last: { kind: string; status?: number | undefined; code?: string | undefined } | undefined,
+) {
+  if (!last) return '';
+  const what =
+    last.kind === 'network'
+      ? connectionProblem(last.code)
+      : last.kind === 'timeout'
+        ? 'no answer in time (time-out)'
+        : last.status
+          ? `HTTP ${last.status}`
+          : last.kind;
+  return ` (last failure: ${what})`;
+}
+
 /** Paths that name one token (`/streamers/{mint}/core`, `/sessions`). */
 const isTokenPath = (path: string | undefined) =>
   path !== undefined && /^\/streamers\/[^/]+\/\w+$/.test(path);
 
 /** Where the settings are made: the Claude Desktop extension's settings page, or the client's environment. */
-export type SetupPlace = 'extension' | 'environment';
+export type SetupPlace = 'extension' | 'environment' | 'http';
 
 const SETTING_NAMES: Record<string, string> = { [ENV.apiKey]: 'API key', [ENV.baseUrl]: 'Service base URL' };
 
 /** The answer every tool gives until the key and base URL are set. */
 export function setupGuide(missing: string[], problems: string[], place: SetupPlace = 'environment'): string {
+  if (place === 'http') {
+    // A shared --http server: the caller and the operator are different people, told apart.
+    const needsKey = missing.includes(ENV.apiKey);
+    const needsBase = missing.includes(ENV.baseUrl);
+    return lines(
+      `This streamer analytics server cannot call the service yet: ${needsBase ? `its operator has not set ${ENV.baseUrl}` : 'no API key came with this request'}.`,
+      ...(needsKey
+        ? [
+            "For you, the caller: send your API key (created in the operator's web application) as the x-api-key header, in your MCP client's headers for this server.",
+          ]
+        : []),
+      `For the operator of this server: ${needsBase ? `set ${ENV.baseUrl} (the service base address, path prefix included) in the server's environment, and restart it` : `or set ${ENV.apiKey} in the server's environment, to serve every caller with one key`}.`,
+      ...problems.map((p) => `Note: ${p}.`),
+      errorTag('not_configured', false),
+    );
+  }
   if (place === 'extension') {
     const names = missing.map((m) => SETTING_NAMES[m] ?? m);
     return lines(

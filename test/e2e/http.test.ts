@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -259,7 +260,83 @@ describe('Streamable HTTP', () => {
     expect(await (await fetch(`${server.base}/healthz`)).json()).toEqual({ status: 'ok' });
     const ready = await fetch(`${server.base}/readyz`);
     expect(ready.status).toBe(200);
-    expect(((await ready.json()) as { detail: string }).detail).toBe('upstream /health answered');
+    expect(((await ready.json()) as { detail: string }).detail).toBe(
+      'upstream GET /health answered, with the server key',
+    );
+  });
+
+  it('/readyz tells the operator what it checked, and is not ready when it should not be', async () => {
+    const readyz = async (env: Record<string, string>) => {
+      const server = await startHttp(env);
+      const res = await fetch(`${server.base}/readyz`);
+      return { http: res.status, detail: ((await res.json()) as { detail: string }).detail };
+    };
+    expect(await readyz({})).toMatchObject({ http: 503, detail: 'STREAMER_ANALYTICS_BASE_URL is not set' });
+    // Without a server key: reachability, on /health, no key sent (the simulator answers 401 to that).
+    expect(await readyz({ STREAMER_ANALYTICS_BASE_URL: sim.url })).toMatchObject({
+      http: 200,
+      detail: expect.stringContaining('GET /health answered HTTP 401 without a key'),
+    });
+    // A port nothing listens on (fetch refuses well-known ones like 9 outright).
+    const probe = createNetServer().listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    const deadPort = (probe.address() as { port: number }).port;
+    probe.close();
+    expect(await readyz({ STREAMER_ANALYTICS_BASE_URL: `http://127.0.0.1:${deadPort}` })).toMatchObject({
+      http: 503,
+      detail: expect.stringContaining('connection refused'),
+    });
+    expect(await readyz({ STREAMER_ANALYTICS_BASE_URL: 'http://nonexistent.invalid' })).toMatchObject({
+      http: 503,
+      detail: expect.stringContaining('host not found: check STREAMER_ANALYTICS_BASE_URL'),
+    });
+    sim.reset();
+    sim.inject({ hang: true });
+    expect(
+      await readyz({ STREAMER_ANALYTICS_BASE_URL: sim.url, STREAMER_ANALYTICS_API_KEY: sim.apiKey }),
+    ).toMatchObject({ http: 503, detail: 'upstream GET /health did not answer within 3 s (time-out)' });
+  });
+
+  it('reports a host that does not resolve as configuration, and circuit_open with its last cause', async () => {
+    const unresolvable = await startHttp({
+      STREAMER_ANALYTICS_API_KEY: sim.apiKey,
+      STREAMER_ANALYTICS_BASE_URL: 'http://nonexistent.invalid',
+    });
+    for (let i = 0; i < 2; i++) await fetch(`${unresolvable.base}/readyz`);
+    const first = await connect(unresolvable.url);
+    for (let i = 0; i < 6; i++) {
+      const text = textOf(await first.callTool({ name: 'check_health', arguments: {} }));
+      expect(text).toContain('host name does not resolve');
+      expect(text).toContain('a configuration problem, not an outage');
+      expect(text).not.toContain('circuit_open');
+    }
+    await first.close();
+    const dead = await startHttp({
+      STREAMER_ANALYTICS_API_KEY: sim.apiKey,
+      STREAMER_ANALYTICS_BASE_URL: 'http://127.0.0.1:9',
+      STREAMER_ANALYTICS_MAX_RETRIES: '0',
+    });
+    const second = await connect(dead.url);
+    let text = '';
+    for (let i = 0; i < 6; i++) text = textOf(await second.callTool({ name: 'check_health', arguments: {} }));
+    expect(text).toContain('[error: circuit_open');
+    expect(text).toContain(
+      '(last failure: connection refused: is the service running at STREAMER_ANALYTICS_BASE_URL?)',
+    );
+    await second.close();
+  });
+
+  it('speaks to the caller and to the operator apart when a call cannot go upstream', async () => {
+    const server = await startHttp({ STREAMER_ANALYTICS_BASE_URL: sim.url });
+    const keyless = await connect(server.url);
+    const text = textOf(await keyless.callTool({ name: 'check_health', arguments: {} }));
+    expect(text).toContain('For you, the caller: send your API key');
+    expect(text).toContain('x-api-key header');
+    expect(text).toContain(
+      "For the operator of this server: or set STREAMER_ANALYTICS_API_KEY in the server's environment",
+    );
+    expect(text).not.toContain('the "env" of this server');
+    await keyless.close();
   });
 
   it.each(['0.0.0.0', '127.example.invalid', '127.0.0.1.nip.io'])(
