@@ -136,16 +136,16 @@ export function connectionProblem(code: string | undefined): string {
     case 'ENOTFOUND':
     case 'EAI_NONAME':
     case 'EAI_FAIL':
-      return `host not found: check ${ENV.baseUrl}`;
+      return `host not found (${code}): check ${ENV.baseUrl}`;
     case 'EAI_AGAIN':
-      return 'host name lookup failed for now (DNS)';
+      return `host name lookup failed for now (${code}, DNS)`;
     case 'ECONNREFUSED':
-      return `connection refused: is the service running at ${ENV.baseUrl}?`;
+      return `connection refused (${code}): is the service running at ${ENV.baseUrl}?`;
     case 'ECONNRESET':
-      return 'connection reset by the service';
+      return `connection reset by the service (${code})`;
     case 'ETIMEDOUT':
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return 'connection timed out';
+      return `connection timed out (${code})`;
     default:
       return code ?? 'connection failed';
   }

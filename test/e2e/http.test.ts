@@ -288,7 +288,7 @@ describe('Streamable HTTP', () => {
     });
     expect(await readyz({ STREAMER_ANALYTICS_BASE_URL: 'http://nonexistent.invalid' })).toMatchObject({
       http: 503,
-      detail: expect.stringContaining('host not found: check STREAMER_ANALYTICS_BASE_URL'),
+      detail: expect.stringContaining('host not found (ENOTFOUND): check STREAMER_ANALYTICS_BASE_URL'),
     });
     sim.reset();
     sim.inject({ hang: true });
@@ -321,7 +321,7 @@ describe('Streamable HTTP', () => {
     for (let i = 0; i < 6; i++) text = textOf(await second.callTool({ name: 'check_health', arguments: {} }));
     expect(text).toContain('[error: circuit_open');
     expect(text).toContain(
-      '(last failure: connection refused: is the service running at STREAMER_ANALYTICS_BASE_URL?)',
+      '(last failure: connection refused (ECONNREFUSED): is the service running at STREAMER_ANALYTICS_BASE_URL?)',
     );
     await second.close();
   });
