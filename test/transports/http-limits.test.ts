@@ -60,9 +60,11 @@ afterAll(async () => {
 
 describe('HTTP limits', () => {
   it('answers 503 with Retry-After when the requests in flight are at the limit', async () => {
-    sim.inject({ delayMs: 200 });
+    sim.reset();
+    sim.inject({ delayMs: 300 });
     const first = call(1);
-    await new Promise((r) => setTimeout(r, 50));
+    // Once its upstream request is out, the call holds the one place (no fixed pause: CI may be slow).
+    for (let i = 0; i < 200 && sim.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
     const second = await call(2);
     expect(second.status).toBe(503);
     expect(second.headers.get('retry-after')).toBe('1');
