@@ -61,7 +61,7 @@ afterAll(async () => {
 describe('HTTP limits', () => {
   it('answers 503 with Retry-After when the requests in flight are at the limit', async () => {
     sim.reset();
-    sim.inject({ delayMs: 300 });
+    sim.inject({ delayMs: 200 });
     const first = call(1);
     // Once its upstream request is out, the call holds the one place (no fixed pause: CI may be slow).
     for (let i = 0; i < 200 && sim.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
