@@ -4,8 +4,8 @@
 // its row; closing it returns to that row.
 import type { App } from '@modelcontextprotocol/ext-apps';
 import { VIEW_DATA_KEY } from '../src/view-data.js';
-import { lineChart, type Series, seriesLabel } from './chart.js';
-import { asArray, asRecord, el, type Json, n, put, timeOf } from './dom.js';
+import { lineChart, type Series, type Span, seriesLabel } from './chart.js';
+import { asArray, asRecord, el, type Json, n, put, time, timeOf } from './dom.js';
 
 interface Row {
   mintId: string;
@@ -127,10 +127,10 @@ export function board(root: HTMLElement, data: Json, app: App) {
       el('td', { class: 'token' }, open),
       el('td', { class: 'level' }, el('span', { class: `level level-${r.level.toLowerCase()}` }, r.level)),
       el('td', { class: 'num score', 'data-label': 'score' }, n(r.score)),
-      el('td', { class: 'num confidence', 'data-label': 'conf.' }, n(r.confidence)),
+      el('td', { class: 'num confidence', 'data-label': 'conf.' }, conf(r.confidence)),
       el('td', { class: 'num viewers', 'data-label': 'viewers' }, n(r.viewers)),
       el('td', { class: 'num mcap', 'data-label': 'mcap' }, n(r.marketCap)),
-      el('td', { class: 'live' }, r.live === null ? '—' : r.live ? 'live' : ''),
+      el('td', { class: r.live ? 'live is-live' : 'live' }, r.live === null ? '—' : r.live ? 'live' : ''),
       el(
         'td',
         { class: 'reasons' },
@@ -156,6 +156,20 @@ export function board(root: HTMLElement, data: Json, app: App) {
       th.setAttribute('aria-sort', key === state.sort ? (state.desc ? 'descending' : 'ascending') : 'none');
     }
     tbody.replaceChildren(...visible.slice(0, state.shown).map(rowOf));
+    if (!visible.length)
+      tbody.append(
+        el(
+          'tr',
+          { class: 'empty' },
+          el(
+            'td',
+            { colspan: String(columns.length), class: 'muted' },
+            q
+              ? `No token matches "${state.q.trim()}"${state.level || state.live ? ' with these filters' : ''}.`
+              : 'No token matches these filters.',
+          ),
+        ),
+      );
     const drawn = Math.min(visible.length, state.shown);
     shown.textContent =
       drawn < visible.length
@@ -293,7 +307,7 @@ export function board(root: HTMLElement, data: Json, app: App) {
             {},
             botting.error
               ? `Botting: unavailable (${String(botting.error)})`
-              : `Botting: ${String(botting.level ?? r.level)} · score ${n(botting.score ?? r.score)} · confidence ${n(botting.confidence ?? r.confidence)}`,
+              : `Botting: ${String(botting.level ?? r.level)} · score ${n(botting.score ?? r.score)} · confidence ${conf(botting.confidence ?? r.confidence)}`,
           ),
           reasonsList,
         ),
@@ -307,7 +321,29 @@ export function board(root: HTMLElement, data: Json, app: App) {
         name: r.name,
         symbol: r.symbol,
       }));
-      lineChart(chart, list, 'viewers', 200);
+      // The curve is sampled: a session's peak between two points would not show on it, so each listed
+      // session's peak is drawn over its span (within the curve's period), and the sampling is stated.
+      const t = list[0]?.t ?? [];
+      const first = t[0] ?? 0;
+      const last = t.at(-1) ?? 0;
+      const spans: Span[] = [];
+      for (const s of Array.isArray(sessions) ? sessions.map(asRecord) : []) {
+        const from = Date.parse(String(s.startTime ?? ''));
+        const end = Date.parse(String(s.endTime ?? ''));
+        const to = Number.isFinite(end) ? end : last;
+        if (typeof s.peakViewers !== 'number' || !Number.isFinite(from) || to < first || from > last)
+          continue;
+        spans.push({ from: Math.max(from, first), to: Math.min(to, last), value: s.peakViewers });
+      }
+      lineChart(chart, list, 'viewers', 200, { label: 'session peak', list: spans });
+      if (t.length > 1)
+        chart.append(
+          el(
+            'p',
+            { class: 'muted sampled' },
+            `Sampled: ${n(t.length)} points, one every ${every((last - first) / (t.length - 1))}; a peak between two points shows only in the sessions table (dashed: each session's peak over its span).`,
+          ),
+        );
     }
     if (!Array.isArray(sessions))
       body.append(
@@ -381,7 +417,7 @@ function sessionsTable(records: Json[]) {
   const table = el(
     'table',
     { class: 'sessions' },
-    el('caption', {}, 'Recent sessions (times in UTC; duration as the API gives it, unit not stated)'),
+    el('caption', {}, 'Recent sessions (duration as the API gives it, unit not stated)'),
   );
   table.append(
     el(
@@ -390,7 +426,7 @@ function sessionsTable(records: Json[]) {
       el(
         'tr',
         {},
-        el('th', { scope: 'col' }, 'Start'),
+        el('th', { scope: 'col' }, 'Start (UTC)'),
         el('th', { scope: 'col', class: 'num' }, 'Duration'),
         el('th', { scope: 'col', class: 'num' }, 'Peak'),
         el('th', { scope: 'col', class: 'num' }, 'Average'),
@@ -405,7 +441,7 @@ function sessionsTable(records: Json[]) {
         el(
           'tr',
           { title: `${String(s.sessionId ?? '')}: ${timeOf(s.startTime)} to ${timeOf(s.endTime)}` },
-          el('td', {}, timeOf(s.startTime)),
+          el('td', { class: 'when' }, startOf(s.startTime)),
           el('td', { class: 'num' }, n(s.duration)),
           el('td', { class: 'num' }, n(s.peakViewers)),
           el('td', { class: 'num' }, n(s.averageViewers)),
@@ -416,3 +452,20 @@ function sessionsTable(records: Json[]) {
   if (!records.length) table.append(el('tr', {}, el('td', { colspan: '4', class: 'muted' }, 'No sessions.')));
   return table;
 }
+
+/** A session's start in the table: the time format without its zone (the column header states UTC). */
+const startOf = (v: unknown) => {
+  const ms = Date.parse(String(v ?? ''));
+  return Number.isFinite(ms) ? time(ms).replace(/ UTC$/, '') : timeOf(v);
+};
+/** A sampling step in words: 86 min, 1.4 h. */
+const every = (ms: number) => {
+  const min = ms / 60_000;
+  return min < 1
+    ? `${n(Math.round(ms / 1000))} s`
+    : min < 120
+      ? `${n(Math.round(min))} min`
+      : `${n(Math.round(min / 6) / 10)} h`;
+};
+/** A confidence as 0.80 beside 0.96: two decimals, always (a dash when there is none). */
+const conf = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(2) : '—');

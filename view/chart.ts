@@ -17,8 +17,17 @@ export interface Series {
 export const seriesLabel = (s: Pick<Series, 'mintId' | 'name' | 'symbol'>) =>
   s.symbol ?? s.name ?? `${s.mintId.slice(0, 4)}…${s.mintId.slice(-4)}`;
 
-const LIGHT = ['#1f5fcc', '#c2410c', '#15803d', '#9333ea', '#b45309', '#0e7490', '#be185d', '#4d7c0f'];
-const DARK = ['#7fb0ff', '#ff9e6b', '#5fd38a', '#d19cff', '#f5c04d', '#4fd1e6', '#ff8dc0', '#b4e05a'];
+/** Each series' label: its symbol (else name, else short id), with a short id added when two share it. */
+export function seriesLabels(series: ReadonlyArray<Pick<Series, 'mintId' | 'name' | 'symbol'>>) {
+  const base = series.map(seriesLabel);
+  return base.map((l, i) =>
+    base.indexOf(l) !== base.lastIndexOf(l) ? `${l} ${series[i]?.mintId.slice(0, 4)}…` : l,
+  );
+}
+
+// Distinct hues in the Okabe-Ito / Tableau 10 order, each at 3:1 or more on its theme's surface.
+const LIGHT = ['#0072b2', '#d55e00', '#008060', '#cc3d8f', '#7a5c00', '#5b4ab8', '#9c4a1a', '#4d6a00'];
+const DARK = ['#56b4e9', '#e69f00', '#2fd1a1', '#f08cc7', '#f0e442', '#b3a4ff', '#ff8f66', '#a6d96a'];
 const dark = () => document.documentElement.dataset.theme === 'dark';
 
 /** The widest of the tick labels, measured in the axis font: the axis is that wide, plus ticks and gap. */
@@ -31,8 +40,23 @@ function axisSize(self: uPlot, values: string[] | null, axisIdx: number, cycleNu
   return Math.ceil(text + (axis.ticks?.size ?? 6) + (axis.gap ?? 5) + 6);
 }
 
-export function lineChart(box: HTMLElement, series: readonly Series[], field: string, height: number) {
-  const times = [...new Set(series.flatMap((s) => s.t))].sort((a, b) => a - b);
+/** A value held over a span of time (ms), drawn as a dashed level line: a session's peak over the session. */
+export interface Span {
+  from: number;
+  to: number;
+  value: number;
+}
+
+export function lineChart(
+  box: HTMLElement,
+  series: readonly Series[],
+  field: string,
+  height: number,
+  spans?: { label: string; list: readonly Span[] },
+) {
+  const times = [
+    ...new Set([...series.flatMap((s) => s.t), ...(spans?.list ?? []).flatMap((s) => [s.from, s.to])]),
+  ].sort((a, b) => a - b);
   if (!times.length) {
     box.append(el('p', { class: 'muted' }, 'No data points in this period.'));
     return;
@@ -46,7 +70,17 @@ export function lineChart(box: HTMLElement, series: readonly Series[], field: st
     });
     return col;
   });
+  if (spans?.list.length)
+    columns.push(
+      times.map((t) =>
+        spans.list.reduce<number | null>(
+          (top, s) => (t >= s.from && t <= s.to && (top === null || s.value > top) ? s.value : top),
+          null,
+        ),
+      ),
+    );
   const data = [times.map((t) => t / 1000), ...columns] as uPlot.AlignedData;
+  const labels = seriesLabels(series);
   let plot: uPlot | undefined;
   const draw = () => {
     plot?.destroy();
@@ -65,13 +99,26 @@ export function lineChart(box: HTMLElement, series: readonly Series[], field: st
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
         series: [
           { label: 'time (UTC)', value: (_u, v) => (v == null ? '—' : time(v * 1000)) },
-          ...series.map((s, i) => ({
-            label: seriesLabel(s),
+          ...series.map((_s, i) => ({
+            label: labels[i] as string,
             stroke: palette[i % palette.length] as string,
             width: 1.5,
             spanGaps: true,
             value: (_u: uPlot, v: number | null) => n(v),
           })),
+          ...(spans?.list.length
+            ? [
+                {
+                  label: spans.label,
+                  stroke: fg,
+                  width: 2,
+                  dash: [5, 3],
+                  spanGaps: false,
+                  points: { show: false },
+                  value: (_u: uPlot, v: number | null) => n(v),
+                },
+              ]
+            : []),
         ],
         axes: [
           {

@@ -58,10 +58,16 @@ function grid(g: Grid) {
   return el(
     'section',
     {},
+    // Each range on one line: the title wraps between its parts, never inside "a = 0…6".
     el(
       'h2',
       {},
-      `${g.title || 'grid'}: key "a-b", a = ${g.a[0]}…${g.a[1]}, b = ${g.b[0]}…${g.b[1]} (as the API returns them)`,
+      `${g.title || 'grid'}: key "a-b", `,
+      el('span', { class: 'nowrap' }, `a = ${g.a[0]}…${g.a[1]},`),
+      ' ',
+      el('span', { class: 'nowrap' }, `b = ${g.b[0]}…${g.b[1]}`),
+      ' ',
+      el('span', { class: 'nowrap' }, '(as the API returns them)'),
     ),
     box,
     hint,

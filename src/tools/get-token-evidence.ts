@@ -40,7 +40,14 @@ export const getTokenEvidence = defineTool({
         method: 'POST',
         path: '/streamers/analytics',
         shape: SHAPES.batch,
-        body: { mintIds: [mint], period, points: 200, chain, platform },
+        // Long periods at the documented maximum: the curve is sampled, fewer points hide more peaks.
+        body: {
+          mintIds: [mint],
+          period,
+          points: period === '7d' || period === '30d' ? 500 : 200,
+          chain,
+          platform,
+        },
       }),
       part({
         method: 'GET',

@@ -228,8 +228,9 @@ for (const [modeName, mode] of Object.entries(MODES)) {
             expect(await frame.evaluate('getComputedStyle(document.body).backgroundColor')).toBe(
               'rgba(0, 0, 0, 0)',
             );
+            // (The content's own surface has rounded corners: the frame's very corner is the host's.)
             const corner = await page.locator('iframe').boundingBox();
-            expect(await seenAt(page, (corner?.x ?? 0) + 3, (corner?.y ?? 0) + 3)).toBe(hostBg);
+            expect(await seenAt(page, (corner?.x ?? 0) + 1, (corner?.y ?? 0) + 1)).toBe(hostBg);
             // Every row: name, level, score and viewers inside the frame, none cut; at most 140 px tall.
             const rows =
               (await frame.evaluate(`[...document.querySelectorAll('table.board tbody tr')].map((tr) => {
@@ -258,6 +259,18 @@ for (const [modeName, mode] of Object.entries(MODES)) {
             const first = (viewOf(board).rows as Array<{ mintId: string; score: number }>)[0];
             const shownScore = rows.find((r) => r.mint === first?.mintId)?.text ?? '';
             expect(shownScore.replace(/^score\s*/, '')).toBe(num(first?.score));
+            // Confidence always with two decimals (0.80 beside 0.96).
+            for (const c of await frame.locator('table.board tbody td.confidence').allTextContents())
+              expect(c.replace(/^conf\.\s*/, '')).toMatch(/^(\d\.\d\d|—)$/);
+            // A live token says so in its row, stacked or not.
+            const live = (viewOf(board).rows as Array<{ mintId: string; live: boolean | null }>).filter(
+              (r) => r.live && rows.some((x) => x.mint === r.mintId),
+            );
+            expect(live.length).toBeGreaterThan(0);
+            for (const r of live)
+              expect(await frame.locator(`tr[data-mint="${r.mintId}"] td.live`).isVisible(), r.mintId).toBe(
+                true,
+              );
             await shoot(page, `board-${tag}`);
 
             // Evidence: under the selected row, the row still on screen; back to the list returns to it.
@@ -283,10 +296,22 @@ for (const [modeName, mode] of Object.entries(MODES)) {
             expect(await inView()).toBe(true);
             const ev = await textContrast(frame, hostBg);
             expect(ev.ratio, `lowest contrast: "${ev.text}"`).toBeGreaterThanOrEqual(4.5);
-            const starts = await frame
-              .locator('.evidence table.sessions tbody td:first-child')
-              .allTextContents();
-            for (const s of starts) expect(s).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+            // The zone said once, in the header; each start on one line.
+            expect(await frame.locator('.evidence table.sessions th').first().textContent()).toBe(
+              'Start (UTC)',
+            );
+            const starts =
+              (await frame.evaluate(`[...document.querySelectorAll('.evidence table.sessions tbody td:first-child')]
+              .map((td) => ({ text: td.textContent, lines: td.getBoundingClientRect().height / parseFloat(getComputedStyle(td).lineHeight || '0') }))`)) as Array<{
+                text: string;
+                lines: number;
+              }>;
+            expect(starts.length).toBeGreaterThan(0);
+            for (const s of starts) expect(s.text).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d$/);
+            const heights = (await frame.evaluate(
+              `[...document.querySelectorAll('.evidence table.sessions tbody tr')].map((tr) => tr.getBoundingClientRect().height)`,
+            )) as number[];
+            for (const h of heights) expect(h).toBeLessThanOrEqual(30);
             const pixels = await axisPixels(frame, hostBg, '.evidence canvas');
             expect(pixels.yAxis).toBeGreaterThanOrEqual(4.5);
             expect(pixels.xAxis).toBeGreaterThanOrEqual(4.5);
@@ -325,7 +350,23 @@ for (const [modeName, mode] of Object.entries(MODES)) {
             expect(await legend.nth(1).getAttribute('title')).toBe(series[0]?.mintId);
             expect(series.map((s) => s.mintId)).toContain(rich);
             expect(await legend.nth(0).textContent()).toContain('UTC');
+            // Two series with one symbol are told apart in the legend; every series has its own colour.
+            const labels = (await legend.locator('.u-label').allTextContents()).slice(1);
+            expect(labels).toHaveLength(series.length);
+            expect(new Set(labels).size).toBe(labels.length);
+            const strokes = await legend
+              .locator('.u-marker')
+              .evaluateAll((m) => m.slice(1).map((x) => getComputedStyle(x).borderColor));
+            expect(new Set(strokes).size).toBe(series.length);
             await shoot(page, `analytics-${tag}`);
+            const twin = structuredClone(chart) as Result;
+            const twins = viewOf(twin).series as Array<{ symbol: string }>;
+            if (twins[1] && twins[0]) twins[1].symbol = twins[0].symbol;
+            const again = await mount(page, html, twin, theme);
+            const [a, b] = (await again.locator('.u-legend .u-label').allTextContents()).slice(1);
+            expect(a).not.toBe(b);
+            expect(a?.startsWith(String(twins[0]?.symbol))).toBe(true);
+            expect(b?.startsWith(String(twins[0]?.symbol))).toBe(true);
           } finally {
             await page.close();
           }
@@ -349,6 +390,22 @@ for (const [modeName, mode] of Object.entries(MODES)) {
             expect(fit.scroll).toBeLessThanOrEqual(fit.client);
             expect(fit.right).toBeLessThanOrEqual(width);
             expect(fit.hint).toBe(false);
+            // The title breaks between its ranges, never inside one.
+            for (const lines of await frame
+              .locator('section h2 .nowrap')
+              .evaluateAll((spans) => spans.map((x) => x.getClientRects().length)))
+              expect(lines).toBe(1);
+            // The lowest cells still stand out from the surface: a minimum tint and an outline.
+            const low = (await frame.evaluate(`(() => {
+              const cell = [...document.querySelectorAll('.heat .cell')].find((c) => c.style.getPropertyValue('--v') === '0');
+              if (!cell) return null;
+              const s = getComputedStyle(cell);
+              return { bg: s.backgroundColor, surface: getComputedStyle(document.getElementById('root')).backgroundColor, outline: s.boxShadow };
+            })()`)) as { bg: string; surface: string; outline: string } | null;
+            if (low) {
+              expect(low.bg).not.toBe(low.surface);
+              expect(low.outline).not.toBe('none');
+            }
             const worst = await textContrast(frame, hostBg);
             expect(worst.ratio, `lowest contrast: "${worst.text}"`).toBeGreaterThanOrEqual(4.5);
             const o = await overflow(frame);
@@ -361,6 +418,50 @@ for (const [modeName, mode] of Object.entries(MODES)) {
       }
   });
 }
+
+describe.skipIf(!executablePath)('a host page whose colours do not match the theme it sends', () => {
+  for (const [theme, pageBg] of [
+    ['dark', '#ffffff'],
+    ['light', '#0b0b0c'],
+  ] as Array<[Theme, string]>)
+    it(`every view's text reads at 4.5:1 with the ${theme} theme on a ${pageBg} page`, async () => {
+      const { client, html, close } = await appsClient('browser-host', {
+        STREAMER_ANALYTICS_API_KEY: sim.apiKey,
+        STREAMER_ANALYTICS_BASE_URL: sim.url,
+      });
+      const page = await openHost(browser, (params) => client.callTool(params), 400);
+      try {
+        const results = await Promise.all([
+          client.callTool({
+            name: 'investigate_botting',
+            arguments: { mintIds: ids(sim, 'platform_a', 30) },
+          }),
+          client.callTool({
+            name: 'get_streamers_analytics',
+            arguments: { mintIds: ids(sim, 'platform_a', 4) },
+          }),
+          client.callTool({ name: 'get_activity_heatmap', arguments: {} }),
+        ]);
+        for (const result of results) {
+          const frame = await mount(page, html, result, theme);
+          await page.evaluate(`document.documentElement.style.background = ${JSON.stringify(pageBg)}`);
+          if (viewOf(result).kind === 'board') {
+            await frame.locator('table.board tbody tr button.token').first().click();
+            await frame.waitForSelector('.evidence canvas');
+          }
+          const worst = await textContrast(frame, pageBg);
+          expect(worst.ratio, `${String(viewOf(result).kind)}: "${worst.text}"`).toBeGreaterThanOrEqual(4.5);
+          expect(await frame.evaluate('getComputedStyle(document.body).backgroundColor')).toBe(
+            'rgba(0, 0, 0, 0)',
+          );
+          await shoot(page, `mismatch-${theme}-${String(viewOf(result).kind)}`);
+        }
+      } finally {
+        await page.close();
+        await close();
+      }
+    });
+});
 
 describe.skipIf(!executablePath)('a heatmap wider than the panel', () => {
   it('scrolls inside its own box, with a visible hint, and the page does not', async () => {
@@ -502,6 +603,32 @@ describe.skipIf(!executablePath)('the board, as a person uses it', () => {
     expect(await board.locator('.evidence select[aria-label="Period"]').inputValue()).toBe('7d');
     expect(toolCalls.slice(before)).toEqual(['get_token_evidence', 'get_token_evidence']);
     expect(await board.locator('.evidence').count()).toBe(1);
+  });
+
+  it('at 30d asks for the documented 500 points, says the curve is sampled and marks each session peak', async () => {
+    const token = (viewOf(result).rows as Array<{ mintId: string }>)[0]?.mintId ?? '';
+    const evidence = await client.callTool({
+      name: 'get_token_evidence',
+      arguments: { mint: token, period: '30d', chain: 'chain_a', platform: 'platform_a' },
+    });
+    const data = viewOf(evidence) as { series: { series: Array<{ t: number[] }> } };
+    expect(data.series.series[0]?.t).toHaveLength(500);
+    await board.locator('.evidence select[aria-label="Period"]').selectOption('30d');
+    await board.waitForSelector('.evidence .sampled');
+    expect(await board.locator('.evidence .sampled').textContent()).toMatch(
+      /^Sampled: 500 points, one every 86 min; a peak between two points shows only in the sessions table/,
+    );
+    const labels = await board.locator('.evidence .u-legend .u-label').allTextContents();
+    expect(labels).toContain('session peak');
+    await shoot(page, 'evidence-30d');
+  });
+
+  it('says so when no token matches the search', async () => {
+    await board.locator('input[type="search"]').fill('no-such-token');
+    expect(await board.locator('table.board tbody tr').allTextContents()).toEqual([
+      'No token matches "no-such-token".',
+    ]);
+    await board.locator('input[type="search"]').fill('');
   });
 
   it('shows a failed evidence call in place, not as a blank', async () => {
