@@ -341,7 +341,7 @@ export function board(root: HTMLElement, data: Json, app: App) {
           el(
             'p',
             { class: 'muted sampled' },
-            `Sampled: ${n(t.length)} points, one every ${every((last - first) / (t.length - 1))}; a peak between two points shows only in the sessions table (dashed: each session's peak over its span).`,
+            `Sampled: ${n(t.length)} points, one every ${every((last - first) / (t.length - 1))}; a peak between two points shows only in the sessions table. Dots: each listed session's peak, at its start (dashed over its span).`,
           ),
         );
     }

@@ -114,7 +114,14 @@ export function lineChart(
                   width: 2,
                   dash: [5, 3],
                   spanGaps: false,
-                  points: { show: false },
+                  // A dot where each span starts: a short session is a dot, never lost between two pixels.
+                  points: {
+                    show: true,
+                    size: 7,
+                    fill: fg,
+                    stroke: fg,
+                    filter: spans.list.map((x) => index.get(x.from) as number),
+                  },
                   value: (_u: uPlot, v: number | null) => n(v),
                 },
               ]

@@ -613,6 +613,10 @@ describe.skipIf(!executablePath)('the board, as a person uses it', () => {
     });
     const data = viewOf(evidence) as { series: { series: Array<{ t: number[] }> } };
     expect(data.series.series[0]?.t).toHaveLength(500);
+    if (!(await board.locator('.evidence').count())) {
+      await board.locator('table.board tbody tr button.token').first().click();
+      await board.waitForSelector('.evidence canvas');
+    }
     await board.locator('.evidence select[aria-label="Period"]').selectOption('30d');
     await board.waitForSelector('.evidence .sampled');
     expect(await board.locator('.evidence .sampled').textContent()).toMatch(
