@@ -354,9 +354,9 @@ for (const [modeName, mode] of Object.entries(MODES)) {
             const labels = (await legend.locator('.u-label').allTextContents()).slice(1);
             expect(labels).toHaveLength(series.length);
             expect(new Set(labels).size).toBe(labels.length);
-            const strokes = await legend
-              .locator('.u-marker')
-              .evaluateAll((m) => m.slice(1).map((x) => getComputedStyle(x).borderColor));
+            const strokes = (await frame.evaluate(
+              `[...document.querySelectorAll('.u-legend .u-series .u-marker')].slice(1).map((m) => getComputedStyle(m).borderColor)`,
+            )) as string[];
             expect(new Set(strokes).size).toBe(series.length);
             await shoot(page, `analytics-${tag}`);
             const twin = structuredClone(chart) as Result;
