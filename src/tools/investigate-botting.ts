@@ -526,6 +526,10 @@ function report(
           ...(notCovered.size ? { notCovered: data.notCovered } : {}),
           ...(errors.length ? { errors: failed.json } : {}),
           ...(notes.length ? { notes } : {}),
+          // An offset past the end shows nothing: where the ranking ends, for this channel's reader too.
+          ...(page.length === 0 && args.offset > 0
+            ? { shown: { from: null, to: null, of: sorted.length } }
+            : {}),
           ...next.field,
         },
       };

@@ -87,12 +87,17 @@ export const listStreamers = defineTool({
       ? `${missingCount} of ${requested} requested addresses have no streamer data on ${scopeText}${
           listed.length
             ? `: ${listed.join(', ')}${listed !== notFound ? ' (shortened: the addresses you passed)' : ''}`
-            : ` (ask with limit ${requested} to see which)`
+            : ''
         }.`
       : undefined;
     const hint = otherChainHint('list_streamers', args.chain, SCOPES.noPlatformC, missingCount, requested);
+    // Which addresses are missing shows only when every found row is on one page: the next step says how.
+    const which =
+      missingCount && !notFound.length && total > 0
+        ? `limit ${requested} (all on one page) names the ${missingCount} missing addresses.`
+        : undefined;
     const next = nextStep(
-      [pg.hasNext === true ? `page ${args.page + 1}.` : undefined, hint].filter(Boolean).join(' ') ||
+      [pg.hasNext === true ? `page ${args.page + 1}.` : undefined, which, hint].filter(Boolean).join(' ') ||
         undefined,
     );
     const ids = idColumn(records.length, 'addresses');

@@ -55,6 +55,9 @@ describe('investigate_botting: where the rows stand, cut or not', () => {
       'Showing 6–12 of 12 ranked findings (most suspicious first): the end of the ranking.',
     );
     expect(sc(rest).shown).toEqual({ from: 6, to: 12, of: 12 });
+    const past = await call(h.client, 'investigate_botting', { mintIds: a, offset: 20 });
+    expect(past.text).toContain('offset 20 is past the end: 12 match, use an offset below 12');
+    expect(sc(past).shown).toEqual({ from: null, to: null, of: 12 });
   });
 
   it('when cut, structuredContent has the offset to continue from, the one the note names', async () => {
@@ -158,9 +161,9 @@ describe('ids unknown on the chain asked', () => {
     const a = ids(sim, 'platform_a', 10);
     const b = ids(sim, 'platform_b', 2);
     const out = await call(h.client, 'list_streamers', { tokenAddresses: [...a, ...b], limit: 5 });
-    expect(out.text).toContain(
-      '2 of 12 requested addresses have no streamer data on chain_a / platform_a (ask with limit 12 to see which).',
-    );
+    expect(out.text).toContain('2 of 12 requested addresses have no streamer data on chain_a / platform_a.');
+    expect(nextLine(out)).toBe('page 2. limit 12 (all on one page) names the 2 missing addresses.');
+    sameNext(out);
     expect(sc(out).notFoundCount).toBe(2);
   });
 });
