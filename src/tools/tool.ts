@@ -183,6 +183,9 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
   };
 }
 
+/** What the transports rename an argument named `__proto__` to (src/transports/proto.ts). */
+export const PROTO_ARGUMENT = '__proto__\u0000';
+
 /** Arguments whose prototype is neither Object's nor none: a `__proto__` key was applied, not kept. */
 const hasForeignPrototype = (raw: unknown) =>
   typeof raw === 'object' &&
@@ -327,7 +330,8 @@ function argumentError(
   const props = (schema.properties ?? {}) as Record<string, JsonProp>;
   const lines = issues.slice(0, 8).map((issue) => {
     if (issue.code === 'unrecognized_keys') {
-      return `- unknown parameter ${issue.keys.map((k) => literal(k, 40)).join(', ')}; parameters are: ${Object.keys(props).join(', ')}`;
+      const keys = issue.keys.map((k) => literal(k === PROTO_ARGUMENT ? '__proto__' : k, 40));
+      return `- unknown parameter ${keys.join(', ')}; parameters are: ${Object.keys(props).join(', ')}`;
     }
     const [key, index] = issue.path;
     const label = index === undefined ? String(key) : `${String(key)}[${String(index)}]`;

@@ -22,6 +22,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Logger } from '../log.js';
 import { appsDeclared } from '../views.js';
+import { keepProtoArguments } from './proto.js';
 import { capabilitiesOf, createSessions } from './session.js';
 
 export interface HttpOptions {
@@ -384,6 +385,7 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       } catch {
         return jsonRpcError(res, 400, -32700, 'Parse error: the body is not JSON');
       }
+      keepProtoArguments(body);
       const message = body as {
         id?: unknown;
         method?: unknown;

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio as serve } from '@modelcontextprotocol/server/stdio';
+import { keepProtoArgumentsInLine } from './proto.js';
 
 export const STDIO_LIMITS = {
   /** A longer input line is skipped, and said so on stderr (the same bound as an HTTP body). */
@@ -76,7 +77,7 @@ export function serveStdio(
       const line = lines.shift() as Buffer;
       waiting -= line.length;
       if (waiting <= limits.maxWaitingBytes) io.stdin.resume();
-      input.write(line);
+      input.write(keepProtoArgumentsInLine(line));
       // Lets the answer to that line be written before the next is read.
       await new Promise((resolve) => setImmediate(resolve));
     }

@@ -326,6 +326,21 @@ describe('Streamable HTTP', () => {
     await second.close();
   });
 
+  it('refuses a `__proto__` argument like any other unknown parameter', async () => {
+    const server = await startHttp({
+      STREAMER_ANALYTICS_API_KEY: sim.apiKey,
+      STREAMER_ANALYTICS_BASE_URL: sim.url,
+    });
+    sim.reset();
+    const res = await post(
+      server.url,
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_activity_heatmap","arguments":{"__proto__":{"x":1}}}}',
+      {},
+    );
+    expect(res.body).toContain('unknown parameter \\"__proto__\\"');
+    expect(sim.requests).toHaveLength(0);
+  });
+
   it('speaks to the caller and to the operator apart when a call cannot go upstream', async () => {
     const server = await startHttp({ STREAMER_ANALYTICS_BASE_URL: sim.url });
     const keyless = await connect(server.url);

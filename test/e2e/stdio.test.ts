@@ -138,6 +138,32 @@ describe('the built server over stdio', () => {
     expect(code).toBe(0);
   });
 
+  it('refuses a `__proto__` argument like any other unknown parameter, written out or escaped', async () => {
+    const child = spawn(process.execPath, [ENTRY, '--demo'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const answers: Array<{ id: number; result?: { isError?: boolean; content: Array<{ text: string }> } }> =
+      [];
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += String(c);
+      const lines = out.split('\n');
+      out = lines.pop() ?? '';
+      for (const line of lines) if (line) answers.push(JSON.parse(line));
+    });
+    const call = (id: number, args: string) =>
+      `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"get_activity_heatmap","arguments":${args}}}\n`;
+    child.stdin.write(call(1, '{"__proto__":{"polluted":true}}'));
+    child.stdin.write(call(2, '{"__proto__":5}'));
+    child.stdin.write(call(3, '{"\\u005f_proto__":null}'));
+    for (let i = 0; i < 300 && answers.length < 3; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(answers.map((a) => a.id).sort()).toEqual([1, 2, 3]);
+    for (const answer of answers) {
+      expect(answer.result?.isError).toBe(true);
+      expect(answer.result?.content[0]?.text).toContain('unknown parameter "__proto__"');
+    }
+    child.stdin.end();
+    await once(child, 'exit');
+  });
+
   it('exits when stdin closes, even in the middle of an oversized line', async () => {
     const child = spawn(process.execPath, [ENTRY, '--demo'], { stdio: ['pipe', 'pipe', 'pipe'] });
     child.stdin.write(

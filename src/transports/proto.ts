@@ -1,0 +1,40 @@
+// The SDK's message parsing drops an argument named `__proto__` (zod strips it, so that it cannot become a
+// prototype): the tool would then run as if it had not been sent. The README promises it is refused like
+// any other unknown parameter, so the transports rename it, before the SDK reads the message, to a marker
+// that `prepare` refuses under its real name.
+import { PROTO_ARGUMENT } from '../tools/tool.js';
+
+/** Renames an own `__proto__` key in the arguments of tools/call messages (one message or a batch). */
+export function keepProtoArguments(body: unknown): void {
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const args = (message as { method?: unknown; params?: { arguments?: unknown } } | null)?.params
+      ?.arguments;
+    if ((message as { method?: unknown })?.method !== 'tools/call') continue;
+    if (typeof args !== 'object' || args === null || !Object.hasOwn(args, '__proto__')) continue;
+    const value = Object.getOwnPropertyDescriptor(args, '__proto__')?.value;
+    delete (args as Record<string, unknown>).__proto__;
+    Object.defineProperty(args, PROTO_ARGUMENT, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+}
+
+/** A stdio line with any `__proto__` argument renamed; the line itself when it can hold none. */
+export function keepProtoArgumentsInLine(line: Buffer): Buffer {
+  // Parsed only when the key may be there, written out or escaped.
+  const text = line.toString('utf8');
+  if (!text.includes('__proto__') && !text.includes('\\u')) return line;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return line;
+  }
+  const before = JSON.stringify(body);
+  keepProtoArguments(body);
+  const after = JSON.stringify(body);
+  return after === before ? line : Buffer.from(`${after}\n`);
+}
