@@ -12,7 +12,7 @@ export function keepProtoArguments(body: unknown): void {
     if ((message as { method?: unknown })?.method !== 'tools/call') continue;
     if (typeof args !== 'object' || args === null || !Object.hasOwn(args, '__proto__')) continue;
     const value = Object.getOwnPropertyDescriptor(args, '__proto__')?.value;
-    delete (args as Record<string, unknown>).__proto__;
+    Reflect.deleteProperty(args, '__proto__');
     Object.defineProperty(args, PROTO_ARGUMENT, {
       value,
       enumerable: true,

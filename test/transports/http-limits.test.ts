@@ -37,7 +37,7 @@ beforeAll(async () => {
       allowedHosts: [],
       allowedOrigins: [],
       maxConcurrent: 1,
-      requestTimeoutMs: 400,
+      requestTimeoutMs: 1_000,
       maxAnswerBytes: 200_000,
     },
     {
@@ -104,7 +104,7 @@ describe('HTTP limits', () => {
     // The answer is an event stream whose 200 went out at once; past the limit the stream is cut.
     expect(res.status).toBe(200);
     await expect(res.text()).rejects.toThrow();
-    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(Date.now() - started).toBeLessThan(3_000);
     await new Promise((r) => setTimeout(r, 100));
     expect(sim.abandoned).toBe(1);
   });
@@ -129,8 +129,8 @@ describe('HTTP limits', () => {
     // A notification passes the limit of one request in flight: a full server can still be told.
     expect((await cancel(4, session)).status).toBe(202);
     expect(await first.text()).toContain('"code":-32800');
-    // Ended by the cancellation, well before the 400 ms limit would have cut it.
-    expect(Date.now() - cancelled).toBeLessThan(250);
+    // Ended by the cancellation, well before the 1,000 ms limit would have cut it.
+    expect(Date.now() - cancelled).toBeLessThan(800);
     await new Promise((r) => setTimeout(r, 20));
     expect(sim.abandoned).toBe(1);
     // With one place (maxConcurrent 1), the next call is served: the cancelled one let go of it.
