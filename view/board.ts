@@ -361,8 +361,18 @@ export function board(root: HTMLElement, data: Json, app: App) {
     const key = String(f.error);
     failures.set(key, [...(failures.get(key) ?? []), String(f.id)]);
   }
-  const failed = el('details', {}, el('summary', {}, `${n(asArray(data.failures).length)} failed`));
-  for (const [why, ids] of failures)
+  // Grouped by reason, most frequent first, the reasons said in the summary (as the text channel does).
+  const groups = [...failures].sort((a, b) => b[1].length - a[1].length);
+  const failed = el(
+    'details',
+    {},
+    el(
+      'summary',
+      {},
+      `${n(asArray(data.failures).length)} failed: ${groups.map(([why, ids]) => `${why} (${n(ids.length)})`).join('; ')}`,
+    ),
+  );
+  for (const [why, ids] of groups)
     failed.append(el('p', {}, `${why} (${n(ids.length)}): `, el('span', { class: 'ids' }, ids.join(', '))));
   const cap = asRecord(data.limits).rows;
   const unexpected = typeof data.unexpected === 'number' ? data.unexpected : 0;

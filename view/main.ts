@@ -76,12 +76,25 @@ function seriesView(data: Json) {
       ? el(
           'p',
           { class: 'muted' },
-          `No series for ${n(failures.length)} tokens: ${failures.map((f) => `${String(f.id).slice(0, 8)}… (${String(f.error)})`).join('; ')}`,
+          `No series for ${n(failures.length)} tokens, by reason: ${byReason(failures)}`,
         )
       : null,
   );
   if (fields.length) draw();
   else chart.append(el('p', { class: 'muted' }, 'No numeric series in this answer.'));
+}
+
+/** Failures grouped by reason, most frequent first: "reason (2): 7Juerc…, 467b9c…". */
+function byReason(failures: Json[]) {
+  const groups = new Map<string, string[]>();
+  for (const f of failures) {
+    const why = String(f.error);
+    groups.set(why, [...(groups.get(why) ?? []), `${String(f.id).slice(0, 6)}…`]);
+  }
+  return [...groups]
+    .sort((a, b) => b[1].length - a[1].length)
+    .map(([why, ids]) => `${why} (${n(ids.length)}): ${ids.join(', ')}`)
+    .join('; ');
 }
 
 await app.connect();

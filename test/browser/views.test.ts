@@ -627,6 +627,19 @@ describe.skipIf(!executablePath)('the board, as a person uses it', () => {
     await shoot(page, 'evidence-30d');
   });
 
+  it('says why tokens failed, grouped by reason, in the summary of the failures', async () => {
+    const failures = viewOf(result).failures as Array<{ error: string }>;
+    expect(failures.length).toBeGreaterThan(0);
+    const counts = new Map<string, number>();
+    for (const f of failures) counts.set(f.error, (counts.get(f.error) ?? 0) + 1);
+    expect(await board.locator('details > summary').textContent()).toBe(
+      `${num(failures.length)} failed: ${[...counts]
+        .sort((a, b) => b[1] - a[1])
+        .map(([why, c]) => `${why} (${num(c)})`)
+        .join('; ')}`,
+    );
+  });
+
   it('says so when no token matches the search', async () => {
     await board.locator('input[type="search"]').fill('no-such-token');
     expect(await board.locator('table.board tbody tr').allTextContents()).toEqual([
