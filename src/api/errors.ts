@@ -34,61 +34,73 @@ export interface ErrorDetail {
   lastFailure?: { kind: string; status?: number | undefined; code?: string | undefined } | undefined;
 }
 
+/** Each kind names itself with a literal: the bundle is minified, and logs should read ConnectionError, not y. */
 export abstract class ApiError extends Error {
   abstract readonly kind: ErrorKind;
   readonly retryable: boolean = false;
   readonly detail: ErrorDetail;
   constructor(message: string, detail: ErrorDetail = {}, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = new.target.name;
     this.detail = detail;
   }
 }
 
 export class AuthenticationError extends ApiError {
+  override readonly name = 'AuthenticationError';
   readonly kind = 'auth';
 }
 export class NotFoundError extends ApiError {
+  override readonly name = 'NotFoundError';
   readonly kind = 'not_found';
 }
 export class RateLimitError extends ApiError {
+  override readonly name = 'RateLimitError';
   readonly kind = 'rate_limited';
   override readonly retryable = true;
 }
 export class ServerError extends ApiError {
+  override readonly name = 'ServerError';
   readonly kind = 'upstream';
   override readonly retryable = true;
 }
 export class TimeoutError extends ApiError {
+  override readonly name = 'TimeoutError';
   readonly kind = 'timeout';
   override readonly retryable = true;
 }
 export class ConnectionError extends ApiError {
+  override readonly name = 'ConnectionError';
   readonly kind = 'network';
   override readonly retryable = true;
 }
 export class InvalidResponseError extends ApiError {
+  override readonly name = 'InvalidResponseError';
   readonly kind = 'invalid_response';
 }
 /** The upstream answered but refused: `success: false`, or a 4xx other than 401, 403, 404 and 429. */
 export class ApiReportedError extends ApiError {
+  override readonly name = 'ApiReportedError';
   readonly kind = 'api_error';
 }
 export class CancelledError extends ApiError {
+  override readonly name = 'CancelledError';
   readonly kind = 'cancelled';
 }
 /** Calls fail fast after repeated outages; not retried within the call (the wait is the point). */
 export class CircuitOpenError extends ApiError {
+  override readonly name = 'CircuitOpenError';
   readonly kind = 'circuit_open';
 }
 
 /** One HTTP request (a JSON-RPC batch, say) used up its allowance of upstream requests; nothing was sent. */
 export class BatchLimitError extends ApiError {
+  override readonly name = 'BatchLimitError';
   readonly kind = 'batch_limit';
 }
 
 /** This caller already has its share of upstream requests waiting; nothing was sent. */
 export class BusyError extends ApiError {
+  override readonly name = 'BusyError';
   readonly kind = 'busy';
   override readonly retryable = true;
 }

@@ -223,6 +223,7 @@ export function setupGuide(missing: string[], problems: string[], place: SetupPl
  * the message itself, and clients add that prefix again when they show it; this carries the code apart.
  */
 export class WireError extends Error {
+  override readonly name = 'WireError';
   constructor(
     readonly code: number,
     message: string,

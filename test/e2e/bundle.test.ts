@@ -88,8 +88,7 @@ describe('the MCP Bundle', () => {
   });
 
   // SDK v2 brings the wire codecs of both protocol eras (about 180 KiB minified, up from v1's 90); Ajv
-  // would add 290 more; esbuild's keepNames (readable error names in logs) adds about 20. The bench keeps
-  // the cold start itself within 4x of `node -e 0`.
+  // would add 290 more. The bench keeps the cold start itself within 4x of a Node that answers at once.
   it('loads at most 425 KiB at start, without Ajv (the SDK needs it only for elicitation)', () => {
     const entry = join(dir, 'server/index.js');
     expect(loadedAtStart(entry)).toBeLessThan(425 * 1024);
@@ -129,6 +128,35 @@ describe('the MCP Bundle', () => {
     expect(textOf(result)).toContain('turn on "Demo mode (simulated data)" there');
     expect(textOf(result)).not.toMatch(/--demo|STREAMER_ANALYTICS_/);
     await client.close();
+  });
+
+  it('logs readable error names, minified as it is', async () => {
+    // A base URL where nothing listens: the call fails with a connection error, logged at warn.
+    const config = await getMcpConfigForManifest({
+      manifest,
+      extensionPath: dir,
+      systemDirs: {},
+      userConfig: { api_key: 'bundle-test-key-0001', base_url: 'http://127.0.0.1:1', max_retries: '0' },
+      pathSeparator: '/',
+    });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: config?.args ?? [],
+      env: { PATH: process.env.PATH ?? '', ...config?.env },
+      stderr: 'pipe',
+    });
+    let log = '';
+    transport.stderr?.on('data', (chunk) => {
+      log += String(chunk);
+    });
+    const client = new Client({ name: 'bundle-test', version: '1.0.0' });
+    await client.connect(transport);
+    const result = await client.callTool({ name: 'check_health', arguments: {} });
+    expect(result.isError).toBe(true);
+    await client.close();
+    const failed = log.split('\n').find((line) => line.includes('tool call failed'));
+    expect(failed).toBeDefined();
+    expect(JSON.parse(failed as string).error.name).toBe('ConnectionError');
   });
 
   it('starts on the minimum Node its manifest declares', async () => {
