@@ -33,7 +33,8 @@ export interface CallContext {
   budget: number;
   /**
    * Who is calling, for what a tool keeps between calls (investigate_botting's short cache): the upstream
-   * client the call uses, one per API key. Absent: nothing is kept.
+   * client the call uses, one per API key (over --http with callers' own keys, one object per key). Absent:
+   * nothing is kept.
    */
   callerKey?: object;
   /**

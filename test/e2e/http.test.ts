@@ -251,6 +251,32 @@ describe('Streamable HTTP', () => {
     await withoutKey.close();
   });
 
+  it('reuses an investigation across HTTP requests with the same caller key, and never for another key', async () => {
+    const server = await startHttp({ STREAMER_ANALYTICS_BASE_URL: sim.url });
+    const owner = await connect(server.url, { 'x-api-key': sim.apiKey });
+    const mintIds = ids(sim, 'platform_a', 30);
+    sim.reset();
+    const first = await owner.callTool({ name: 'investigate_botting', arguments: { mintIds } });
+    expect(first.isError).toBeFalsy();
+    const asked = sim.requests.length;
+    expect(asked).toBeGreaterThan(0);
+    // A re-slice on a later HTTP request (a fresh lease of the same pooled key): nothing asked upstream.
+    const again = await owner.callTool({
+      name: 'investigate_botting',
+      arguments: { mintIds, sortBy: 'viewers', offset: 1 },
+    });
+    expect(again.isError).toBeFalsy();
+    expect(sim.requests).toHaveLength(asked);
+    // Another key gets nothing kept for the first: its call goes upstream (and is refused there).
+    const other = await connect(server.url, { 'x-api-key': 'another-callers-key-0123456789' });
+    const refused = await other.callTool({ name: 'investigate_botting', arguments: { mintIds } });
+    expect(refused.isError).toBe(true);
+    expect(sim.requests.length).toBeGreaterThan(asked);
+    expect(JSON.stringify(refused)).not.toContain(mintIds[0]);
+    await owner.close();
+    await other.close();
+  });
+
   it('serves /healthz without auth, and /readyz from the upstream /health', async () => {
     const server = await startHttp({
       STREAMER_ANALYTICS_API_KEY: sim.apiKey,
