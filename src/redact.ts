@@ -1,38 +1,76 @@
 // The one place that removes a secret (the API key) from text: in results, errors and log lines alike.
-// A secret is looked for as it stands and in the folded form cleaning leaves (src/format/text.ts `fold`),
-// so a key disguised with a zero-width space, a soft hyphen, a control character, an ANSI escape or a
-// direction mark is found too: cleaning can never rebuild one that redaction let through.
-import { fold } from './format/text.js';
+// A secret is looked for as it stands and in the form a reader may take the text for (src/format/text.ts
+// `readerView`: what cleaning leaves, in NFKC compatibility form), and removed from the original spans that
+// form came from: a key disguised with a zero-width space, a soft hyphen, a control character, an ANSI
+// escape, a direction mark, a tag character, a variation selector or fullwidth letters is found too.
+import { readerView } from './format/text.js';
 
 export const REDACTED = '[redacted]';
 /** Shorter secrets are matched only as whole tokens, so that ids and field names containing them stay whole. */
 export const SUBSTRING_MIN = 8;
 
 export interface Redactor {
-  /** The text with every secret replaced (folded first when only its folded form shows one). */
+  /** The text with every secret replaced (each span of the original that reads as one). */
   text(s: string): string;
   /** A copy of a JSON-like value with every string (object keys included) passed through `text`. */
   deep<T>(value: T): T;
-  /** Whether any secret shows in the text, as it stands or folded. */
+  /** Whether any secret shows in the text, as it stands or as a reader may take it. */
   found(s: string): boolean;
 }
 
+/** Printable ASCII: reads as it stands (but for runs of spaces, which no secret here holds). */
+const ASCII = /^[ -~]*$/;
+const WORD = /[\p{L}\p{N}]/u;
+/** The character (code point) at `i`, or ''. */
+const charAt = (s: string, i: number) =>
+  i < s.length ? String.fromCodePoint(s.codePointAt(i) as number) : '';
+/** The character (code point) ending at `i`, or ''. */
+const charBefore = (s: string, i: number) => [...s.slice(Math.max(0, i - 2), i)].at(-1) ?? '';
+
 export function redactor(secrets: ReadonlyArray<string | undefined>): Redactor {
   const list = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s.length > 0))];
-  const replacers = list.map((secret) => {
-    if (secret.length >= SUBSTRING_MIN) return (s: string) => s.split(secret).join(REDACTED);
-    const escaped = secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const token = new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'gu');
-    return (s: string) => s.replace(token, REDACTED);
-  });
-  const has = (s: string) => list.some((secret) => s.includes(secret));
-  const replaceAll = (s: string) => replacers.reduce((out, replace) => replace(out), s);
+  /** Where the secrets stand in `s`: [start, end) pairs, in order, overlaps merged. */
+  const spans = (s: string): Array<[number, number]> => {
+    const found: Array<[number, number]> = [];
+    for (const secret of list) {
+      for (let at = s.indexOf(secret); at >= 0; at = s.indexOf(secret, at + 1)) {
+        const end = at + secret.length;
+        // A short secret counts only as a whole token.
+        if (secret.length < SUBSTRING_MIN && (WORD.test(charBefore(s, at)) || WORD.test(charAt(s, end))))
+          continue;
+        found.push([at, end]);
+      }
+    }
+    found.sort((a, b) => a[0] - b[0]);
+    const merged: Array<[number, number]> = [];
+    for (const [a, b] of found) {
+      const last = merged.at(-1);
+      if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+      else merged.push([a, b]);
+    }
+    return merged;
+  };
+  const replace = (s: string, at: Array<[number, number]>) => {
+    let out = '';
+    let i = 0;
+    for (const [a, b] of at) {
+      out += s.slice(i, a) + REDACTED;
+      i = b;
+    }
+    return out + s.slice(i);
+  };
   const text = (s: string): string => {
     if (!list.length) return s;
-    let out = has(s) ? replaceAll(s) : s;
-    const folded = fold(out);
-    if (folded !== out && has(folded)) out = replaceAll(folded);
-    return out;
+    const plain = spans(s);
+    const out = plain.length ? replace(s, plain) : s;
+    if (ASCII.test(out)) return out;
+    const view = readerView(out);
+    const hidden = spans(view.text);
+    if (!hidden.length) return out;
+    return replace(
+      out,
+      hidden.map(([a, b]) => [view.from[a] as number, view.to[b - 1] as number]),
+    );
   };
   const deep = (value: unknown): unknown => {
     if (typeof value === 'string') return text(value);
@@ -47,6 +85,7 @@ export function redactor(secrets: ReadonlyArray<string | undefined>): Redactor {
   return {
     text,
     deep: <T>(value: T) => (list.length ? (deep(value) as T) : value),
-    found: (s) => list.length > 0 && (has(s) || has(fold(s))),
+    found: (s) =>
+      list.length > 0 && (spans(s).length > 0 || (!ASCII.test(s) && spans(readerView(s).text).length > 0)),
   };
 }

@@ -4,9 +4,11 @@ import { plainDecimal } from './decimal.js';
 
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?/g;
 const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]/g;
-// C0/C1 controls, zero-width characters, bidirectional overrides and isolates, BOM, interlinear annotations.
+// C0/C1 controls, zero-width characters, bidirectional overrides and isolates, BOM, interlinear annotations,
+// variation selectors (U+FE00–FE0F; U+E0100–E01EF) and tag characters (U+E0000–E007F): the last two are
+// astral, written as their surrogate pairs (high \udb40).
 const INVISIBLE =
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|[\ufe00-\ufe0f]|\udb40[\udc00-\udc7f\udd00-\uddef]/g;
 /** Printable ASCII, single spaces between words, none at either end: already clean. */
 const PLAIN = /^(?:[!-~]+(?: [!-~]+)*)?$/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
@@ -27,7 +29,7 @@ export function clean(value: unknown, max = 120): string {
 
 /** Anything `clean` removes or folds: escape sequences, controls, invisible and direction characters. */
 const DISGUISE =
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|\s\s|[^\S ]/;
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|[\ufe00-\ufe0f]|\udb40[\udc00-\udc7f\udd00-\uddef]|\s\s|[^\S ]/;
 
 /**
  * What `clean` keeps of a string, before it cuts it: escape sequences, controls, invisible and direction
@@ -37,6 +39,50 @@ const DISGUISE =
 export function fold(raw: string): string {
   if (!DISGUISE.test(raw)) return raw;
   return raw.replace(ANSI, '').replace(BREAKS, ' ').replace(INVISIBLE, '').replace(/\s+/g, ' ');
+}
+
+const ANSI_HERE = new RegExp(ANSI.source, 'y');
+const INVISIBLE_ONE = new RegExp(`^(?:${INVISIBLE.source})$`);
+const BREAK_ONE = new RegExp(`^${BREAKS.source}$`);
+
+/**
+ * What a reader may take a string for: `fold`'s form, each remaining character in its NFKC compatibility
+ * form (fullwidth `ｖ` → `v`, `ﬁ` → `fi`), with where each of its characters came from in `raw`
+ * (`from[i]` to `to[i]`, end excluded). Secrets are looked for in this view and removed from those spans of
+ * the original (src/redact.ts).
+ */
+export function readerView(raw: string): { text: string; from: number[]; to: number[] } {
+  let text = '';
+  const from: number[] = [];
+  const to: number[] = [];
+  let i = 0;
+  while (i < raw.length) {
+    ANSI_HERE.lastIndex = i;
+    if (ANSI_HERE.test(raw)) {
+      i = ANSI_HERE.lastIndex;
+      continue;
+    }
+    const char = String.fromCodePoint(raw.codePointAt(i) as number);
+    const end = i + char.length;
+    if (BREAK_ONE.test(char) || (!INVISIBLE_ONE.test(char) && /^\s$/.test(char))) {
+      // A run of whitespace (breaks included, invisible characters within it ignored) is one space.
+      if (text.endsWith(' ') && to.at(-1) !== undefined) to[to.length - 1] = end;
+      else {
+        text += ' ';
+        from.push(i);
+        to.push(end);
+      }
+    } else if (!INVISIBLE_ONE.test(char)) {
+      const shown = char.normalize('NFKC');
+      for (let k = 0; k < shown.length; k++) {
+        from.push(i);
+        to.push(end);
+      }
+      text += shown;
+    }
+    i = end;
+  }
+  return { text, from, to };
 }
 
 const BINARY = /[\u0000-\u0008\u000e-\u001f\ufffd]/g;
@@ -55,9 +101,10 @@ export const quote = (value: unknown, max = 120): string => JSON.stringify(clean
  */
 export function literal(value: string, max = 48): string {
   const cut = value.length > max ? `${value.slice(0, max)}…` : value;
-  return JSON.stringify(cut.replace(LONE_SURROGATE, '\ufffd')).replace(
-    INVISIBLE,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  return JSON.stringify(cut.replace(LONE_SURROGATE, '\ufffd')).replace(INVISIBLE, (c) =>
+    Array.from({ length: c.length }, (_, k) => `\\u${c.charCodeAt(k).toString(16).padStart(4, '0')}`).join(
+      '',
+    ),
   );
 }
 

@@ -76,12 +76,23 @@ describe('a key disguised by characters that cleaning removes', () => {
     'ANSI escape': '\u001b[31m',
     'bidi override': '\u202e',
     'left-to-right mark': '\u200e',
+    'tag character': '\u{e0041}\u{e007f}',
+    'variation selector': '\ufe0f',
+    'supplementary variation selector': '\u{e0100}',
   };
-  /** Every string in these values, as cleaning would leave it: none may hold the key. */
+  const forms: Record<string, string> = {
+    ...Object.fromEntries(
+      Object.entries(disguises).map(([name, mark]) => [name, `${KEY.slice(0, 7)}${mark}${KEY.slice(7)}`]),
+    ),
+    // Compatibility forms read as the key: fullwidth letters, digits and solidus.
+    'fullwidth letters': KEY.replace('l', '\uff4c').replace('9', '\uff19'),
+    'fullwidth solidus and letter': `\uff53k\uff0flive-9f8e7d6c5b4a3f2e`,
+  };
+  /** Every string in these values, as cleaning would leave it and a reader take it: none may hold the key. */
   const shown = (...values: unknown[]) => {
     const strings: string[] = [];
     const walk = (v: unknown): void => {
-      if (typeof v === 'string') strings.push(fold(v));
+      if (typeof v === 'string') strings.push(fold(v).normalize('NFKC'));
       else if (Array.isArray(v)) v.forEach(walk);
       else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk([k, x]);
     };
@@ -90,8 +101,7 @@ describe('a key disguised by characters that cleaning removes', () => {
     return strings.join('\n');
   };
   const inJson = (s: string) => JSON.stringify(s).slice(1, -1);
-  for (const [name, mark] of Object.entries(disguises)) {
-    const disguised = `${KEY.slice(0, 7)}${mark}${KEY.slice(7)}`;
+  for (const [name, disguised] of Object.entries(forms)) {
     it(`${name}: not in text, structuredContent, _meta, an error or a log line`, async () => {
       sim.inject({ raw: `{"success":true,"data":{"mintId":"${mint()}","coinName":"${inJson(disguised)}"}}` });
       const ok = await call(h.client, 'get_streamer_core', { mint: mint(), response_format: 'detailed' });
