@@ -20,6 +20,9 @@ import {
   validateOriginHeader,
   verifyBearerToken,
 } from '@modelcontextprotocol/server';
+import { BusyError } from '../api/errors.js';
+import { Limiter } from '../api/limiter.js';
+import { Switch } from '../api/switch.js';
 import type { Logger } from '../log.js';
 import { appsDeclared } from '../views.js';
 import { keepProtoArguments } from './proto.js';
@@ -40,6 +43,10 @@ export interface HttpOptions {
   /** Answer bytes not yet taken by slow clients, all together, past which new calls are refused. */
   maxUnsentBytes: number;
   maxConcurrent: number;
+  /** Requests waiting for a place in all (default 256); beyond it, 503. */
+  maxWaiting?: number;
+  /** Longest a request waits for a place (default 30 s) before it is answered 503. */
+  maxWaitMs?: number;
   /** Longest a request may take, body and answer included. */
   requestTimeoutMs: number;
   /** How long calls in flight may finish after SIGTERM or SIGINT. */
@@ -59,6 +66,10 @@ export const HTTP_DEFAULTS = {
   shutdownGraceMs: 10_000,
   /** Upstream requests one HTTP request may cause, all the calls of a batch together. */
   maxUpstreamPerRequest: 100,
+  /** Requests waiting for a place in all, past `maxConcurrent`; beyond it, 503. */
+  maxWaiting: 256,
+  /** Longest a request waits for a place before it is answered 503. */
+  maxWaitMs: 30_000,
 };
 
 /** Who a request comes from, as far as the server needs to know. */
@@ -113,10 +124,11 @@ function jsonRpcError(
   code: number,
   message: string,
   headers: Record<string, string> = {},
+  data?: Record<string, unknown>,
 ) {
   if (res.headersSent) return;
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message, ...(data ? { data } : {}) }, id: null }));
 }
 
 function json(res: ServerResponse, status: number, body: unknown) {
@@ -238,6 +250,12 @@ async function readAnswer(body: ReadableStream<Uint8Array>, max: number): Promis
  * a client's own cancellations and list changes; a spray of them costs its sender, not the server.
  */
 const NOTIFICATION_RATE = { burst: 20, perSecond: 10 };
+/**
+ * 2025 sessions an address may start (each is an identity of its own in the queue for places): a burst of
+ * 60, then one a second. Plenty for a team's clients behind one proxy (each starts one per connection);
+ * a caller minting identities to take more turns gets one more a second, no more.
+ */
+const INITIALIZE_RATE = { burst: 60, perSecond: 1 };
 /** Callers whose rate is remembered; beyond it, the longest unseen is forgotten (and starts full again). */
 const RATE_CALLERS = 10_000;
 
@@ -283,11 +301,20 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       },
     ),
   );
-  let active = 0;
+  // The door: `maxConcurrent` requests in flight; past it, requests wait in one queue per caller and a
+  // freed place goes to the callers in turn (the upstream limiter's round robin), so that a caller with
+  // many requests, or many identities, delays another's one request by a turn per identity, not refuses it.
+  const door = new Limiter({
+    limit: options.maxConcurrent,
+    maxWaitingPerCaller: Math.max(1, Math.floor(options.maxConcurrent / 4)),
+  });
+  const maxWaiting = options.maxWaiting ?? HTTP_DEFAULTS.maxWaiting;
+  const maxWaitMs = options.maxWaitMs ?? HTTP_DEFAULTS.maxWaitMs;
   let closing = false;
   // 2025 calls in flight, by verified session id and JSON-RPC id (see notifications/cancelled below).
   const calls = new Map<string, Set<() => void>>();
   const notifications = rateLimiter(NOTIFICATION_RATE);
+  const initializes = rateLimiter(INITIALIZE_RATE);
   // Requests in flight by caller: past half full, each may hold a quarter of the places at most.
   const perCaller = new Map<string, number>();
   let unsent = 0;
@@ -312,6 +339,36 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       else res.destroy();
     });
   });
+  /**
+   * Takes a place at the door for `who`, waiting its turn when all are taken: the function that gives it
+   * back, or why there is none: a BusyError (too much of its own work waiting), 'timeout' (no place within
+   * `maxWaitMs`) or 'gone' (the request ended while it waited).
+   */
+  const enter = (who: string, gone: AbortSignal) =>
+    new Promise<(() => void) | BusyError | 'timeout' | 'gone'>((resolve) => {
+      if (gone.aborted) return resolve('gone');
+      const wait = new Switch();
+      const timer = setTimeout(() => wait.abort('timeout'), maxWaitMs);
+      const onGone = () => wait.abort('gone');
+      gone.addEventListener('abort', onGone, { once: true });
+      const stop = () => {
+        clearTimeout(timer);
+        gone.removeEventListener('abort', onGone);
+      };
+      door
+        .run(
+          () => {
+            stop();
+            return new Promise<void>((free) => resolve(() => free()));
+          },
+          wait,
+          who,
+        )
+        .catch((error: unknown) => {
+          stop();
+          resolve(error instanceof BusyError ? error : error === 'gone' ? 'gone' : 'timeout');
+        });
+    });
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = pathOf(req.url);
     if (path === undefined) return json(res, 400, { error: 'bad request target' });
@@ -358,7 +415,8 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
     }, options.requestTimeoutMs);
     let log = deps.logger;
     let stream: Readable | undefined;
-    let counted = false;
+    // Ends the request's hold on its place at the door (once it has one).
+    let leave = () => {};
     let finished = false;
     // Released when the answer is written ('finish') or the connection goes ('close'), whichever is
     // first: waiting for 'close' alone let a client's next request find its own slot still taken.
@@ -366,7 +424,7 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       if (finished) return;
       finished = true;
       clearTimeout(timer);
-      if (counted) active--;
+      leave();
     };
     res.once('finish', done);
     res.once('close', () => {
@@ -432,11 +490,6 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
           });
         }
       } else {
-        if (active >= options.maxConcurrent) {
-          return jsonRpcError(res, 503, -32000, `Server busy: ${options.maxConcurrent} requests in flight`, {
-            'retry-after': '1',
-          });
-        }
         // Clients that do not read their answers hold memory; past the bound, no new work until they do.
         if (unsent > options.maxUnsentBytes) {
           return jsonRpcError(res, 503, -32000, 'Server busy: answers not yet read by their clients', {
@@ -446,12 +499,30 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
         // Once the server is half full, no caller takes more than its share (a quarter of the places), so
         // that the others still get in; below that, anyone may use the room there is.
         const mine = perCaller.get(who) ?? 0;
-        if (mine >= perCallerMax && active >= options.maxConcurrent / 2) {
+        if (mine >= perCallerMax && door.active >= options.maxConcurrent / 2) {
           return jsonRpcError(
             res,
             429,
             -32000,
             `Too many requests in flight from this caller (${perCallerMax}): retry after 1 s`,
+            { 'retry-after': '1' },
+          );
+        }
+        // Each session started is an identity with its own turn: an address starts only so many.
+        if (initialize) {
+          const wait = initializes.take(`address ${req.socket.remoteAddress}`);
+          if (wait > 0) {
+            return jsonRpcError(res, 429, -32000, `Too many sessions started: retry after ${wait} s`, {
+              'retry-after': String(wait),
+            });
+          }
+        }
+        if (door.active >= options.maxConcurrent && door.waiting >= maxWaiting) {
+          return jsonRpcError(
+            res,
+            503,
+            -32000,
+            `Server busy: ${options.maxConcurrent} requests in flight and ${door.waiting} waiting`,
             { 'retry-after': '1' },
           );
         }
@@ -461,8 +532,26 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
           if (left > 0) perCaller.set(who, left);
           else perCaller.delete(who);
         });
-        active++;
-        counted = true;
+        const entered = await enter(who, gone.signal);
+        if (entered === 'gone') return;
+        if (typeof entered !== 'function') {
+          // Too much of its own work waiting: 429, with when its queue will have drained; none free: 503.
+          const own = entered instanceof BusyError;
+          const retryS = own ? Math.ceil((entered.detail.retryAfterMs ?? 1000) / 1000) : 1;
+          const message = own
+            ? `Too many requests of this caller waiting: retry after ${retryS} s`
+            : `Server busy: no place freed within ${maxWaitMs / 1000} s (${options.maxConcurrent} requests in flight)`;
+          return jsonRpcError(
+            res,
+            own ? 429 : 503,
+            -32000,
+            message,
+            { 'retry-after': String(retryS) },
+            { retry_after_s: retryS },
+          );
+        }
+        leave = entered;
+        if (finished) leave();
       }
       const ended: Array<() => void> = [];
       res.once('close', () => {
@@ -566,7 +655,7 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       server.close();
       server.closeIdleConnections();
       const deadline = Date.now() + options.shutdownGraceMs;
-      while (active > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+      while (door.active > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
       server.closeAllConnections();
     },
   };

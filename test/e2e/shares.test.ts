@@ -4,6 +4,7 @@
 // server's memory stays flat. (The load project: these run alone, bounded in count and time.)
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { connect as netConnect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -106,6 +107,97 @@ describe('fair shares under a server key', () => {
     expect(flooded).toMatch(/busy/);
     for (const c of [victim, flooder]) await c.close();
   });
+});
+
+/** A stateless tools/call from a given loopback source address; resolves with the HTTP status. */
+function callFrom(url: string, localAddress: string, id: number, mint: string) {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'get_streamer_core', arguments: { mint } },
+  });
+  return new Promise<number>((resolve) => {
+    const req = httpRequest(
+      url,
+      {
+        method: 'POST',
+        localAddress,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', () => resolve(0));
+      },
+    );
+    req.on('error', () => resolve(0));
+    req.end(body);
+  });
+}
+
+/**
+ * An attacker's 16 workers per identity: each calls again as soon as its call is answered or refused
+ * (after 50 ms), so that every place freed is asked for at once; until `stop()`.
+ */
+function pressure(identities: number, call: (identity: number, worker: number) => Promise<unknown>) {
+  let stopped = false;
+  const workers = Array.from({ length: identities * 16 }, async (_, w) => {
+    while (!stopped) {
+      await call(Math.floor(w / 16), w % 16).catch(() => {});
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  });
+  return () => {
+    stopped = true;
+    return workers;
+  };
+}
+
+describe('fair shares among identities', () => {
+  // 96 slow calls (16 from each of 6 identities) hold all 64 places; the victim's call waits its turn.
+  it('six sessions of one attacker fill every place: another caller’s call waits its turn, never 503', async () => {
+    const server = await startHttp({
+      STREAMER_ANALYTICS_API_KEY: sim.apiKey,
+      STREAMER_ANALYTICS_MAX_RETRIES: '0',
+    });
+    const mints = ids(sim, 'platform_a', 97);
+    const victim = await client(server.url);
+    // A 2025 initialize mints a session, and each session is an identity of its own.
+    const sessions = await Promise.all(Array.from({ length: 6 }, () => client(server.url)));
+    sim.latencyMs = 1_000;
+    const stop = pressure(6, (i, j) =>
+      (sessions[i] as Client).callTool({
+        name: 'get_streamer_core',
+        arguments: { mint: mints[1 + i * 16 + j] },
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 400));
+    const { ms, result } = await timed(victim, mints[0] as string);
+    expect(result.isError).toBeFalsy();
+    // Generous: a turn at the door behind each of 6 identities, then one upstream turn among 7 callers.
+    expect(ms).toBeLessThan(15_000);
+    stop();
+  }, 30_000);
+
+  it('five loopback addresses fill every place: another address’s call waits its turn, never 503', async () => {
+    const server = await startHttp({
+      STREAMER_ANALYTICS_API_KEY: sim.apiKey,
+      STREAMER_ANALYTICS_MAX_RETRIES: '0',
+    });
+    const mints = ids(sim, 'platform_a', 97);
+    sim.latencyMs = 1_000;
+    // Five source addresses, each an identity of its own (127.0.0.2–6: all of 127/8 is loopback).
+    const stop = pressure(5, (i, j) =>
+      callFrom(server.url, `127.0.0.${i + 2}`, j, mints[1 + i * 16 + j] as string),
+    );
+    await new Promise((r) => setTimeout(r, 400));
+    const started = performance.now();
+    const status = await callFrom(server.url, '127.0.0.1', 1, mints[0] as string);
+    expect(status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(15_000);
+    stop();
+  }, 30_000);
 });
 
 describe('the per-caller pool under churn', () => {

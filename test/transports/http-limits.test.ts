@@ -37,6 +37,8 @@ beforeAll(async () => {
       allowedHosts: [],
       allowedOrigins: [],
       maxConcurrent: 1,
+      maxWaiting: 1,
+      maxWaitMs: 300,
       requestTimeoutMs: 1_000,
       maxAnswerBytes: 200_000,
     },
@@ -59,21 +61,56 @@ afterAll(async () => {
 });
 
 describe('HTTP limits', () => {
-  it('answers 503 with Retry-After when the requests in flight are at the limit', async () => {
+  it('past the places in flight, a call waits its turn; its caller’s extra work 429, past the waiting cap 503', async () => {
+    const sessionOf = async () => {
+      const init = await post({
+        id: 0,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      });
+      await init.text();
+      return { 'mcp-session-id': init.headers.get('mcp-session-id') ?? '' };
+    };
+    const [b, c] = [await sessionOf(), await sessionOf()];
     sim.reset();
-    sim.inject({ delayMs: 200 });
+    sim.inject({ delayMs: 150 });
     const first = call(1);
-    // Once its upstream request is out, the call holds the one place (no fixed pause: CI may be slow).
+    // In flight once the upstream has it (no guess at how long the machine takes to get there).
     for (let i = 0; i < 200 && sim.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
-    const second = await call(2);
-    expect(second.status).toBe(503);
-    expect(second.headers.get('retry-after')).toBe('1');
-    expect(((await second.json()) as { error: { message: string } }).error.message).toMatch(
-      /Server busy: 1 requests in flight/,
+    // Another caller waits for the place, and is served when it is free.
+    const waiting = call(2, b);
+    await new Promise((r) => setTimeout(r, 20));
+    // The first caller's own extra work: refused at once, with when to come back.
+    const own = await call(3);
+    expect(own.status).toBe(429);
+    expect(Number(own.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Past the waiting cap (1 here): 503.
+    const full = await call(4, c);
+    expect(full.status).toBe(503);
+    expect(full.headers.get('retry-after')).toBe('1');
+    expect(((await full.json()) as { error: { message: string } }).error.message).toMatch(
+      /Server busy: 1 requests in flight and 1 waiting/,
     );
-    const answered = await first;
-    expect(answered.status).toBe(200);
-    expect(await answered.text()).toContain('Service reachable');
+    expect((await first).status).toBe(200);
+    const served = await waiting;
+    expect(served.status).toBe(200);
+    expect(await served.text()).toContain('Service reachable');
+    // A call that finds no place within the wait allowed (300 ms here) is told so.
+    sim.inject({ hang: true });
+    const hung = call(5);
+    await new Promise((r) => setTimeout(r, 50));
+    const late = await call(6, b);
+    expect(late.status).toBe(503);
+    const body = (await late.json()) as { error: { message: string; data: { retry_after_s: number } } };
+    expect(body.error.message).toMatch(/no place freed within 0.3 s/);
+    expect(body.error.data.retry_after_s).toBe(1);
+    await (await hung).text().catch(() => {});
+    await new Promise((r) => setTimeout(r, 100));
+    sim.reset();
   });
 
   it('caps the bytes of one answer, a batch included, with a clear error', async () => {
@@ -135,5 +172,32 @@ describe('HTTP limits', () => {
     expect(sim.abandoned).toBe(1);
     // With one place (maxConcurrent 1), the next call is served: the cancelled one let go of it.
     expect((await call(5)).status).toBe(200);
+  });
+
+  // Last: it uses up this address's sessions.
+  it('lets an address start 60 sessions at once, then one a second (429 with Retry-After)', async () => {
+    const init = () =>
+      post({
+        id: 0,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 62; i++) {
+      const res = await init();
+      await res.text();
+      statuses.push(res.status);
+    }
+    // The burst (less the few sessions started earlier in this file) is served; then the rate holds.
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(55);
+    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(61);
+    const refused = await init();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await refused.text()).toMatch(/Too many sessions started/);
   });
 });
