@@ -20,12 +20,9 @@ export interface Redactor {
 
 /** Printable ASCII: reads as it stands (but for runs of spaces, which no secret here holds). */
 const ASCII = /^[ -~]*$/;
-const WORD = /[\p{L}\p{N}]/u;
-/** The character (code point) at `i`, or ''. */
-const charAt = (s: string, i: number) =>
-  i < s.length ? String.fromCodePoint(s.codePointAt(i) as number) : '';
-/** The character (code point) ending at `i`, or ''. */
-const charBefore = (s: string, i: number) => [...s.slice(Math.max(0, i - 2), i)].at(-1) ?? '';
+/** A letter or digit just before or after a span: a short secret there is part of a longer word. */
+const WORD_BEFORE = /[\p{L}\p{N}]$/u;
+const WORD_AFTER = /^[\p{L}\p{N}]/u;
 
 export function redactor(secrets: ReadonlyArray<string | undefined>): Redactor {
   const list = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s.length > 0))];
@@ -36,7 +33,10 @@ export function redactor(secrets: ReadonlyArray<string | undefined>): Redactor {
       for (let at = s.indexOf(secret); at >= 0; at = s.indexOf(secret, at + 1)) {
         const end = at + secret.length;
         // A short secret counts only as a whole token.
-        if (secret.length < SUBSTRING_MIN && (WORD.test(charBefore(s, at)) || WORD.test(charAt(s, end))))
+        if (
+          secret.length < SUBSTRING_MIN &&
+          (WORD_BEFORE.test(s.slice(0, at)) || WORD_AFTER.test(s.slice(end)))
+        )
           continue;
         found.push([at, end]);
       }
@@ -85,7 +85,6 @@ export function redactor(secrets: ReadonlyArray<string | undefined>): Redactor {
   return {
     text,
     deep: <T>(value: T) => (list.length ? (deep(value) as T) : value),
-    found: (s) =>
-      list.length > 0 && (spans(s).length > 0 || (!ASCII.test(s) && spans(readerView(s).text).length > 0)),
+    found: (s) => text(s) !== s,
   };
 }

@@ -24,7 +24,6 @@ import { getPrompt, PROMPTS } from './prompts.js';
 import { redactor } from './redact.js';
 import { INSTRUCTIONS, REFERENCE_URI, referenceText } from './reference.js';
 import { TOOLS } from './tools/index.js';
-import { ownerOf } from './tools/investigation-cache.js';
 import type { Tool, ViewData } from './tools/tool.js';
 import { NAME, VERSION } from './version.js';
 import {
@@ -204,8 +203,8 @@ export function createServer(deps: ServerDeps): Server {
           );
         },
         signal,
-        // A caller's own key (over --http, a fresh lease per request) is found again by its digest.
-        callerKey: deps.callerKey === undefined ? client : ownerOf(deps.callerKey),
+        // Over --http with callers' own keys, a fresh lease per request: its pool's owner for the key.
+        callerKey: (client as { owner?: object }).owner ?? client,
         ...(withView ? { view: (data: ViewData) => (view = data) } : {}),
         // The demo marker is added after rendering: the result is fitted to what it leaves.
         budget: deps.demo ? budget - DEMO_COST : budget,

@@ -13,6 +13,11 @@ interface Entry {
 /** An upstream for one HTTP request, and the release of the pooled client it took, if any. */
 export interface Lease extends Upstream {
   release(): void;
+  /**
+   * The same object for every lease of one key, for as long as the key is among the last `max` leased:
+   * what a call keeps for its caller key (investigate_botting's cache) is kept under it.
+   */
+  owner: object;
 }
 
 /**
@@ -27,6 +32,8 @@ export interface Lease extends Upstream {
  */
 export class ClientPool {
   readonly #entries = new Map<string, Entry>();
+  /** Owners by key digest, most recently leased last (never the key itself). */
+  readonly #owners = new Map<string, object>();
 
   constructor(
     private readonly make: (apiKey: string) => Upstream,
@@ -42,6 +49,10 @@ export class ClientPool {
   lease(apiKey: string): Lease {
     const id = createHash('sha256').update(apiKey).digest('base64');
     let held: Entry | undefined;
+    const owner = this.#owners.get(id) ?? {};
+    this.#owners.delete(id);
+    this.#owners.set(id, owner);
+    if (this.#owners.size > this.max) this.#owners.delete(this.#owners.keys().next().value as string);
     const take = (): Entry => {
       if (held) return held;
       let entry = this.#entries.get(id);
@@ -69,6 +80,7 @@ export class ClientPool {
         }
       },
       close: async () => {},
+      owner,
       release: () => {
         if (!held) return;
         held.users--;

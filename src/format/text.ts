@@ -28,8 +28,8 @@ export function clean(value: unknown, max = 120): string {
 }
 
 /** Anything `clean` removes or folds: escape sequences, controls, invisible and direction characters. */
-const DISGUISE =
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|[\ufe00-\ufe0f]|\udb40[\udc00-\udc7f\udd00-\uddef]|\s\s|[^\S ]/;
+// (Line and paragraph separators are whitespace other than a space: the last alternative.)
+const DISGUISE = new RegExp(`${INVISIBLE.source}|\\s\\s|[^\\S ]`);
 
 /**
  * What `clean` keeps of a string, before it cuts it: escape sequences, controls, invisible and direction
@@ -66,7 +66,7 @@ export function readerView(raw: string): { text: string; from: number[]; to: num
     const end = i + char.length;
     if (BREAK_ONE.test(char) || (!INVISIBLE_ONE.test(char) && /^\s$/.test(char))) {
       // A run of whitespace (breaks included, invisible characters within it ignored) is one space.
-      if (text.endsWith(' ') && to.at(-1) !== undefined) to[to.length - 1] = end;
+      if (text.endsWith(' ')) to[to.length - 1] = end;
       else {
         text += ' ';
         from.push(i);
@@ -101,10 +101,9 @@ export const quote = (value: unknown, max = 120): string => JSON.stringify(clean
  */
 export function literal(value: string, max = 48): string {
   const cut = value.length > max ? `${value.slice(0, max)}…` : value;
+  // Each UTF-16 unit escaped (an astral character is two).
   return JSON.stringify(cut.replace(LONE_SURROGATE, '\ufffd')).replace(INVISIBLE, (c) =>
-    Array.from({ length: c.length }, (_, k) => `\\u${c.charCodeAt(k).toString(16).padStart(4, '0')}`).join(
-      '',
-    ),
+    c.replace(/[\s\S]/g, (u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`),
   );
 }
 

@@ -1,16 +1,12 @@
 // Investigations kept for a short time, per caller key, so that re-slicing one (another sortBy, levels,
 // liveOnly, offset or response_format) asks the upstream nothing. Bounded: a few entries per key, a few
 // minutes each; keyed by the upstream client the call uses (one per API key), or over --http with callers'
-// own keys by `ownerOf(key)`, so no caller sees another's.
-import { createHmac, randomBytes } from 'node:crypto';
+// own keys by the pool's owner for the key (src/api/pool.ts), so no caller sees another's.
 
 /** How long an investigation is reused: long enough to page and re-sort it, short enough to stay current. */
 export const INVESTIGATION_TTL_MS = 5 * 60_000;
 /** Investigations kept per caller key (the oldest goes first). */
 const PER_KEY = 8;
-
-/** Caller keys whose investigations are kept (over --http); beyond it, the longest unused is forgotten. */
-const KEYS = 64;
 
 const store = new WeakMap<object, Map<string, { at: number; value: unknown }>>();
 
@@ -40,22 +36,4 @@ export function remember(owner: object, key: string, value: unknown, now = Date.
   for (const [k, e] of entries) if (now - e.at > INVESTIGATION_TTL_MS) entries.delete(k);
   while (entries.size >= PER_KEY) entries.delete(entries.keys().next().value as string);
   entries.set(key, { at: now, value });
-}
-
-// A caller's key is never kept: its owner is found by a keyed digest (a secret of this process), so
-// neither the map nor a heap dump gives the key or a digest one could test guesses against.
-const secret = randomBytes(32);
-const owners = new Map<string, object>();
-
-/**
- * The same object for the same caller key, for as long as that key is among the last `KEYS` used: over
- * --http every request has a fresh upstream lease, so the lease cannot be the owner.
- */
-export function ownerOf(apiKey: string): object {
-  const id = createHmac('sha256', secret).update(apiKey).digest('base64');
-  const owner = owners.get(id) ?? {};
-  owners.delete(id);
-  owners.set(id, owner);
-  if (owners.size > KEYS) owners.delete(owners.keys().next().value as string);
-  return owner;
 }
