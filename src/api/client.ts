@@ -1,7 +1,15 @@
 import type { Agent, Dispatcher } from 'undici';
 import type { Logger } from '../log.js';
 import { VERSION } from '../version.js';
-import { cleanContentType, describeBody, parseBody, type Shape, scrubber, shapeProblem } from './body.js';
+import {
+  cleanContentType,
+  describeBody,
+  parseBody,
+  readCapped,
+  type Shape,
+  scrubber,
+  shapeProblem,
+} from './body.js';
 import { Breaker, type BreakerOptions, CONFIGURATION_CODES, DEFAULT_BREAKER } from './breaker.js';
 import {
   ApiError,
@@ -215,7 +223,11 @@ export class ApiClient implements Upstream {
         headers: isPost ? { ...this.#headers, 'content-type': 'application/json' } : this.#headers,
         ...(payload !== undefined ? { body: payload } : {}),
       });
-      text = await readCapped(response.body, this.#options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
+      text = await readCapped(
+        response.body,
+        headerValue(response.headers['content-length']),
+        this.#options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      );
     } catch (error) {
       throw this.#transportError(error, cancel, timedOut);
     } finally {
@@ -280,28 +292,6 @@ export class ApiClient implements Upstream {
     }
     throw error;
   }
-}
-
-/**
- * The body as text, refused past `cap` bytes. Plain 'data' events rather than `for await`: async
- * iteration over the stream cost about 0.1 ms per call, measured over stdio.
- */
-function readCapped(body: Dispatcher.ResponseData['body'], cap: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    body.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > cap) {
-        body.destroy();
-        reject(new InvalidResponseError(`response larger than ${Math.round(cap / 1024 / 1024)} MiB`));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    body.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    body.once('error', reject);
-  });
 }
 
 /** The upstream's message in an error body, wherever the common shapes put it. */

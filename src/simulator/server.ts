@@ -16,8 +16,11 @@ export type Fault =
   | { raw: string; status?: number; contentType?: string }
   /** Wait, then answer normally. */
   | { delayMs: number }
-  /** Answer with a valid JSON body of about this many bytes. */
-  | { bodyBytes: number }
+  /**
+   * Answer with a valid JSON body of about this many bytes, written piece by piece as the client reads;
+   * `chunked` sends it without a Content-Length. Writing stops when the client goes away.
+   */
+  | { bodyBytes: number; chunked?: boolean }
   /** Send the real answer's body in pieces, `intervalMs` apart. */
   | { trickleMs: number };
 
@@ -195,7 +198,7 @@ function applyFault(fault: Fault, res: ServerResponse): boolean {
     return true;
   }
   if ('bodyBytes' in fault) {
-    send(res, 200, { success: true, data: { padding: 'x'.repeat(fault.bodyBytes) } });
+    sendLarge(res, fault.bodyBytes, fault.chunked ?? false);
     return true;
   }
   if ('status' in fault) {
@@ -218,6 +221,26 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
     ...headers,
   });
   res.end(text);
+}
+
+/** `{"success":true,"data":{"padding":"xxx…"}}` of `bytes` bytes, 64 KiB at a time, as fast as it is read. */
+function sendLarge(res: ServerResponse, bytes: number, chunked: boolean) {
+  const head = '{"success":true,"data":{"padding":"';
+  const tail = '"}}';
+  const total = Math.max(bytes, head.length + tail.length);
+  res.writeHead(200, { 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': total }) });
+  res.write(head);
+  let left = total - head.length - tail.length;
+  const piece = 'x'.repeat(64 * 1024);
+  const more = () => {
+    while (left > 0 && !res.destroyed) {
+      const n = Math.min(left, piece.length);
+      left -= n;
+      if (!res.write(n === piece.length ? piece : piece.slice(0, n))) return void res.once('drain', more);
+    }
+    if (!res.destroyed) res.end(tail);
+  };
+  more();
 }
 
 function sendSlowly(res: ServerResponse, body: unknown, intervalMs: number) {

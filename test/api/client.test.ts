@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient, type ApiClientOptions, buildUrl } from '../../src/api/client.js';
 import type { ApiError } from '../../src/api/errors.js';
 import { parseRetryAfter, retryDelay } from '../../src/api/retry.js';
@@ -195,6 +195,32 @@ describe('answers that are not what they should be', () => {
     await small.close();
     expect(error.kind).toBe('invalid_response');
     expect(error.message).toMatch(/larger than/);
+    expect(sim.requests).toHaveLength(1);
+  });
+
+  it('refuses a Content-Length above the cap before reading the body', async () => {
+    // The header promises 50,000 bytes and the body never completes: only the header can answer, and
+    // without the check each attempt would wait out its timeout (a timeout error after 3 attempts).
+    const small = client({ maxResponseBytes: 10_000, timeoutMs: 3_000 });
+    sim.inject({ status: 200, body: { success: true }, headers: { 'content-length': '50000' } });
+    const error = await failure(small.request(health));
+    await small.close();
+    expect(error.kind).toBe('invalid_response');
+    expect(error.message).toMatch(/larger than/);
+    expect(sim.requests).toHaveLength(1);
+  });
+
+  it('counts a body without Content-Length as it arrives, and stops reading past the cap', async () => {
+    // 32 MiB sent chunked, as fast as the client reads: more than loopback buffers hold, so the sender
+    // finishes only if the client reads it all; it is cut off instead.
+    const small = client({ maxResponseBytes: 10_000, timeoutMs: 10_000 });
+    sim.inject({ bodyBytes: 32 * 1024 * 1024, chunked: true });
+    const error = await failure(small.request(health));
+    expect(error.kind).toBe('invalid_response');
+    expect(error.message).toMatch(/larger than/);
+    expect(sim.requests).toHaveLength(1);
+    await vi.waitFor(() => expect(sim.abandoned).toBe(1), { timeout: 10_000 });
+    await small.close();
   });
 });
 
