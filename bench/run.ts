@@ -13,6 +13,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Agent, request } from 'undici';
+import { startHttpServer } from '../scripts/http-server.js';
 import { nodeBinary } from '../scripts/node-version.js';
 import { prng, widenPage } from '../src/simulator/data.js';
 import { startSimulator } from '../src/simulator/server.js';
@@ -426,19 +427,8 @@ async function perCall() {
 
 /** Clients calling get_streamer_core over Streamable HTTP as fast as they can, per concurrency level. */
 async function startHttp(entry: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, [entry, '--http', '--port', '0'], {
-    env: { ...MINIMAL_ENV, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const url = await new Promise<string>((resolve) => {
-    let text = '';
-    child.stderr.on('data', (chunk) => {
-      text += String(chunk);
-      const m = /at (http:\/\/\S+\/mcp)/.exec(text);
-      if (m?.[1]) resolve(m[1]);
-    });
-  });
-  return { child, url, pid: child.pid as number };
+  const server = await startHttpServer({ entry, env: { ...MINIMAL_ENV, ...env } });
+  return { ...server, pid: server.child.pid as number };
 }
 
 async function httpLoad(env: Record<string, string>, mints: string[]) {
@@ -498,7 +488,7 @@ async function httpLoad(env: Record<string, string>, mints: string[]) {
       peakRssMiB: peakRss,
     });
   }
-  for (const t of [ours, baseline]) t?.child.kill('SIGTERM');
+  await Promise.all([ours, baseline].map((t) => t?.stop()));
   return { seconds: BENCH.httpSeconds, rssIdleMiB: idle, levels };
 }
 

@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:f
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { startHttpServer } from './http-server.js';
 import { nodeBinary } from './node-version.js';
 
 interface Run {
@@ -135,24 +136,11 @@ async function runSuite(run: Run, cli: string, node22: string, url: string): Pro
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [node22, ...clis] = await Promise.all([nodeBinary(NODE), ...RUNS.map((r) => install(r.suite))]);
-  const server = spawn(
-    process.execPath,
-    [join(root, 'dist/server/index.js'), '--http', '--port', '0', '--demo'],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    server.stderr.on('data', (chunk) => {
-      text += String(chunk);
-      const m = /at (http:\/\/\S+\/mcp)/.exec(text);
-      if (m?.[1]) resolve(m[1]);
-    });
-    server.on('exit', (code) => reject(new Error(`the server exited (${code}): ${text}`)));
-  });
+  const server = await startHttpServer({ args: ['--demo'] });
   let passed = true;
   for (const [i, run] of RUNS.entries())
-    passed = (await runSuite(run, clis[i] as string, node22, url)) && passed;
-  server.kill('SIGTERM');
+    passed = (await runSuite(run, clis[i] as string, node22, server.url)) && passed;
+  await server.stop();
   console.log(passed ? 'conformance: passed' : 'conformance: FAILED');
   process.exit(passed ? 0 : 1);
 }

@@ -1,6 +1,5 @@
 // Drives the MCP Apps views in a real Chromium (Debian's `chromium`, through playwright-core: no browser
 // download): the test host page (host.ts, bundled here) renders a view from the real server's result.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { VIEW_URI } from '../../src/views.js';
+import { SERVER_ENTRY, startHttpServer } from '../http-server.js';
 import { inlineScript } from '../view.js';
 
 // From the sources (tests) or from dist/scripts (npm run preview, the bench).
@@ -46,31 +46,21 @@ export async function appsClient(
       ...(mode.era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' as const } } } : {}),
     },
   );
-  const args = [join(root, 'dist/server/index.js'), ...(env ? [] : ['--demo'])];
+  const flags = env ? [] : ['--demo'];
   const childEnv = env ? { PATH: process.env.PATH ?? '', ...env } : undefined;
   let stop = async () => {};
   if (mode.transport === 'stdio') {
     await client.connect(
-      new StdioClientTransport({ command: process.execPath, args, ...(childEnv ? { env: childEnv } : {}) }),
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [SERVER_ENTRY, ...flags],
+        ...(childEnv ? { env: childEnv } : {}),
+      }),
     );
   } else {
-    const child = spawn(process.execPath, [...args, '--http', '--port', '0'], {
-      env: childEnv ?? process.env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stderr?.on('data', (chunk) => {
-        stderr += String(chunk);
-        const m = /at (http:\/\/\S+\/mcp)/.exec(stderr);
-        if (m?.[1]) resolve(m[1]);
-      });
-      child.on('exit', (code) => reject(new Error(`the server exited (${code}): ${stderr}`)));
-    });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-    stop = async () => {
-      child.kill();
-    };
+    const server = await startHttpServer({ args: flags, env: childEnv ?? process.env });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    stop = () => server.stop();
   }
   const [page] = (await client.readResource({ uri: VIEW_URI })).contents as Array<{ text?: string }>;
   const close = async () => {

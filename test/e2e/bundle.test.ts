@@ -1,7 +1,7 @@
 // The Claude Desktop bundle: validated with the official CLI, packed, unpacked into a temporary folder,
 // and started exactly as its manifest's mcp_config says, substituted by the mcpb package's own
 // getMcpConfigForManifest (defaults applied, a boolean setting passed as "true" or "false").
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { demoCalls } from '../../scripts/demo.js';
+import { startHttpServer } from '../../scripts/http-server.js';
 import { nodeBinary } from '../../scripts/node-version.js';
 import { loadedAtStart } from '../../scripts/pack.js';
 import type { Simulator } from '../../src/simulator/server.js';
@@ -195,28 +196,19 @@ describe('the MCP Bundle', () => {
 
 describe('STREAMER_ANALYTICS_DEMO=true with --http', () => {
   it('serves the simulator over Streamable HTTP, as --http --demo does', async () => {
-    const child = spawn(process.execPath, [join(dir, 'server/index.js'), '--http', '--port', '0'], {
+    const server = await startHttpServer({
+      entry: join(dir, 'server/index.js'),
       env: { PATH: process.env.PATH ?? '', STREAMER_ANALYTICS_DEMO: 'true' },
-      stdio: ['ignore', 'ignore', 'pipe'],
     });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let text = '';
-        child.stderr.on('data', (chunk) => {
-          text += String(chunk);
-          const m = /at (http:\/\/\S+\/mcp)/.exec(text);
-          if (m?.[1]) resolve(m[1]);
-        });
-        child.on('exit', (code) => reject(new Error(`exited ${code}: ${text}`)));
-      });
       const client = new Client({ name: 'bundle-test', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
       const result = await client.callTool({ name: 'get_analytics_overview', arguments: {} });
       expect(result.isError).toBeFalsy();
       expect(textOf(result)).toMatch(/^SIMULATED DATA \(demo mode\)/);
       await client.close();
     } finally {
-      child.kill();
+      await server.stop();
     }
   });
 });

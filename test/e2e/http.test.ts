@@ -1,39 +1,26 @@
 // The built server with --http, driven by the SDK's StreamableHTTPClientTransport.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type HttpServerProcess, SERVER_ENTRY, startHttpServer } from '../../scripts/http-server.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { ids, startSim } from '../helpers.js';
 
-const ENTRY = fileURLToPath(new URL('../../dist/server/index.js', import.meta.url));
 const TOKEN = 'team-token-4d1f';
 
 let sim: Simulator;
-const children: ChildProcess[] = [];
+const servers: HttpServerProcess[] = [];
 
-/** Starts `main.js --http` on a free port; resolves with its /mcp URL once it says it is listening. */
+/** Starts the built server with --http on a free port (scripts/http-server.ts), stopped after the test. */
 async function startHttp(env: Record<string, string>, args: string[] = []) {
-  const child = spawn(process.execPath, [ENTRY, '--http', '--port', '0', ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  children.push(child);
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr?.on('data', (chunk) => {
-      stderr += String(chunk);
-      const m = /at (http:\/\/\S+\/mcp)/.exec(stderr);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-  });
-  return { child, url, base: url.replace(/\/mcp$/, ''), stderr: () => stderr };
+  const server = await startHttpServer({ env: { PATH: process.env.PATH ?? '', ...env }, args });
+  servers.push(server);
+  return server;
 }
 
 async function connect(url: string, headers: Record<string, string> = {}) {
@@ -82,8 +69,8 @@ const textOf = (result: Record<string, unknown>) =>
 beforeAll(async () => {
   sim = await startSim();
 });
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill();
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.stop('SIGKILL')));
 });
 afterAll(() => sim.close());
 
@@ -383,7 +370,7 @@ describe('Streamable HTTP', () => {
   it.each(['0.0.0.0', '127.example.invalid', '127.0.0.1.nip.io'])(
     'refuses to bind beyond loopback without a token (--host %s)',
     async (host) => {
-      const child = spawn(process.execPath, [ENTRY, '--http', '--host', host, '--port', '0'], {
+      const child = spawn(process.execPath, [SERVER_ENTRY, '--http', '--host', host, '--port', '0'], {
         env: { PATH: process.env.PATH ?? '' },
         stdio: ['ignore', 'ignore', 'pipe'],
       });

@@ -2,41 +2,29 @@
 // caller floods, others make small calls, some clients never read their answers, made-up keys churn the
 // per-caller pool. The small calls are answered in their normal time, nothing of theirs is lost, and the
 // server's memory stays flat. (The load project: these run alone, bounded in count and time.)
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect as netConnect, type Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type HttpServerProcess, startHttpServer } from '../../scripts/http-server.js';
 import { REFERENCE_URI } from '../../src/reference.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { ids, startSim } from '../helpers.js';
 
-const ENTRY = fileURLToPath(new URL('../../dist/server/index.js', import.meta.url));
 let sim: Simulator;
-const children: ChildProcess[] = [];
+const servers: HttpServerProcess[] = [];
 const sockets: Socket[] = [];
 
 async function startHttp(env: Record<string, string>) {
-  const child = spawn(process.execPath, [ENTRY, '--http', '--port', '0'], {
+  const server = await startHttpServer({
     env: { PATH: process.env.PATH ?? '', STREAMER_ANALYTICS_BASE_URL: sim.url, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
   });
-  children.push(child);
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr?.on('data', (chunk) => {
-      stderr += String(chunk);
-      const m = /at (http:\/\/\S+\/mcp)/.exec(stderr);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-  });
+  servers.push(server);
   const rssMiB = () =>
-    Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]) / 1024;
-  return { url, stderr: () => stderr, rssMiB };
+    Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1]) / 1024;
+  return { url: server.url, stderr: server.stderr, rssMiB };
 }
 
 async function client(url: string, headers: Record<string, string> = {}) {
@@ -69,9 +57,9 @@ async function timed(c: Client, mint: string) {
 beforeAll(async () => {
   sim = await startSim();
 });
-afterEach(() => {
+afterEach(async () => {
   for (const s of sockets.splice(0)) s.destroy();
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill();
+  await Promise.all(servers.splice(0).map((server) => server.stop('SIGKILL')));
   sim.reset();
 });
 afterAll(() => sim.close());
