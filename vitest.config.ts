@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // The load tests (soak, memory) measure time and memory: they run alone, after the others, so that no
@@ -21,6 +22,10 @@ export default defineConfig({
     // The JSON report is what .ci/run counts from; the default reporter is for people.
     reporters: ['default', ['json', { outputFile: '.vitest/report.json' }]],
     testTimeout: 20_000,
+    // Most of a test's time is spent waiting (on the simulator's latency, on a spawned server, on Chromium),
+    // not computing: one file per core plus one keeps a 2-core machine busy, where vitest's default (one
+    // worker per core, less one) runs the files one at a time.
+    maxWorkers: availableParallelism() + 1,
     // test/api/memory.test.ts measures the heap after a forced collection.
     execArgv: ['--expose-gc'],
     hookTimeout: 30_000,

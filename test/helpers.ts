@@ -28,6 +28,8 @@ export const CHANNELS = ['modern-stdio', 'modern-http', 'legacy-stdio', 'legacy-
 export type Channel = (typeof CHANNELS)[number];
 export const CHANNEL = (process.env.MCP_CHANNEL ?? 'modern-stdio') as Channel;
 if (!CHANNELS.includes(CHANNEL)) throw new Error(`MCP_CHANNEL must be one of ${CHANNELS.join(', ')}`);
+/** True in one channel's run: tests that never reach the server through the channel run there, once. */
+export const FIRST_CHANNEL = CHANNEL === CHANNELS[0];
 
 /** What the tests use of a Client, the same for both SDKs (v2's callTool signature). */
 export type Client = Pick<

@@ -3,7 +3,8 @@
 // answers its app-only tool calls through the server. Every view is looked at as a person would, at 400 and
 // 960 px, light and dark, for a 2025 client over --http and a 2026-07-28 client: contrast (from computed
 // styles, and from the chart's drawn pixels), row heights, no page overflow, labels not clipped, evidence
-// placement. Screenshots go to .screenshots/ (ignored by git). Without a Chromium these tests are skipped.
+// placement. With SCREENSHOTS=1, screenshots go to .screenshots/ (ignored by git; they are for people and
+// cost a fifth of the file's time, so they are not taken by default). Without a Chromium these tests are skipped.
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/client';
@@ -62,6 +63,7 @@ const viewOf = (result: unknown) =>
  * the viewport is made as tall as the page for the shot (and restored after).
  */
 async function shoot(page: Page, name: string) {
+  if (!process.env.SCREENSHOTS) return;
   const size = page.viewportSize() ?? { width: 960, height: 1000 };
   const height = Number(await page.evaluate('document.documentElement.scrollHeight'));
   await page.setViewportSize({ width: size.width, height: Math.min(height, 8000) });

@@ -4,7 +4,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Fault, Simulator } from '../../src/simulator/server.js';
 import { call, connect, type Harness, ids, startSim } from '../helpers.js';
 
-const TIMEOUT_MS = 300;
+// Per attempt. Wide enough that a loaded 2-core machine answers a normal request well within it (at 300 ms
+// a stalled moment timed out an answer on its way, and the retry changed the case's outcome).
+const TIMEOUT_MS = 1_000;
+/**
+ * Added to every case's upper bound: what a loaded machine may add to a call. The bounds are there to catch
+ * waits of a second or more (a Retry-After honoured, a backoff, a timeout too many); the count of upstream
+ * requests says which attempts were made.
+ */
+const SLACK_MS = 1_000;
 
 interface Case {
   name: string;
@@ -69,7 +77,7 @@ const CASES: Case[] = [
     outcome: '[error: timeout · retryable]',
     requests: 3,
     within: 3 * TIMEOUT_MS + 600,
-    says: /did not answer within 300 ms after 3 attempts/,
+    says: new RegExp(`did not answer within ${TIMEOUT_MS} ms after 3 attempts`),
   },
   {
     name: 'hang once, then answer',
@@ -89,17 +97,17 @@ const CASES: Case[] = [
   },
   {
     name: 'slow body within the timeout',
-    faults: [{ trickleMs: 60 }],
+    faults: [{ trickleMs: 100 }],
     outcome: 'ok',
     requests: 1,
     within: 600,
   },
   {
     name: 'slow body past the timeout, then answer',
-    faults: [{ trickleMs: 250 }],
+    faults: [{ trickleMs: 700 }],
     outcome: 'ok',
     requests: 2,
-    within: 1_200,
+    within: TIMEOUT_MS + 500,
   },
   {
     name: 'truncated JSON',
@@ -207,6 +215,8 @@ beforeAll(async () => {
   // A breaker threshold above the matrix's longest run of outages, so each case stands alone.
   h = await connect(sim, { config: { timeoutMs: TIMEOUT_MS }, api: { breaker: { threshold: 100 } } });
   mintIds = ids(sim, 'platform_a', 2);
+  // The first call loads what later calls reuse (undici, the tool's modules): not part of any case's time.
+  await call(h.client, 'analyze_botting', { mintIds });
 });
 afterAll(async () => {
   if (process.env.FAULT_MATRIX) console.table(matrix);
@@ -215,7 +225,7 @@ afterAll(async () => {
 });
 beforeEach(() => sim.reset());
 
-describe('fault matrix (analyze_botting, timeout 300 ms, 2 retries)', () => {
+describe('fault matrix (analyze_botting, timeout 1 s, 2 retries)', () => {
   it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
     sim.inject(...c.faults);
     const started = performance.now();
@@ -237,7 +247,7 @@ describe('fault matrix (analyze_botting, timeout 300 ms, 2 retries)', () => {
       expect(out.text.split('\n').at(-1)?.startsWith(c.outcome), out.text).toBe(true);
     }
     expect(sim.requests).toHaveLength(c.requests);
-    expect(ms).toBeLessThan(c.within);
+    expect(ms).toBeLessThan(c.within + SLACK_MS);
     if (c.atLeast) expect(ms).toBeGreaterThanOrEqual(c.atLeast);
     if (c.says) expect(out.text).toMatch(c.says);
     expect(out.text).not.toContain(sim.apiKey);
