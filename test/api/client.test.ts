@@ -16,7 +16,8 @@ function client(overrides: Partial<ApiClientOptions> = {}) {
   return new ApiClient({
     baseUrl: sim.url,
     apiKey: SIM_KEY,
-    timeoutMs: 300,
+    // Wide enough that a loaded machine's answer is never timed out (and retried) on its way.
+    timeoutMs: 1_000,
     maxRetries: 2,
     logger: createLogger('debug', [SIM_KEY], (line) => logLines.push(line)),
     retry: { baseDelayMs: 5, maxDelayMs: 20 },
@@ -130,9 +131,11 @@ describe('retries', () => {
   });
 
   it('times out a hung request per attempt, and retries it', async () => {
+    const hung = client({ timeoutMs: 300 });
     sim.inject({ hang: true }, { hang: true }, { hang: true });
     const started = Date.now();
-    const error = await failure(api.request(health));
+    const error = await failure(hung.request(health));
+    await hung.close();
     expect(error.kind).toBe('timeout');
     expect(error.detail.attempts).toBe(3);
     expect(Date.now() - started).toBeLessThan(3_000);
@@ -229,11 +232,13 @@ describe('cancellation', () => {
     sim.inject({ hang: true });
     const controller = new AbortController();
     const pending = api.request(health, controller.signal);
-    setTimeout(() => controller.abort(), 50);
+    await vi.waitFor(() => expect(sim.requests).toHaveLength(1), { timeout: 5_000, interval: 5 });
     const started = Date.now();
+    controller.abort();
     const error = await failure(pending);
     expect(error.kind).toBe('cancelled');
-    expect(Date.now() - started).toBeLessThan(250);
+    // At the abort, not at the attempt's timeout (1 s).
+    expect(Date.now() - started).toBeLessThan(500);
     expect(sim.requests).toHaveLength(1);
   });
 
@@ -315,24 +320,27 @@ describe('retry policy', () => {
 describe('concurrency limit', () => {
   it('keeps at most MAX_CONCURRENCY requests in flight; the rest queue', async () => {
     const limited = client({ maxConcurrency: 2 });
-    sim.latencyMs = 100;
+    sim.latencyMs = 300;
     const calls = Array.from({ length: 6 }, (_, i) => limited.request({ ...health, query: { n: i } }));
-    await new Promise((r) => setTimeout(r, 30));
+    // Once the first two have arrived (their answers 300 ms off), the other four wait.
+    await vi.waitFor(() => expect(sim.requests).toHaveLength(2), { timeout: 5_000, interval: 5 });
     expect(limited.load).toEqual({ active: 2, waiting: 4 });
     const started = Date.now();
     await Promise.all(calls);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    // Two more rounds of 300 ms after the first: two at a time, never more.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(590);
     expect(limited.load).toEqual({ active: 0, waiting: 0 });
     await limited.close();
   });
 
   it('a queued call that is cancelled leaves the queue and fails as cancelled', async () => {
     const limited = client({ maxConcurrency: 1 });
-    sim.latencyMs = 150;
+    sim.latencyMs = 500;
     const first = limited.request({ ...health, query: { n: 1 } });
     const controller = new AbortController();
     const queued = failure(limited.request({ ...health, query: { n: 2 } }, controller.signal));
-    await new Promise((r) => setTimeout(r, 20));
+    // Cancelled while the first is still upstream (its answer 500 ms off), so the second is still queued.
+    await vi.waitFor(() => expect(sim.requests).toHaveLength(1), { timeout: 5_000, interval: 5 });
     controller.abort();
     expect((await queued).kind).toBe('cancelled');
     expect(limited.load.waiting).toBe(0);

@@ -164,7 +164,8 @@ describe.runIf(FIRST_CHANNEL)('circuit breaker', () => {
 
 describe('cancellation from the MCP client', () => {
   it('notifications/cancelled aborts the upstream request', async () => {
-    const h = await connect(sim);
+    // An attempt's timeout far beyond the waits below: only the cancellation can end this request.
+    const h = await connect(sim, { config: { timeoutMs: 30_000 } });
     sim.inject({ hang: true });
     const controller = new AbortController();
     const pending = h.client.callTool(
@@ -174,11 +175,11 @@ describe('cancellation from the MCP client', () => {
       },
     );
     // Cancelled once its upstream request is under way.
-    await vi.waitFor(() => expect(sim.requests).toHaveLength(1), { timeout: 2_000, interval: 5 });
+    await vi.waitFor(() => expect(sim.requests).toHaveLength(1), { timeout: 10_000, interval: 5 });
     controller.abort();
     await expect(pending).rejects.toThrow();
     // The cancellation reaches the server, then its upstream request: soon, not at a fixed moment.
-    await vi.waitFor(() => expect(sim.abandoned).toBe(1), { timeout: 2_000, interval: 10 });
+    await vi.waitFor(() => expect(sim.abandoned).toBe(1), { timeout: 10_000, interval: 10 });
     expect(sim.requests).toHaveLength(1);
     // The server goes on answering other calls.
     expect((await call(h.client, 'check_health')).isError).toBe(false);

@@ -6,7 +6,7 @@ import { createServer as createNetServer } from 'node:net';
 import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type HttpServerProcess, SERVER_ENTRY, startHttpServer } from '../../scripts/http-server.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { ids, startSim } from '../helpers.js';
@@ -151,12 +151,18 @@ describe('Streamable HTTP', () => {
       await client.callTool({ name: 'check_health', arguments: {} });
       await client.close();
     }
-    await new Promise((r) => setTimeout(r, 100));
-    const lines = server
-      .stderr()
-      .split('\n')
-      .filter((l) => l.startsWith('{'));
-    const failed = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'tool call failed');
+    // Each failure is logged as its call ends: wait for the four lines rather than a fixed moment. Every
+    // complete line must parse (a line cut by another would not).
+    const failedLines = () =>
+      server
+        .stderr()
+        .split('\n')
+        .slice(0, -1)
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l))
+        .filter((l) => l.msg === 'tool call failed');
+    await vi.waitFor(() => expect(failedLines()).toHaveLength(4), { timeout: 10_000, interval: 10 });
+    const failed = failedLines();
     expect(failed).toHaveLength(4);
     for (const line of failed) {
       expect(line).toMatchObject({
@@ -392,7 +398,8 @@ describe('Streamable HTTP', () => {
     const client = await connect(server.url);
     sim.inject({ delayMs: 800 });
     const pending = client.callTool({ name: 'check_health', arguments: {} });
-    await new Promise((r) => setTimeout(r, 200));
+    // SIGTERM once the call is in flight upstream (its answer 800 ms off).
+    await vi.waitFor(() => expect(sim.requests).toHaveLength(1), { timeout: 10_000, interval: 5 });
     server.child.kill('SIGTERM');
     const result = await pending;
     expect(result.isError).toBeFalsy();
