@@ -51,7 +51,8 @@ export function testConfig(sim: Simulator | undefined, overrides: Partial<Config
   return {
     apiKey: sim ? sim.apiKey : undefined,
     baseUrl: sim ? sim.url : undefined,
-    timeoutMs: 2_000,
+    // Far above what a loaded machine takes to answer: a test that wants a timeout sets its own.
+    timeoutMs: 10_000,
     maxRetries: 2,
     maxConcurrency: 4,
     logLevel: 'warn',
