@@ -43,7 +43,16 @@ export default defineConfig({
       },
       ...CHANNELS.map((channel) => ({
         extends: true as const,
-        test: { name: channel, include: SUITE, env: { MCP_CHANNEL: channel }, sequence: { groupOrder: 0 } },
+        test: {
+          name: channel,
+          include: SUITE,
+          env: { MCP_CHANNEL: channel },
+          sequence: { groupOrder: 0 },
+          // These files share nothing but what they import (each starts its own simulator and server in
+          // its hooks): a worker runs one after another without loading the SDK, zod and the server
+          // afresh for each, which was half of a channel's time.
+          isolate: false,
+        },
       })),
       {
         extends: true,
