@@ -3,7 +3,12 @@ import { defineConfig } from 'vitest/config';
 // The load tests (soak, memory) measure time and memory: they run alone, after the others, so that no
 // other test file competes with them for the machine's two cores (a starved server times out upstream
 // requests and opens its circuit breaker, which is right for it and wrong for the measurement).
-const LOAD = ['test/e2e/soak.test.ts', 'test/api/memory.test.ts', 'test/e2e/shares.test.ts'];
+const LOAD = [
+  'test/e2e/soak.test.ts',
+  'test/api/memory.test.ts',
+  'test/e2e/shares.test.ts',
+  'test/e2e/hostile-callers.test.ts',
+];
 // The behaviour suite: the files that reach the server through test/helpers.ts `connect`. It runs once per
 // channel: both protocol eras (a v2 client pinned to 2026-07-28, a v1 client on the 2025 handshake), each
 // over stdio and over --http.

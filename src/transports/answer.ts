@@ -68,6 +68,12 @@ export interface AnswerOptions {
   maxBytes: number;
   /** A client that takes nothing of its answer for this long is disconnected. */
   sendTimeoutMs: number;
+  /**
+   * Bytes held for the answer from the start, before it is produced (what its requests may answer at
+   * most, as far as that is known before they run); the answer is counted as the larger of this and what
+   * it holds, until it is written in full.
+   */
+  reserve: number;
   /** Called once the answer is written in full (not yet read): the request's place is free. */
   produced: () => void;
   /** Called when every request is answered before the handler's answer came: its work is abandoned. */
@@ -94,10 +100,13 @@ export class Answer {
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   #watch: NodeJS.Timeout | undefined;
   #last = 0;
+  #reserve: number;
 
   constructor(res: ServerResponse, options: AnswerOptions) {
     this.#res = res;
     this.#o = options;
+    this.#reserve = options.reserve;
+    this.#account();
     res.on('drain', () => this.#account());
     const settle = () => {
       clearInterval(this.#watch);
@@ -207,7 +216,8 @@ export class Answer {
   #write(chunk: string | Buffer): boolean {
     const size = typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
     this.#sent += size;
-    const over = this.#o.meter.refuses(this.#o.caller, size);
+    const grows = Math.max(0, this.#res.writableLength + this.#buffered + size - this.#counted);
+    const over = this.#o.meter.refuses(this.#o.caller, grows);
     if (this.#sent > this.#o.maxBytes || over) {
       const message =
         this.#sent > this.#o.maxBytes
@@ -230,8 +240,9 @@ export class Answer {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return Buffer.concat(chunks);
+      const grows = Math.max(0, this.#res.writableLength + this.#buffered + value.length - this.#counted);
       this.#buffered += value.length;
-      const over = this.#o.meter.refuses(this.#o.caller, value.length);
+      const over = this.#o.meter.refuses(this.#o.caller, grows);
       const tooLarge = this.#buffered > this.#o.maxBytes;
       if (tooLarge || over) {
         await reader.cancel().catch(() => {});
@@ -284,6 +295,8 @@ export class Answer {
   #end(): void {
     if (this.#done) return;
     this.#done = true;
+    this.#reserve = 0;
+    this.#account();
     this.#reader?.cancel().catch(() => {});
     this.#o.produced();
   }
@@ -294,11 +307,10 @@ export class Answer {
    * `sendTimeoutMs` is disconnected, and what it held is freed.
    */
   #account(): void {
-    if (this.#res.destroyed) return;
-    const now = this.#res.writableLength + this.#buffered;
+    const now = this.#res.destroyed ? 0 : Math.max(this.#reserve, this.#res.writableLength + this.#buffered);
     this.#o.meter.add(this.#o.caller, now - this.#counted);
     this.#counted = now;
-    if (now > 0 && !this.#watch) {
+    if (this.#res.writableLength > 0 && !this.#watch && !this.#res.destroyed) {
       this.#last = Number.POSITIVE_INFINITY;
       this.#watch = setInterval(() => {
         const left = this.#res.writableLength;

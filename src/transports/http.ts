@@ -27,7 +27,7 @@ import { BusyError } from '../api/errors.js';
 import { Limiter } from '../api/limiter.js';
 import { Switch } from '../api/switch.js';
 import type { Logger } from '../log.js';
-import { appsDeclared } from '../views.js';
+import { appsDeclared, VIEW_URI } from '../views.js';
 import { Answer, Meter } from './answer.js';
 import { keepProtoArguments } from './proto.js';
 import { capabilitiesOf, createSessions } from './session.js';
@@ -311,6 +311,18 @@ interface Message {
   method?: unknown;
   params?: { requestId?: unknown; capabilities?: ClientCapabilities };
 }
+/**
+ * What one request's answer may hold, as far as it is known before it runs: a read of the view page (the
+ * largest resource, about 470 KB) 512 KiB, a tool call (its budgeted result) or another resource 64 KiB,
+ * anything else 4 KiB. Held for the answer from admission, so that requests arriving together cannot all
+ * be admitted before any of them holds anything.
+ */
+const estimate = (m: Message) => {
+  if (!isRequest(m)) return 0;
+  if (m.method === 'resources/read')
+    return (m.params as { uri?: unknown } | undefined)?.uri === VIEW_URI ? 512 * 1024 : 64 * 1024;
+  return m.method === 'tools/call' ? 64 * 1024 : 4 * 1024;
+};
 const isRequest = (m: Message) => typeof m?.method === 'string' && m.id !== undefined && m.id !== null;
 const isCancellation = (m: Message) => m?.method === 'notifications/cancelled';
 
@@ -490,8 +502,8 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
         connection: 'close',
       });
     }
-    const reserve = Number.isInteger(declared) && declared >= 0 ? declared : options.maxBodyBytes;
-    const bodyOver = bodies.refuses(address, reserve);
+    const bodyBytes = Number.isInteger(declared) && declared >= 0 ? declared : options.maxBodyBytes;
+    const bodyOver = bodies.refuses(address, bodyBytes);
     if (bodyOver === 'caller')
       return refuse(res, 429, 'Too many request bodies of this caller being handled: retry after 1 s', 1);
     if (bodyOver === 'server')
@@ -502,8 +514,8 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       return refuse(res, 429, 'Answers not yet read by this caller: read them, then retry after 1 s', 1);
     if (answersOver === 'server')
       return refuse(res, 503, 'Server busy: answers not yet read by their clients', 1);
-    bodies.add(address, reserve);
-    res.once('close', () => bodies.add(address, -reserve));
+    bodies.add(address, bodyBytes);
+    res.once('close', () => bodies.add(address, -bodyBytes));
 
     // Aborted when the connection goes, time runs out or every request is answered: the work in flight is
     // cancelled, and so are its upstream requests.
@@ -575,7 +587,22 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       const owed = new Map<string, unknown>();
       for (const m of all) if (isRequest(m)) owed.set(JSON.stringify(m.id), m.id);
       const callsOnly = owed.size > 0;
+      // What the answer may hold is held from now, within the caller's share and the server's bound.
+      const reserve = all.reduce((sum, m) => sum + estimate(m), 0);
+      const over = answers.refuses(address, reserve);
+      if (over === 'caller') {
+        const message =
+          reserve > answers.perCaller
+            ? `These requests may answer more than one caller may hold unread (${answers.perCaller} bytes): send fewer at once`
+            : 'Answers not yet read by this caller: read them, then retry after 1 s';
+        return jsonRpcError(res, 429, -32000, message, { 'retry-after': '1' });
+      }
+      if (over === 'server')
+        return jsonRpcError(res, 503, -32000, 'Server busy: answers not yet read by their clients', {
+          'retry-after': '1',
+        });
       const answer = new Answer(res, {
+        reserve,
         owed,
         batch,
         meter: answers,
