@@ -510,3 +510,40 @@ describe('6: bodies are admitted before they are read or parsed', () => {
     expect(stop()).toBeLessThan(1024);
   }, 30_000);
 });
+
+describe('behind a reverse proxy', () => {
+  // The notification rate (20 at once) shows who the server takes a caller to be.
+  const burst = async (url: string, forwardedFor: string) => {
+    const answers = [];
+    for (let i = 0; i < 24; i++)
+      answers.push(
+        await post(
+          url,
+          { jsonrpc: '2.0', method: 'notifications/initialized' },
+          { 'x-forwarded-for': forwardedFor },
+        ),
+      );
+    return answers.filter((a) => a.status === 202).length;
+  };
+
+  it('reads X-Forwarded-For only from the proxies named in STREAMER_ANALYTICS_HTTP_TRUST_PROXY', async () => {
+    const trusting = await startHttp({ STREAMER_ANALYTICS_HTTP_TRUST_PROXY: '127.0.0.1,10.0.0.0/8' });
+    // Two clients behind the named proxy are two callers; a hop the client wrote itself, left of an
+    // untrusted one, is not read.
+    expect(await burst(trusting.url, '192.0.2.1')).toBeGreaterThanOrEqual(20);
+    expect(await burst(trusting.url, '192.0.2.2')).toBeGreaterThanOrEqual(20);
+    expect(await burst(trusting.url, '203.0.113.9, 192.0.2.1')).toBeLessThan(10); // refilled meanwhile
+    // Through a chain of named proxies: the nearest address that is not one.
+    expect(await burst(trusting.url, '192.0.2.3, 10.1.2.3')).toBeGreaterThanOrEqual(20);
+    // Without the setting, the header is never read: one caller, whatever it says.
+    const plain = await startHttp({});
+    expect(await burst(plain.url, '192.0.2.1')).toBeGreaterThanOrEqual(20);
+    expect(await burst(plain.url, '192.0.2.2')).toBeLessThan(10);
+  });
+
+  it('refuses to start with a trusted proxy that is neither an address nor a CIDR', async () => {
+    await expect(startHttp({ STREAMER_ANALYTICS_HTTP_TRUST_PROXY: 'proxy.example' })).rejects.toThrow(
+      /TRUST_PROXY: not an address or CIDR: proxy.example/,
+    );
+  });
+});
