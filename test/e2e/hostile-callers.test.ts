@@ -459,24 +459,22 @@ describe('5: a shared upstream request runs at the best place of those waiting o
     const mints = ids(sim, 'platform_a', 160);
     sim.latencyMs = 300;
     const alone = await post(server.url, call(1, 'get_analytics_overview'), victim);
-    // Three investigations (about 60 upstream requests in the flooder's queue), then the overview.
-    const flood = [0, 1, 2].map((i) =>
+    // A batch of 60 calls (60 upstream requests in the flooder's queue), then the overview.
+    const flood = [
       post(
         server.url,
-        call(10 + i, 'investigate_botting', {
-          mintIds: mints.slice(i * 50, i * 50 + 50),
-          includeCreatorFees: true,
-        }),
+        mints.slice(0, 60).map((mint, i) => call(100 + i, 'get_streamer_core', { mint })),
         flooder,
       ),
-    );
+    ];
     await new Promise((r) => setTimeout(r, 300));
     const queued = post(server.url, call(20, 'get_analytics_overview'), flooder);
     await new Promise((r) => setTimeout(r, 100));
     const during = await post(server.url, call(2, 'get_analytics_overview'), victim);
     expect(messagesOf(during)[0]?.result).toBeDefined();
     expect(during.ms).toBeLessThan(alone.ms + 2_000);
-    await Promise.all([...flood, queued]);
+    expect(messagesOf(await queued)[0]?.result).toBeDefined();
+    void flood;
   }, 30_000);
 });
 
