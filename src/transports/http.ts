@@ -285,6 +285,8 @@ const INITIALIZE_RATE = { burst: 60, perSecond: 1 };
 const KEY_RATE = { burst: 60, perSecond: 1 };
 /** Callers whose rate is remembered; beyond it, the longest unseen is forgotten (and starts full again). */
 const RATE_CALLERS = 10_000;
+/** Messages in one batch, at most (as many as the upstream requests one HTTP request may cause). */
+const MAX_BATCH = 100;
 
 /** A token bucket per caller; `take` answers 0 when the caller may go on, else the seconds to wait. */
 function rateLimiter({ burst, perSecond }: { burst: number; perSecond: number }) {
@@ -557,6 +559,15 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
         body = JSON.parse(text);
       } catch {
         return jsonRpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+      }
+      // Each message of a batch costs the SDK's checks and an answer: a batch holds 100 at most.
+      if (Array.isArray(body) && body.length > MAX_BATCH) {
+        return jsonRpcError(
+          res,
+          400,
+          -32600,
+          `Invalid Request: a batch holds at most ${MAX_BATCH} messages, this one ${body.length}`,
+        );
       }
       keepProtoArguments(body);
       const batch = Array.isArray(body);

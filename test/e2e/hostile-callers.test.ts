@@ -178,20 +178,18 @@ function neverRead(url: string, body: string, headers: Record<string, string> = 
   return socket;
 }
 
-/** Sends 1 MiB junk bodies over 8 connections from 127.0.0.3 until killed; a dot for each answer. */
+/** Sends 1 MiB junk bodies over 32 connections from 127.0.0.3 until killed; a dot for each answer. */
 const JUNK_SENDER = `
 const http = require('node:http');
 const body = '[' + Array(262000).fill('[0]').join(',') + ']';
 const url = process.argv[1];
 const send = () => {
   const req = http.request(url, { method: 'POST', localAddress: '127.0.0.3', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) } }, (res) => { res.resume(); res.on('end', () => { process.stdout.write('.'); send(); }); });
-  req.on('error', () => { process.stdout.write('.'); setTimeout(send, 5); });
+  req.on('error', () => { process.stdout.write('.'); setTimeout(send, 20); });
   req.end(body);
 };
-for (let i = 0; i < 8; i++) send();
+for (let i = 0; i < 32; i++) send();
 `;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
 beforeAll(async () => {
   sim = await startSim();
@@ -479,7 +477,7 @@ describe('5: a shared upstream request runs at the best place of those waiting o
 });
 
 describe('6: bodies are admitted before they are read or parsed', () => {
-  it('1 MiB junk bodies over 8 connections from one address: the victim keeps its time, memory bounded', async () => {
+  it('1 MiB junk bodies over 32 connections from one address: the victim keeps its time, memory bounded', async () => {
     const server = await startHttp({ STREAMER_ANALYTICS_API_KEY: sim.apiKey });
     const victimTimes = async () => {
       const times = [];
@@ -487,10 +485,11 @@ describe('6: bodies are admitted before they are read or parsed', () => {
         times.push((await post(server.url, call(i, 'check_health'), {}, '127.0.0.2')).ms);
       return times;
     };
-    const before = median(await victimTimes());
+    const before = Math.max(...(await victimTimes()));
     const stop = server.watchRss();
-    // The attacker is a process of its own (the test's own event loop stays the victim's): 8 connections
-    // from 127.0.0.3, each sending a 1 MiB body of tiny JSON arrays again as soon as it is answered.
+    // The attacker is a process of its own (the test's own event loop stays the victim's): 32 connections
+    // from 127.0.0.3, each sending a 1 MiB body of tiny JSON arrays again as soon as it is answered
+    // (about 350 ms of the server's time each, where it is read, parsed and checked by the SDK).
     const attacker = spawn(process.execPath, ['-e', JUNK_SENDER, server.url], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -502,9 +501,9 @@ describe('6: bodies are admitted before they are read or parsed', () => {
     await new Promise((r) => setTimeout(r, 500));
     const times = await victimTimes();
     attacker.kill();
-    const during = median(times);
-    expect(sent).toBeGreaterThan(8);
-    expect(during).toBeLessThan(Math.max(before, 15) + 2_000);
+    // Each of the victim's calls within 2 s of its time alone (the upstream answers at once here).
+    expect(Math.max(...times)).toBeLessThan(before + 2_000);
+    expect(sent).toBeGreaterThan(32);
     expect(stop()).toBeLessThan(1024);
   }, 30_000);
 });
