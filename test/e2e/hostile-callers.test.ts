@@ -508,6 +508,19 @@ describe('6: bodies are admitted before they are read or parsed', () => {
   }, 30_000);
 });
 
+describe('batches', () => {
+  it('hold 100 messages at most: a larger one is refused before any of it is checked or run', async () => {
+    const server = await startHttp({ STREAMER_ANALYTICS_API_KEY: sim.apiKey });
+    const pings = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' }));
+    const ok = await post(server.url, pings(100));
+    expect(messagesOf(ok)).toHaveLength(100);
+    const refused = await post(server.url, pings(101));
+    expect(refused.status).toBe(400);
+    expect(refused.text).toMatch(/a batch holds at most 100 messages, this one 101/);
+  });
+});
+
 describe('behind a reverse proxy', () => {
   // The notification rate (20 at once) shows who the server takes a caller to be.
   const burst = async (url: string, forwardedFor: string) => {
