@@ -98,7 +98,7 @@ async function serveOverHttp(
   cleanup: () => Promise<void>,
   demo: boolean,
 ): Promise<number | undefined> {
-  const [{ HTTP_DEFAULTS, serveHttp }, { ClientPool }] = await Promise.all([
+  const [{ HTTP_DEFAULTS, serveHttp, trustedProxies }, { ClientPool }] = await Promise.all([
     import('./transports/http.js'),
     import('./api/pool.js'),
   ]);
@@ -120,6 +120,20 @@ async function serveOverHttp(
   const port = Number(flags.port ?? env('PORT') ?? HTTP_DEFAULTS.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     process.stderr.write(`--port must be a whole number from 0 to 65535, got ${flags.port ?? env('PORT')}\n`);
+    return 2;
+  }
+  const trustProxy = list(env('TRUST_PROXY'));
+  try {
+    trustedProxies(trustProxy);
+  } catch (error) {
+    process.stderr.write(`STREAMER_ANALYTICS_HTTP_TRUST_PROXY: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const sendTimeoutMs = Number(env('SEND_TIMEOUT_MS') ?? HTTP_DEFAULTS.sendTimeoutMs);
+  if (!Number.isInteger(sendTimeoutMs) || sendTimeoutMs < 100 || sendTimeoutMs > 600_000) {
+    process.stderr.write(
+      `STREAMER_ANALYTICS_HTTP_SEND_TIMEOUT_MS must be a whole number from 100 to 600000, got ${env('SEND_TIMEOUT_MS')}\n`,
+    );
     return 2;
   }
   let readiness: { at: number; value: Promise<{ ready: boolean; detail: string }> } | undefined;
@@ -164,6 +178,8 @@ async function serveOverHttp(
         token: config.httpToken,
         allowedHosts: list(flags['allowed-hosts'] ?? env('ALLOWED_HOSTS')).map((h) => h.toLowerCase()),
         allowedOrigins: list(flags['allowed-origins'] ?? env('ALLOWED_ORIGINS')),
+        trustProxy,
+        sendTimeoutMs,
       },
       {
         logger,
@@ -174,7 +190,7 @@ async function serveOverHttp(
           return readiness.value;
         },
         callerKeys: pool !== undefined,
-        makeServer({ apiKey, capabilities, id, onEnd }) {
+        makeServer({ apiKey, capabilities, id, share, cancelled, onEnd }) {
           // A caller's key is used (and so a secret) only when the server has no key of its own.
           const own = client ? undefined : apiKey;
           // Its pooled client is taken on its first upstream request, and held until the request is over.
@@ -192,6 +208,8 @@ async function serveOverHttp(
             ...(upstream ? { client: upstream } : {}),
             ...(capabilities ? { clientCapabilities: capabilities } : {}),
             caller: id,
+            share,
+            ...(cancelled ? { cancelled } : {}),
           });
         },
       },

@@ -61,7 +61,26 @@ export interface ServerDeps {
   callerKey?: string;
   /** Who is calling (over --http): the upstream's capacity is shared among callers in turn. */
   caller?: string;
+  /**
+   * The caller's share (over --http): its anchor and key, opaque (CallContext.caller). Absent: one per
+   * upstream client.
+   */
+  share?: string;
+  /** The transport's cancellation of one request by its JSON-RPC id (a batch member cancelled alone). */
+  cancelled?: (id: unknown) => AbortSignal | undefined;
 }
+
+/** An opaque caller per upstream client, where the transport names none (stdio: one per process). */
+const clientIds = new WeakMap<object, string>();
+let clientCount = 0;
+const callerOf = (client: object) => {
+  let id = clientIds.get(client);
+  if (id === undefined) {
+    id = `client ${++clientCount}`;
+    clientIds.set(client, id);
+  }
+  return id;
+};
 
 const DEMO_NOTE = 'SIMULATED DATA (demo mode): not the real service.';
 const DEMO_MARK = '[simulated] ';
@@ -177,7 +196,8 @@ export function createServer(deps: ServerDeps): Server {
     if ('error' in prepared) return redact.deep(toolError(prepared.error));
     if (!client)
       return toolError(setupGuide(missingSettings(deps.config), deps.problems ?? [], deps.setupPlace));
-    const { signal } = ctx.mcpReq;
+    const cancelled = deps.cancelled?.(ctx.mcpReq.id);
+    const signal = cancelled ? AbortSignal.any([ctx.mcpReq.signal, cancelled]) : ctx.mcpReq.signal;
     const progressToken = ctx.mcpReq._meta?.progressToken;
     const started = performance.now();
     // Progress is handed to the transport before the result, so it is never written after it.
@@ -203,8 +223,7 @@ export function createServer(deps: ServerDeps): Server {
           );
         },
         signal,
-        // Over --http with callers' own keys, a fresh lease per request: its pool's owner for the key.
-        callerKey: (client as { owner?: object }).owner ?? client,
+        caller: deps.share ?? callerOf(client),
         ...(withView ? { view: (data: ViewData) => (view = data) } : {}),
         // The demo marker is added after rendering: the result is fitted to what it leaves.
         budget: deps.demo ? budget - DEMO_COST : budget,

@@ -20,7 +20,7 @@ import {
   InvalidResponseError,
   TimeoutError,
 } from './errors.js';
-import { Limiter } from './limiter.js';
+import { type Callers, Limiter } from './limiter.js';
 import { DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, retryDelay } from './retry.js';
 import { SharedCall } from './shared-call.js';
 import { Switch, sleep } from './switch.js';
@@ -136,7 +136,7 @@ export class ApiClient implements Upstream {
     const key = `${req.method} ${url.href} ${payload ?? ''}`;
     let shared = this.#inflight.get(key);
     if (!shared || shared.abandoned) {
-      const call = new SharedCall((s) => this.#send(req, url, payload, s, caller));
+      const call = new SharedCall((s, callers) => this.#send(req, url, payload, s, callers), caller);
       const forget = () => {
         if (this.#inflight.get(key) === call) this.#inflight.delete(key);
       };
@@ -144,10 +144,10 @@ export class ApiClient implements Upstream {
       this.#inflight.set(key, call);
       shared = call;
     }
-    return shared.join(signal);
+    return shared.join(signal, caller);
   }
 
-  async #send(req: ApiRequest, url: URL, payload: string | undefined, cancel: Switch, caller: string) {
+  async #send(req: ApiRequest, url: URL, payload: string | undefined, cancel: Switch, caller: Callers) {
     const started = performance.now();
     for (let attempt = 0; ; attempt++) {
       try {

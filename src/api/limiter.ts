@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { BusyError } from './errors.js';
 import type { Switch } from './switch.js';
 
@@ -9,16 +10,42 @@ export interface LimiterOptions {
 }
 
 /**
+ * Who waits on one task: one caller, or several that join while it waits (an upstream request shared by
+ * identical calls). The task stands in the queue of each, and runs at the first turn any of them gets.
+ */
+export class Callers extends EventEmitter {
+  readonly names = new Set<string>();
+
+  constructor(first?: string) {
+    super();
+    if (first !== undefined) this.names.add(first);
+  }
+
+  add(name: string): void {
+    if (this.names.has(name)) return;
+    this.names.add(name);
+    this.emit('add', name);
+  }
+}
+
+/** A waiting task: in one or more callers' queues until it starts or leaves. */
+interface Ticket {
+  go: () => void;
+  live: boolean;
+}
+
+/**
  * At most `limit` tasks run at once; the rest wait, in one queue per caller, and a free slot goes to the
  * callers in turn (round robin): a caller with a hundred tasks waiting delays another caller's one task by
- * at most one task per caller ahead of it, not by a hundred. A waiter whose switch is thrown leaves its
- * queue. With one caller (stdio, or one key) this is the plain first-come-first-served queue.
+ * at most one task per caller ahead of it, not by a hundred. A task shared by several callers waits in each
+ * of their queues and takes the best place among them. A waiter whose switch is thrown leaves its queues.
+ * With one caller (stdio, or one key) this is the plain first-come-first-served queue.
  */
 export class Limiter {
   #active = 0;
   #waiting = 0;
   /** Waiting tasks by caller; a caller's turn comes in the order the map keeps (re-added at the end). */
-  readonly #queues = new Map<string, Array<() => void>>();
+  readonly #queues = new Map<string, Ticket[]>();
   /** Recent task time (ms, moving average), for the wait a busy caller is told. */
   #taskMs = 200;
   readonly limit: number;
@@ -38,21 +65,32 @@ export class Limiter {
     return this.#waiting;
   }
 
-  run<T>(task: () => Promise<T>, cancel: Switch, caller = ''): Promise<T> {
+  run<T>(task: () => Promise<T>, cancel: Switch, caller: string | Callers = ''): Promise<T> {
     // With a slot free and nobody waiting, start at once: no extra async frame on the hot path.
     if (this.#active < this.limit && this.#waiting === 0) return this.#start(task);
-    const queue = this.#queues.get(caller);
-    if ((queue?.length ?? 0) >= this.maxWaitingPerCaller) {
+    const first = typeof caller === 'string' ? caller : (caller.names.values().next().value ?? '');
+    const queue = this.#queue(first);
+    if (queue.length >= this.maxWaitingPerCaller) {
       // Past its share of waiting work: said at once, with how long its queue takes to drain.
-      const turns = Math.ceil(
-        (queue?.length ?? 0) / Math.max(1, this.limit / Math.max(1, this.#queues.size)),
-      );
+      const turns = Math.ceil(queue.length / Math.max(1, this.limit / Math.max(1, this.#queues.size)));
       const retryAfterMs = Math.min(30_000, Math.max(1_000, Math.round(turns * this.#taskMs)));
       return Promise.reject(
-        new BusyError(`${queue?.length} upstream requests of this caller already waiting`, { retryAfterMs }),
+        new BusyError(`${queue.length} upstream requests of this caller already waiting`, { retryAfterMs }),
       );
     }
     return this.#wait(cancel, caller).then(() => this.#start(task, true));
+  }
+
+  /** A caller's live waiting tickets (dead ones, started through another caller's turn, dropped). */
+  #queue(caller: string): Ticket[] {
+    const queue = this.#queues.get(caller);
+    if (!queue) return [];
+    const live = queue.filter((t) => t.live);
+    if (live.length !== queue.length) {
+      if (live.length) this.#queues.set(caller, live);
+      else this.#queues.delete(caller);
+    }
+    return live;
   }
 
   /** Runs a task in a slot: taken here, or already taken for it by #next (`reserved`). */
@@ -74,40 +112,63 @@ export class Limiter {
     return running.finally(release);
   }
 
-  /** Starts the first waiting task of the caller whose turn it is; that caller goes to the back. */
+  /** Starts the first live task of the caller whose turn it is; that caller goes to the back. */
   #next(): void {
-    if (this.#active >= this.limit) return;
-    const first = this.#queues.entries().next();
-    if (first.done) return;
-    const [caller, queue] = first.value;
-    this.#queues.delete(caller);
-    const go = queue.shift();
-    if (queue.length) this.#queues.set(caller, queue);
-    this.#waiting--;
-    // The slot is taken now, before the waiter's continuation runs, so that no one else takes it too.
-    this.#active++;
-    go?.();
+    while (this.#active < this.limit) {
+      const first = this.#queues.entries().next();
+      if (first.done) return;
+      const [caller, queue] = first.value;
+      this.#queues.delete(caller);
+      let ticket = queue.shift();
+      while (ticket && !ticket.live) ticket = queue.shift();
+      if (queue.length) this.#queues.set(caller, queue);
+      if (!ticket) continue;
+      ticket.live = false;
+      this.#waiting--;
+      // The slot is taken now, before the waiter's continuation runs, so that no one else takes it too.
+      this.#active++;
+      ticket.go();
+      return;
+    }
   }
 
-  #wait(cancel: Switch, caller: string): Promise<void> {
+  #wait(cancel: Switch, caller: string | Callers): Promise<void> {
     return new Promise((resolve, reject) => {
-      const go = () => {
-        stop();
-        resolve();
+      const enqueue = (name: string) => {
+        const queue = this.#queues.get(name);
+        if (queue) queue.push(ticket);
+        else this.#queues.set(name, [ticket]);
+      };
+      const ticket: Ticket = {
+        live: true,
+        go: () => {
+          stop();
+          unjoin();
+          resolve();
+        },
       };
       const stop = cancel.listen(() => {
-        const queue = this.#queues.get(caller);
-        const index = queue?.indexOf(go) ?? -1;
-        if (queue && index >= 0) {
-          queue.splice(index, 1);
+        unjoin();
+        if (ticket.live) {
+          ticket.live = false;
           this.#waiting--;
-          if (!queue.length) this.#queues.delete(caller);
+          for (const name of typeof caller === 'string' ? [caller] : caller.names) this.#queue(name);
         }
         reject(cancel.reason);
       });
-      const queue = this.#queues.get(caller);
-      if (queue) queue.push(go);
-      else this.#queues.set(caller, [go]);
+      // A caller joining a shared task while it waits puts it in its own queue too.
+      const onAdd = (name: string) => {
+        if (ticket.live) enqueue(name);
+      };
+      const unjoin = () => {
+        if (typeof caller !== 'string') caller.off('add', onAdd);
+      };
+      if (typeof caller === 'string') enqueue(caller);
+      else {
+        for (const name of caller.names) enqueue(name);
+        if (!caller.names.size) enqueue('');
+        caller.on('add', onAdd);
+      }
       this.#waiting++;
       // A slot may be free (tasks were waiting a moment ago): the next in turn takes it.
       this.#next();

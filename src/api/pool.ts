@@ -6,18 +6,13 @@ interface Entry {
   client: Upstream;
   /** HTTP requests holding this client now. */
   users: number;
-  /** The upstream refused this key on its last answer (a made-up key, say): let go of first. */
-  refused: boolean;
+  /** The upstream answered this key ('accepted'), refused it ('refused', let go once idle), or not yet. */
+  state: 'new' | 'accepted' | 'refused';
 }
 
 /** An upstream for one HTTP request, and the release of the pooled client it took, if any. */
 export interface Lease extends Upstream {
   release(): void;
-  /**
-   * The same object for every lease of one key, for as long as the key is among the last `max` leased:
-   * what a call keeps for its caller key (investigate_botting's cache) is kept under it.
-   */
-  owner: object;
 }
 
 /**
@@ -26,14 +21,13 @@ export interface Lease extends Upstream {
  * by the key's SHA-256 (the map never holds a key in clear).
  *
  * An entry is made only when a caller's request reaches the upstream (listing tools makes none), and is
- * held, counted, by every HTTP request that uses it: a client in use is never closed. Past `max` keys the
- * pool lets go of an idle client, one the upstream refused before any other, then the least recently used:
- * a stream of made-up keys replaces only its own kind, never an active caller's client or its breaker.
+ * held, counted, by every HTTP request that uses it: a client in use is never closed. Keys the upstream
+ * refused are let go as soon as their last request is over; keys it has not answered yet (an outage, say)
+ * are kept apart from those it accepted, `max` of each, so made-up keys displace only their own kind,
+ * never a working key's client or its breaker. Past `max` of a kind, its least recently used idle one goes.
  */
 export class ClientPool {
   readonly #entries = new Map<string, Entry>();
-  /** Owners by key digest, most recently leased last (never the key itself). */
-  readonly #owners = new Map<string, object>();
 
   constructor(
     private readonly make: (apiKey: string) => Upstream,
@@ -49,16 +43,12 @@ export class ClientPool {
   lease(apiKey: string): Lease {
     const id = createHash('sha256').update(apiKey).digest('base64');
     let held: Entry | undefined;
-    const owner = this.#owners.get(id) ?? {};
-    this.#owners.delete(id);
-    this.#owners.set(id, owner);
-    if (this.#owners.size > this.max) this.#owners.delete(this.#owners.keys().next().value as string);
     const take = (): Entry => {
       if (held) return held;
       let entry = this.#entries.get(id);
       if (entry) this.#entries.delete(id);
       else {
-        entry = { client: this.make(apiKey), users: 0, refused: false };
+        entry = { client: this.make(apiKey), users: 0, state: 'new' };
         this.onOpen(this.#entries.size + 1);
       }
       // Most recently used last.
@@ -72,41 +62,41 @@ export class ClientPool {
         const entry = take();
         try {
           const answer = await entry.client.request(req, signal, caller);
-          entry.refused = false;
+          entry.state = 'accepted';
           return answer;
         } catch (error) {
-          if (error instanceof ApiError && error.kind === 'auth') entry.refused = true;
+          if (error instanceof ApiError && error.kind === 'auth') entry.state = 'refused';
           throw error;
         }
       },
       close: async () => {},
-      owner,
       release: () => {
         if (!held) return;
-        held.users--;
+        const entry = held;
         held = undefined;
+        entry.users--;
+        if (entry.users === 0 && entry.state === 'refused' && this.#entries.get(id) === entry) {
+          this.#entries.delete(id);
+          entry.client.close().catch(() => {});
+        }
         this.#trim();
       },
     };
   }
 
-  /** Past `max`, lets go of idle clients: refused keys first, then the least recently used. */
+  /** Past `max` keys of a kind (accepted, or not yet answered), lets go of its least recently used idle. */
   #trim(): void {
-    while (this.#entries.size > this.max) {
-      let victim: string | undefined;
-      for (const [id, entry] of this.#entries) {
+    for (const accepted of [false, true]) {
+      const kind = [...this.#entries].filter(([, e]) => (e.state === 'accepted') === accepted);
+      // Oldest first; clients in use stay (bounded by requests in flight).
+      let excess = kind.length - this.max;
+      for (const [id, entry] of kind) {
+        if (excess <= 0) break;
         if (entry.users > 0) continue;
-        if (entry.refused) {
-          victim = id;
-          break;
-        }
-        victim ??= id;
+        this.#entries.delete(id);
+        entry.client.close().catch(() => {});
+        excess--;
       }
-      // Every client in use: the pool stays over `max` until one is released (bounded by requests in flight).
-      if (victim === undefined) return;
-      const entry = this.#entries.get(victim);
-      this.#entries.delete(victim);
-      entry?.client.close().catch(() => {});
     }
   }
 

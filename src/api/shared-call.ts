@@ -1,18 +1,23 @@
 import { CancelledError } from './errors.js';
+import { Callers } from './limiter.js';
 import { Switch } from './switch.js';
 
 /**
  * One upstream call awaited by any number of callers. A caller that cancels stops waiting; the call
  * itself is aborted only when every caller has cancelled, so one caller never cancels another's answer.
+ * Everyone who joins is named in `callers`: a call still waiting for an upstream slot waits in each one's
+ * queue, so it runs at the best place any of them has, never behind the first asker's backlog.
  */
 export class SharedCall<T> {
   readonly #cancel = new Switch();
+  readonly callers: Callers;
   readonly #done: Promise<T>;
   #waiters = 0;
   #settled = false;
 
-  constructor(run: (cancel: Switch) => Promise<T>) {
-    this.#done = run(this.#cancel);
+  constructor(run: (cancel: Switch, callers: Callers) => Promise<T>, caller?: string) {
+    this.callers = new Callers(caller);
+    this.#done = run(this.#cancel, this.callers);
     const settle = () => {
       this.#settled = true;
     };
@@ -29,8 +34,9 @@ export class SharedCall<T> {
     return this.#cancel.aborted;
   }
 
-  join(signal?: AbortSignal): Promise<T> {
+  join(signal?: AbortSignal, caller?: string): Promise<T> {
     if (signal?.aborted) return Promise.reject(new CancelledError('cancelled by the client'));
+    if (caller !== undefined) this.callers.add(caller);
     this.#waiters++;
     return new Promise<T>((resolve, reject) => {
       const onAbort = () => {

@@ -120,10 +120,10 @@ export const investigateBotting = defineTool({
       args.platform,
       args.includeCreatorFees,
     ]);
-    const hit = ctx.callerKey ? recall<Investigation>(ctx.callerKey, key) : undefined;
+    const hit = ctx.caller ? recall<Investigation>(ctx.caller, key) : undefined;
     const data = hit?.value ?? (await investigate(args, ctx));
-    const kept = hit !== undefined || (data.complete && ctx.callerKey !== undefined);
-    if (!hit && kept && ctx.callerKey) remember(ctx.callerKey, key, data);
+    const kept = hit !== undefined || (data.complete && ctx.caller !== undefined);
+    if (!hit && kept && ctx.caller) remember(ctx.caller, key, data);
     ctx.view?.(
       boardData(
         data.ranked,

@@ -32,11 +32,11 @@ export interface CallContext {
   /** Characters each channel may use. */
   budget: number;
   /**
-   * Who is calling, for what a tool keeps between calls (investigate_botting's short cache): the upstream
-   * client the call uses, one per API key (over --http with callers' own keys, one object per key). Absent:
-   * nothing is kept.
+   * Who is calling, opaque and stable per caller: over --http its anchor (verified session, else address)
+   * and its key, hashed (never the key); over stdio one per upstream client. What a tool keeps or queues
+   * per caller (investigate_botting's cache, fair turns) is keyed by it. Absent: nothing is kept.
    */
-  callerKey?: object;
+  caller?: string;
   /**
    * Takes the call's full data for an MCP Apps view (never budgeted, never shown to the model); present
    * only when the client declared the MCP Apps extension, so nothing is built for other clients.

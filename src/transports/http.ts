@@ -1,9 +1,13 @@
 // MCP over Streamable HTTP, stateless: every POST /mcp gets a fresh server and transport, so any instance
 // can answer any request and plain round-robin balancing works. Loaded only in --http mode.
+//
+// A shared server holds against its own callers: each request's caller is known from what it cannot choose
+// (its verified session, else its address, read from the proxies the operator trusts) before anything is
+// spent on it, and everything it can make the server hold (body bytes, places, unread answers, keys,
+// notifications) is bounded per caller and in all before it is held.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { type AddressInfo, isIPv4 } from 'node:net';
-import { Readable, Transform } from 'node:stream';
+import { type AddressInfo, BlockList, isIP, isIPv4 } from 'node:net';
 import {
   bearerAuthChallengeResponse,
   type ClientCapabilities,
@@ -14,7 +18,6 @@ import {
   OAuthError,
   OAuthErrorCode,
   type OAuthTokenVerifier,
-  readRequestBody,
   type Server,
   validateHostHeader,
   validateOriginHeader,
@@ -24,7 +27,8 @@ import { BusyError } from '../api/errors.js';
 import { Limiter } from '../api/limiter.js';
 import { Switch } from '../api/switch.js';
 import type { Logger } from '../log.js';
-import { appsDeclared } from '../views.js';
+import { appsDeclared, VIEW_URI } from '../views.js';
+import { Answer, Meter } from './answer.js';
 import { keepProtoArguments } from './proto.js';
 import { capabilitiesOf, createSessions } from './session.js';
 
@@ -37,11 +41,21 @@ export interface HttpOptions {
   allowedHosts: string[];
   /** Origins accepted when present, compared by host name; empty: the loopback names. */
   allowedOrigins: string[];
+  /**
+   * Reverse proxies whose X-Forwarded-For is believed (addresses or CIDRs); a caller's address is the
+   * first one, from the right, that is not one of them. Empty: the socket's address, whatever is sent.
+   */
+  trustProxy?: string[];
+  /** One request body; past it, 413. A caller holds at most two bodies' worth at once, all callers 16. */
   maxBodyBytes: number;
-  /** The whole answer to one HTTP request, a batch's included; past it, an error instead. */
+  /** The whole answer to one HTTP request, a batch's included; past it, an error instead, as produced. */
   maxAnswerBytes: number;
-  /** Answer bytes not yet taken by slow clients, all together, past which new calls are refused. */
+  /** Answer bytes not yet taken by their clients, all together; past it, new calls get 503. */
   maxUnsentBytes: number;
+  /** Answer bytes not yet taken, one caller's (its share); past it, its new calls get 429. */
+  maxUnsentPerCaller?: number;
+  /** A client that takes nothing of its answer for this long is disconnected (default 30 s). */
+  sendTimeoutMs?: number;
   maxConcurrent: number;
   /** Requests waiting for a place in all (default 256); beyond it, 503. */
   maxWaiting?: number;
@@ -61,6 +75,10 @@ export const HTTP_DEFAULTS = {
   maxAnswerBytes: 8 * 1024 * 1024,
   /** Answers written but not yet taken by their clients, all together; past it, new calls wait (503). */
   maxUnsentBytes: 64 * 1024 * 1024,
+  /** One caller's answers not yet taken; past it, its new calls 429 and answers being written are cut. */
+  maxUnsentPerCaller: 16 * 1024 * 1024,
+  /** A client that takes nothing of its answer for this long is disconnected. */
+  sendTimeoutMs: 30_000,
   maxConcurrent: 64,
   requestTimeoutMs: 120_000,
   shutdownGraceMs: 10_000,
@@ -78,8 +96,12 @@ export interface Caller {
   apiKey: string | undefined;
   /** What a 2025 client declared at initialize, from its verified session id (absent: none, or 2026). */
   capabilities?: ClientCapabilities;
-  /** Who asks, for fair shares of the upstream: its session, its own key, or its address. */
+  /** Its anchor, for fair shares of places and of the upstream: its verified session, else its address. */
   id: string;
+  /** Its anchor and key together, opaque (a digest, never the key): what a tool keeps per caller. */
+  share: string;
+  /** The cancellation of one of its requests, by JSON-RPC id, when one is cancelled alone (a batch's). */
+  cancelled?: (id: unknown) => AbortSignal | undefined;
   /** Runs `end` when the HTTP request is over (answered, or its connection gone). */
   onEnd(end: () => void): void;
 }
@@ -154,6 +176,61 @@ function headerOf(req: IncomingMessage, name: string): string | undefined {
 }
 
 /** Headers that belong to this hop, not to the request handed on. */
+/** The trusted proxies as a block list; throws on an entry that is neither an address nor a CIDR. */
+export function trustedProxies(entries: readonly string[]): BlockList | undefined {
+  if (!entries.length) return undefined;
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address = '', bits, extra] = entry.split('/');
+    const type = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    if (!isIP(address) || extra !== undefined || (bits !== undefined && !/^\d{1,3}$/.test(bits)))
+      throw new Error(`not an address or CIDR: ${entry}`);
+    if (bits === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, Number(bits), type);
+  }
+  return list;
+}
+
+const plainAddress = (address: string) => address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+const isTrusted = (list: BlockList, address: string) => {
+  const plain = plainAddress(address);
+  const type = isIP(plain);
+  return type !== 0 && list.check(plain, type === 6 ? 'ipv6' : 'ipv4');
+};
+
+/**
+ * The caller's address: the socket's; behind trusted proxies, the nearest address in X-Forwarded-For (from
+ * the right) that is not a trusted proxy, as `trust proxy` works in common HTTP servers. What a caller
+ * writes in the header beyond the first untrusted hop is never read.
+ */
+export function clientAddress(req: IncomingMessage, trusted: BlockList | undefined): string {
+  let address = plainAddress(req.socket.remoteAddress ?? '');
+  if (!trusted || !isTrusted(trusted, address)) return address;
+  const header = req.headers['x-forwarded-for'];
+  const hops = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = plainAddress(hops[i] as string);
+    if (!isIP(hop)) break;
+    address = hop;
+    if (!isTrusted(trusted, hop)) break;
+  }
+  return address;
+}
+
+/** The request as a web-standard Request (what the SDK takes); its body was read and parsed already. */
+function webRequest(req: IncomingMessage, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (HOP.has(name) || value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  return new Request(`http://localhost${pathOf(req.url) ?? '/mcp'}`, { method: 'POST', headers, signal });
+}
+
+/** Headers that belong to this hop, not to the request handed on. */
 const HOP = new Set([
   'host',
   'connection',
@@ -164,90 +241,38 @@ const HOP = new Set([
   'expect',
 ]);
 
-/** The request as a web-standard Request (what the SDK takes), its body still to be read. */
-function webRequest(req: IncomingMessage, signal: AbortSignal): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (HOP.has(name) || value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
-  }
-  return new Request(`http://localhost${pathOf(req.url) ?? '/mcp'}`, {
-    method: 'POST',
-    headers,
-    body: Readable.toWeb(req) as ReadableStream<Uint8Array>,
-    duplex: 'half',
-    signal,
-  } as RequestInit);
+/** Writes a small web-standard Response (the SDK's auth challenge) to the Node response. */
+async function writeSmall(res: ServerResponse, response: Response) {
+  const body = Buffer.from(await response.arrayBuffer());
+  res.writeHead(response.status, { ...Object.fromEntries(response.headers), 'content-length': body.length });
+  res.end(body);
 }
 
-/**
- * Writes a web-standard Response (a JSON body, or an event stream as it comes) to the Node response; an
- * event stream is returned, so that a cancellation can take its place.
- */
-async function writeResponse(
-  res: ServerResponse,
-  response: Response,
-  extra: Record<string, string> = {},
-  maxBytes = Number.POSITIVE_INFINITY,
-): Promise<Readable | undefined> {
-  const headers = { ...Object.fromEntries(response.headers), ...extra };
-  if (!response.body || !headers['content-type']?.startsWith('text/event-stream')) {
-    // A JSON answer is complete: one write, with its length; past the cap, a clear error instead.
-    const body = response.body ? await readAnswer(response.body, maxBytes) : undefined;
-    if (body === TOO_LARGE) {
-      return void jsonRpcError(res, 200, -32000, answerTooLarge(maxBytes));
-    }
-    res.writeHead(response.status, { ...headers, ...(body ? { 'content-length': body.length } : {}) });
-    res.end(body);
-    return undefined;
-  }
-  // An event stream's status goes out at once, before its first event; it is written as the client reads
-  // it (pipe), and past the cap it ends with an error event.
-  res.writeHead(response.status, headers);
-  res.flushHeaders();
-  const stream = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
-  let sent = 0;
-  const counted = new Transform({
-    transform(chunk: Buffer, _encoding, next) {
-      sent += chunk.length;
-      if (sent <= maxBytes) return next(null, chunk);
-      stream.unpipe(counted);
-      stream.destroy();
-      const error = { jsonrpc: '2.0', id: null, error: { code: -32000, message: answerTooLarge(maxBytes) } };
-      this.push(`event: message\ndata: ${JSON.stringify(error)}\n\n`);
-      this.end();
-      next();
-    },
+/** A request body, read no further than `max` bytes: its text, 'too large', or 'gone' (the connection went). */
+function readBody(req: IncomingMessage, max: number) {
+  return new Promise<string | 'too large' | 'gone'>((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        req.pause();
+        req.removeAllListeners('data');
+        return resolve('too large');
+      }
+      chunks.push(chunk);
+    });
+    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.once('error', () => resolve('gone'));
+    req.once('close', () => {
+      if (!req.complete) resolve('gone');
+    });
   });
-  stream.on('error', () => res.destroy());
-  stream.pipe(counted).pipe(res);
-  return stream;
 }
-
-const TOO_LARGE = Symbol('too large');
-const answerTooLarge = (max: number) =>
-  `Answer larger than ${max} bytes: not sent. Ask for less at once (fewer calls in one batch, a smaller limit, or concise results).`;
-
-/** A JSON answer's bytes, read no further than `max` (TOO_LARGE past it). */
-async function readAnswer(body: ReadableStream<Uint8Array>, max: number): Promise<Buffer | typeof TOO_LARGE> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return Buffer.concat(chunks);
-    size += value.length;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      return TOO_LARGE;
-    }
-    chunks.push(value);
-  }
-}
-
 /**
- * Notifications a caller (a session, else an address) may send: a burst of 20, then 10 a second. Plenty for
- * a client's own cancellations and list changes; a spray of them costs its sender, not the server.
+ * Notifications a caller (its anchor: a session, else an address) may send: a burst of 20, then 10 a
+ * second. Plenty for a client's own cancellations and list changes; a spray of them costs its sender, not
+ * the server, and a new key on each changes nothing.
  */
 const NOTIFICATION_RATE = { burst: 20, perSecond: 10 };
 /**
@@ -256,8 +281,12 @@ const NOTIFICATION_RATE = { burst: 20, perSecond: 10 };
  * a caller minting identities to take more turns gets one more a second, no more.
  */
 const INITIALIZE_RATE = { burst: 60, perSecond: 1 };
+/** New x-api-key values a caller may bring (where callers' keys are used): as sessions, 60 then 1 a second. */
+const KEY_RATE = { burst: 60, perSecond: 1 };
 /** Callers whose rate is remembered; beyond it, the longest unseen is forgotten (and starts full again). */
 const RATE_CALLERS = 10_000;
+/** Messages in one batch, at most (as many as the upstream requests one HTTP request may cause). */
+const MAX_BATCH = 100;
 
 /** A token bucket per caller; `take` answers 0 when the caller may go on, else the seconds to wait. */
 function rateLimiter({ burst, perSecond }: { burst: number; perSecond: number }) {
@@ -278,8 +307,26 @@ function rateLimiter({ burst, perSecond }: { burst: number; perSecond: number })
   };
 }
 
-/** JSON-RPC error code of a call ended by the caller's cancellation (the LSP convention; MCP names none). */
-const REQUEST_CANCELLED = -32800;
+/** A JSON-RPC request's or notification's parts, as far as the transport reads them. */
+interface Message {
+  id?: unknown;
+  method?: unknown;
+  params?: { requestId?: unknown; capabilities?: ClientCapabilities };
+}
+/**
+ * What one request's answer may hold, as far as it is known before it runs: a read of the view page (the
+ * largest resource, about 470 KB) 512 KiB, a tool call (its budgeted result) or another resource 64 KiB,
+ * anything else 4 KiB. Held for the answer from admission, so that requests arriving together cannot all
+ * be admitted before any of them holds anything.
+ */
+const estimate = (m: Message) => {
+  if (!isRequest(m)) return 0;
+  if (m.method === 'resources/read')
+    return (m.params as { uri?: unknown } | undefined)?.uri === VIEW_URI ? 512 * 1024 : 64 * 1024;
+  return m.method === 'tools/call' ? 64 * 1024 : 4 * 1024;
+};
+const isRequest = (m: Message) => typeof m?.method === 'string' && m.id !== undefined && m.id !== null;
+const isCancellation = (m: Message) => m?.method === 'notifications/cancelled';
 
 export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
   if (!options.token && !isLoopback(options.host)) {
@@ -289,6 +336,7 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
   }
   const verifier = options.token ? tokenVerifier(options.token) : undefined;
   const sessions = createSessions(options.token);
+  const trusted = trustedProxies(options.trustProxy ?? []);
   // Who each request comes from, for the factory (which gets the request itself).
   const callers = new WeakMap<Request, Caller>();
   // Both eras, one factory: a fresh server per HTTP request (stateless), the caller passed along.
@@ -297,6 +345,7 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       (requestInfo && callers.get(requestInfo)) ?? {
         apiKey: requestInfo?.headers.get('x-api-key')?.trim() || undefined,
         id: '',
+        share: '',
         onEnd: () => {},
       },
     ),
@@ -310,14 +359,25 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
   });
   const maxWaiting = options.maxWaiting ?? HTTP_DEFAULTS.maxWaiting;
   const maxWaitMs = options.maxWaitMs ?? HTTP_DEFAULTS.maxWaitMs;
+  // Bytes held, by address (what a caller cannot choose): request bodies (two bodies' worth each, 16 in
+  // all), and answers not yet taken by their clients (a share each, the bound in all).
+  const bodies = new Meter(2 * options.maxBodyBytes, 16 * options.maxBodyBytes);
+  const answers = new Meter(
+    options.maxUnsentPerCaller ?? HTTP_DEFAULTS.maxUnsentPerCaller,
+    options.maxUnsentBytes,
+  );
+  const sendTimeoutMs = options.sendTimeoutMs ?? HTTP_DEFAULTS.sendTimeoutMs;
   let closing = false;
-  // 2025 calls in flight, by verified session id and JSON-RPC id (see notifications/cancelled below).
+  // 2025 calls not yet answered (waiting at the door or running), by verified session id and JSON-RPC id:
+  // what a notifications/cancelled finds.
   const calls = new Map<string, Set<() => void>>();
   const notifications = rateLimiter(NOTIFICATION_RATE);
   const initializes = rateLimiter(INITIALIZE_RATE);
+  const newKeys = rateLimiter(KEY_RATE);
+  // Keys each caller brought lately (anchor and key digest, never the key), most recent last.
+  const knownKeys = new Set<string>();
   // Requests in flight by caller: past half full, each may hold a quarter of the places at most.
   const perCaller = new Map<string, number>();
-  let unsent = 0;
   const perCallerMax = Math.max(1, Math.floor(options.maxConcurrent / 4));
   // Host names, as the SDK's checks take them; an empty list of hosts (bound beyond loopback, none given)
   // accepts any.
@@ -369,6 +429,16 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
           resolve(error instanceof BusyError ? error : error === 'gone' ? 'gone' : 'timeout');
         });
     });
+  /** A refusal before the body is read: the connection is closed after it, so the body is never read. */
+  const refuse = (res: ServerResponse, status: number, message: string, retryS: number) => {
+    res.shouldKeepAlive = false;
+    jsonRpcError(res, status, -32000, message, { 'retry-after': String(retryS), connection: 'close' });
+  };
+  /** Ends the one call of this session with this JSON-RPC id, wherever it is; an id two share ends neither. */
+  const cancelCall = (session: string | undefined, requestId: unknown) => {
+    const matching = session && calls.get(`${session} ${JSON.stringify(requestId)}`);
+    if (matching && matching.size === 1) for (const end of matching) end();
+  };
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = pathOf(req.url);
     if (path === undefined) return json(res, 400, { error: 'bad request target' });
@@ -389,7 +459,7 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       try {
         await verifyBearerToken(req.headers.authorization, { verifier });
       } catch (error) {
-        return writeResponse(res, bearerAuthChallengeResponse(error));
+        return writeSmall(res, bearerAuthChallengeResponse(error));
       }
     }
     if (req.method !== 'POST') {
@@ -404,8 +474,53 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       );
     }
     if (closing) return jsonRpcError(res, 503, -32000, 'Server shutting down', { 'retry-after': '1' });
-    // Aborted when the connection goes, time runs out or the caller cancels: the call in flight is
-    // cancelled, and so is its upstream request.
+
+    // Who asks, from what arrives before the body: its anchor is its verified session (an id nobody can
+    // forge, and an address starts only so many), else its address; its key is a share inside it.
+    const address = clientAddress(req, trusted);
+    const sessionHeader = headerOf(req, 'mcp-session-id');
+    const claims = sessionHeader === undefined ? undefined : sessions.verify(sessionHeader);
+    const anchor = claims ? `session ${sessionHeader}` : `address ${address}`;
+    const apiKey = headerOf(req, 'x-api-key')?.trim() || undefined;
+    const keyId = deps.callerKeys && apiKey ? digest(apiKey).toString('base64') : '';
+    const share = digest(`${anchor}\u0000${keyId}`).toString('base64url').slice(0, 22);
+    // A new key costs its caller as a new session does: a stream of made-up keys is a trickle.
+    if (keyId) {
+      const known = `${anchor} ${keyId}`;
+      if (!knownKeys.delete(known)) {
+        const wait = newKeys.take(anchor);
+        if (wait > 0)
+          return refuse(res, 429, `Too many new API keys from this caller: retry after ${wait} s`, wait);
+      }
+      knownKeys.add(known);
+      if (knownKeys.size > RATE_CALLERS) knownKeys.delete(knownKeys.values().next().value as string);
+    }
+    // The body is read only within its address's share of body bytes, and the server's; else refused
+    // unread. What is declared is held from the start (a body without a length, as the largest).
+    const declared = Number(req.headers['content-length'] ?? Number.NaN);
+    if (declared > options.maxBodyBytes) {
+      res.shouldKeepAlive = false;
+      return jsonRpcError(res, 413, -32600, `Request body larger than ${options.maxBodyBytes} bytes`, {
+        connection: 'close',
+      });
+    }
+    const bodyBytes = Number.isInteger(declared) && declared >= 0 ? declared : options.maxBodyBytes;
+    const bodyOver = bodies.refuses(address, bodyBytes);
+    if (bodyOver === 'caller')
+      return refuse(res, 429, 'Too many request bodies of this caller being handled: retry after 1 s', 1);
+    if (bodyOver === 'server')
+      return refuse(res, 503, 'Server busy: too many request bodies being handled', 1);
+    // Clients that do not read their answers hold memory; past their share (or the bound), no new work.
+    const answersOver = answers.refuses(address);
+    if (answersOver === 'caller')
+      return refuse(res, 429, 'Answers not yet read by this caller: read them, then retry after 1 s', 1);
+    if (answersOver === 'server')
+      return refuse(res, 503, 'Server busy: answers not yet read by their clients', 1);
+    bodies.add(address, bodyBytes);
+    res.once('close', () => bodies.add(address, -bodyBytes));
+
+    // Aborted when the connection goes, time runs out or every request is answered: the work in flight is
+    // cancelled, and so are its upstream requests.
     const gone = new AbortController();
     // Past the time limit: a 504 if nothing was sent yet; an event stream already under way is cut.
     const timer = setTimeout(() => {
@@ -414,54 +529,58 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       else jsonRpcError(res, 504, -32000, `Request took longer than ${options.requestTimeoutMs} ms`);
     }, options.requestTimeoutMs);
     let log = deps.logger;
-    let stream: Readable | undefined;
-    // Ends the request's hold on its place at the door (once it has one).
+    // Ends the request's hold on its place at the door (once it has one): when its answer is written in
+    // full (unread bytes are the answers meter's), or the connection goes.
     let leave = () => {};
-    let finished = false;
-    // Released when the answer is written ('finish') or the connection goes ('close'), whichever is
-    // first: waiting for 'close' alone let a client's next request find its own slot still taken.
-    const done = () => {
-      if (finished) return;
-      finished = true;
-      clearTimeout(timer);
+    let left = false;
+    const free = () => {
+      if (left) return;
+      left = true;
       leave();
     };
-    res.once('finish', done);
     res.once('close', () => {
-      done();
+      clearTimeout(timer);
+      free();
       if (!res.writableFinished) gone.abort();
     });
+    res.once('finish', () => clearTimeout(timer));
     try {
-      const request = webRequest(req, gone.signal);
-      const read = await readRequestBody(request, options.maxBodyBytes);
-      if (read.tooLarge)
-        return jsonRpcError(res, 413, -32600, `Request body larger than ${options.maxBodyBytes} bytes`);
-      const { text } = read;
+      // Node holds a body with a length to it; one without is held as the largest.
+      const text = await readBody(req, options.maxBodyBytes);
+      if (text === 'gone') return;
+      if (text === 'too large') {
+        res.shouldKeepAlive = false;
+        return jsonRpcError(res, 413, -32600, `Request body larger than ${options.maxBodyBytes} bytes`, {
+          connection: 'close',
+        });
+      }
       let body: unknown;
       try {
         body = JSON.parse(text);
       } catch {
         return jsonRpcError(res, 400, -32700, 'Parse error: the body is not JSON');
       }
+      // Each message of a batch costs the SDK's checks and an answer: a batch holds 100 at most.
+      if (Array.isArray(body) && body.length > MAX_BATCH) {
+        return jsonRpcError(
+          res,
+          400,
+          -32600,
+          `Invalid Request: a batch holds at most ${MAX_BATCH} messages, this one ${body.length}`,
+        );
+      }
       keepProtoArguments(body);
-      const message = body as {
-        id?: unknown;
-        method?: unknown;
-        params?: { requestId?: unknown; capabilities?: ClientCapabilities };
-      } | null;
-      const notification =
-        !Array.isArray(body) && message?.id === undefined && typeof message?.method === 'string';
-      const single = Array.isArray(body) ? undefined : message;
+      const batch = Array.isArray(body);
+      const all = (batch ? body : [body]) as Message[];
+      const single = batch ? undefined : all[0];
       const initialize = single?.method === 'initialize';
-      const apiKey = headerOf(req, 'x-api-key')?.trim() || undefined;
-      // A 2025 client's session id (never a 2026 one's: that revision has no sessions). One that fails
+      // A 2025 client's session (never a 2026 one's: that revision has no sessions). An id that fails
       // verification gets 404, as the spec says of a session the server no longer knows: the client then
       // starts a new session with initialize, which is right after a key change or a forged id alike.
-      const sessionId = initialize ? undefined : headerOf(req, 'mcp-session-id');
+      const webReq = webRequest(req, gone.signal);
       let session: string | undefined;
       let capabilities: ClientCapabilities | undefined;
-      if (sessionId !== undefined && (await isLegacyRequest(request, body))) {
-        const claims = sessions.verify(sessionId);
+      if (!initialize && sessionHeader !== undefined && (await isLegacyRequest(webReq, body))) {
         if (!claims) {
           return jsonRpcError(
             res,
@@ -470,35 +589,94 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
             'Session not found: this Mcp-Session-Id was not issued by this server (or its key changed); send initialize again',
           );
         }
-        session = sessionId;
+        session = sessionHeader;
         if (claims.apps) capabilities = capabilitiesOf(claims);
       }
-      // Who asks, for fair shares: the verified session; else the caller's own key, where it is used
-      // upstream; else the address (behind a proxy with one team token, all such callers are one).
-      const who = session
-        ? `session ${session}`
-        : deps.callerKeys && apiKey
-          ? `key ${digest(apiKey).toString('base64')}`
-          : `address ${req.socket.remoteAddress}`;
-      if (notification) {
-        // Notifications pass the limits on calls (a cancellation must reach a server that is full), but
-        // each caller may send only a few a second.
-        const wait = notifications.take(who);
+      // Requests owed an answer, by id. Cancellations are handled here, never by the SDK: one for a
+      // request of the same body answers it -32800 in its place (it never runs); one for another call of
+      // the same verified session ends that call, wherever it is.
+      const owed = new Map<string, unknown>();
+      for (const m of all) if (isRequest(m)) owed.set(JSON.stringify(m.id), m.id);
+      const callsOnly = owed.size > 0;
+      // What the answer may hold is held from now, within the caller's share and the server's bound.
+      const reserve = all.reduce((sum, m) => sum + estimate(m), 0);
+      const over = answers.refuses(address, reserve);
+      if (over === 'caller') {
+        const message =
+          reserve > answers.perCaller
+            ? `These requests may answer more than one caller may hold unread (${answers.perCaller} bytes): send fewer at once`
+            : 'Answers not yet read by this caller: read them, then retry after 1 s';
+        return jsonRpcError(res, 429, -32000, message, { 'retry-after': '1' });
+      }
+      if (over === 'server')
+        return jsonRpcError(res, 503, -32000, 'Server busy: answers not yet read by their clients', {
+          'retry-after': '1',
+        });
+      const answer = new Answer(res, {
+        reserve,
+        owed,
+        batch,
+        meter: answers,
+        caller: address,
+        maxBytes: options.maxAnswerBytes,
+        sendTimeoutMs,
+        produced: free,
+        abandon: () => gone.abort(),
+      });
+      const cancellations = all.filter(isCancellation);
+      if (cancellations.length) {
+        if (!callsOnly) {
+          // A body of notifications only passes the limits on calls (a cancellation must reach a server
+          // that is full), but each caller may send only a few a second.
+          const wait = notifications.take(anchor);
+          if (wait > 0) {
+            return jsonRpcError(res, 429, -32000, `Too many notifications: retry after ${wait} s`, {
+              'retry-after': String(wait),
+            });
+          }
+        }
+        for (const c of cancellations) {
+          const key = JSON.stringify(c.params?.requestId);
+          if (!answer.cancel(key)) cancelCall(session, c.params?.requestId);
+        }
+      }
+      // Every request cancelled in its own body: answered already.
+      if (callsOnly && owed.size === 0) return;
+      const rest = all.filter(
+        (m) => !isCancellation(m) && !(isRequest(m) && !owed.has(JSON.stringify(m.id))),
+      );
+      if (!rest.length) return answer.answerOwn();
+      const notification = owed.size === 0;
+      if (notification && !cancellations.length) {
+        const wait = notifications.take(anchor);
         if (wait > 0) {
           return jsonRpcError(res, 429, -32000, `Too many notifications: retry after ${wait} s`, {
             'retry-after': String(wait),
           });
         }
-      } else {
-        // Clients that do not read their answers hold memory; past the bound, no new work until they do.
-        if (unsent > options.maxUnsentBytes) {
-          return jsonRpcError(res, 503, -32000, 'Server busy: answers not yet read by their clients', {
-            'retry-after': '1',
+      }
+      // Each request of a session can be cancelled from the moment it is known, waiting or running.
+      const members = new Map<string, AbortController>();
+      if (session) {
+        for (const key of owed.keys()) {
+          const id = `${session} ${key}`;
+          const member = new AbortController();
+          members.set(key, member);
+          const end = () => {
+            if (answer.cancel(key)) member.abort();
+          };
+          calls.set(id, (calls.get(id) ?? new Set()).add(end));
+          res.once('close', () => {
+            const set = calls.get(id);
+            set?.delete(end);
+            if (!set?.size) calls.delete(id);
           });
         }
+      }
+      if (!notification) {
         // Once the server is half full, no caller takes more than its share (a quarter of the places), so
         // that the others still get in; below that, anyone may use the room there is.
-        const mine = perCaller.get(who) ?? 0;
+        const mine = perCaller.get(anchor) ?? 0;
         if (mine >= perCallerMax && door.active >= options.maxConcurrent / 2) {
           return jsonRpcError(
             res,
@@ -510,7 +688,7 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
         }
         // Each session started is an identity with its own turn: an address starts only so many.
         if (initialize) {
-          const wait = initializes.take(`address ${req.socket.remoteAddress}`);
+          const wait = initializes.take(`address ${address}`);
           if (wait > 0) {
             return jsonRpcError(res, 429, -32000, `Too many sessions started: retry after ${wait} s`, {
               'retry-after': String(wait),
@@ -526,13 +704,13 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
             { 'retry-after': '1' },
           );
         }
-        perCaller.set(who, mine + 1);
+        perCaller.set(anchor, mine + 1);
         res.once('close', () => {
-          const left = (perCaller.get(who) ?? 1) - 1;
-          if (left > 0) perCaller.set(who, left);
-          else perCaller.delete(who);
+          const n = (perCaller.get(anchor) ?? 1) - 1;
+          if (n > 0) perCaller.set(anchor, n);
+          else perCaller.delete(anchor);
         });
-        const entered = await enter(who, gone.signal);
+        const entered = await enter(anchor, gone.signal);
         if (entered === 'gone') return;
         if (typeof entered !== 'function') {
           // Too much of its own work waiting: 429, with when its queue will have drained; none free: 503.
@@ -551,7 +729,7 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
           );
         }
         leave = entered;
-        if (finished) leave();
+        if (left) leave();
       }
       const ended: Array<() => void> = [];
       res.once('close', () => {
@@ -559,70 +737,28 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       });
       const caller: Caller = {
         apiKey,
-        id: who,
+        id: anchor,
+        share,
         onEnd: (end) => ended.push(end),
+        ...(members.size ? { cancelled: (id: unknown) => members.get(JSON.stringify(id))?.signal } : {}),
         ...(capabilities ? { capabilities } : {}),
       };
-      callers.set(request, caller);
-      // A 2025 client cancels with notifications/cancelled in a request of its own. A stateless server can
-      // match it only by an identity no other caller can present: the verified session id (an address or a
-      // shared token is no such identity). Calls without one, and 2026-07-28 calls (which cancel by closing
-      // their request), are never candidates; an id two calls of one session share cancels neither.
-      if (single?.method === 'notifications/cancelled') {
-        const matching = session && calls.get(`${session} ${JSON.stringify(single.params?.requestId)}`);
-        if (matching && matching.size === 1) for (const end of matching) end();
-      } else if (session && single?.id !== undefined && typeof single.method === 'string') {
-        const id = `${session} ${JSON.stringify(single.id)}`;
-        // The call answers with a cancellation error, in place of whatever it was writing.
-        const end = () => {
-          if (!res.writableEnded) {
-            const error = {
-              code: REQUEST_CANCELLED,
-              message: 'Request cancelled by notifications/cancelled',
-            };
-            const answer = JSON.stringify({ jsonrpc: '2.0', id: single.id, error });
-            if (!res.headersSent) {
-              res.writeHead(200, { 'content-type': 'application/json' });
-              res.end(answer);
-            } else {
-              stream?.unpipe(res);
-              res.end(`event: message\ndata: ${answer}\n\n`);
-            }
-          }
-          gone.abort();
-        };
-        calls.set(id, (calls.get(id) ?? new Set()).add(end));
-        res.once('close', () => {
-          const set = calls.get(id);
-          set?.delete(end);
-          if (!set?.size) calls.delete(id);
-        });
-      }
+      callers.set(webReq, caller);
       // A caller may bring its own upstream key; it is never logged, and kept only as its client's header.
       // A key the server ignores (it has its own) is no secret: redacting it would let a caller rewrite lines.
       if (deps.callerKeys) log = deps.logger.redacting(caller.apiKey);
-      const response = await handler.fetch(request, { parsedBody: body });
+      const response = await handler.fetch(webReq, { parsedBody: batch ? rest : rest[0] });
       // Past the time limit or with the client gone, the answer was given already (or is owed to no one).
-      if (gone.signal.aborted || res.headersSent) return;
+      if (gone.signal.aborted || res.headersSent) {
+        await response.body?.cancel().catch(() => {});
+        return;
+      }
       // A 2025 session starts here: its id carries what the client declared that later requests need.
       const started =
         initialize && response.ok
           ? { 'mcp-session-id': sessions.issue({ apps: appsDeclared(single?.params?.capabilities) }) }
           : {};
-      stream = await writeResponse(res, response, started, options.maxAnswerBytes);
-      // What the client has not taken yet stays in memory: counted until it has (or the connection goes).
-      const unsentNow = res.writableLength;
-      if (unsentNow > 0) {
-        unsent += unsentNow;
-        let settled = false;
-        const settle = () => {
-          if (settled) return;
-          settled = true;
-          unsent -= unsentNow;
-        };
-        res.once('finish', settle);
-        res.once('close', settle);
-      }
+      await answer.write(response, started);
     } catch (error) {
       if (gone.signal.aborted) return;
       log.error('HTTP request failed', { error });

@@ -175,15 +175,15 @@ describe('investigate_botting slices', () => {
 });
 
 describe('the cache itself', () => {
-  it('forgets an investigation after its lifetime, and keeps at most a few per key', () => {
-    const owner = {};
+  it('forgets an investigation after its lifetime, and keeps at most a few per caller', () => {
+    const owner = 'caller a';
     remember(owner, 'k', 1, 0);
     expect(recall(owner, 'k', INVESTIGATION_TTL_MS)).toEqual({ value: 1, ageMs: INVESTIGATION_TTL_MS });
     expect(recall(owner, 'k', INVESTIGATION_TTL_MS + 1)).toBeUndefined();
     for (let i = 0; i < 20; i++) remember(owner, `k${i}`, i, 10);
     expect(recall(owner, 'k0', 10)).toBeUndefined();
     expect(recall(owner, 'k19', 10)).toEqual({ value: 19, ageMs: 0 });
-    expect(recall({}, 'k19', 10)).toBeUndefined();
+    expect(recall('caller b', 'k19', 10)).toBeUndefined();
   });
 });
 

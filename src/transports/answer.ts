@@ -1,0 +1,324 @@
+// What an HTTP request holds of the server's memory, and the writing of its answer: bytes are counted per
+// caller and in total as they are held (bodies read, answers produced and not yet taken by their client,
+// JSON and event streams alike), one answer is cut as it is produced past its cap, a client that stops
+// reading is disconnected, and a batch ends when each of its requests is answered or cancelled.
+import type { ServerResponse } from 'node:http';
+
+/** Bytes held per caller and in all, with a share for each and a bound for the total. */
+export class Meter {
+  readonly #byCaller = new Map<string, number>();
+  #total = 0;
+
+  constructor(
+    readonly perCaller: number,
+    readonly max: number,
+  ) {}
+
+  get total(): number {
+    return this.#total;
+  }
+
+  held(caller: string): number {
+    return this.#byCaller.get(caller) ?? 0;
+  }
+
+  add(caller: string, bytes: number): void {
+    if (bytes === 0) return;
+    const now = this.held(caller) + bytes;
+    if (now > 0) this.#byCaller.set(caller, now);
+    else this.#byCaller.delete(caller);
+    this.#total += bytes;
+  }
+
+  /** Whose bound `bytes` more would pass: the caller's share, the server's total, or neither. */
+  refuses(caller: string, bytes = 0): 'caller' | 'server' | undefined {
+    if (this.held(caller) + bytes > this.perCaller) return 'caller';
+    if (this.#total + bytes > this.max) return 'server';
+    return undefined;
+  }
+}
+
+/** JSON-RPC error code of a call ended by the caller's cancellation (the LSP convention; MCP names none). */
+export const REQUEST_CANCELLED = -32800;
+
+const cancelledAnswer = (id: unknown) => ({
+  jsonrpc: '2.0',
+  id,
+  error: { code: REQUEST_CANCELLED, message: 'Request cancelled by notifications/cancelled' },
+});
+
+export const answerTooLarge = (max: number) =>
+  `Answer larger than ${max} bytes: not sent. Ask for less at once (fewer calls in one batch, a smaller limit, or concise results).`;
+const heldTooMuch = (who: 'caller' | 'server', meter: Meter) =>
+  who === 'caller'
+    ? `Answers not yet read by this caller pass ${meter.perCaller} bytes: this one is not sent. Read your answers, then retry.`
+    : `Server busy: answers not yet read by their clients pass ${meter.max} bytes: not sent. Retry after 1 s.`;
+
+const event = (message: unknown) => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+
+export interface AnswerOptions {
+  /** The requests of this HTTP request still owed an answer, by JSON-RPC id (JSON text) → id. */
+  owed: Map<string, unknown>;
+  /** A batch answers with an array (or events); a single request with one object. */
+  batch: boolean;
+  /** Where its bytes are counted, and as whose. */
+  meter: Meter;
+  caller: string;
+  /** One answer, a batch's included, past which it is cut with an error. */
+  maxBytes: number;
+  /** A client that takes nothing of its answer for this long is disconnected. */
+  sendTimeoutMs: number;
+  /**
+   * Bytes held for the answer from the start, before it is produced (what its requests may answer at
+   * most, as far as that is known before they run); the answer is counted as the larger of this and what
+   * it holds, until it is written in full.
+   */
+  reserve: number;
+  /** Called once the answer is written in full (not yet read): the request's place is free. */
+  produced: () => void;
+  /** Called when every request is answered before the handler's answer came: its work is abandoned. */
+  abandon: () => void;
+}
+
+/**
+ * The answer to one HTTP request. Everything written is counted against its caller until its client has
+ * taken it (or the connection is gone); a cancelled request is answered -32800 in its place, and the
+ * handler's own answer for it, if one comes, is dropped.
+ */
+export class Answer {
+  readonly #o: AnswerOptions;
+  readonly #res: ServerResponse;
+  /** Requests answered here (cancelled): the handler's answers for them are not sent. */
+  readonly #ours = new Set<string>();
+  /** Answers of ours waiting for the head to be written. */
+  #early: unknown[] = [];
+  #stream = false;
+  #done = false;
+  #counted = 0;
+  #buffered = 0;
+  #sent = 0;
+  #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  #watch: NodeJS.Timeout | undefined;
+  #last = 0;
+  #reserve: number;
+
+  constructor(res: ServerResponse, options: AnswerOptions) {
+    this.#res = res;
+    this.#o = options;
+    this.#reserve = options.reserve;
+    this.#account();
+    res.on('drain', () => this.#account());
+    const settle = () => {
+      clearInterval(this.#watch);
+      this.#o.meter.add(this.#o.caller, -this.#counted);
+      this.#counted = 0;
+      this.#buffered = 0;
+      this.#end();
+    };
+    res.once('finish', settle);
+    res.once('close', settle);
+  }
+
+  /** Answers the request with this id -32800 in its place; false if it is not owed here. */
+  cancel(key: string): boolean {
+    if (this.#done || !this.#o.owed.has(key)) return false;
+    const id = this.#o.owed.get(key);
+    this.#o.owed.delete(key);
+    this.#ours.add(key);
+    if (this.#stream) this.#write(event(cancelledAnswer(id)));
+    else this.#early.push(cancelledAnswer(id));
+    if (this.#o.owed.size === 0) this.#complete();
+    return true;
+  }
+
+  /** Answers of ours only (every request of the body cancelled in it): 200 with them, else 202. */
+  answerOwn(): void {
+    if (this.#early.length) this.#json(200, {}, Buffer.from(this.#ownBody()));
+    else {
+      this.#res.writeHead(202).end();
+      this.#end();
+    }
+  }
+
+  /** Writes the handler's answer: a JSON body at once (merged with ours), an event stream as it comes. */
+  async write(response: Response, extra: Record<string, string>): Promise<void> {
+    if (this.#done) {
+      await response.body?.cancel().catch(() => {});
+      return;
+    }
+    const headers = { ...Object.fromEntries(response.headers), ...extra };
+    if (!response.body || !headers['content-type']?.startsWith('text/event-stream')) {
+      const body = response.body ? await this.#readJson(response.body) : undefined;
+      if (this.#done) return;
+      if (typeof body === 'string') return this.#error(body);
+      if (!this.#early.length || !body?.length) {
+        if (!body?.length && this.#early.length) return this.answerOwn();
+        return this.#json(response.status, headers, body);
+      }
+      // Ours joined to the handler's (which cannot hold a cancelled request's answer: it never ran).
+      const theirs = JSON.parse(body.toString('utf8')) as unknown;
+      const all = [...(Array.isArray(theirs) ? theirs : [theirs]), ...this.#early];
+      return this.#json(200, {}, Buffer.from(JSON.stringify(all)));
+    }
+    this.#res.writeHead(response.status, headers);
+    this.#res.flushHeaders();
+    this.#stream = true;
+    for (const answer of this.#early.splice(0)) this.#write(event(answer));
+    if (this.#o.owed.size === 0) {
+      await response.body.cancel().catch(() => {});
+      return this.#complete();
+    }
+    const reader = response.body.getReader();
+    this.#reader = reader;
+    const decoder = new TextDecoder();
+    let pending = '';
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (this.#done) return;
+        if (done) break;
+        if (!this.#ours.size) {
+          // Nothing to filter: the bytes pass as they come.
+          pending = '';
+          if (!this.#write(Buffer.from(value))) return;
+          continue;
+        }
+        pending += decoder.decode(value, { stream: true });
+        for (let end = pending.indexOf('\n\n'); end >= 0; end = pending.indexOf('\n\n')) {
+          const chunk = pending.slice(0, end + 2);
+          pending = pending.slice(end + 2);
+          if (this.#dropped(chunk)) continue;
+          if (!this.#write(chunk)) return;
+        }
+      }
+      if (pending && !this.#write(pending)) return;
+      this.#complete();
+    } catch {
+      this.#res.destroy();
+    }
+  }
+
+  /** An event answering a request that was answered here already. */
+  #dropped(chunk: string): boolean {
+    const data = /^data: (.*)$/m.exec(chunk)?.[1];
+    if (!data) return false;
+    try {
+      const message = JSON.parse(data) as { id?: unknown; result?: unknown; error?: unknown };
+      if (message.id === undefined || (message.result === undefined && message.error === undefined))
+        return false;
+      return this.#ours.has(JSON.stringify(message.id));
+    } catch {
+      return false;
+    }
+  }
+
+  /** Writes stream bytes; past the answer's cap or its caller's share, ends it with an error instead. */
+  #write(chunk: string | Buffer): boolean {
+    const size = typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    this.#sent += size;
+    const grows = Math.max(0, this.#res.writableLength + this.#buffered + size - this.#counted);
+    const over = this.#o.meter.refuses(this.#o.caller, grows);
+    if (this.#sent > this.#o.maxBytes || over) {
+      const message =
+        this.#sent > this.#o.maxBytes
+          ? answerTooLarge(this.#o.maxBytes)
+          : heldTooMuch(over ?? 'server', this.#o.meter);
+      this.#res.write(event({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }));
+      this.#complete();
+      return false;
+    }
+    this.#res.write(chunk);
+    this.#account();
+    return true;
+  }
+
+  /** A JSON answer's bytes, counted as they are read; an error's message past the cap or the share. */
+  async #readJson(body: ReadableStream<Uint8Array>): Promise<Buffer | string> {
+    const chunks: Uint8Array[] = [];
+    const reader = body.getReader();
+    this.#reader = reader;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return Buffer.concat(chunks);
+      const grows = Math.max(0, this.#res.writableLength + this.#buffered + value.length - this.#counted);
+      this.#buffered += value.length;
+      const over = this.#o.meter.refuses(this.#o.caller, grows);
+      const tooLarge = this.#buffered > this.#o.maxBytes;
+      if (tooLarge || over) {
+        await reader.cancel().catch(() => {});
+        this.#buffered = 0;
+        this.#account();
+        return tooLarge || !over ? answerTooLarge(this.#o.maxBytes) : heldTooMuch(over, this.#o.meter);
+      }
+      this.#account();
+      chunks.push(value);
+    }
+  }
+
+  #ownBody(): string {
+    return JSON.stringify(this.#o.batch ? this.#early : this.#early[0]);
+  }
+
+  #error(message: string): void {
+    this.#json(
+      200,
+      {},
+      Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } })),
+      'application/json',
+    );
+  }
+
+  #json(status: number, headers: Record<string, string>, body: Buffer | undefined, type?: string): void {
+    this.#buffered = 0;
+    this.#res.writeHead(status, {
+      ...headers,
+      ...(type || !headers['content-type'] ? { 'content-type': type ?? 'application/json' } : {}),
+      ...(body ? { 'content-length': String(body.length) } : {}),
+    });
+    this.#res.end(body);
+    this.#account();
+    this.#end();
+  }
+
+  /** Every request answered: the stream (or our own JSON) ends, and the handler's work is let go. */
+  #complete(): void {
+    if (this.#done) return;
+    if (this.#stream) {
+      this.#res.end();
+      this.#account();
+      this.#end();
+    } else this.answerOwn();
+    this.#o.abandon();
+  }
+
+  /** The answer is written in full: the place is free, and the handler's stream let go. */
+  #end(): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#reserve = 0;
+    this.#account();
+    this.#reader?.cancel().catch(() => {});
+    this.#o.produced();
+  }
+
+  /**
+   * Counts what the client has not taken yet (what Node holds for the response and its socket, and a JSON
+   * answer being read), and watches that it keeps taking: a client that takes nothing for a whole
+   * `sendTimeoutMs` is disconnected, and what it held is freed.
+   */
+  #account(): void {
+    const now = this.#res.destroyed ? 0 : Math.max(this.#reserve, this.#res.writableLength + this.#buffered);
+    this.#o.meter.add(this.#o.caller, now - this.#counted);
+    this.#counted = now;
+    if (this.#res.writableLength > 0 && !this.#watch && !this.#res.destroyed) {
+      this.#last = Number.POSITIVE_INFINITY;
+      this.#watch = setInterval(() => {
+        const left = this.#res.writableLength;
+        if (left > 0 && left >= this.#last) return void this.#res.destroy();
+        this.#last = left > 0 ? left : Number.POSITIVE_INFINITY;
+        this.#account();
+      }, this.#o.sendTimeoutMs);
+      this.#watch.unref();
+    }
+  }
+}

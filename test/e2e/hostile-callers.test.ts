@@ -1,0 +1,559 @@
+// The nine attacks of issue 27 on a shared --http server, built and spawned, the simulator as the upstream:
+// each is reproduced as an attacker would try it, and the promise it broke is shown to hold: the victim is
+// answered in its time, the server's memory stays bounded, and every attacker's request gets an answer.
+// (The load project: these run alone, one file at a time.)
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { connect as netConnect, type Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Simulator } from '../../src/simulator/server.js';
+import { VIEW_URI } from '../../src/views.js';
+import { ids, startSim } from '../helpers.js';
+
+const ENTRY = fileURLToPath(new URL('../../dist/server/index.js', import.meta.url));
+const LEGACY = '2025-06-18';
+let sim: Simulator;
+const children: ChildProcess[] = [];
+const sockets: Socket[] = [];
+
+async function startHttp(env: Record<string, string>) {
+  const child = spawn(process.execPath, [ENTRY, '--http', '--port', '0'], {
+    env: { PATH: process.env.PATH ?? '', STREAMER_ANALYTICS_BASE_URL: sim.url, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.push(child);
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr?.on('data', (chunk) => {
+      stderr += String(chunk);
+      const m = /at (http:\/\/\S+\/mcp)/.exec(stderr);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+  });
+  const rssMiB = () => {
+    try {
+      return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]) / 1024;
+    } catch {
+      return 0; // exited
+    }
+  };
+  // The highest RSS seen, sampled every 50 ms until `stop`.
+  const watchRss = () => {
+    let peak = rssMiB();
+    const timer = setInterval(() => {
+      peak = Math.max(peak, rssMiB());
+    }, 50);
+    child.once('exit', () => clearInterval(timer));
+    return () => {
+      clearInterval(timer);
+      return Math.max(peak, rssMiB());
+    };
+  };
+  return { url, stderr: () => stderr, rssMiB, watchRss };
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  ms: number;
+}
+
+/** A raw POST (from a given loopback address, if any); the whole answer, read. */
+function post(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+  localAddress?: string,
+): Promise<Answer> {
+  const started = performance.now();
+  const payload = typeof body === 'string' ? body : JSON.stringify(body);
+  return new Promise((resolve) => {
+    const req = httpRequest(
+      url,
+      {
+        method: 'POST',
+        ...(localAddress ? { localAddress } : {}),
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'content-length': Buffer.byteLength(payload),
+          ...headers,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          text += c;
+        });
+        const done = () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text,
+            ms: performance.now() - started,
+          });
+        res.on('end', done);
+        res.on('error', done);
+      },
+    );
+    req.on('error', () => resolve({ status: 0, headers: {}, text: '', ms: performance.now() - started }));
+    req.end(payload);
+  });
+}
+
+/** The JSON-RPC messages of an answer, JSON or event stream. */
+function messagesOf(answer: Answer): Array<{ id?: unknown; result?: unknown; error?: { code: number } }> {
+  if (String(answer.headers['content-type']).startsWith('text/event-stream')) {
+    return answer.text
+      .split('\n')
+      .filter((l) => l.startsWith('data: ') && l.length > 6)
+      .map((l) => JSON.parse(l.slice(6)));
+  }
+  const body = answer.text ? JSON.parse(answer.text) : [];
+  return Array.isArray(body) ? body : [body];
+}
+
+/** A 2025 session started raw: the headers its later requests carry. */
+async function session(url: string, apps = false, localAddress?: string) {
+  const init = await post(
+    url,
+    {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: LEGACY,
+        capabilities: apps ? { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } } : {},
+        clientInfo: { name: 'hostile', version: '1' },
+      },
+    },
+    {},
+    localAddress,
+  );
+  expect(init.status).toBe(200);
+  return { 'mcp-session-id': String(init.headers['mcp-session-id']), 'mcp-protocol-version': LEGACY };
+}
+
+const call = (id: number, name: string, args: Record<string, unknown> = {}) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
+const cancel = (requestId: number) => ({
+  jsonrpc: '2.0',
+  method: 'notifications/cancelled',
+  params: { requestId },
+});
+
+async function client(url: string, headers: Record<string, string> = {}) {
+  const c = new Client({ name: 'victim', version: '1.0.0' });
+  await c.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return c;
+}
+
+const textOf = (result: Record<string, unknown>) =>
+  (result.content as Array<{ text: string }>)[0]?.text ?? '';
+
+/** A raw POST whose answer is never read (the socket paused): the client just keeps the connection. */
+function neverRead(url: string, body: string, headers: Record<string, string> = {}) {
+  const { hostname, port } = new URL(url);
+  const socket = netConnect(Number(port), hostname);
+  socket.pause();
+  sockets.push(socket);
+  const extra = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  socket.write(
+    `POST /mcp HTTP/1.1\r\nHost: ${hostname}:${port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\n${extra}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+  return socket;
+}
+
+/** Sends 1 MiB junk bodies over 32 connections from 127.0.0.3 until killed; a dot for each answer. */
+const JUNK_SENDER = `
+const http = require('node:http');
+const body = '[' + Array(262000).fill('[0]').join(',') + ']';
+const url = process.argv[1];
+const send = () => {
+  const req = http.request(url, { method: 'POST', localAddress: '127.0.0.3', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) } }, (res) => { res.resume(); res.on('end', () => { process.stdout.write('.'); send(); }); });
+  req.on('error', () => { process.stdout.write('.'); setTimeout(send, 20); });
+  req.end(body);
+};
+for (let i = 0; i < 32; i++) send();
+`;
+
+beforeAll(async () => {
+  sim = await startSim();
+});
+afterEach(() => {
+  for (const s of sockets.splice(0)) s.destroy();
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill();
+  sim.reset();
+});
+afterAll(() => sim.close());
+
+describe('1 and 9: every call ends, and says how', () => {
+  it('64 batches holding a request and its own cancellation are answered -32800 in the batch; a victim is served', async () => {
+    const server = await startHttp({ STREAMER_ANALYTICS_API_KEY: sim.apiKey });
+    const sessions = await Promise.all(Array.from({ length: 4 }, () => session(server.url)));
+    const batches = await Promise.all(
+      Array.from({ length: 64 }, (_, i) =>
+        post(
+          server.url,
+          [{ jsonrpc: '2.0', id: i, method: 'ping' }, cancel(i)],
+          sessions[i % 4] as Record<string, string>,
+        ),
+      ),
+    );
+    for (const [i, b] of batches.entries()) {
+      expect(b.status).toBe(200);
+      expect(messagesOf(b)).toEqual([
+        expect.objectContaining({ id: i, error: expect.objectContaining({ code: -32800 }) }),
+      ]);
+    }
+    // Nothing held a place: another caller's call is answered at once.
+    const victim = await post(server.url, call(1, 'check_health'), {}, '127.0.0.2');
+    expect(victim.status).toBe(200);
+    expect(victim.ms).toBeLessThan(2_000);
+    // A batch member cancelled by a notification of its own: -32800 in its place, the other answered.
+    const s = sessions[0] as Record<string, string>;
+    const [mint1, mint2] = ids(sim, 'platform_a', 2);
+    sim.latencyMs = 1_500;
+    const batch = post(
+      server.url,
+      [call(101, 'get_streamer_core', { mint: mint1 }), call(102, 'get_streamer_core', { mint: mint2 })],
+      s,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    const cancelled = await post(server.url, cancel(102), s);
+    expect(cancelled.status).toBe(202);
+    const answered = messagesOf(await batch);
+    expect(answered).toHaveLength(2);
+    expect(answered.find((m) => m.id === 102)?.error?.code).toBe(-32800);
+    expect(answered.find((m) => m.id === 101)?.result).toBeDefined();
+  });
+
+  it('a cancellation sent while the call waits for a place ends it there: -32800 at once, nothing sent upstream', async () => {
+    const server = await startHttp({
+      STREAMER_ANALYTICS_API_KEY: sim.apiKey,
+      STREAMER_ANALYTICS_MAX_RETRIES: '0',
+    });
+    const mints = ids(sim, 'platform_a', 70);
+    const victimSession = await session(server.url);
+    sim.latencyMs = 1_500;
+    // Four addresses, 16 slow calls each: all 64 places taken.
+    const fill = Array.from({ length: 64 }, (_, i) =>
+      post(server.url, call(i, 'get_streamer_core', { mint: mints[i] }), {}, `127.0.0.${2 + (i % 4)}`),
+    );
+    await new Promise((r) => setTimeout(r, 800));
+    const waiting = post(server.url, call(7, 'get_streamer_core', { mint: mints[69] }), victimSession);
+    await new Promise((r) => setTimeout(r, 300));
+    const cancelled = await post(server.url, cancel(7), victimSession);
+    expect(cancelled.status).toBe(202);
+    const answer = await waiting;
+    expect(answer.ms).toBeLessThan(2_000);
+    expect(messagesOf(answer)).toEqual([
+      expect.objectContaining({ id: 7, error: expect.objectContaining({ code: -32800 }) }),
+    ]);
+    // Twenty places freed since: had it still been waiting, its turn (a caller of its own) came first.
+    let freed = 0;
+    await new Promise<void>((resolve) => {
+      for (const f of fill)
+        f.then((a) => {
+          expect(a.status).toBe(200);
+          if (++freed === 20) resolve();
+        });
+    });
+    expect(sim.requests.some((r) => r.path.includes(mints[69] as string))).toBe(false);
+  }, 30_000);
+});
+
+describe('2: answers nobody reads are counted as they are produced', () => {
+  it('four MCP Apps sessions that never read view-page batches neither fill the door nor grow the server past 512 MiB', async () => {
+    const server = await startHttp({
+      STREAMER_ANALYTICS_API_KEY: sim.apiKey,
+      STREAMER_ANALYTICS_HTTP_SEND_TIMEOUT_MS: '1000',
+    });
+    const sessions = await Promise.all(Array.from({ length: 4 }, () => session(server.url, true)));
+    const reads = (n: number) =>
+      JSON.stringify(
+        Array.from({ length: n }, (_, i) => ({
+          jsonrpc: '2.0',
+          id: i,
+          method: 'resources/read',
+          params: { uri: VIEW_URI },
+        })),
+      );
+    const stop = server.watchRss();
+    for (let i = 0; i < 64; i++) neverRead(server.url, reads(17), sessions[i % 4]);
+    // Batches of 100 reads: refused as produced, past 8 MiB.
+    for (let i = 0; i < 16; i++) neverRead(server.url, reads(100), sessions[i % 4]);
+    await new Promise((r) => setTimeout(r, 1_500));
+    const victim = await post(server.url, call(1, 'check_health'), {}, '127.0.0.2');
+    expect(victim.status).toBe(200);
+    expect(victim.ms).toBeLessThan(2_000);
+    expect(stop()).toBeLessThan(512);
+  }, 30_000);
+
+  it('one answer past 8 MiB is cut as it is produced, and a client that stops reading is disconnected', async () => {
+    const server = await startHttp({
+      STREAMER_ANALYTICS_API_KEY: sim.apiKey,
+      STREAMER_ANALYTICS_HTTP_SEND_TIMEOUT_MS: '500',
+    });
+    const apps = await session(server.url, true);
+    const batch = (n: number) =>
+      JSON.stringify(
+        Array.from({ length: n }, (_, i) => ({
+          jsonrpc: '2.0',
+          id: i,
+          method: 'resources/read',
+          params: { uri: VIEW_URI },
+        })),
+      );
+    // Read: 18 view pages (8.5 MB) end with the error, cut at 8 MiB as they were produced.
+    const read = await post(server.url, batch(18), apps);
+    expect(read.text.length).toBeLessThan(8.5 * 1024 * 1024);
+    expect(read.text).toContain('Answer larger than 8388608 bytes');
+    // 40 could never fit in what one caller may hold unread (16 MiB): refused before they run.
+    const refused = await post(server.url, batch(40), apps);
+    expect(refused.status).toBe(429);
+    expect(refused.text).toMatch(/may answer more than one caller may hold unread/);
+    // Not read: after the bound the server lets the connection go, before its answer is complete.
+    const socket = neverRead(server.url, batch(17), apps);
+    await new Promise((r) => setTimeout(r, 3_000));
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (c: string) => {
+      received += c;
+    });
+    socket.resume();
+    await new Promise<void>((resolve) => {
+      socket.once('close', () => resolve());
+      socket.once('end', () => resolve());
+    });
+    // A chunked answer written in full ends with its last chunk; a cut connection does not.
+    expect(received.endsWith('0\r\n\r\n')).toBe(false);
+  }, 20_000);
+});
+
+describe('3 and 8: identities cost something', () => {
+  it('330 calls from one address, each with a new key: the victim is served, the flooder told to wait', async () => {
+    const server = await startHttp({ STREAMER_ANALYTICS_MAX_RETRIES: '0' });
+    const mint = ids(sim, 'platform_a', 1)[0] as string;
+    sim.injectFor((r) => r.headers['x-api-key'] !== sim.apiKey, ...Array(400).fill({ delayMs: 3_000 }));
+    const flood = Array.from({ length: 330 }, (_, i) =>
+      post(
+        server.url,
+        call(i, 'get_streamer_core', { mint }),
+        { 'x-api-key': `made-up-${i}-0123456789abcdef` },
+        '127.0.0.3',
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    const victim = await post(
+      server.url,
+      call(1, 'get_streamer_core', { mint }),
+      { 'x-api-key': sim.apiKey },
+      '127.0.0.2',
+    );
+    expect(victim.status).toBe(200);
+    expect(messagesOf(victim)[0]?.result).toBeDefined();
+    expect(victim.ms).toBeLessThan(2_000);
+    const flooded = await Promise.all(flood);
+    // Every one answered; past 60 new keys, 429 with Retry-After.
+    const refused = flooded.filter((f) => f.status === 429);
+    expect(refused.length).toBeGreaterThan(200);
+    expect(refused.every((f) => Number(f.headers['retry-after']) >= 1)).toBe(true);
+    expect(flooded.every((f) => f.status > 0)).toBe(true);
+  }, 30_000);
+
+  it('a new key on each notification does not lift the notification rate (20, then 10 a second)', async () => {
+    const server = await startHttp({});
+    const started = performance.now();
+    const answers = [];
+    for (let i = 0; i < 150; i++) {
+      answers.push(
+        await post(
+          server.url,
+          { jsonrpc: '2.0', method: 'notifications/initialized' },
+          { 'x-api-key': `spray-${i}-0123456789abcdef` },
+        ),
+      );
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const accepted = answers.filter((a) => a.status === 202).length;
+    expect(accepted).toBeLessThanOrEqual(20 + Math.ceil(seconds * 10) + 1);
+    expect(answers.filter((a) => a.status === 429).length).toBeGreaterThan(0);
+  });
+});
+
+describe('4 and 7: kept investigations belong to their caller', () => {
+  it('made-up keys evict nothing: the victim’s re-slice asks the upstream nothing', async () => {
+    const server = await startHttp({ STREAMER_ANALYTICS_MAX_RETRIES: '0' });
+    const victim = await client(server.url, { 'x-api-key': sim.apiKey });
+    const args = { mintIds: ids(sim, 'platform_a', 160), includeCreatorFees: true };
+    await victim.callTool({ name: 'investigate_botting', arguments: args });
+    // 70 requests with made-up keys, from three addresses: lists, notifications and calls.
+    const churn = [];
+    for (let i = 0; i < 70; i++) {
+      const headers = { 'x-api-key': `evict-${i}-0123456789abcdef` };
+      const address = `127.0.0.${3 + (i % 3)}`;
+      const body =
+        i % 3 === 0
+          ? { jsonrpc: '2.0', id: i, method: 'tools/list' }
+          : i % 3 === 1
+            ? { jsonrpc: '2.0', method: 'notifications/initialized' }
+            : call(i, 'check_health');
+      churn.push(await post(server.url, body, headers, address));
+    }
+    sim.reset();
+    const again = await victim.callTool({ name: 'investigate_botting', arguments: { ...args, offset: 5 } });
+    expect(textOf(again)).toMatch(/Data from this investigation \d+ s ago; no new upstream requests/);
+    expect(sim.requests).toHaveLength(0);
+    await victim.close();
+  });
+
+  it('with a server key, one caller neither reads, times nor evicts another’s investigation', async () => {
+    const server = await startHttp({
+      STREAMER_ANALYTICS_API_KEY: sim.apiKey,
+      STREAMER_ANALYTICS_MAX_RETRIES: '0',
+    });
+    const [a, b] = [await client(server.url), await client(server.url)];
+    const mints = ids(sim, 'platform_a', 40);
+    const args = { mintIds: mints.slice(0, 30) };
+    await a.callTool({ name: 'investigate_botting', arguments: args });
+    sim.reset();
+    // B asks for the same ids: it goes upstream, and is not told A's age.
+    const bs = await b.callTool({ name: 'investigate_botting', arguments: args });
+    expect(sim.requests.length).toBeGreaterThan(0);
+    expect(textOf(bs)).not.toMatch(/Data from this investigation/);
+    // Eight small investigations of B's own evict nothing of A's.
+    for (let i = 0; i < 8; i++)
+      await b.callTool({ name: 'investigate_botting', arguments: { mintIds: [mints[30 + i]] } });
+    sim.reset();
+    const again = await a.callTool({ name: 'investigate_botting', arguments: { ...args, offset: 3 } });
+    expect(textOf(again)).toMatch(/Data from this investigation \d+ s ago; no new upstream requests/);
+    expect(sim.requests).toHaveLength(0);
+    for (const c of [a, b]) await c.close();
+  });
+});
+
+describe('5: a shared upstream request runs at the best place of those waiting on it', () => {
+  it('a flooder that queued the victim’s identical call first does not make the victim wait its backlog', async () => {
+    const server = await startHttp({
+      STREAMER_ANALYTICS_API_KEY: sim.apiKey,
+      STREAMER_ANALYTICS_MAX_RETRIES: '0',
+    });
+    const [flooder, victim] = [await session(server.url), await session(server.url)];
+    const mints = ids(sim, 'platform_a', 160);
+    sim.latencyMs = 300;
+    const alone = await post(server.url, call(1, 'get_analytics_overview'), victim);
+    // A batch of 60 calls (60 upstream requests in the flooder's queue), then the overview.
+    const flood = [
+      post(
+        server.url,
+        mints.slice(0, 60).map((mint, i) => call(100 + i, 'get_streamer_core', { mint })),
+        flooder,
+      ),
+    ];
+    await new Promise((r) => setTimeout(r, 300));
+    const queued = post(server.url, call(20, 'get_analytics_overview'), flooder);
+    await new Promise((r) => setTimeout(r, 100));
+    const during = await post(server.url, call(2, 'get_analytics_overview'), victim);
+    expect(messagesOf(during)[0]?.result).toBeDefined();
+    expect(during.ms).toBeLessThan(alone.ms + 2_000);
+    expect(messagesOf(await queued)[0]?.result).toBeDefined();
+    void flood;
+  }, 30_000);
+});
+
+describe('6: bodies are admitted before they are read or parsed', () => {
+  it('1 MiB junk bodies over 32 connections from one address: the victim keeps its time, memory bounded', async () => {
+    const server = await startHttp({ STREAMER_ANALYTICS_API_KEY: sim.apiKey });
+    const victimTimes = async () => {
+      const times = [];
+      for (let i = 0; i < 9; i++)
+        times.push((await post(server.url, call(i, 'check_health'), {}, '127.0.0.2')).ms);
+      return times;
+    };
+    const before = Math.max(...(await victimTimes()));
+    const stop = server.watchRss();
+    // The attacker is a process of its own (the test's own event loop stays the victim's): 32 connections
+    // from 127.0.0.3, each sending a 1 MiB body of tiny JSON arrays again as soon as it is answered
+    // (about 350 ms of the server's time each, where it is read, parsed and checked by the SDK).
+    const attacker = spawn(process.execPath, ['-e', JUNK_SENDER, server.url], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(attacker);
+    let sent = 0;
+    attacker.stdout?.on('data', (c) => {
+      sent += String(c).length;
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    const times = await victimTimes();
+    attacker.kill();
+    // Each of the victim's calls within 2 s of its time alone (the upstream answers at once here).
+    expect(Math.max(...times)).toBeLessThan(before + 2_000);
+    expect(sent).toBeGreaterThan(32);
+    expect(stop()).toBeLessThan(1024);
+  }, 30_000);
+});
+
+describe('batches', () => {
+  it('hold 100 messages at most: a larger one is refused before any of it is checked or run', async () => {
+    const server = await startHttp({ STREAMER_ANALYTICS_API_KEY: sim.apiKey });
+    const pings = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' }));
+    const ok = await post(server.url, pings(100));
+    expect(messagesOf(ok)).toHaveLength(100);
+    const refused = await post(server.url, pings(101));
+    expect(refused.status).toBe(400);
+    expect(refused.text).toMatch(/a batch holds at most 100 messages, this one 101/);
+  });
+});
+
+describe('behind a reverse proxy', () => {
+  // The notification rate (20 at once) shows who the server takes a caller to be.
+  const burst = async (url: string, forwardedFor: string) => {
+    const answers = [];
+    for (let i = 0; i < 24; i++)
+      answers.push(
+        await post(
+          url,
+          { jsonrpc: '2.0', method: 'notifications/initialized' },
+          { 'x-forwarded-for': forwardedFor },
+        ),
+      );
+    return answers.filter((a) => a.status === 202).length;
+  };
+
+  it('reads X-Forwarded-For only from the proxies named in STREAMER_ANALYTICS_HTTP_TRUST_PROXY', async () => {
+    const trusting = await startHttp({ STREAMER_ANALYTICS_HTTP_TRUST_PROXY: '127.0.0.1,10.0.0.0/8' });
+    // Two clients behind the named proxy are two callers; a hop the client wrote itself, left of an
+    // untrusted one, is not read.
+    expect(await burst(trusting.url, '192.0.2.1')).toBeGreaterThanOrEqual(20);
+    expect(await burst(trusting.url, '192.0.2.2')).toBeGreaterThanOrEqual(20);
+    expect(await burst(trusting.url, '203.0.113.9, 192.0.2.1')).toBeLessThan(10); // refilled meanwhile
+    // Through a chain of named proxies: the nearest address that is not one.
+    expect(await burst(trusting.url, '192.0.2.3, 10.1.2.3')).toBeGreaterThanOrEqual(20);
+    // Without the setting, the header is never read: one caller, whatever it says.
+    const plain = await startHttp({});
+    expect(await burst(plain.url, '192.0.2.1')).toBeGreaterThanOrEqual(20);
+    expect(await burst(plain.url, '192.0.2.2')).toBeLessThan(10);
+  });
+
+  it('refuses to start with a trusted proxy that is neither an address nor a CIDR', async () => {
+    await expect(startHttp({ STREAMER_ANALYTICS_HTTP_TRUST_PROXY: 'proxy.example' })).rejects.toThrow(
+      /TRUST_PROXY: not an address or CIDR: proxy.example/,
+    );
+  });
+});
