@@ -206,6 +206,11 @@ export function createServer(deps: ServerDeps): Server {
         // Over --http with callers' own keys, a fresh lease per request: its pool's owner for the key.
         callerKey: (client as { owner?: object }).owner ?? client,
         ...(withView ? { view: (data: ViewData) => (view = data) } : {}),
+        redact: redact.deep,
+        analysis: {
+          timeoutMs: deps.config.analysisTimeoutMs,
+          maxRequests: deps.config.analysisMaxRequests,
+        },
         // The demo marker is added after rendering: the result is fitted to what it leaves.
         budget: deps.demo ? budget - DEMO_COST : budget,
       });
