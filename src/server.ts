@@ -210,6 +210,7 @@ export function createServer(deps: ServerDeps): Server {
         analysis: {
           timeoutMs: deps.config.analysisTimeoutMs,
           maxRequests: deps.config.analysisMaxRequests,
+          ...(deps.caller ? { caller: deps.caller } : {}),
         },
         // The demo marker is added after rendering: the result is fitted to what it leaves.
         budget: deps.demo ? budget - DEMO_COST : budget,

@@ -52,8 +52,8 @@ export interface CallContext {
   view?: (data: ViewData) => void;
   /** Removes the API key from a value: run_analysis hands upstream bodies to the program. */
   redact?: <T>(value: T) => T;
-  /** run_analysis's limits, from the configuration. */
-  analysis?: { timeoutMs: number; maxRequests: number };
+  /** run_analysis's limits, from the configuration, and who calls (over --http), for the engine's fair turns. */
+  analysis?: { timeoutMs: number; maxRequests: number; caller?: string };
 }
 
 /** What a view draws: a board of botting findings, series over time, or the activity heatmap. */
@@ -62,7 +62,8 @@ export type ViewData = { kind: 'board' | 'series' | 'heatmap' | 'evidence' } & R
 interface SpecCommon<S extends z.ZodRawShape> {
   name: string;
   title: string;
-  description: string;
+  /** A function where the text is built from other tools (run_analysis's api lines): built on first listing. */
+  description: string | (() => string);
   /** Parameters, named as the upstream fields; chain and platform come from `scope`. */
   input: S;
   /** The chain and platform values the endpoint accepts; absent when it takes neither. */
@@ -150,7 +151,7 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
   const build = (): ToolListEntry => ({
     name: spec.name,
     title: spec.title,
-    description: spec.description,
+    description: typeof spec.description === 'function' ? spec.description() : spec.description,
     inputSchema: jsonSchema(input, 'input'),
     outputSchema: jsonSchema(output, 'output'),
     annotations: ANNOTATIONS,
