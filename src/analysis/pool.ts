@@ -34,10 +34,14 @@ export interface PoolOptions {
 
 const MiB = 1024 * 1024;
 const DEFAULT_MEMORY = 64 * MiB;
-/** The WebAssembly memory a worker may ever have: the module's own 16 MiB plus room past the run's limit. */
-const MAX_WASM_BYTES = 16 * MiB + 2 * DEFAULT_MEMORY;
-/** A worker whose memory grew past this (memory never shrinks) is replaced after its run. */
-const RETIRE_WASM_BYTES = 48 * MiB;
+/** A worker whose WebAssembly memory grew past this (it never shrinks) is replaced after its run. */
+const RETIRE_WASM_BYTES = 32 * MiB;
+/**
+ * The WebAssembly memory a worker may ever have: what it may start a run with, plus a run's limit. It is
+ * the hard bound, which holds even inside one long builtin; the run's limit is checked as the memory grows
+ * (src/analysis/worker.ts). A run's memoryBytes above the default is capped by it.
+ */
+const MAX_WASM_BYTES = RETIRE_WASM_BYTES + DEFAULT_MEMORY;
 /** A worker is replaced after this many runs (each leaves its QuickJS runtime behind: see worker.ts). */
 const RETIRE_RUNS = 1000;
 /** An idle worker beyond the warm ones is ended after this long unused. */
@@ -77,6 +81,9 @@ export class SandboxPool {
   readonly #limiter: Limiter;
   readonly #options: Required<PoolOptions>;
   readonly #idle: Slot[] = [];
+  /** Runs that found no idle worker, waiting for the next one to come free or start. */
+  readonly #waitingForWorker: Array<{ resolve: (slot: Slot) => void; reject: (error: Error) => void }> = [];
+  readonly #spawning = new Set<Promise<Slot>>();
   readonly #all = new Set<Slot>();
   #starting = 0;
   readonly #callerIds = new WeakMap<object, string>();
@@ -101,11 +108,10 @@ export class SandboxPool {
     return this.#all.size + this.#starting;
   }
 
-  /** Starts the warm workers now rather than at the first run. */
+  /** Starts the warm workers now rather than at the first run; resolves when they are ready. */
   async warmUp(): Promise<void> {
-    const missing = this.#options.warm - this.#idle.length - this.#starting;
-    const started = await Promise.all(Array.from({ length: Math.max(0, missing) }, () => this.#spawn()));
-    for (const slot of started) this.#release(slot);
+    this.#replenish();
+    await Promise.all([...this.#spawning]);
   }
 
   async run(code: string, host: AnalysisHost, opts: RunOptions): Promise<RunOutcome> {
@@ -171,6 +177,9 @@ export class SandboxPool {
   /** Ends every worker (tests, shutdown); runs in progress end as 'internal'. */
   async close(): Promise<void> {
     this.#closed = true;
+    for (const waiting of this.#waitingForWorker.splice(0))
+      waiting.reject(new Error('the sandbox pool closed'));
+    await Promise.allSettled([...this.#spawning]);
     await Promise.all([...this.#all].map((slot) => slot.worker.terminate()));
     this.#all.clear();
     this.#idle.length = 0;
@@ -192,7 +201,7 @@ export class SandboxPool {
     const logs: string[] = [];
     let slot: Slot;
     try {
-      slot = this.#idle.pop() ?? (await this.#spawn());
+      slot = await this.#acquire();
     } catch (error) {
       return {
         ok: false,
@@ -309,14 +318,48 @@ export class SandboxPool {
     });
   }
 
+  /** An idle worker, or the next to come free or start (never more than maxWorkers in all). */
+  #acquire(): Promise<Slot> {
+    const idle = this.#idle.pop();
+    if (idle) return Promise.resolve(idle);
+    return new Promise((resolve, reject) => {
+      this.#waitingForWorker.push({ resolve, reject });
+      this.#replenish();
+    });
+  }
+
+  /** Starts workers while fewer than the warm ones are idle or runs wait for one, within maxWorkers. */
+  #replenish(): void {
+    const { warm, maxWorkers } = this.#options;
+    while (
+      !this.#closed &&
+      (this.#idle.length + this.#starting < warm || this.#starting < this.#waitingForWorker.length) &&
+      this.#all.size + this.#starting < maxWorkers
+    ) {
+      const spawning = this.#spawn();
+      this.#spawning.add(spawning);
+      spawning.then(
+        (slot) => {
+          this.#spawning.delete(spawning);
+          this.#release(slot);
+        },
+        (error: Error) => {
+          this.#spawning.delete(spawning);
+          this.#waitingForWorker.shift()?.reject(error);
+        },
+      );
+    }
+  }
+
   /** A new worker, resolved once it has instantiated QuickJS and warmed it up. */
   async #spawn(): Promise<Slot> {
     this.#starting++;
+    let worker: Worker | undefined;
     try {
       const wasm = await compiledQuickJS();
       const logsCut = new SharedArrayBuffer(4);
       const setup: WorkerSetup = { wasm, maxWasmBytes: MAX_WASM_BYTES, logsCut };
-      const worker = new Worker(new URL(WORKER_FILE, filesDir()), {
+      worker = new Worker(new URL(WORKER_FILE, filesDir()), {
         workerData: setup,
         // The worker's own JavaScript heap (the guest's memory is WebAssembly memory, bounded apart).
         resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
@@ -325,28 +368,40 @@ export class SandboxPool {
       });
       worker.stdout.pipe(process.stderr);
       worker.unref();
+      const started = worker;
       await new Promise<void>((resolve, reject) => {
         const onMessage = (m: FromWorker) => {
           if (m.t !== 'ready') return;
-          worker.off('error', reject).off('exit', onExit).off('message', onMessage);
+          started.off('error', reject).off('exit', onExit).off('message', onMessage);
           resolve();
         };
         const onExit = (code: number) =>
           reject(new Error(`the worker exited with code ${code} while starting`));
-        worker.on('message', onMessage).once('error', reject).once('exit', onExit);
+        started.on('message', onMessage).once('error', reject).once('exit', onExit);
       });
       const slot: Slot = { worker, runs: 0, logsCut: new Int32Array(logsCut) };
       this.#all.add(slot);
-      if (this.#closed) await worker.terminate();
       return slot;
+    } catch (error) {
+      void worker?.terminate();
+      throw error;
     } finally {
       this.#starting--;
     }
   }
 
-  /** A worker back to the idle ones; beyond the warm count, ended if unused for a while. */
+  /** A worker back: to a run waiting for one, else to the idle ones (beyond the warm count, ended if unused). */
   #release(slot: Slot): void {
-    if (this.#closed) return;
+    if (this.#closed) {
+      this.#all.delete(slot);
+      void slot.worker.terminate();
+      return;
+    }
+    const waiting = this.#waitingForWorker.shift();
+    if (waiting) {
+      waiting.resolve(slot);
+      return;
+    }
     this.#idle.push(slot);
     if (this.#idle.length > this.#options.warm) {
       slot.idleTimer = setTimeout(() => {
@@ -360,17 +415,11 @@ export class SandboxPool {
     }
   }
 
-  /** Ends a worker that is busy in the guest or no longer trusted, and keeps the warm spares ready. */
+  /** Ends a worker that is busy in the guest or no longer trusted, and starts what is missing. */
   #retire(slot: Slot): void {
     this.#all.delete(slot);
     void slot.worker.terminate();
-    if (this.#closed) return;
-    if (this.#idle.length + this.#starting < this.#options.warm) {
-      this.#spawn().then(
-        (spare) => this.#release(spare),
-        () => {},
-      );
-    }
+    this.#replenish();
   }
 }
 

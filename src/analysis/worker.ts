@@ -50,6 +50,8 @@ const post = (message: FromWorker) => port.postMessage(message);
 /** The run in progress: its pending host calls, by id. */
 let current: { runtime: QuickJSRuntime; calls: Map<number, QuickJSDeferredPromise> } | undefined;
 let nextCallId = 1;
+/** Whether the run in progress has gone past its memory limit. */
+let overMemory = () => false;
 
 port.on('message', (message: ToWorker) => {
   if (message.t === 'run') {
@@ -73,8 +75,16 @@ port.on('message', (message: ToWorker) => {
 async function run(message: Extract<ToWorker, { t: 'run' }>): Promise<void> {
   Atomics.store(logsCut, 0, 0);
   const runtime = QuickJS.newRuntime();
+  // QuickJS's own limit sees only each allocation by itself in this build (without malloc_usable_size it
+  // counts 8 bytes a block: quickjs-emscripten issue 255), so it stops one huge allocation, not many
+  // small ones. The run's limit is kept on the WebAssembly memory instead: its growth since the run began,
+  // checked whenever QuickJS polls for an interrupt (then the run is interrupted) and when it ends; past
+  // it the run fails as 'memory'. The worker's memory ceiling is the hard bound within one builtin.
   runtime.setMemoryLimit(message.memoryBytes);
   runtime.setMaxStackSize(MAX_STACK_BYTES);
+  const base = memory.buffer.byteLength;
+  overMemory = () => memory.buffer.byteLength - base > message.memoryBytes;
+  runtime.setInterruptHandler(overMemory);
   const context = runtime.newContext();
   const calls = new Map<number, QuickJSDeferredPromise>();
   current = { runtime, calls };
@@ -171,10 +181,12 @@ async function execute(
         message: `the answer is ${mib(bytes)} of JSON, over the ${mib(message.maxAnswerBytes)} the sandbox hands back: aggregate or select in the program and return less`,
       };
     }
+    if (overMemory()) return { ok: false, kind: 'memory', message: OVER_MEMORY };
     return { ok: true, json };
   }
 }
 
+const OVER_MEMORY = 'InternalError: out of memory: the program went past its memory limit';
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 interface GuestError {
@@ -197,7 +209,10 @@ function failure(
   const where = code === undefined ? {} : positionOf(error.stack, code);
   let kind: FailureKind = phase === 'internal' ? 'internal' : 'runtime';
   let message = name ? `${name}: ${text}` : `Uncaught ${text}`;
-  if (name === 'InternalError' && /out of memory|string too long|array too long/.test(text)) {
+  if (name === 'InternalError' && text === 'interrupted' && overMemory()) {
+    kind = 'memory';
+    message = OVER_MEMORY;
+  } else if (name === 'InternalError' && /out of memory|string too long|array too long/.test(text)) {
     kind = 'memory';
     message = `${message}: the program went past its memory limit`;
   } else if (name === 'InternalError' && /stack overflow/.test(text)) {
