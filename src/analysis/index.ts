@@ -6,8 +6,8 @@
 import type { PoolOptions, SandboxPool } from './pool.js';
 import type { FailureKind } from './protocol.js';
 
-export { GLOBALS } from './prelude.js';
 export type { FailureKind } from './protocol.js';
+export { GLOBALS } from './protocol.js';
 
 /** The host side of the program's `api`: what the tool (src/tools/run-analysis.ts) gives the engine. */
 export interface AnalysisHost {

@@ -4,9 +4,6 @@
 // log) and the api names; that function defines the globals and returns `finish`, which runs the program's
 // async function and turns its answer into JSON, in the guest.
 
-/** The globals a program can use, named in the hint of a ReferenceError. */
-export const GLOBALS = ['api', 'sum', 'mean', 'median', 'maxBy', 'minBy', 'sortBy', 'console'] as const;
-
 export const PRELUDE = String.raw`(function (hostCall, hostLog, namesJson) {
 'use strict';
 const names = JSON.parse(namesJson);

@@ -1,6 +1,9 @@
 // The messages between the main thread (src/analysis/pool.ts) and a sandbox worker (src/analysis/worker.ts).
 // Everything that crosses is plain data: the program's text, JSON strings and error messages.
 
+/** The globals a program finds besides the JavaScript built-ins (src/analysis/prelude.ts defines them). */
+export const GLOBALS = ['api', 'sum', 'mean', 'median', 'maxBy', 'minBy', 'sortBy', 'console'] as const;
+
 /** Why a run ended without an answer. */
 export type FailureKind =
   | 'syntax'

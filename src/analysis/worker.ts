@@ -14,10 +14,11 @@ import {
   type QuickJSRuntime,
   type QuickJSSyncVariant,
 } from 'quickjs-emscripten-core';
-import { GLOBALS, PRELUDE } from './prelude.js';
+import { PRELUDE } from './prelude.js';
 import {
   type FailureKind,
   type FromWorker,
+  GLOBALS,
   type ToWorker,
   type WorkerOutcome,
   type WorkerSetup,
