@@ -270,7 +270,9 @@ describe('the sandbox', () => {
         (n) => `${n}:undefined`,
       ),
     );
-    const viaConstructor = await run('return (function () { return this; }).constructor("return typeof process")();');
+    const viaConstructor = await run(
+      'return (function () { return this; }).constructor("return typeof process")();',
+    );
     expect(sc(viaConstructor).value).toBe('undefined');
     const dynamic = await run('return await import("node:fs");');
     expect(dynamic.isError).toBe(true);
