@@ -95,7 +95,7 @@ export function runAnalysisTool(endpoints: readonly Tool[]): Tool {
       code: z.string().max(CODE_MAX).describe('Body of an async JavaScript function; return the answer'),
     },
     output: {
-      value: z.unknown(),
+      value: z.unknown().optional(),
       logs: z.array(z.string()).optional(),
       calls: z.number().optional(),
     },
