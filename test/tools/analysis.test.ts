@@ -155,6 +155,31 @@ try { await ${expr}; return 'sent'; } catch (e) { return String(e.message); }`,
     expect(sim.requests).toHaveLength(0);
   });
 
+  it('reports progress per upstream request, not per api call', async () => {
+    const tokenAddresses = ids(sim, 'platform_a', 120);
+    const progress: Array<{ progress: number; total?: number | undefined; message?: string | undefined }> =
+      [];
+    await h.client.callTool(
+      {
+        name: 'run_analysis',
+        arguments: {
+          code: withInputs(
+            { tokenAddresses },
+            'await api.get_creator_fees({ tokenAddresses });\nawait api.check_health();\nreturn 1;',
+          ),
+        },
+      },
+      { onprogress: (p) => progress.push(p) },
+    );
+    expect(progress.map((p) => p.progress)).toEqual([1, 2, 3]);
+    expect(progress.map((p) => p.message)).toEqual([
+      'upstream request 1 (/stats/creator-fees/bulk)',
+      'upstream request 2 (/stats/creator-fees/bulk)',
+      'upstream request 3 (/health)',
+    ]);
+    expect(progress.every((p) => p.total === 200)).toBe(true);
+  });
+
   it('an unknown api function is named with the real ones, closest first', async () => {
     const out = await run('return await api.list_streamer({})');
     expect(out.isError).toBe(true);
