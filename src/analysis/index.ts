@@ -16,9 +16,11 @@ export interface AnalysisHost {
    * JSON.stringify there, parsed here; `api.x()` gives `{}`). Resolves to a JSON-serialisable value, which
    * the guest receives as a parsed copy; rejects with an Error whose message the program's `catch` sees as
    * an Error with that message (an uncaught one ends the run as 'runtime', at the line of the api call).
-   * Never called after the run has ended; a call still pending then is abandoned (its answer is dropped).
+   * Never called after the run has ended; a call still pending then is abandoned (its answer is dropped)
+   * and `run.signal` is aborted, so that the host can stop its requests (on timeout, cancellation, an
+   * error, or a program that returned without awaiting everything).
    */
-  call(name: string, args: unknown): Promise<unknown>;
+  call(name: string, args: unknown, run: { signal: AbortSignal }): Promise<unknown>;
 }
 
 export interface RunOptions {

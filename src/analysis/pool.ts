@@ -212,6 +212,12 @@ export class SandboxPool {
       };
     }
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    if (opts.signal?.aborted) {
+      this.#release(slot);
+      return { ok: false, kind: 'cancelled', message: cancelledMessage(false), logs, logsCut: 0 };
+    }
+    // Aborted when the run ends, however it ends: the host stops what it still does for it.
+    const runEnded = new AbortController();
     const { worker } = slot;
     const seconds = opts.timeoutMs / 1000;
     let callsMade = 0;
@@ -222,6 +228,7 @@ export class SandboxPool {
       const end = (outcome: WorkerOutcome | { ok: true; value: unknown }, keepWorker: boolean) => {
         if (finished) return;
         finished = true;
+        runEnded.abort();
         clearTimeout(timer);
         opts.signal?.removeEventListener('abort', onAbort);
         worker.off('message', onMessage);
@@ -271,7 +278,12 @@ export class SandboxPool {
             if (!finished) worker.postMessage(reply);
           };
           Promise.resolve()
-            .then(() => host.call(message.name, JSON.parse(message.args)))
+            .then(() => {
+              // Only the names given: the guest's prelude calls no other, and nothing else is trusted.
+              if (!opts.apiNames.includes(message.name))
+                throw new Error(`api.${message.name} is not a function`);
+              return host.call(message.name, JSON.parse(message.args), { signal: runEnded.signal });
+            })
             .then(
               (value) =>
                 settle({ t: 'settle', id: message.id, ok: true, json: JSON.stringify(value) ?? 'null' }),

@@ -6,11 +6,14 @@
 
 export const PRELUDE = String.raw`(function (hostCall, hostLog, namesJson) {
 'use strict';
-const names = JSON.parse(namesJson);
+// Taken now: a program that replaces JSON's functions changes its own data, not what crosses to the host.
+const toJSON = JSON.stringify.bind(JSON);
+const fromJSON = JSON.parse.bind(JSON);
+const names = fromJSON(namesJson);
 const G = globalThis;
 const define = (name, value) =>
   Object.defineProperty(G, name, { value, writable: true, configurable: true, enumerable: false });
-const stringify = (v) => JSON.stringify(v, (k, x) => (typeof x === 'bigint' ? String(x) : x));
+const stringify = (v) => toJSON(v, (k, x) => (typeof x === 'bigint' ? String(x) : x));
 const typeName = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
 
 // api: one async function per name; an unknown name throws with the closest names first.
@@ -46,7 +49,7 @@ for (const name of names) {
       error.stack = site.stack;
       throw error;
     }
-    return JSON.parse(text);
+    return fromJSON(text);
   };
   Object.defineProperty(fn, 'name', { value: name });
   fns[name] = fn;
@@ -125,7 +128,7 @@ const numbersOf = (fn, values, field) => {
     if (v === null || v === undefined) return;
     if (!isNumber(v))
       throw new TypeError(fn + ': item ' + i + (field === undefined ? '' : ' (' + (typeof field === 'string' ? field : 'field') + ')') +
-        ' is ' + (typeof v === 'string' ? JSON.stringify(v.slice(0, 40)) : typeName(v)) + ', not a number');
+        ' is ' + (typeof v === 'string' ? toJSON(v.slice(0, 40)) : typeName(v)) + ', not a number');
     out.push(v);
   });
   return out;
@@ -165,7 +168,7 @@ define('minBy', function minBy(rows, field) { return best('minBy', rows, field, 
 define('sortBy', function sortBy(rows, field, order) {
   const direction = order === undefined ? 'asc' : order;
   if (direction !== 'asc' && direction !== 'desc')
-    throw new TypeError("sortBy(rows, field, order): order must be 'asc' or 'desc', got " + JSON.stringify(order));
+    throw new TypeError("sortBy(rows, field, order): order must be 'asc' or 'desc', got " + toJSON(order));
   const sign = direction === 'asc' ? 1 : -1;
   return keyed('sortBy', rows, field)
     .sort((a, b) =>

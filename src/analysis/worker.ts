@@ -94,8 +94,12 @@ async function run(message: Extract<ToWorker, { t: 'run' }>): Promise<void> {
   try {
     outcome = await execute(context, runtime, calls, handles, message);
   } catch (error) {
-    // A failure of the engine itself (not of the program): the instance may be broken.
-    outcome = { ok: false, kind: 'internal', message: String((error as Error)?.message ?? error) };
+    // A failure of the engine itself (not of the program): the instance may be broken. The one expected
+    // is the thread's own stack running out inside QuickJS before QuickJS's bound does.
+    const text = String((error as Error)?.message ?? error);
+    outcome = /Maximum call stack size exceeded/.test(text)
+      ? { ok: false, kind: 'stack', message: 'RangeError: stack overflow: recursion too deep' }
+      : { ok: false, kind: 'internal', message: text };
   }
   current = undefined;
   // Every handle and the context are freed; the runtime is not. Freeing a runtime in which a promise job
@@ -216,7 +220,7 @@ function failure(
   } else if (name === 'InternalError' && /out of memory|string too long|array too long/.test(text)) {
     kind = 'memory';
     message = `${message}: the program went past its memory limit`;
-  } else if (name === 'InternalError' && /stack overflow/.test(text)) {
+  } else if (/stack overflow/.test(text)) {
     kind = 'stack';
     message = `${message}: recursion too deep`;
   } else if (name === 'SyntaxError' && phase === 'compile') {

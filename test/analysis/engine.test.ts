@@ -201,6 +201,32 @@ describe('the api bridge', () => {
     expect([outcome.line, outcome.column]).toEqual([3, 35]);
   });
 
+  it('tells the host when the run is over, for a call the program left behind', async () => {
+    let signal: AbortSignal | undefined;
+    const host: AnalysisHost = {
+      call(_name, _args, run) {
+        signal = run.signal;
+        return new Promise(() => {});
+      },
+    };
+    expect(await run("api.list_streamers({}); return 'did not wait'", host)).toMatchObject({ ok: true });
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it('a program that replaces JSON changes its own data, not what crosses to the host', async () => {
+    const seen: unknown[] = [];
+    const host: AnalysisHost = {
+      async call(_name, args) {
+        seen.push(args);
+        return { a: 1 };
+      },
+    };
+    const code =
+      "JSON.stringify = () => 'not json'; JSON.parse = () => 'forged'; return await api.list_streamers({ limit: 1 })";
+    expect(await value(code, host)).toEqual({ a: 1 });
+    expect(seen).toEqual([{ limit: 1 }]);
+  });
+
   it('an unknown api name throws with the closest names first', async () => {
     const outcome = failure(await run('return await api.getStreamerSession({ mintId: "x" })'));
     expect(outcome.message).toBe(

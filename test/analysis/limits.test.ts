@@ -101,6 +101,11 @@ describe('memory and stack', () => {
     const outcome = failure(await run('function down(n) {\n  return down(n + 1) + 1;\n}\nreturn down(0)'));
     expect(outcome).toMatchObject({ kind: 'stack', line: 2 });
     expect(outcome.message).toBe('InternalError: stack overflow: recursion too deep');
+    // Through builtins too (QuickJS reports JSON.parse's own overflow as a SyntaxError).
+    const viaParse =
+      'const f = (n) => JSON.parse(\'{"n":1}\', (k, v) => (k === "n" ? f(v) : v));\nreturn f(0)';
+    expect(failure(await run(viaParse)).kind).toBe('stack');
+    expect(failure(await run('const f = (n) => [n].map((x) => f(x + 1));\nreturn f(0)')).kind).toBe('stack');
     expect(await run('function d(n) { return n ? d(n - 1) + 1 : 0 }\nreturn d(2000)')).toMatchObject({
       ok: true,
       value: 2000,
