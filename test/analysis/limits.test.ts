@@ -89,6 +89,13 @@ describe('memory and stack', () => {
     expect(await run('return 4')).toMatchObject({ ok: true, value: 4 });
   });
 
+  it('one huge string ends as memory at once', async () => {
+    const started = performance.now();
+    const outcome = failure(await run("const s = 'x'.repeat(2 ** 28);\nreturn s.length"));
+    expect(outcome).toMatchObject({ kind: 'memory', line: 1 });
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
   it('a smaller memory limit is the run’s own', async () => {
     // About 40 MiB kept: past a 16 MiB limit, within the default 64.
     const code =
