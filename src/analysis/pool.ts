@@ -146,11 +146,10 @@ export class SandboxPool {
       if (error === 'cancelled')
         return { ok: false, kind: 'cancelled', message: cancelledMessage(false), ...none };
       if (error === 'waited') {
-        const s = Math.round(opts.timeoutMs / 1000);
         return {
           ok: false,
           kind: 'busy',
-          message: busyMessage(`no sandbox came free within ${s} s`),
+          message: busyMessage(`no sandbox came free within ${opts.timeoutMs / 1000} s`),
           ...none,
         };
       }

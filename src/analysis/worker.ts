@@ -160,14 +160,14 @@ async function execute(
       }),
     );
     const names = keep(context.newString(JSON.stringify(message.apiNames)));
-    const install = context.evalCode(PRELUDE, 'helpers.js');
+    const install = context.evalCode(PRELUDE, 'helpers.js', { type: 'global' });
     if (install.error) return failure(context, keep(install.error), 'internal');
     keep(install.value);
     const finishResult = context.callFunction(install.value, context.undefined, call, log, names);
     if (finishResult.error) return failure(context, keep(finishResult.error), 'internal');
     const finish = keep(finishResult.value);
 
-    const compiled = context.evalCode(`${PREFIX}${message.code}\n})`, 'program.js');
+    const compiled = context.evalCode(`${PREFIX}${message.code}\n})`, 'program.js', { type: 'global' });
     if (compiled.error) return failure(context, keep(compiled.error), 'compile', message.code);
     const program = keep(compiled.value);
     const started = context.callFunction(finish, context.undefined, program);

@@ -220,7 +220,7 @@ describe('sharing the workers', () => {
       );
       expect(other).toMatchObject({
         kind: 'busy',
-        message: expect.stringContaining('no sandbox came free within 0 s'),
+        message: expect.stringContaining('no sandbox came free within 0.3 s'),
       });
       controller.abort();
       expect((await Promise.all(held)).map((o) => !o.ok && o.kind)).toEqual([
