@@ -10,6 +10,8 @@ export const PRELUDE = String.raw`(function (hostCall, hostLog, namesJson) {
 const toJSON = JSON.stringify.bind(JSON);
 const fromJSON = JSON.parse.bind(JSON);
 const names = fromJSON(namesJson);
+const MAX_ARGS = 256 * 1024;
+const LINE_CHARS = 2000;
 const G = globalThis;
 const define = (name, value) =>
   Object.defineProperty(G, name, { value, writable: true, configurable: true, enumerable: false });
@@ -41,6 +43,8 @@ for (const name of names) {
     // Where the program called from: an error that comes back later carries this line, not the helper's.
     const site = new Error();
     const json = stringify(args === undefined ? {} : args);
+    if (json !== undefined && json.length > MAX_ARGS)
+      throw new TypeError('api.' + name + ': its arguments are ' + json.length + ' characters of JSON, over the ' + MAX_ARGS + ' an api call takes');
     let text;
     try {
       text = await hostCall(name, json === undefined ? '{}' : json);
@@ -190,7 +194,10 @@ const show = (v) => {
     return String(v);
   }
 };
-const line = (...args) => { hostLog(args.map(show).join(' ')); };
+const line = (...args) => {
+  const text = args.map(show).join(' ');
+  hostLog(text.length > LINE_CHARS ? text.slice(0, LINE_CHARS) + '… (' + (text.length - LINE_CHARS) + ' more characters)' : text);
+};
 define('console', Object.freeze({ log: line, info: line, warn: line, error: line, debug: line }));
 
 // The program's async function, run; its answer as JSON text (undefined as null, BigInt as a string).

@@ -29,10 +29,9 @@ import {
 const PREFIX = '(async () => {';
 /** QuickJS's own stack bound; below the worker thread's native stack, so that QuickJS stops first. */
 const MAX_STACK_BYTES = 512 * 1024;
-/** console output kept per run: lines, characters in all, characters per line. */
+/** console output kept per run: lines, characters in all. */
 const LOG_LINES = 200;
 const LOG_CHARS = 16 * 1024;
-const LINE_CHARS = 2000;
 const PAGE = 64 * 1024;
 
 const port = parentPort;
@@ -136,10 +135,8 @@ async function execute(
     let chars = 0;
     const log = keep(
       context.newFunction('log', (textHandle) => {
-        let text = context.getString(textHandle);
-        if (text.length > LINE_CHARS) {
-          text = `${text.slice(0, LINE_CHARS)}… (${text.length - LINE_CHARS} more characters)`;
-        }
+        // The guest has shortened the line already (src/analysis/prelude.ts: 2,000 characters).
+        const text = context.getString(textHandle);
         if (lines >= LOG_LINES || chars + text.length > LOG_CHARS) {
           Atomics.add(logsCut, 0, 1);
           return;

@@ -172,6 +172,16 @@ describe('the api bridge', () => {
     ]);
   });
 
+  it('refuses arguments too large to be an api call, in the guest', async () => {
+    let calls = 0;
+    const host: AnalysisHost = { call: async () => calls++ };
+    const outcome = failure(await run("return await api.list_streamers({ ids: 'x'.repeat(300000) })", host));
+    expect(outcome.message).toBe(
+      'TypeError: api.list_streamers: its arguments are 300010 characters of JSON, over the 262144 an api call takes',
+    );
+    expect(calls).toBe(0);
+  });
+
   it('runs calls concurrently with Promise.all', async () => {
     // Each call is answered only once all four are in: calls made one after another would never finish.
     const waiting: Array<() => void> = [];
