@@ -339,12 +339,14 @@ export class SandboxPool {
     });
   }
 
-  /** Starts workers while fewer than the warm ones are idle or runs wait for one, within maxWorkers. */
+  /** Starts workers while runs wait for one or fewer than the warm ones are idle, within maxWorkers. */
   #replenish(): void {
     const { warm, maxWorkers } = this.#options;
     while (
       !this.#closed &&
-      (this.#idle.length + this.#starting < warm || this.#starting < this.#waitingForWorker.length) &&
+      // Runs waiting come first: the warm spares start once none is (on two cores they would slow it).
+      (this.#starting < this.#waitingForWorker.length ||
+        (this.#waitingForWorker.length === 0 && this.#idle.length + this.#starting < warm)) &&
       this.#all.size + this.#starting < maxWorkers
     ) {
       const spawning = this.#spawn();
@@ -411,6 +413,7 @@ export class SandboxPool {
     const waiting = this.#waitingForWorker.shift();
     if (waiting) {
       waiting.resolve(slot);
+      this.#replenish();
       return;
     }
     this.#idle.push(slot);
