@@ -379,7 +379,7 @@ export class SandboxPool {
         // Its stdout must never reach the stdio transport: anything it prints goes to stderr.
         stdout: true,
       });
-      worker.stdout.pipe(process.stderr);
+      worker.stdout.pipe(process.stderr, { end: false });
       worker.unref();
       const started = worker;
       await new Promise<void>((resolve, reject) => {
@@ -393,6 +393,14 @@ export class SandboxPool {
         started.on('message', onMessage).once('error', reject).once('exit', onExit);
       });
       const slot: Slot = { worker, runs: 0, logsCut: new Int32Array(logsCut) };
+      // A worker that fails or ends outside a run (a run listens for itself) is dropped, never reused,
+      // and never left as an 'error' event without a listener, which would throw in the server.
+      const drop = () => {
+        const index = this.#idle.indexOf(slot);
+        if (index >= 0) this.#idle.splice(index, 1);
+        if (this.#all.delete(slot)) this.#replenish();
+      };
+      worker.on('error', drop).on('exit', drop);
       this.#all.add(slot);
       return slot;
     } catch (error) {
