@@ -49,8 +49,8 @@ describe('time', () => {
     expect(elapsed).toBeGreaterThanOrEqual(1_490);
     expect(elapsed).toBeLessThan(5_000);
     // A blocked main thread would have ticked once or not at all; a free one about 150 times (a loaded
-    // machine fewer).
-    expect(ticks).toBeGreaterThan(30);
+    // machine fewer, so the bar is low).
+    expect(ticks).toBeGreaterThan(10);
     expect(await run('return 2')).toMatchObject({ ok: true, value: 2 });
   });
 
@@ -93,7 +93,7 @@ describe('memory and stack', () => {
     const started = performance.now();
     const outcome = failure(await run("const s = 'x'.repeat(2 ** 28);\nreturn s.length"));
     expect(outcome).toMatchObject({ kind: 'memory', line: 1 });
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(performance.now() - started).toBeLessThan(8_000);
   });
 
   it('a smaller memory limit is the run’s own', async () => {
@@ -138,7 +138,7 @@ describe('cancellation', () => {
     const aborted = performance.now();
     controller.abort();
     const outcome = failure(await running);
-    expect(performance.now() - aborted).toBeLessThan(1_000);
+    expect(performance.now() - aborted).toBeLessThan(2_000);
     expect(outcome).toMatchObject({
       kind: 'cancelled',
       message: 'the run was cancelled (it had made 1 api call, 1 still waiting for an answer)',
@@ -209,7 +209,7 @@ describe('sharing the workers', () => {
       ];
       const started = performance.now();
       const refused = failure(await one.run('return 1', never, opts));
-      expect(performance.now() - started).toBeLessThan(500);
+      expect(performance.now() - started).toBeLessThan(2_000);
       expect(refused.kind).toBe('busy');
       expect(refused.message).toBe(
         'the sandbox is busy: this caller already has 2 runs waiting; try again in a moment, or combine questions into one program',
