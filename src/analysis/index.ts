@@ -16,9 +16,11 @@ export interface AnalysisHost {
    * JSON.stringify there, parsed here; `api.x()` gives `{}`). Resolves to a JSON-serialisable value, which
    * the guest receives as a parsed copy; rejects with an Error whose message the program's `catch` sees as
    * an Error with that message (an uncaught one ends the run as 'runtime', at the line of the api call).
-   * Never called after the run has ended; a call still pending then is abandoned (its answer is dropped).
+   * Never called after the run has ended; a call still pending then is abandoned (its answer is dropped)
+   * and `run.signal` is aborted, so that the host can stop its requests (on timeout, cancellation, an
+   * error, or a program that returned without awaiting everything).
    */
-  call(name: string, args: unknown): Promise<unknown>;
+  call(name: string, args: unknown, run: { signal: AbortSignal }): Promise<unknown>;
 }
 
 export interface RunOptions {
@@ -62,11 +64,22 @@ export type RunOutcome =
     };
 
 let pool: Promise<SandboxPool> | undefined;
+const shared = () => {
+  pool ??= import('./pool.js').then(({ SandboxPool }) => new SandboxPool());
+  return pool;
+};
 
 /** Runs `code` (the body of an async function; its `return` is the answer) in the shared sandbox pool. */
 export async function runAnalysis(code: string, host: AnalysisHost, opts: RunOptions): Promise<RunOutcome> {
-  pool ??= import('./pool.js').then(({ SandboxPool }) => new SandboxPool());
-  return (await pool).run(code, host, opts);
+  return (await shared()).run(code, host, opts);
+}
+
+/**
+ * Compiles the WebAssembly and starts the warm workers ahead of the first run (which otherwise pays about
+ * 0.3 to 0.8 s for them). Never at server start: that is the cold start the engine must not change.
+ */
+export async function warmUpAnalysis(): Promise<void> {
+  await (await shared()).warmUp();
 }
 
 /** A pool of one's own (tests, the bench): sizes and limits other than the server's. */

@@ -146,11 +146,10 @@ export class SandboxPool {
       if (error === 'cancelled')
         return { ok: false, kind: 'cancelled', message: cancelledMessage(false), ...none };
       if (error === 'waited') {
-        const s = Math.round(opts.timeoutMs / 1000);
         return {
           ok: false,
           kind: 'busy',
-          message: busyMessage(`no sandbox came free within ${s} s`),
+          message: busyMessage(`no sandbox came free within ${opts.timeoutMs / 1000} s`),
           ...none,
         };
       }
@@ -212,6 +211,12 @@ export class SandboxPool {
       };
     }
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    if (opts.signal?.aborted) {
+      this.#release(slot);
+      return { ok: false, kind: 'cancelled', message: cancelledMessage(false), logs, logsCut: 0 };
+    }
+    // Aborted when the run ends, however it ends: the host stops what it still does for it.
+    const runEnded = new AbortController();
     const { worker } = slot;
     const seconds = opts.timeoutMs / 1000;
     let callsMade = 0;
@@ -222,6 +227,7 @@ export class SandboxPool {
       const end = (outcome: WorkerOutcome | { ok: true; value: unknown }, keepWorker: boolean) => {
         if (finished) return;
         finished = true;
+        runEnded.abort();
         clearTimeout(timer);
         opts.signal?.removeEventListener('abort', onAbort);
         worker.off('message', onMessage);
@@ -271,7 +277,12 @@ export class SandboxPool {
             if (!finished) worker.postMessage(reply);
           };
           Promise.resolve()
-            .then(() => host.call(message.name, JSON.parse(message.args)))
+            .then(() => {
+              // Only the names given: the guest's prelude calls no other, and nothing else is trusted.
+              if (!opts.apiNames.includes(message.name))
+                throw new Error(`api.${message.name} is not a function`);
+              return host.call(message.name, JSON.parse(message.args), { signal: runEnded.signal });
+            })
             .then(
               (value) =>
                 settle({ t: 'settle', id: message.id, ok: true, json: JSON.stringify(value) ?? 'null' }),
@@ -328,12 +339,14 @@ export class SandboxPool {
     });
   }
 
-  /** Starts workers while fewer than the warm ones are idle or runs wait for one, within maxWorkers. */
+  /** Starts workers while runs wait for one or fewer than the warm ones are idle, within maxWorkers. */
   #replenish(): void {
     const { warm, maxWorkers } = this.#options;
     while (
       !this.#closed &&
-      (this.#idle.length + this.#starting < warm || this.#starting < this.#waitingForWorker.length) &&
+      // Runs waiting come first: the warm spares start once none is (on two cores they would slow it).
+      (this.#starting < this.#waitingForWorker.length ||
+        (this.#waitingForWorker.length === 0 && this.#idle.length + this.#starting < warm)) &&
       this.#all.size + this.#starting < maxWorkers
     ) {
       const spawning = this.#spawn();
@@ -366,7 +379,7 @@ export class SandboxPool {
         // Its stdout must never reach the stdio transport: anything it prints goes to stderr.
         stdout: true,
       });
-      worker.stdout.pipe(process.stderr);
+      worker.stdout.pipe(process.stderr, { end: false });
       worker.unref();
       const started = worker;
       await new Promise<void>((resolve, reject) => {
@@ -380,6 +393,14 @@ export class SandboxPool {
         started.on('message', onMessage).once('error', reject).once('exit', onExit);
       });
       const slot: Slot = { worker, runs: 0, logsCut: new Int32Array(logsCut) };
+      // A worker that fails or ends outside a run (a run listens for itself) is dropped, never reused,
+      // and never left as an 'error' event without a listener, which would throw in the server.
+      const drop = () => {
+        const index = this.#idle.indexOf(slot);
+        if (index >= 0) this.#idle.splice(index, 1);
+        if (this.#all.delete(slot)) this.#replenish();
+      };
+      worker.on('error', drop).on('exit', drop);
       this.#all.add(slot);
       return slot;
     } catch (error) {
@@ -400,6 +421,7 @@ export class SandboxPool {
     const waiting = this.#waitingForWorker.shift();
     if (waiting) {
       waiting.resolve(slot);
+      this.#replenish();
       return;
     }
     this.#idle.push(slot);

@@ -6,11 +6,16 @@
 
 export const PRELUDE = String.raw`(function (hostCall, hostLog, namesJson) {
 'use strict';
-const names = JSON.parse(namesJson);
+// Taken now: a program that replaces JSON's functions changes its own data, not what crosses to the host.
+const toJSON = JSON.stringify.bind(JSON);
+const fromJSON = JSON.parse.bind(JSON);
+const names = fromJSON(namesJson);
+const MAX_ARGS = 256 * 1024;
+const LINE_CHARS = 2000;
 const G = globalThis;
 const define = (name, value) =>
   Object.defineProperty(G, name, { value, writable: true, configurable: true, enumerable: false });
-const stringify = (v) => JSON.stringify(v, (k, x) => (typeof x === 'bigint' ? String(x) : x));
+const stringify = (v) => toJSON(v, (k, x) => (typeof x === 'bigint' ? String(x) : x));
 const typeName = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
 
 // api: one async function per name; an unknown name throws with the closest names first.
@@ -38,6 +43,8 @@ for (const name of names) {
     // Where the program called from: an error that comes back later carries this line, not the helper's.
     const site = new Error();
     const json = stringify(args === undefined ? {} : args);
+    if (json !== undefined && json.length > MAX_ARGS)
+      throw new TypeError('api.' + name + ': its arguments are ' + json.length + ' characters of JSON, over the ' + MAX_ARGS + ' an api call takes');
     let text;
     try {
       text = await hostCall(name, json === undefined ? '{}' : json);
@@ -46,7 +53,7 @@ for (const name of names) {
       error.stack = site.stack;
       throw error;
     }
-    return JSON.parse(text);
+    return fromJSON(text);
   };
   Object.defineProperty(fn, 'name', { value: name });
   fns[name] = fn;
@@ -125,7 +132,7 @@ const numbersOf = (fn, values, field) => {
     if (v === null || v === undefined) return;
     if (!isNumber(v))
       throw new TypeError(fn + ': item ' + i + (field === undefined ? '' : ' (' + (typeof field === 'string' ? field : 'field') + ')') +
-        ' is ' + (typeof v === 'string' ? JSON.stringify(v.slice(0, 40)) : typeName(v)) + ', not a number');
+        ' is ' + (typeof v === 'string' ? toJSON(v.slice(0, 40)) : typeName(v)) + ', not a number');
     out.push(v);
   });
   return out;
@@ -165,7 +172,7 @@ define('minBy', function minBy(rows, field) { return best('minBy', rows, field, 
 define('sortBy', function sortBy(rows, field, order) {
   const direction = order === undefined ? 'asc' : order;
   if (direction !== 'asc' && direction !== 'desc')
-    throw new TypeError("sortBy(rows, field, order): order must be 'asc' or 'desc', got " + JSON.stringify(order));
+    throw new TypeError("sortBy(rows, field, order): order must be 'asc' or 'desc', got " + toJSON(order));
   const sign = direction === 'asc' ? 1 : -1;
   return keyed('sortBy', rows, field)
     .sort((a, b) =>
@@ -187,7 +194,10 @@ const show = (v) => {
     return String(v);
   }
 };
-const line = (...args) => { hostLog(args.map(show).join(' ')); };
+const line = (...args) => {
+  const text = args.map(show).join(' ');
+  hostLog(text.length > LINE_CHARS ? text.slice(0, LINE_CHARS) + '… (' + (text.length - LINE_CHARS) + ' more characters)' : text);
+};
 define('console', Object.freeze({ log: line, info: line, warn: line, error: line, debug: line }));
 
 // The program's async function, run; its answer as JSON text (undefined as null, BigInt as a string).

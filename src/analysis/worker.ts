@@ -29,10 +29,9 @@ import {
 const PREFIX = '(async () => {';
 /** QuickJS's own stack bound; below the worker thread's native stack, so that QuickJS stops first. */
 const MAX_STACK_BYTES = 512 * 1024;
-/** console output kept per run: lines, characters in all, characters per line. */
+/** console output kept per run: lines, characters in all. */
 const LOG_LINES = 200;
 const LOG_CHARS = 16 * 1024;
-const LINE_CHARS = 2000;
 const PAGE = 64 * 1024;
 
 const port = parentPort;
@@ -94,8 +93,12 @@ async function run(message: Extract<ToWorker, { t: 'run' }>): Promise<void> {
   try {
     outcome = await execute(context, runtime, calls, handles, message);
   } catch (error) {
-    // A failure of the engine itself (not of the program): the instance may be broken.
-    outcome = { ok: false, kind: 'internal', message: String((error as Error)?.message ?? error) };
+    // A failure of the engine itself (not of the program): the instance may be broken. The one expected
+    // is the thread's own stack running out inside QuickJS before QuickJS's bound does.
+    const text = String((error as Error)?.message ?? error);
+    outcome = /Maximum call stack size exceeded/.test(text)
+      ? { ok: false, kind: 'stack', message: 'RangeError: stack overflow: recursion too deep' }
+      : { ok: false, kind: 'internal', message: text };
   }
   current = undefined;
   // Every handle and the context are freed; the runtime is not. Freeing a runtime in which a promise job
@@ -132,10 +135,8 @@ async function execute(
     let chars = 0;
     const log = keep(
       context.newFunction('log', (textHandle) => {
-        let text = context.getString(textHandle);
-        if (text.length > LINE_CHARS) {
-          text = `${text.slice(0, LINE_CHARS)}… (${text.length - LINE_CHARS} more characters)`;
-        }
+        // The guest has shortened the line already (src/analysis/prelude.ts: 2,000 characters).
+        const text = context.getString(textHandle);
         if (lines >= LOG_LINES || chars + text.length > LOG_CHARS) {
           Atomics.add(logsCut, 0, 1);
           return;
@@ -156,14 +157,14 @@ async function execute(
       }),
     );
     const names = keep(context.newString(JSON.stringify(message.apiNames)));
-    const install = context.evalCode(PRELUDE, 'helpers.js');
+    const install = context.evalCode(PRELUDE, 'helpers.js', { type: 'global' });
     if (install.error) return failure(context, keep(install.error), 'internal');
     keep(install.value);
     const finishResult = context.callFunction(install.value, context.undefined, call, log, names);
     if (finishResult.error) return failure(context, keep(finishResult.error), 'internal');
     const finish = keep(finishResult.value);
 
-    const compiled = context.evalCode(`${PREFIX}${message.code}\n})`, 'program.js');
+    const compiled = context.evalCode(`${PREFIX}${message.code}\n})`, 'program.js', { type: 'global' });
     if (compiled.error) return failure(context, keep(compiled.error), 'compile', message.code);
     const program = keep(compiled.value);
     const started = context.callFunction(finish, context.undefined, program);
@@ -216,7 +217,7 @@ function failure(
   } else if (name === 'InternalError' && /out of memory|string too long|array too long/.test(text)) {
     kind = 'memory';
     message = `${message}: the program went past its memory limit`;
-  } else if (name === 'InternalError' && /stack overflow/.test(text)) {
+  } else if (/stack overflow/.test(text)) {
     kind = 'stack';
     message = `${message}: recursion too deep`;
   } else if (name === 'SyntaxError' && phase === 'compile') {

@@ -35,6 +35,11 @@ describe('the engine in the bundle', () => {
     const lazy = readdirSync(join(server, 'chunks')).filter((f) =>
       readFileSync(join(server, 'chunks', f), 'utf8').includes(WORKER_FILE),
     );
-    for (const chunk of lazy) expect(files).not.toContain(join(server, 'chunks', chunk));
+    for (const chunk of lazy) {
+      expect(files).not.toContain(join(server, 'chunks', chunk));
+      // It finds the worker beside the bundle, one folder up (scripts/pack.ts sets __ANALYSIS_DIR__).
+      expect(readFileSync(join(server, 'chunks', chunk), 'utf8')).toContain('"../"');
+      expect(statSync(join(server, 'chunks', '..', WORKER_FILE)).isFile()).toBe(true);
+    }
   });
 });

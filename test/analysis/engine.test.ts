@@ -172,6 +172,16 @@ describe('the api bridge', () => {
     ]);
   });
 
+  it('refuses arguments too large to be an api call, in the guest', async () => {
+    let calls = 0;
+    const host: AnalysisHost = { call: async () => calls++ };
+    const outcome = failure(await run("return await api.list_streamers({ ids: 'x'.repeat(300000) })", host));
+    expect(outcome.message).toBe(
+      'TypeError: api.list_streamers: its arguments are 300010 characters of JSON, over the 262144 an api call takes',
+    );
+    expect(calls).toBe(0);
+  });
+
   it('runs calls concurrently with Promise.all', async () => {
     // Each call is answered only once all four are in: calls made one after another would never finish.
     const waiting: Array<() => void> = [];
@@ -199,6 +209,32 @@ describe('the api bridge', () => {
     expect(outcome.kind).toBe('runtime');
     expect(outcome.message).toBe('Error: check_health failed: HTTP 503 (the service is down)');
     expect([outcome.line, outcome.column]).toEqual([3, 35]);
+  });
+
+  it('tells the host when the run is over, for a call the program left behind', async () => {
+    let signal: AbortSignal | undefined;
+    const host: AnalysisHost = {
+      call(_name, _args, run) {
+        signal = run.signal;
+        return new Promise(() => {});
+      },
+    };
+    expect(await run("api.list_streamers({}); return 'did not wait'", host)).toMatchObject({ ok: true });
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it('a program that replaces JSON changes its own data, not what crosses to the host', async () => {
+    const seen: unknown[] = [];
+    const host: AnalysisHost = {
+      async call(_name, args) {
+        seen.push(args);
+        return { a: 1 };
+      },
+    };
+    const code =
+      "JSON.stringify = () => 'not json'; JSON.parse = () => 'forged'; return await api.list_streamers({ limit: 1 })";
+    expect(await value(code, host)).toEqual({ a: 1 });
+    expect(seen).toEqual([{ limit: 1 }]);
   });
 
   it('an unknown api name throws with the closest names first', async () => {

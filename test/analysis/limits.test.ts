@@ -49,8 +49,8 @@ describe('time', () => {
     expect(elapsed).toBeGreaterThanOrEqual(1_490);
     expect(elapsed).toBeLessThan(5_000);
     // A blocked main thread would have ticked once or not at all; a free one about 150 times (a loaded
-    // machine fewer).
-    expect(ticks).toBeGreaterThan(30);
+    // machine fewer, so the bar is low).
+    expect(ticks).toBeGreaterThan(10);
     expect(await run('return 2')).toMatchObject({ ok: true, value: 2 });
   });
 
@@ -89,6 +89,13 @@ describe('memory and stack', () => {
     expect(await run('return 4')).toMatchObject({ ok: true, value: 4 });
   });
 
+  it('one huge string ends as memory at once', async () => {
+    const started = performance.now();
+    const outcome = failure(await run("const s = 'x'.repeat(2 ** 28);\nreturn s.length"));
+    expect(outcome).toMatchObject({ kind: 'memory', line: 1 });
+    expect(performance.now() - started).toBeLessThan(8_000);
+  });
+
   it('a smaller memory limit is the run’s own', async () => {
     // About 40 MiB kept: past a 16 MiB limit, within the default 64.
     const code =
@@ -101,6 +108,11 @@ describe('memory and stack', () => {
     const outcome = failure(await run('function down(n) {\n  return down(n + 1) + 1;\n}\nreturn down(0)'));
     expect(outcome).toMatchObject({ kind: 'stack', line: 2 });
     expect(outcome.message).toBe('InternalError: stack overflow: recursion too deep');
+    // Through builtins too (QuickJS reports JSON.parse's own overflow as a SyntaxError).
+    const viaParse =
+      'const f = (n) => JSON.parse(\'{"n":1}\', (k, v) => (k === "n" ? f(v) : v));\nreturn f(0)';
+    expect(failure(await run(viaParse)).kind).toBe('stack');
+    expect(failure(await run('const f = (n) => [n].map((x) => f(x + 1));\nreturn f(0)')).kind).toBe('stack');
     expect(await run('function d(n) { return n ? d(n - 1) + 1 : 0 }\nreturn d(2000)')).toMatchObject({
       ok: true,
       value: 2000,
@@ -126,7 +138,7 @@ describe('cancellation', () => {
     const aborted = performance.now();
     controller.abort();
     const outcome = failure(await running);
-    expect(performance.now() - aborted).toBeLessThan(1_000);
+    expect(performance.now() - aborted).toBeLessThan(2_000);
     expect(outcome).toMatchObject({
       kind: 'cancelled',
       message: 'the run was cancelled (it had made 1 api call, 1 still waiting for an answer)',
@@ -197,7 +209,7 @@ describe('sharing the workers', () => {
       ];
       const started = performance.now();
       const refused = failure(await one.run('return 1', never, opts));
-      expect(performance.now() - started).toBeLessThan(500);
+      expect(performance.now() - started).toBeLessThan(2_000);
       expect(refused.kind).toBe('busy');
       expect(refused.message).toBe(
         'the sandbox is busy: this caller already has 2 runs waiting; try again in a moment, or combine questions into one program',
@@ -208,7 +220,7 @@ describe('sharing the workers', () => {
       );
       expect(other).toMatchObject({
         kind: 'busy',
-        message: expect.stringContaining('no sandbox came free within 0 s'),
+        message: expect.stringContaining('no sandbox came free within 0.3 s'),
       });
       controller.abort();
       expect((await Promise.all(held)).map((o) => !o.ok && o.kind)).toEqual([
