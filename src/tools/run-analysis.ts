@@ -162,8 +162,12 @@ function failureText(
     switch (outcome.kind) {
       case 'syntax':
         lines = [
-          `The program did not run: syntax error${where}: ${message}.`,
-          'Write plain JavaScript (no TypeScript type annotations or interfaces): the body of an async function that ends with return.',
+          `Syntax error${where}; the program did not run: ${message.replace(/^SyntaxError: /, '')}.`,
+          ...(/plain JavaScript/.test(message)
+            ? []
+            : [
+                'Write plain JavaScript (no TypeScript type annotations or interfaces): the body of an async function that ends with return.',
+              ]),
           errorTag('analysis_syntax', false),
         ];
         break;
