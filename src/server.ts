@@ -209,7 +209,13 @@ export function createServer(deps: ServerDeps): Server {
         redact: redact.deep,
         analysis: {
           timeoutMs: deps.config.analysisTimeoutMs,
-          maxRequests: deps.config.analysisMaxRequests,
+          // Over --http one HTTP request may cause only so many upstream requests: a program gets what is left.
+          ...(allowance < deps.config.analysisMaxRequests
+            ? {
+                maxRequests: Math.max(0, allowance),
+                limitName: 'the upstream allowance of one --http request',
+              }
+            : { maxRequests: deps.config.analysisMaxRequests }),
           ...(deps.caller ? { caller: deps.caller } : {}),
         },
         // The demo marker is added after rendering: the result is fitted to what it leaves.

@@ -138,7 +138,7 @@ export function runAnalysisTool(endpoints: readonly Tool[]): Tool {
 function failureText(
   outcome: RunOutcome,
   usage: ApiUsage,
-  limits: { timeoutMs: number; maxRequests: number },
+  limits: { timeoutMs: number; maxRequests: number; limitName?: string },
 ): string {
   const where =
     'line' in outcome && outcome.line !== undefined
@@ -154,7 +154,7 @@ function failureText(
   let lines: string[];
   if (usage.limitReached || outcome.ok)
     lines = [
-      `The program reached the request limit: ${grouped(limits.maxRequests)} upstream requests in one run (${REQUESTS_ENV}), and was stopped. ${progress}`,
+      `The program reached the request limit: ${grouped(limits.maxRequests)} upstream requests in one run (${limits.limitName ?? REQUESTS_ENV}), and was stopped. ${progress}`,
       `Ask for fewer pages or ids, pass up to ${API_MAX_IDS} ids per call (split for you), or stop paging early.`,
       errorTag('analysis_request_limit', false),
     ];

@@ -53,7 +53,7 @@ export interface CallContext {
   /** Removes the API key from a value: run_analysis hands upstream bodies to the program. */
   redact?: <T>(value: T) => T;
   /** run_analysis's limits, from the configuration, and who calls (over --http), for the engine's fair turns. */
-  analysis?: { timeoutMs: number; maxRequests: number; caller?: string };
+  analysis?: { timeoutMs: number; maxRequests: number; limitName?: string; caller?: string };
 }
 
 /** What a view draws: a board of botting findings, series over time, or the activity heatmap. */
