@@ -73,10 +73,10 @@ export function apiLines(tools: readonly Tool[]): string[] {
 
 function description(tools: readonly Tool[]): string {
   return [
-    'Runs your JavaScript (the body of an async function; `return` the answer) against the API, in a sandbox. For what the other tools do not answer directly: joins across endpoints, filters, shares, rankings, whole histories, comparisons. Returns only the answer; await every api call.',
-    `api.* take the tools' parameters, defaults and checks (chain default chain_a; platform follows it); id lists up to ${API_MAX_IDS} are split by the endpoint's limit and merged; each resolves to the upstream JSON body as sent; failures throw. ${STREAMER}.`,
+    'Runs your JavaScript (an async function body; `return` the answer) in a sandbox against the API, for what other tools do not answer directly: joins across endpoints, filters, shares, rankings, whole histories, comparisons. Await every api call.',
+    `api.* take the tools' parameters, defaults and checks (chain default chain_a; platform follows it); id lists up to ${API_MAX_IDS} are split and merged; each resolves to the upstream JSON body as sent; failures throw. ${STREAMER}.`,
     ...apiLines(tools),
-    "Helpers: sum, mean, median(values) exact decimal; maxBy, minBy(rows, field) first on ties; sortBy(rows, field, 'asc'|'desc') stable, rows without a number last; console.log.",
+    "Helpers: sum, mean, median(values | rows, field) exact decimal; maxBy, minBy(rows, field) first on ties; sortBy(rows, field, 'asc'|'desc') stable, rows without a number last; console.log.",
     `Limits: 30 s, ${MEMORY_MIB} MiB, 200 upstream requests per run; answer cut to the result budget. Plain JavaScript only: no TypeScript, fetch, require or process.`,
   ].join('\n');
 }
