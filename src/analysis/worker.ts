@@ -207,7 +207,12 @@ function failure(
   const dumped = context.dump(errorHandle) as unknown;
   const error: GuestError = typeof dumped === 'object' && dumped !== null ? dumped : { message: dumped };
   const name = typeof error.name === 'string' ? error.name : '';
-  const text = typeof error.message === 'string' ? error.message : String(error.message ?? dumped);
+  const text =
+    typeof error.message === 'string'
+      ? error.message
+      : error.message === undefined && typeof dumped === 'object' && dumped !== null
+        ? shown(dumped)
+        : String(error.message ?? dumped);
   const where = code === undefined ? {} : positionOf(error.stack, code);
   let kind: FailureKind = phase === 'internal' ? 'internal' : 'runtime';
   let message = name ? `${name}: ${text}` : `Uncaught ${text}`;
@@ -230,6 +235,16 @@ function failure(
     message += `. The globals here: ${GLOBALS.join(', ')} and the JavaScript built-ins; no fetch, require, process, timers or file system (reach the API through api.*)`;
   }
   return { ok: false, kind, message, ...where };
+}
+
+/** A thrown value that is not an Error, as JSON (shortened), e.g. `throw { code: 1 }`. */
+function shown(value: object): string {
+  try {
+    const json = JSON.stringify(value) ?? String(value);
+    return json.length > 500 ? `${json.slice(0, 500)}…` : json;
+  } catch {
+    return String(value);
+  }
 }
 
 /** Line and column of the first frame in the program, as the program was written. */

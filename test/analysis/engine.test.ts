@@ -297,6 +297,10 @@ describe('errors carry the position in the program as written', () => {
 
   it('an uncaught throw of a non-Error value', async () => {
     expect(failure(await run("throw 'plain'"))).toMatchObject({ kind: 'runtime', message: 'Uncaught plain' });
+    expect(failure(await run("throw { code: 7, reason: 'no' }"))).toMatchObject({
+      kind: 'runtime',
+      message: 'Uncaught {"code":7,"reason":"no"}',
+    });
   });
 
   it('TypeScript gets a hint to write plain JavaScript', async () => {
