@@ -55,7 +55,6 @@ export function renderAnswer(answer: Answer, budget: number): Rendered {
   const calls = `${plural(answer.calls, 'upstream request')}`;
   const headline = `Analysis answer: ${gist(value)} (${calls})`;
   const log = logPart(answer.logs, answer.logsCut, Math.floor(budget * LOG_SHARE));
-  const rest = budget - Math.max(log.text, log.json);
   // The rows to cut when the answer is over the budget: the answer itself if it is a list, else its
   // longest list field.
   const field = isRecord(value) ? longestList(value) : undefined;
@@ -70,7 +69,8 @@ export function renderAnswer(answer: Answer, budget: number): Rendered {
   };
   if (!rows) return build(value);
   const what = field ? `rows of the answer's ${JSON.stringify(field)}` : 'rows of the answer';
-  return fitRows(rows, rest, { what, how: () => HOW, format: 'concise' }, build);
+  // The rows are fitted to the whole budget: each attempt is measured with the log in it.
+  return fitRows(rows, budget, { what, how: () => HOW, format: 'concise' }, build);
 }
 
 /** The answer in a few words, for the headline. */
@@ -86,8 +86,13 @@ function gist(value: unknown): string {
       ? keys.map((k) => `${clean(k, 40)} ${cell(value[k])}`).join(', ')
       : plural(keys.length, 'field');
   }
+  if (typeof value === 'string' && isProse(value))
+    return `a text of ${plural(value.split('\n').length, 'line')}`;
   return cell(value, 200);
 }
+
+/** A string answer that reads as text of its own (a report the program wrote): shown as its lines. */
+const isProse = (s: string) => s.includes('\n') || s.length > 200;
 
 /** Records as a table, lists of scalars on one line, other fields as `name: value` lines. */
 function bodyLines(value: unknown, label?: string): string[] {
@@ -109,6 +114,8 @@ function bodyLines(value: unknown, label?: string): string[] {
     }
     return lines.length ? lines : [...head, `${label ?? 'answer'}: {} (empty object)`];
   }
+  if (label === undefined && typeof value === 'string' && isProse(value))
+    return ['', ...value.split('\n').map((line) => clean(line, 2_000))];
   return label === undefined ? [] : [`${label}: ${cell(value, 400)}`];
 }
 
@@ -154,7 +161,7 @@ function logPart(all: readonly string[], engineCut: number, share: number) {
   const lines = logs.length
     ? ['', `Log (${plural(all.length + engineCut, 'line')}):`, ...logs.map((l) => `  ${l}`)]
     : [];
-  return { logs, lines, text: lines.join('\n').length + 1, json: JSON.stringify(logs).length + 10 };
+  return { logs, lines };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>

@@ -303,6 +303,21 @@ describe('the sandbox', () => {
     expect(dynamic.isError).toBe(true);
   });
 
+  it('a text the program wrote reads as its lines', async () => {
+    const out = await run(
+      'return ["Top 3 by viewers:", "1. AAA 2,525", "2. BBB 1,469", "3. CCC 161"].join("\\n");',
+    );
+    expect(out.text.split('\n')).toEqual([
+      'Analysis answer: a text of 4 lines (0 upstream requests)',
+      '',
+      'Top 3 by viewers:',
+      '1. AAA 2,525',
+      '2. BBB 1,469',
+      '3. CCC 161',
+    ]);
+    expect(sc(out).value).toBe('Top 3 by viewers:\n1. AAA 2,525\n2. BBB 1,469\n3. CCC 161');
+  });
+
   it('float noise of the program prints at 15 significant digits; upstream numbers exactly', async () => {
     const out = await run('return { noise: 0.1 + 0.2, third: 1 / 3, exact: 287.796 };');
     expect(sc(out).value).toEqual({ noise: 0.3, third: 0.333333333333333, exact: 287.796 });
