@@ -61,6 +61,14 @@ export function apiHost(
   const call = async (name: string, args: unknown): Promise<unknown> => {
     const tool = tools.get(name);
     if (!tool?.requests) throw new Error(unknownName(name, [...tools.keys()]));
+    if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args))) {
+      const params = Object.keys(tool.entry().inputSchema.properties ?? {}).filter(
+        (p) => p !== 'response_format',
+      );
+      throw new Error(
+        `api.${name} takes one object of named parameters (${params.join(', ') || 'none'}), e.g. api.${name}({ ${params[0] ?? ''} }); got ${Array.isArray(args) ? 'a list' : typeof args}. Nothing was sent.`,
+      );
+    }
     const requests = tool.requests(args ?? {}, API_MAX_IDS);
     if ('error' in requests) throw new Error(redact(requests.error));
     const bodies = await Promise.all(requests.map(dispatch));

@@ -180,6 +180,17 @@ try { await ${expr}; return 'sent'; } catch (e) { return String(e.message); }`,
     expect(progress.every((p) => p.total === 200)).toBe(true);
   });
 
+  it('positional arguments are answered with the named parameters', async () => {
+    const [mint] = ids(sim, 'platform_a', 1);
+    const out = await run(
+      withInputs({ mint }, 'try { await api.get_streamer_core(mint); } catch (e) { return e.message; }'),
+    );
+    expect(sc(out).value).toMatch(
+      /^api\.get_streamer_core takes one object of named parameters \(mint, chain, platform\)/,
+    );
+    expect(sim.requests).toHaveLength(0);
+  });
+
   it('an unknown api function is named with the real ones, closest first', async () => {
     const out = await run('return await api.list_streamer({})');
     expect(out.isError).toBe(true);
