@@ -12,7 +12,7 @@ const LOAD = ['test/e2e/soak.test.ts', 'test/e2e/shares.test.ts', 'test/e2e/host
 // over stdio and over --http.
 const SUITE = [
   'test/format/{fidelity,budget,batch,results,hostile}.test.ts',
-  'test/tools/{investigate,tokens,wire,inputs,invalid,properties,apps}.test.ts',
+  'test/tools/{investigate,tokens,wire,inputs,invalid,properties,apps,analysis}.test.ts',
   'test/api/resilience.test.ts',
   'test/e2e/{faults,hostile-upstream}.test.ts',
   'test/guidance.test.ts',

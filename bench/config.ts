@@ -15,8 +15,8 @@ export const BENCH = {
     /** Our own code per call: our tool minus a bare tool on the same SDK making the same request (paired). */
     overheadOverBareToolMs: 0.25,
     toolsListTokens: 2_200,
-    /** Every tool the model sees (the ten endpoint tools and investigate_botting). */
-    allToolsListTokens: 2_600,
+    /** Every tool the model sees (the ten endpoint tools, investigate_botting and run_analysis). */
+    allToolsListTokens: 3_400,
     listStreamers100TextShare: 0.35,
     listStreamers100JsonShare: 0.6,
   },

@@ -17,6 +17,7 @@ import { startHttpServer } from '../scripts/http-server.js';
 import { nodeBinary } from '../scripts/node-version.js';
 import { prng, widenPage } from '../src/simulator/data.js';
 import { startSimulator } from '../src/simulator/server.js';
+import { analysisRows, analysisToolBench } from './analysis-tool.js';
 import { BENCH } from './config.js';
 import { viewsBench } from './views.js';
 
@@ -211,6 +212,7 @@ async function main() {
   if (ONLY) {
     if (ONLY.includes('cold')) results.coldStart = await coldStart();
     if (ONLY.includes('perCall')) results.perCall = await perCall();
+    if (ONLY.includes('analysis')) results.analysis = await analysis();
     report(results);
     return;
   }
@@ -223,6 +225,9 @@ async function main() {
   console.log('per-call overhead…');
   results.perCall = await perCall();
 
+  console.log('run_analysis…');
+  results.analysis = await analysis();
+
   const ours = await connect([ENTRY], env);
   await ours.client.listTools();
   const modern = await connect([ENTRY], env, '2026');
@@ -231,7 +236,7 @@ async function main() {
   console.log('token economy…');
   ({ encode } = await import('gpt-tokenizer/encoding/o200k_base'));
   const { tools } = await ours.client.listTools();
-  const endpointTools = tools.filter((t) => t.name !== 'investigate_botting');
+  const endpointTools = tools.filter((t) => !COMPOSITE_TOOLS.includes(t.name));
   const withoutOutput = endpointTools.map(({ outputSchema: _, ...rest }) => rest);
   const toolsList = {
     endpointToolsTokens: tokens(withoutOutput),
@@ -244,7 +249,7 @@ async function main() {
     // The same list as a 2026-07-28 client gets it.
     endpointToolsTokens2026: tokens(
       (await modern.client.listTools()).tools
-        .filter((t) => t.name !== 'investigate_botting')
+        .filter((t) => !COMPOSITE_TOOLS.includes(t.name))
         .map(({ outputSchema: _, ...rest }) => rest),
     ),
   };
@@ -336,6 +341,21 @@ async function main() {
  * the same request (passthrough). Figures are medians of per-iteration differences, so a slow stretch of
  * the machine (they come and go here) shifts every variant of that iteration alike and cancels out.
  */
+/** The tools that are not one endpoint each: left out of the endpoint tools' token count. */
+const COMPOSITE_TOOLS = ['investigate_botting', 'run_analysis'];
+
+/** run_analysis through the built server (bench/analysis-tool.ts); the tokenizer loaded for its budgets. */
+async function analysis() {
+  ({ encode } = await import('gpt-tokenizer/encoding/o200k_base'));
+  return analysisToolBench({
+    connect: (env) => connect([ENTRY], env),
+    rssMiB,
+    upstreamScript: UPSTREAM,
+    env: MINIMAL_ENV,
+    tokens,
+  });
+}
+
 async function perCall() {
   const upstream = spawn(process.execPath, [UPSTREAM], {
     env: MINIMAL_ENV,
@@ -531,6 +551,8 @@ function report(r: Record<string, unknown>) {
     ]);
   }
   if (tok) rows.push(...tokenRows(tok));
+  const analysed = r.analysis as Awaited<ReturnType<typeof analysisToolBench>> | undefined;
+  if (analysed) rows.push(...analysisRows(analysed));
   if (mem) rows.push(['RSS, server idle / after runs', `${mem.rssIdleMiB} / ${mem.rssAfterRunsMiB} MiB`, '']);
   const http = r.http as Awaited<ReturnType<typeof httpLoad>> | undefined;
   for (const l of http?.levels ?? []) {

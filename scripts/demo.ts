@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { EXAMPLES } from '../src/reference.js';
 import { createDataset } from '../src/simulator/data.js';
 
 export interface DemoCall {
@@ -39,6 +40,14 @@ export function demoCalls(): DemoCall[] {
       tool: 'investigate_botting',
       args: { mintIds: [...onA.slice(0, 135), unknown, unknown.replace('1', '2')], includeCreatorFees: true },
     },
+    // A question no tool answers directly: live tokens flagged HIGH or MEDIUM, most watched first, as one
+    // program over 120 ids (streamer records: 2 requests; botting: 3).
+    {
+      tool: 'run_analysis',
+      args: {
+        code: `const mintIds = ${JSON.stringify(onA.slice(0, 120))};\n${EXAMPLES.bottedLive}`,
+      },
+    },
     {
       tool: 'analyze_botting',
       args: { mintIds: onA.slice(0, 2), hours: 500 },
@@ -48,12 +57,14 @@ export function demoCalls(): DemoCall[] {
   ];
 }
 
-/** Every argument, lists of ids shortened to their count, so nothing is cut from the header. */
+/** Every argument, lists of ids shortened to their count and a program to its length, so nothing is cut from the header. */
 export function describeArgs(args: Record<string, unknown>): string {
   const parts = Object.entries(args).map(([name, value]) =>
     Array.isArray(value) && value.length > 1
       ? `${name}: [${value.length} ids]`
-      : `${name}: ${JSON.stringify(value)}`,
+      : typeof value === 'string' && value.length > 120
+        ? `${name}: [a ${value.length}-character program]`
+        : `${name}: ${JSON.stringify(value)}`,
   );
   return `{${parts.join(', ')}}`;
 }

@@ -3,6 +3,7 @@
 // with the official mcpb CLI. Prints the bundle's size.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -56,13 +57,40 @@ export async function bundleServer(dir: string): Promise<string> {
     },
     logLevel: 'warning',
     plugins: [withoutAjv],
+    // Where src/analysis/pool.ts (in server/chunks/) finds the sandbox worker and its WebAssembly.
+    define: { __ANALYSIS_DIR__: '"../"' },
   });
+  await bundleAnalysisWorker(dirname(outfile));
   // The MCP Apps view, read by the server when a client asks for it (src/views.ts).
   writeFileSync(join(dirname(outfile), 'views.html'), await buildView());
   // The bundle is ES modules in .js files: without this, a Node that does not detect module syntax (before
   // 20.19, e.g. the manifest's minimum 20.18.0) reads them as CommonJS and fails at the first import.
   writeFileSync(join(dirname(outfile), 'package.json'), '{ "type": "module" }\n');
   return outfile;
+}
+
+/**
+ * The run_analysis sandbox worker (src/analysis/worker.ts), one file of its own that only a worker thread
+ * loads, and the QuickJS WebAssembly beside it: neither is read until the first program runs.
+ */
+async function bundleAnalysisWorker(serverDir: string): Promise<void> {
+  const { WASM_FILE, WORKER_FILE } = await import('../src/analysis/pool.js');
+  await build({
+    entryPoints: [join(root, 'src/analysis/worker.ts')],
+    outfile: join(serverDir, WORKER_FILE),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    minify: true,
+    legalComments: 'none',
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
+  const require = createRequire(import.meta.url);
+  copyFileSync(require.resolve('@jitl/quickjs-wasmfile-release-sync/wasm'), join(serverDir, WASM_FILE));
 }
 
 async function pack(): Promise<void> {

@@ -11,6 +11,10 @@ export interface Config {
   maxConcurrency: number;
   logLevel: LogLevel;
   httpToken: string | undefined;
+  /** The time one run_analysis program may run. */
+  analysisTimeoutMs: number;
+  /** The upstream requests one run_analysis program may make. */
+  analysisMaxRequests: number;
 }
 
 export const ENV = {
@@ -21,6 +25,8 @@ export const ENV = {
   maxConcurrency: 'STREAMER_ANALYTICS_MAX_CONCURRENCY',
   logLevel: 'STREAMER_ANALYTICS_LOG_LEVEL',
   httpToken: 'STREAMER_ANALYTICS_HTTP_TOKEN',
+  analysisTimeoutMs: 'STREAMER_ANALYTICS_ANALYSIS_TIMEOUT_MS',
+  analysisMaxRequests: 'STREAMER_ANALYTICS_ANALYSIS_MAX_REQUESTS',
   demo: 'STREAMER_ANALYTICS_DEMO',
 } as const satisfies Record<keyof Config | 'demo', string>;
 
@@ -35,6 +41,8 @@ const schema = z.object({
   maxConcurrency: int(1, 64, 4),
   logLevel: z.enum(LOG_LEVELS).default('warn'),
   httpToken: z.string().optional(),
+  analysisTimeoutMs: int(100, 600_000, 30_000),
+  analysisMaxRequests: int(1, 10_000, 200),
   // What a desktop bundle passes for a boolean setting: "true" or "false".
   demo: z
     .string()

@@ -5,12 +5,52 @@ import { describeAllowed, type Tool } from './tools/tool.js';
 
 export const REFERENCE_URI = 'streamer-analytics://reference';
 
+/**
+ * run_analysis's three example programs (the instructions and the reference show them; the tests run them).
+ * Their inputs are named in EXAMPLE_INPUTS: the assistant writes them as constants first.
+ */
+export const EXAMPLES = {
+  topShare: [
+    'const fees = sortBy((await api.get_creator_fees({ tokenAddresses })).data, "feesInNativeCoin", "desc");',
+    'const total = sum(fees.map((f) => f.feesInNativeCoin));',
+    'const top = sum(fees.slice(0, n).map((f) => f.feesInNativeCoin));',
+    'return { total, top, share: top / total };',
+  ].join('\n'),
+  history: [
+    'const all = [];',
+    'for (let page = 1; ; page++) {',
+    '  const { data } = await api.get_streamer_sessions({ mint, limit: 100, page });',
+    '  all.push(...data);',
+    '  if (data.length < 100) break;',
+    '}',
+    'const { sessionId, duration, startTime } = maxBy(all, "duration");',
+    'return { sessions: all.length, totalDuration: sum(all.map((s) => s.duration)), longest: { sessionId, duration, startTime } };',
+  ].join('\n'),
+  bottedLive: [
+    'const [streamers, botting] = await Promise.all([api.list_streamers({ tokenAddresses: mintIds }), api.analyze_botting({ mintIds })]);',
+    'const level = new Map(botting.data.results.map((r) => [r.mintId, r.confidenceLevel]));',
+    'const rows = streamers.data.filter((s) => s.isCurrentlyLive && ["HIGH", "MEDIUM"].includes(level.get(s.mintId)));',
+    'return sortBy(rows.map((s) => ({ mintId: s.mintId, coinSymbol: s.coinSymbol, currentViewers: s.currentViewers, level: level.get(s.mintId) })), "currentViewers", "desc");',
+  ].join('\n'),
+} as const;
+
+/** What each example asks, and the constants it expects first. */
+const EXAMPLE_TITLES: Record<keyof typeof EXAMPLES, string> = {
+  topShare: "The top n earners' share of a fee total (tokenAddresses: up to 500; n)",
+  history: "A token's whole session history: count, total duration, longest session (mint)",
+  bottedLive: 'Live tokens flagged HIGH or MEDIUM, most watched first (mintIds: up to 500)',
+};
+
 export const INSTRUCTIONS = [
   'Streamer analytics: live-streaming activity on tokens, read-only.',
   'Botted viewer counts: investigate_botting (up to 500 ids; levels, liveOnly, sortBy, offset re-slice it for 5 min at no upstream cost), analyze_botting (up to 50).',
   'One token: get_streamer_core (now), get_streamer_sessions (history). Many tokens: list_streamers.',
   'Service-wide: get_analytics_overview, get_activity_heatmap. Failures: check_health.',
   'Results state the totals, ranks, peaks, means and counts a question needs: no need to compute them from rows.',
+  'A question no tool answers directly (a join, filter, share, ranking, whole history, comparison): one run_analysis program, e.g.',
+  ...Object.entries(EXAMPLES).map(
+    ([k, code]) => `- ${EXAMPLE_TITLES[k as keyof typeof EXAMPLES]}: ${code.replace(/\n\s*/g, ' ')}`,
+  ),
   `Limits, chain/platform pairs and which tool answers what: the resource ${REFERENCE_URI}.`,
 ].join('\n');
 
@@ -41,6 +81,10 @@ const QUESTIONS: Array<[string, string]> = [
     'get_analytics_overview, get_activity_heatmap (busiest day and hour cell stated)',
   ],
   ['Is the service up? Why do calls fail?', 'check_health'],
+  [
+    "Top five's share of the fees; longest session ever; live and flagged; per-chain averages",
+    'run_analysis: one program joins, filters, pages and computes; the answer only comes back',
+  ],
 ];
 
 type Props = Record<string, Record<string, unknown> & { enum?: unknown[] }>;
@@ -70,6 +114,13 @@ export function referenceText(tools: readonly Tool[]): string {
       lines.push(`- ${name}${required.has(name) ? ' (required)' : ''}: ${describeAllowed(prop)}${said}`);
     }
   }
+  lines.push(
+    '',
+    '## run_analysis: example programs',
+    'Each is the body of an async function; write its inputs as constants first. api.* resolve to the upstream bodies as sent; sum, mean and median are exact decimal.',
+  );
+  for (const [k, code] of Object.entries(EXAMPLES))
+    lines.push('', `${EXAMPLE_TITLES[k as keyof typeof EXAMPLES]}:`, '```js', code, '```');
   lines.push('', '## Which tool answers which question', '', '| question | tool |', '|---|---|');
   for (const [question, tool] of QUESTIONS) lines.push(`| ${question} | ${tool} |`);
   lines.push(

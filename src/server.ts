@@ -225,6 +225,18 @@ export function createServer(deps: ServerDeps): Server {
         signal,
         caller: deps.share ?? callerOf(client),
         ...(withView ? { view: (data: ViewData) => (view = data) } : {}),
+        redact: redact.deep,
+        analysis: {
+          timeoutMs: deps.config.analysisTimeoutMs,
+          // Over --http one HTTP request may cause only so many upstream requests: a program gets what is left.
+          ...(allowance < deps.config.analysisMaxRequests
+            ? {
+                maxRequests: Math.max(0, allowance),
+                limitName: 'the upstream allowance of one --http request',
+              }
+            : { maxRequests: deps.config.analysisMaxRequests }),
+          ...(deps.caller ? { caller: deps.caller } : {}),
+        },
         // The demo marker is added after rendering: the result is fitted to what it leaves.
         budget: deps.demo ? budget - DEMO_COST : budget,
       });

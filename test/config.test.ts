@@ -14,6 +14,8 @@ describe('configuration from the environment', () => {
       maxConcurrency: 4,
       logLevel: 'warn',
       httpToken: undefined,
+      analysisTimeoutMs: 30_000,
+      analysisMaxRequests: 200,
     });
     expect(problems).toEqual([]);
     expect(missingSettings(config)).toEqual(['STREAMER_ANALYTICS_API_KEY', 'STREAMER_ANALYTICS_BASE_URL']);
@@ -28,6 +30,8 @@ describe('configuration from the environment', () => {
       STREAMER_ANALYTICS_MAX_CONCURRENCY: '8',
       STREAMER_ANALYTICS_LOG_LEVEL: 'debug',
       STREAMER_ANALYTICS_HTTP_TOKEN: 'tok',
+      STREAMER_ANALYTICS_ANALYSIS_TIMEOUT_MS: '5000',
+      STREAMER_ANALYTICS_ANALYSIS_MAX_REQUESTS: '50',
     });
     expect(config).toEqual({
       apiKey: 'k1',
@@ -37,6 +41,8 @@ describe('configuration from the environment', () => {
       maxConcurrency: 8,
       logLevel: 'debug',
       httpToken: 'tok',
+      analysisTimeoutMs: 5000,
+      analysisMaxRequests: 50,
     });
     expect(missingSettings(config)).toEqual([]);
   });
@@ -62,6 +68,18 @@ describe('configuration from the environment', () => {
     const loaded = loadConfig({ STREAMER_ANALYTICS_DEMO: value });
     expect(loaded.demo).toBe(demo);
     expect(loaded.problems).toEqual([]);
+  });
+
+  it("bounds run_analysis's limits, falling back to 30,000 ms and 200 requests", () => {
+    const { config, problems } = loadConfig({
+      STREAMER_ANALYTICS_ANALYSIS_TIMEOUT_MS: '10',
+      STREAMER_ANALYTICS_ANALYSIS_MAX_REQUESTS: 'many',
+    });
+    expect(config).toMatchObject({ analysisTimeoutMs: 30_000, analysisMaxRequests: 200 });
+    expect(problems).toEqual([
+      'STREAMER_ANALYTICS_ANALYSIS_TIMEOUT_MS must be at least 100; using the default',
+      'STREAMER_ANALYTICS_ANALYSIS_MAX_REQUESTS must be a whole number; using the default',
+    ]);
   });
 
   it('reports an invalid value and falls back instead of exiting', () => {

@@ -1,5 +1,6 @@
 // What guides the assistant: initialize instructions, prompts, and the reference resource.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLES } from '../src/reference.js';
 import type { Simulator } from '../src/simulator/server.js';
 import { TOOLS } from '../src/tools/index.js';
 import { describeAllowed } from '../src/tools/tool.js';
@@ -16,12 +17,18 @@ afterAll(() => h.close());
 describe('instructions', () => {
   it('say in a few lines which tool answers which question', () => {
     const text = h.client.getInstructions() ?? '';
-    expect(text.split('\n').length).toBeLessThanOrEqual(6);
+    expect(text.split('\n').length).toBeLessThanOrEqual(10);
     for (const tool of ['investigate_botting', 'analyze_botting', 'get_streamer_core', 'check_health'])
       expect(text).toContain(tool);
     expect(text).toContain('streamer-analytics://reference');
     // The slicing parameters where they answer "which flagged ones are live, most watched first".
     for (const param of ['levels', 'liveOnly', 'sortBy', 'offset']) expect(text).toContain(param);
+  });
+
+  it('show run_analysis with its three example programs, one line each', () => {
+    const text = h.client.getInstructions() ?? '';
+    expect(text).toContain('run_analysis');
+    for (const code of Object.values(EXAMPLES)) expect(text).toContain(code.replace(/\n\s*/g, ' '));
   });
 });
 
@@ -51,6 +58,7 @@ describe('prompts', () => {
     expect(text).toContain('Call investigate_botting with all of them as mintIds and hours 48');
     expect(text).toContain('levels ["HIGH"], liveOnly true, sortBy "viewers"');
     expect(text).toContain('get_streamer_sessions');
+    expect(text).toContain('needs a computation: one run_analysis program');
   });
 
   it('streamer_report names the tools for one token', async () => {
@@ -59,6 +67,7 @@ describe('prompts', () => {
     for (const tool of ['get_streamer_core', 'get_streamer_sessions', 'analyze_botting', 'get_creator_fees'])
       expect(text).toContain(tool);
     expect(text).toContain('MINT123');
+    expect(text).toContain('run_analysis pages get_streamer_sessions');
   });
 
   it('refuses a missing required argument, naming it', async () => {
@@ -102,6 +111,14 @@ describe('the reference resource', () => {
       '- sortBy: one of suspicion, viewers, marketCap, score, confidence, fees (default suspicion) (fees needs includeCreatorFees)',
     );
     expect(text).toContain('investigate_botting keeps an investigation 5 minutes per API key');
+  });
+
+  it('shows the three run_analysis programs as written', async () => {
+    const { contents } = await h.client.readResource({ uri: 'streamer-analytics://reference' });
+    const text = (contents[0] as { text: string }).text;
+    expect(text).toContain('## run_analysis: example programs');
+    for (const code of Object.values(EXAMPLES)) expect(text).toContain(`\`\`\`js\n${code}\n\`\`\``);
+    expect(text).toMatch(/\| [^|]*share of the fees[^|]* \| run_analysis/);
   });
 
   it('refuses an unknown uri, naming it in the error data (SEP-2164)', async () => {

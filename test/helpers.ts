@@ -57,6 +57,8 @@ export function testConfig(sim: Simulator | undefined, overrides: Partial<Config
     maxConcurrency: 4,
     logLevel: 'warn',
     httpToken: undefined,
+    analysisTimeoutMs: 30_000,
+    analysisMaxRequests: 200,
     ...overrides,
   };
 }

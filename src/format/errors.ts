@@ -7,8 +7,12 @@ export function errorTag(kind: string, retryable: boolean, extra?: string): stri
   return `[error: ${[kind, retryable ? 'retryable' : 'final', extra].filter(Boolean).join(' · ')}]`;
 }
 
+/** A failure whose message is already the tool error's text, tag included (run_analysis's program failures). */
+export class ToolFailure extends Error {}
+
 /** The one place where a failure becomes the text of a tool error: what failed, then what to do. */
 export function describeError(error: unknown): string {
+  if (error instanceof ToolFailure) return error.message;
   if (!(error instanceof ApiError)) {
     return `Internal error in the MCP server: ${quote((error as Error)?.message ?? error, 200)}. Please report it.\n${errorTag('internal', false)}`;
   }

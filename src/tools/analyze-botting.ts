@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { ApiRequest } from '../api/client.js';
 import { accountFor, asArray, asRecord, failures, type ItemError, noteLines } from '../format/batch.js';
 import {
   type Finding,
@@ -23,6 +24,20 @@ import { defineTool, type RenderContext } from './tool.js';
 
 const REASONS_IN_JSON = 5;
 
+interface BottingArgs {
+  mintIds: string[];
+  hours: number;
+  chain: string;
+  platform: string;
+}
+
+const bottingRequest = ({ mintIds, hours, chain, platform }: BottingArgs): ApiRequest => ({
+  method: 'POST',
+  path: '/botting/bulk',
+  shape: SHAPES.batch,
+  body: { mintIds, hours, chain, platform },
+});
+
 export const analyzeBotting = defineTool({
   name: 'analyze_botting',
   title: 'Botting analysis',
@@ -40,16 +55,12 @@ export const analyzeBotting = defineTool({
     notCovered: z.array(z.string()).optional(),
     ...batchOutput,
   },
+  request: bottingRequest,
   async run(args, ctx) {
     const { mintIds, hours, chain, platform } = args;
     // On chain_b, one /streamers lookup (50 ids fit its batch of 100) says which tokens stream on platform_c.
     const [body, lookup] = await Promise.all([
-      ctx.send({
-        method: 'POST',
-        path: '/botting/bulk',
-        shape: SHAPES.batch,
-        body: { mintIds, hours, chain, platform },
-      }),
+      ctx.send(bottingRequest(args)),
       chain === 'chain_b'
         ? ctx.send(streamerLookup(mintIds, chain, platform)).then(
             (b) => ({ body: b }),

@@ -9,10 +9,11 @@ import { getStreamersAnalytics } from './get-streamers-analytics.js';
 import { getStreamersComplete } from './get-streamers-complete.js';
 import { investigateBotting } from './investigate-botting.js';
 import { listStreamers } from './list-streamers.js';
+import { runAnalysisTool } from './run-analysis.js';
 import type { Tool } from './tool.js';
 
-/** The only registry: every tool the server offers, in the order clients list them. */
-export const TOOLS: readonly Tool[] = [
+/** The endpoint tools, one per upstream endpoint: also run_analysis's `api`. */
+const ENDPOINTS: readonly Tool[] = [
   listStreamers,
   getStreamerCore,
   getStreamerSessions,
@@ -23,5 +24,7 @@ export const TOOLS: readonly Tool[] = [
   getAnalyticsOverview,
   getActivityHeatmap,
   checkHealth,
-  investigateBotting,
 ];
+
+/** The only registry: every tool the server offers, in the order clients list them. */
+export const TOOLS: readonly Tool[] = [...ENDPOINTS, investigateBotting, runAnalysisTool(ENDPOINTS)];

@@ -6,7 +6,15 @@ import type { ApiRequest } from '../api/client.js';
 import { errorTag } from '../format/errors.js';
 import type { Rendered } from '../format/result.js';
 import { literal } from '../format/text.js';
-import { type Chain, type Platform, resolveScope, responseFormat, type Scope, scopeShape } from './shared.js';
+import {
+  type Chain,
+  mintId,
+  type Platform,
+  resolveScope,
+  responseFormat,
+  type Scope,
+  scopeShape,
+} from './shared.js';
 
 export type ResponseFormat = 'concise' | 'detailed';
 
@@ -42,6 +50,10 @@ export interface CallContext {
    * only when the client declared the MCP Apps extension, so nothing is built for other clients.
    */
   view?: (data: ViewData) => void;
+  /** Removes the API key from a value: run_analysis hands upstream bodies to the program. */
+  redact?: <T>(value: T) => T;
+  /** run_analysis's limits, from the configuration, and who calls (over --http), for the engine's fair turns. */
+  analysis?: { timeoutMs: number; maxRequests: number; limitName?: string; caller?: string };
 }
 
 /** What a view draws: a board of botting findings, series over time, or the activity heatmap. */
@@ -50,7 +62,8 @@ export type ViewData = { kind: 'board' | 'series' | 'heatmap' | 'evidence' } & R
 interface SpecCommon<S extends z.ZodRawShape> {
   name: string;
   title: string;
-  description: string;
+  /** A function where the text is built from other tools (run_analysis's api lines): built on first listing. */
+  description: string | (() => string);
   /** Parameters, named as the upstream fields; chain and platform come from `scope`. */
   input: S;
   /** The chain and platform values the endpoint accepts; absent when it takes neither. */
@@ -78,6 +91,8 @@ interface EndpointSpec<S extends z.ZodRawShape> extends SpecCommon<S> {
 /** A tool that joins several requests itself. */
 interface CompositeSpec<S extends z.ZodRawShape> extends SpecCommon<S> {
   run: (args: Args<S>, ctx: CallContext & RenderContext) => Promise<Rendered>;
+  /** Its main endpoint's request, for run_analysis's `api` (analyze_botting: /botting/bulk alone). */
+  request?: (args: Args<S>) => ApiRequest;
 }
 
 export type ToolSpec<S extends z.ZodRawShape> = EndpointSpec<S> | CompositeSpec<S>;
@@ -104,6 +119,11 @@ export interface Tool {
   entry(): ToolListEntry;
   /** Validates raw arguments; an error names the parameter and its allowed range. */
   prepare(raw: unknown): PreparedCall | { error: string };
+  /**
+   * For an endpoint tool: the same validation, then the upstream requests, with no rendering
+   * (run_analysis's `api`). The id list may hold up to `maxIds` ids, split by the endpoint's limit.
+   */
+  requests?(raw: unknown, maxIds: number): ApiRequest[] | { error: string };
 }
 
 const FAN_OUT_LISTENERS = 200;
@@ -131,35 +151,74 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
   const build = (): ToolListEntry => ({
     name: spec.name,
     title: spec.title,
-    description: spec.description,
+    description: typeof spec.description === 'function' ? spec.description() : spec.description,
     inputSchema: jsonSchema(input, 'input'),
     outputSchema: jsonSchema(output, 'output'),
     annotations: ANNOTATIONS,
   });
 
+  /** The arguments as the tool reads them (defaults, scope resolved, checks made), or the argument error. */
+  const validate = (
+    raw: unknown,
+    schema: z.ZodType,
+    json: () => ToolListEntry['inputSchema'],
+  ): { error: string } | { args: Args<S>; duplicates: string[] } => {
+    const props = (json().properties ?? {}) as Record<string, JsonProp>;
+    // A `__proto__` key that reached us as an object's prototype (a JSON parse or copy that assigned it)
+    // is an unknown parameter like any other.
+    if (hasForeignPrototype(raw)) return { error: argumentError(spec.name, [PROTO_ISSUE], raw, json()) };
+    const given = normalize(raw ?? {}, props);
+    // Repeated ids are sent once, and the per-call maximum counts distinct ids.
+    const duplicates = spec.ids ? dedupe(given, spec.ids) : [];
+    const parsed = schema.safeParse(given);
+    if (!parsed.success) return { error: argumentError(spec.name, parsed.error.issues, given, json()) };
+    const args = parsed.data as Args<S>;
+    if (spec.scope) {
+      const scope = resolveScope(args.chain, args.platform, spec.scope);
+      if ('error' in scope) return { error: invalid(spec.name, [scope.error]) };
+      Object.assign(args, scope);
+    }
+    const problem = spec.check?.(args);
+    if (problem) return { error: invalid(spec.name, [problem]) };
+    return { args, duplicates };
+  };
+  // run_analysis's variant: the id list longer (up to maxIds), sent in pieces of the endpoint's limit.
+  const wide = new Map<number, { schema: z.ZodType; json: () => ToolListEntry['inputSchema'] }>();
+  const request = spec.request;
+  const requests = request
+    ? (raw: unknown, maxIds: number): ApiRequest[] | { error: string } => {
+        const key = spec.ids;
+        if (!key) {
+          const valid = validate(raw, input, () => getEntry().inputSchema);
+          return 'error' in valid ? { error: valid.error } : [request(valid.args)];
+        }
+        let variant = wide.get(maxIds);
+        if (!variant) {
+          const schema = input.extend({ [key]: z.array(mintId).min(1).max(maxIds) });
+          let json: ToolListEntry['inputSchema'] | undefined;
+          variant = { schema, json: () => (json ??= jsonSchema(schema, 'input')) };
+          wide.set(maxIds, variant);
+        }
+        const valid = validate(raw, variant.schema, variant.json);
+        if ('error' in valid) return { error: valid.error };
+        const limit = (getEntry().inputSchema.properties as Record<string, JsonProp>)[key]
+          ?.maxItems as number;
+        const ids = (valid.args as Record<string, unknown>)[key] as string[];
+        const pieces: ApiRequest[] = [];
+        for (let at = 0; at < ids.length; at += limit)
+          pieces.push(request({ ...valid.args, [key]: ids.slice(at, at + limit) }));
+        return pieces;
+      }
+    : undefined;
+
   return {
     name: spec.name,
     entry: getEntry,
+    ...(requests ? { requests } : {}),
     prepare(raw) {
-      const props = (getEntry().inputSchema.properties ?? {}) as Record<string, JsonProp>;
-      // A `__proto__` key that reached us as an object's prototype (a JSON parse or copy that assigned it)
-      // is an unknown parameter like any other.
-      if (hasForeignPrototype(raw))
-        return { error: argumentError(spec.name, [PROTO_ISSUE], raw, getEntry().inputSchema) };
-      const given = normalize(raw ?? {}, props);
-      // Repeated ids are sent once, and the per-call maximum counts distinct ids.
-      const duplicates = spec.ids ? dedupe(given, spec.ids) : [];
-      const parsed = input.safeParse(given);
-      if (!parsed.success)
-        return { error: argumentError(spec.name, parsed.error.issues, given, getEntry().inputSchema) };
-      const args = parsed.data as Args<S>;
-      if (spec.scope) {
-        const scope = resolveScope(args.chain, args.platform, spec.scope);
-        if ('error' in scope) return { error: invalid(spec.name, [scope.error]) };
-        Object.assign(args, scope);
-      }
-      const problem = spec.check?.(args);
-      if (problem) return { error: invalid(spec.name, [problem]) };
+      const valid = validate(raw, input, () => getEntry().inputSchema);
+      if ('error' in valid) return { error: valid.error };
+      const { args, duplicates } = valid;
       return {
         format: args.response_format,
         async run(ctx) {

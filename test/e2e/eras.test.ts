@@ -96,9 +96,9 @@ describe.each([
   });
   afterAll(() => client?.close());
 
-  it('lists the eleven tools', async () => {
+  it('lists the twelve tools', async () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('investigate_botting');
-    expect((await client.listTools()).tools).toHaveLength(11);
+    expect((await client.listTools()).tools).toHaveLength(12);
   });
 
   it('answers a call in both channels', async () => {

@@ -8,7 +8,9 @@ export type Param =
   | { kind: 'enum'; values: readonly string[]; default?: string }
   | { kind: 'bool'; default: boolean }
   /** A list of free strings (investigate_botting's levels: whatever the upstream sends). */
-  | { kind: 'strings'; min: number; max: number; itemMax: number };
+  | { kind: 'strings'; min: number; max: number; itemMax: number }
+  /** run_analysis's program: a string up to `max` characters. */
+  | { kind: 'code'; max: number; required: true };
 
 const CHAIN_ALL = { kind: 'enum', values: ['chain_a', 'chain_b', 'all'], default: 'chain_a' } as const;
 const PLATFORM_ANY = { kind: 'enum', values: ['platform_a', 'platform_b', 'platform_c', 'all'] } as const;
@@ -144,6 +146,10 @@ export const COMPOSITE: Record<string, Record<string, Param>> = {
     offset: { kind: 'int', min: 0, default: 0 },
     chain: { kind: 'enum', values: ['chain_a', 'chain_b'], default: 'chain_a' },
     platform: { kind: 'enum', values: ['platform_a', 'platform_b'] },
+    response_format: FORMAT,
+  },
+  run_analysis: {
+    code: { kind: 'code', max: 20_000, required: true },
     response_format: FORMAT,
   },
 };

@@ -36,6 +36,8 @@ function arbitraryFor(p: Param): fc.Arbitrary<unknown> {
         minLength: p.min,
         maxLength: p.max,
       });
+    case 'code':
+      return fc.string({ maxLength: 200 });
   }
 }
 
@@ -157,6 +159,9 @@ function invalidArgs(tool: string): fc.Arbitrary<{ args: Record<string, unknown>
         break;
       case 'strings':
         bad = fc.oneof(fc.constant([]), fc.string(), fc.integer());
+        break;
+      case 'code':
+        bad = fc.oneof(fc.integer(), fc.constant('x'.repeat(p.max + 1)));
         break;
     }
     return fc

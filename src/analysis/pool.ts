@@ -1,0 +1,454 @@
+// The sandbox workers: kept warm (the WebAssembly compiled once in the process, instantiated once per
+// worker), one run at a time each, handed out in fair turns between callers (src/api/limiter.ts). The main
+// thread owns every limit that must hold whatever the guest does: the run's clock, cancellation, and the
+// end of a worker that is no longer trusted (after a timeout, an out-of-memory, a stack overflow or a
+// cancellation it is terminated, never reused, and a spare is started).
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { BusyError } from '../api/errors.js';
+import { Limiter } from '../api/limiter.js';
+import { Switch } from '../api/switch.js';
+import type { AnalysisHost, RunOptions, RunOutcome } from './index.js';
+import {
+  type FromWorker,
+  type ToWorker,
+  type WasmModule,
+  type WorkerOutcome,
+  type WorkerSetup,
+  wasmApi,
+} from './protocol.js';
+
+export interface PoolOptions {
+  /** Workers at most, busy or idle (each runs one program at a time). Default 4. */
+  maxWorkers?: number;
+  /** Idle workers kept ready. Default 2. */
+  warm?: number;
+  /** Runs one caller may have waiting; beyond, 'busy' at once. Default 8. */
+  maxWaitingPerCaller?: number;
+  /** Runs waiting in all; beyond, 'busy' at once. Default 64. */
+  maxWaiting?: number;
+  /** The answer's JSON beyond this is refused in the worker. Default 8 MiB. */
+  maxAnswerBytes?: number;
+}
+
+const MiB = 1024 * 1024;
+const DEFAULT_MEMORY = 64 * MiB;
+/** A worker whose WebAssembly memory grew past this (it never shrinks) is replaced after its run. */
+const RETIRE_WASM_BYTES = 32 * MiB;
+/**
+ * The WebAssembly memory a worker may ever have: what it may start a run with, plus a run's limit. It is
+ * the hard bound, which holds even inside one long builtin; the run's limit is checked as the memory grows
+ * (src/analysis/worker.ts). A run's memoryBytes above the default is capped by it.
+ */
+const MAX_WASM_BYTES = RETIRE_WASM_BYTES + DEFAULT_MEMORY;
+/** A worker is replaced after this many runs (each leaves its QuickJS runtime behind: see worker.ts). */
+const RETIRE_RUNS = 1000;
+/** An idle worker beyond the warm ones is ended after this long unused. */
+const IDLE_MS = 30_000;
+
+// The bundle (scripts/pack.ts) sets this to where the worker and the WebAssembly are, relative to the
+// chunk this code lands in. Run from source or from tsc's output, they are those of the last build.
+declare const __ANALYSIS_DIR__: string | undefined;
+const filesDir = (): URL =>
+  typeof __ANALYSIS_DIR__ === 'string'
+    ? new URL(__ANALYSIS_DIR__, import.meta.url)
+    : new URL(import.meta.url.endsWith('.ts') ? '../../dist/server/' : '../../server/', import.meta.url);
+/** The worker's file name beside the bundle; the WebAssembly's. */
+export const WORKER_FILE = 'analysis-worker.js';
+export const WASM_FILE = 'quickjs.wasm';
+
+let compiled: Promise<WasmModule> | undefined;
+/** The QuickJS WebAssembly, compiled once in the process (on the first run) and shared by every worker. */
+function compiledQuickJS(): Promise<WasmModule> {
+  compiled ??= readFile(fileURLToPath(new URL(WASM_FILE, filesDir()))).then((bytes) =>
+    wasmApi.compile(bytes),
+  );
+  compiled.catch(() => {
+    compiled = undefined;
+  });
+  return compiled;
+}
+
+interface Slot {
+  worker: Worker;
+  runs: number;
+  logsCut: Int32Array;
+  idleTimer?: NodeJS.Timeout;
+}
+
+export class SandboxPool {
+  readonly #limiter: Limiter;
+  readonly #options: Required<PoolOptions>;
+  readonly #idle: Slot[] = [];
+  /** Runs that found no idle worker, waiting for the next one to come free or start. */
+  readonly #waitingForWorker: Array<{ resolve: (slot: Slot) => void; reject: (error: Error) => void }> = [];
+  readonly #spawning = new Set<Promise<Slot>>();
+  readonly #all = new Set<Slot>();
+  #starting = 0;
+  readonly #callerIds = new WeakMap<object, string>();
+  #closed = false;
+
+  constructor(options: PoolOptions = {}) {
+    this.#options = {
+      maxWorkers: options.maxWorkers ?? 4,
+      warm: options.warm ?? 2,
+      maxWaitingPerCaller: options.maxWaitingPerCaller ?? 8,
+      maxWaiting: options.maxWaiting ?? 64,
+      maxAnswerBytes: options.maxAnswerBytes ?? 8 * MiB,
+    };
+    this.#limiter = new Limiter({
+      limit: this.#options.maxWorkers,
+      maxWaitingPerCaller: this.#options.maxWaitingPerCaller,
+    });
+  }
+
+  /** Workers alive now (busy, idle or starting): for tests and the bench. */
+  get workers(): number {
+    return this.#all.size + this.#starting;
+  }
+
+  /** Starts the warm workers now rather than at the first run; resolves when they are ready. */
+  async warmUp(): Promise<void> {
+    this.#replenish();
+    await Promise.all([...this.#spawning]);
+  }
+
+  async run(code: string, host: AnalysisHost, opts: RunOptions): Promise<RunOutcome> {
+    const none = { logs: [], logsCut: 0 };
+    if (this.#closed) return { ok: false, kind: 'internal', message: 'the sandbox pool is closed', ...none };
+    if (opts.signal?.aborted)
+      return { ok: false, kind: 'cancelled', message: cancelledMessage(false), ...none };
+    if (this.#limiter.waiting >= this.#options.maxWaiting) {
+      return {
+        ok: false,
+        kind: 'busy',
+        message: busyMessage(`${this.#limiter.waiting} runs are waiting`),
+        ...none,
+      };
+    }
+    // The wait for a sandbox: ended by the signal, or after as long as the run itself may take.
+    const wait = new Switch();
+    const onAbort = () => wait.abort('cancelled');
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    const waitTimer = setTimeout(() => wait.abort('waited'), opts.timeoutMs);
+    try {
+      return await this.#limiter.run(
+        () => {
+          clearTimeout(waitTimer);
+          opts.signal?.removeEventListener('abort', onAbort);
+          return this.#execute(code, host, opts);
+        },
+        wait,
+        this.#callerKey(opts.caller),
+      );
+    } catch (error) {
+      if (error === 'cancelled')
+        return { ok: false, kind: 'cancelled', message: cancelledMessage(false), ...none };
+      if (error === 'waited') {
+        return {
+          ok: false,
+          kind: 'busy',
+          message: busyMessage(`no sandbox came free within ${opts.timeoutMs / 1000} s`),
+          ...none,
+        };
+      }
+      if (error instanceof BusyError) {
+        return {
+          ok: false,
+          kind: 'busy',
+          message: busyMessage(`this caller already has ${this.#options.maxWaitingPerCaller} runs waiting`),
+          ...none,
+        };
+      }
+      return {
+        ok: false,
+        kind: 'internal',
+        message: `the sandbox failed: ${(error as Error)?.message ?? error}`,
+        ...none,
+      };
+    } finally {
+      clearTimeout(waitTimer);
+      opts.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Ends every worker (tests, shutdown); runs in progress end as 'internal'. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const waiting of this.#waitingForWorker.splice(0))
+      waiting.reject(new Error('the sandbox pool closed'));
+    await Promise.allSettled([...this.#spawning]);
+    await Promise.all([...this.#all].map((slot) => slot.worker.terminate()));
+    this.#all.clear();
+    this.#idle.length = 0;
+  }
+
+  #callerKey(caller: string | object | undefined): string {
+    if (caller === undefined) return '';
+    if (typeof caller === 'string') return `s:${caller}`;
+    let id = this.#callerIds.get(caller);
+    if (!id) {
+      id = `o:${Math.random().toString(36).slice(2)}`;
+      this.#callerIds.set(caller, id);
+    }
+    return id;
+  }
+
+  /** One run in a worker of its own (taken from the idle ones, or started), under the run's clock. */
+  async #execute(code: string, host: AnalysisHost, opts: RunOptions): Promise<RunOutcome> {
+    const logs: string[] = [];
+    let slot: Slot;
+    try {
+      slot = await this.#acquire();
+    } catch (error) {
+      return {
+        ok: false,
+        kind: 'internal',
+        message: `the sandbox did not start: ${(error as Error).message}`,
+        logs,
+        logsCut: 0,
+      };
+    }
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    if (opts.signal?.aborted) {
+      this.#release(slot);
+      return { ok: false, kind: 'cancelled', message: cancelledMessage(false), logs, logsCut: 0 };
+    }
+    // Aborted when the run ends, however it ends: the host stops what it still does for it.
+    const runEnded = new AbortController();
+    const { worker } = slot;
+    const seconds = opts.timeoutMs / 1000;
+    let callsMade = 0;
+    const pending = new Set<number>();
+
+    return new Promise<RunOutcome>((resolve) => {
+      let finished = false;
+      const end = (outcome: WorkerOutcome | { ok: true; value: unknown }, keepWorker: boolean) => {
+        if (finished) return;
+        finished = true;
+        runEnded.abort();
+        clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', onAbort);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        const logsCut = Atomics.load(slot.logsCut, 0);
+        if (keepWorker) this.#release(slot);
+        else this.#retire(slot);
+        resolve({ ...(outcome as RunOutcome), logs, logsCut });
+      };
+      const progress = () =>
+        callsMade === 0
+          ? 'it had made no api call'
+          : `it had made ${callsMade} api call${callsMade === 1 ? '' : 's'}${pending.size ? `, ${pending.size} still waiting for an answer` : ''}`;
+      const timer = setTimeout(() => {
+        end(
+          {
+            ok: false,
+            kind: 'timeout',
+            message: `the program ran past its ${seconds} s limit (${progress()})`,
+          },
+          false,
+        );
+      }, opts.timeoutMs);
+      const onAbort = () =>
+        end({ ok: false, kind: 'cancelled', message: cancelledMessage(true, progress()) }, false);
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      const onError = (error: Error & { code?: string }) => {
+        const memory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
+        end(
+          memory
+            ? { ok: false, kind: 'memory', message: 'the program went past its memory limit' }
+            : { ok: false, kind: 'internal', message: `the sandbox failed: ${error.message}` },
+          false,
+        );
+      };
+      const onExit = () =>
+        end({ ok: false, kind: 'internal', message: 'the sandbox stopped unexpectedly' }, false);
+      const onMessage = (message: FromWorker) => {
+        if (finished) return;
+        if (message.t === 'log') logs.push(message.text);
+        else if (message.t === 'call') {
+          callsMade++;
+          pending.add(message.id);
+          const settle = (reply: ToWorker) => {
+            pending.delete(message.id);
+            if (!finished) worker.postMessage(reply);
+          };
+          Promise.resolve()
+            .then(() => {
+              // Only the names given: the guest's prelude calls no other, and nothing else is trusted.
+              if (!opts.apiNames.includes(message.name))
+                throw new Error(`api.${message.name} is not a function`);
+              return host.call(message.name, JSON.parse(message.args), { signal: runEnded.signal });
+            })
+            .then(
+              (value) =>
+                settle({ t: 'settle', id: message.id, ok: true, json: JSON.stringify(value) ?? 'null' }),
+              (error: unknown) =>
+                settle({
+                  t: 'settle',
+                  id: message.id,
+                  ok: false,
+                  message: error instanceof Error ? error.message : String(error),
+                }),
+            );
+        } else if (message.t === 'done') {
+          const keep =
+            message.reusable && message.wasmBytes <= RETIRE_WASM_BYTES && ++slot.runs < RETIRE_RUNS;
+          const { outcome } = message;
+          if (!outcome.ok) return end(outcome, keep);
+          let value: unknown;
+          try {
+            value = JSON.parse(outcome.json);
+          } catch (error) {
+            return end(
+              {
+                ok: false,
+                kind: 'internal',
+                message: `the answer did not parse: ${(error as Error).message}`,
+              },
+              keep,
+            );
+          }
+          end({ ok: true, value }, keep);
+        }
+      };
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      const run: ToWorker = {
+        t: 'run',
+        code,
+        apiNames: opts.apiNames,
+        memoryBytes: opts.memoryBytes ?? DEFAULT_MEMORY,
+        maxAnswerBytes: this.#options.maxAnswerBytes,
+      };
+      worker.postMessage(run);
+    });
+  }
+
+  /** An idle worker, or the next to come free or start (never more than maxWorkers in all). */
+  #acquire(): Promise<Slot> {
+    const idle = this.#idle.pop();
+    if (idle) return Promise.resolve(idle);
+    return new Promise((resolve, reject) => {
+      this.#waitingForWorker.push({ resolve, reject });
+      this.#replenish();
+    });
+  }
+
+  /** Starts workers while runs wait for one or fewer than the warm ones are idle, within maxWorkers. */
+  #replenish(): void {
+    const { warm, maxWorkers } = this.#options;
+    while (
+      !this.#closed &&
+      // Runs waiting come first: the warm spares start once none is (on two cores they would slow it).
+      (this.#starting < this.#waitingForWorker.length ||
+        (this.#waitingForWorker.length === 0 && this.#idle.length + this.#starting < warm)) &&
+      this.#all.size + this.#starting < maxWorkers
+    ) {
+      const spawning = this.#spawn();
+      this.#spawning.add(spawning);
+      spawning.then(
+        (slot) => {
+          this.#spawning.delete(spawning);
+          this.#release(slot);
+        },
+        (error: Error) => {
+          this.#spawning.delete(spawning);
+          this.#waitingForWorker.shift()?.reject(error);
+        },
+      );
+    }
+  }
+
+  /** A new worker, resolved once it has instantiated QuickJS and warmed it up. */
+  async #spawn(): Promise<Slot> {
+    this.#starting++;
+    let worker: Worker | undefined;
+    try {
+      const wasm = await compiledQuickJS();
+      const logsCut = new SharedArrayBuffer(4);
+      const setup: WorkerSetup = { wasm, maxWasmBytes: MAX_WASM_BYTES, logsCut };
+      worker = new Worker(new URL(WORKER_FILE, filesDir()), {
+        workerData: setup,
+        // The worker's own JavaScript heap (the guest's memory is WebAssembly memory, bounded apart).
+        resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
+        // Its stdout must never reach the stdio transport: anything it prints goes to stderr.
+        stdout: true,
+      });
+      worker.stdout.pipe(process.stderr, { end: false });
+      worker.unref();
+      const started = worker;
+      await new Promise<void>((resolve, reject) => {
+        const onMessage = (m: FromWorker) => {
+          if (m.t !== 'ready') return;
+          started.off('error', reject).off('exit', onExit).off('message', onMessage);
+          resolve();
+        };
+        const onExit = (code: number) =>
+          reject(new Error(`the worker exited with code ${code} while starting`));
+        started.on('message', onMessage).once('error', reject).once('exit', onExit);
+      });
+      const slot: Slot = { worker, runs: 0, logsCut: new Int32Array(logsCut) };
+      // A worker that fails or ends outside a run (a run listens for itself) is dropped, never reused,
+      // and never left as an 'error' event without a listener, which would throw in the server.
+      const drop = () => {
+        const index = this.#idle.indexOf(slot);
+        if (index >= 0) this.#idle.splice(index, 1);
+        if (this.#all.delete(slot)) this.#replenish();
+      };
+      worker.on('error', drop).on('exit', drop);
+      this.#all.add(slot);
+      return slot;
+    } catch (error) {
+      void worker?.terminate();
+      throw error;
+    } finally {
+      this.#starting--;
+    }
+  }
+
+  /** A worker back: to a run waiting for one, else to the idle ones (beyond the warm count, ended if unused). */
+  #release(slot: Slot): void {
+    if (this.#closed) {
+      this.#all.delete(slot);
+      void slot.worker.terminate();
+      return;
+    }
+    const waiting = this.#waitingForWorker.shift();
+    if (waiting) {
+      waiting.resolve(slot);
+      this.#replenish();
+      return;
+    }
+    this.#idle.push(slot);
+    if (this.#idle.length > this.#options.warm) {
+      slot.idleTimer = setTimeout(() => {
+        const index = this.#idle.indexOf(slot);
+        if (index < 0) return;
+        this.#idle.splice(index, 1);
+        this.#all.delete(slot);
+        void slot.worker.terminate();
+      }, IDLE_MS);
+      slot.idleTimer.unref();
+    }
+  }
+
+  /** Ends a worker that is busy in the guest or no longer trusted, and starts what is missing. */
+  #retire(slot: Slot): void {
+    this.#all.delete(slot);
+    void slot.worker.terminate();
+    this.#replenish();
+  }
+}
+
+function cancelledMessage(started: boolean, progress?: string): string {
+  return started ? `the run was cancelled (${progress})` : 'the run was cancelled before it started';
+}
+
+function busyMessage(why: string): string {
+  return `the sandbox is busy: ${why}; try again in a moment, or combine questions into one program`;
+}

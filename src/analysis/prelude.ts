@@ -1,0 +1,214 @@
+// What the program finds in the sandbox besides the JavaScript built-ins: `api`, the helpers and `console`.
+// This is guest source, evaluated inside each fresh QuickJS context before the program (file name
+// helpers.js). It evaluates to a function that the worker calls once with the two host functions (call,
+// log) and the api names; that function defines the globals and returns `finish`, which runs the program's
+// async function and turns its answer into JSON, in the guest.
+
+export const PRELUDE = String.raw`(function (hostCall, hostLog, namesJson) {
+'use strict';
+// Taken now: a program that replaces JSON's functions changes its own data, not what crosses to the host.
+const toJSON = JSON.stringify.bind(JSON);
+const fromJSON = JSON.parse.bind(JSON);
+const names = fromJSON(namesJson);
+const MAX_ARGS = 256 * 1024;
+const LINE_CHARS = 2000;
+const G = globalThis;
+const define = (name, value) =>
+  Object.defineProperty(G, name, { value, writable: true, configurable: true, enumerable: false });
+const stringify = (v) => toJSON(v, (k, x) => (typeof x === 'bigint' ? String(x) : x));
+const typeName = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
+
+// api: one async function per name; an unknown name throws with the closest names first.
+const squash = (s) => String(s).toLowerCase().replace(/[^a-z0-9]/g, '');
+const distance = (a, b) => {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length];
+};
+const byCloseness = (name) => {
+  const n = squash(name);
+  return names
+    .map((x, i) => ({ x, i, d: distance(n, squash(x)) }))
+    .sort((p, q) => p.d - q.d || p.i - q.i)
+    .map((p) => p.x);
+};
+const fns = {};
+for (const name of names) {
+  const fn = async function (args) {
+    // Where the program called from: an error that comes back later carries this line, not the helper's.
+    const site = new Error();
+    const json = stringify(args === undefined ? {} : args);
+    if (json !== undefined && json.length > MAX_ARGS)
+      throw new TypeError('api.' + name + ': its arguments are ' + json.length + ' characters of JSON, over the ' + MAX_ARGS + ' an api call takes');
+    let text;
+    try {
+      text = await hostCall(name, json === undefined ? '{}' : json);
+    } catch (e) {
+      const error = new Error(e && e.message !== undefined ? String(e.message) : String(e));
+      error.stack = site.stack;
+      throw error;
+    }
+    return fromJSON(text);
+  };
+  Object.defineProperty(fn, 'name', { value: name });
+  fns[name] = fn;
+}
+Object.freeze(fns);
+define('api', new Proxy(fns, {
+  get(target, prop) {
+    if (typeof prop === 'symbol' || prop in target) return target[prop];
+    if (prop === 'then' || prop === 'toJSON') return undefined;
+    const list = byCloseness(prop);
+    throw new TypeError('api.' + prop + ' is not a function; ' +
+      (list.length ? 'did you mean api.' + list[0] + '? The api functions: ' + list.join(', ') : 'no api functions here'));
+  },
+}));
+
+// Exact decimal arithmetic: each number at the digits JSON gives it, added as integers.
+const SCI = /^(-?)(\d+)(?:\.(\d+))?e([+-]?\d+)$/i;
+const PLAIN = /^(-?)(\d+)(?:\.(\d+))?$/;
+const decimalOf = (v) => {
+  const text = typeof v === 'number' ? String(v) : v.trim();
+  let m = PLAIN.exec(text);
+  if (m) return { units: BigInt(m[1] + m[2] + (m[3] || '')), scale: (m[3] || '').length };
+  m = SCI.exec(text);
+  const digits = BigInt(m[1] + m[2] + (m[3] || ''));
+  const scale = (m[3] || '').length - Number(m[4]);
+  return scale >= 0 ? { units: digits, scale } : { units: digits * 10n ** BigInt(-scale), scale: 0 };
+};
+const decimalText = (units, scale) => {
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(scale + 1, '0');
+  const whole = digits.slice(0, digits.length - scale);
+  const fraction = digits.slice(digits.length - scale).replace(/0+$/, '');
+  return (negative ? '-' : '') + whole + (fraction ? '.' + fraction : '');
+};
+const total = (values) => {
+  const parts = values.map(decimalOf);
+  const scale = parts.reduce((s, d) => Math.max(s, d.scale), 0);
+  let units = 0n;
+  for (const d of parts) units += d.units * 10n ** BigInt(scale - d.scale);
+  return { units, scale };
+};
+// units / divisor, rounded half away from zero at 20 more decimals (then read back as the nearest double).
+const divided = ({ units, scale }, divisor) => {
+  const extra = 20;
+  const scaled = units * 10n ** BigInt(extra);
+  const d = BigInt(divisor);
+  let q = scaled / d;
+  const r = scaled % d;
+  if ((r < 0n ? -r : r) * 2n >= d) q += units < 0n ? -1n : 1n;
+  return Number(decimalText(q, scale + extra));
+};
+const NUMERIC = /^\s*-?\d+(\.\d+)?(e[+-]?\d+)?\s*$/i;
+const isNumber = (v) => (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && NUMERIC.test(v));
+const pick = (row, field) => {
+  if (typeof field === 'function') return field(row);
+  if (row === null || typeof row !== 'object') return undefined;
+  if (field in row || !String(field).includes('.')) return row[field];
+  let v = row;
+  for (const key of String(field).split('.')) v = v === null || typeof v !== 'object' ? undefined : v[key];
+  return v;
+};
+const checkRows = (fn, rows) => {
+  if (!Array.isArray(rows)) throw new TypeError(fn + ' expects an array as its first argument, got ' + typeName(rows));
+};
+const checkField = (fn, field) => {
+  if (typeof field !== 'string' && typeof field !== 'function')
+    throw new TypeError(fn + '(rows, field): field must be a property name (a string, "a.b" for a nested one) or a function, got ' + typeName(field));
+};
+// The numbers among values (or among rows' field): null and undefined are skipped; anything else throws.
+const numbersOf = (fn, values, field) => {
+  checkRows(fn, values);
+  if (field !== undefined) checkField(fn, field);
+  const out = [];
+  values.forEach((item, i) => {
+    const v = field === undefined ? item : pick(item, field);
+    if (v === null || v === undefined) return;
+    if (!isNumber(v))
+      throw new TypeError(fn + ': item ' + i + (field === undefined ? '' : ' (' + (typeof field === 'string' ? field : 'field') + ')') +
+        ' is ' + (typeof v === 'string' ? toJSON(v.slice(0, 40)) : typeName(v)) + ', not a number');
+    out.push(v);
+  });
+  return out;
+};
+define('sum', function sum(values, field) {
+  const { units, scale } = total(numbersOf('sum', values, field));
+  return Number(decimalText(units, scale));
+});
+define('mean', function mean(values, field) {
+  const nums = numbersOf('mean', values, field);
+  return nums.length ? divided(total(nums), nums.length) : null;
+});
+define('median', function median(values, field) {
+  const nums = numbersOf('median', values, field).map((v) => ({ v, n: Number(v) }));
+  if (!nums.length) return null;
+  nums.sort((a, b) => a.n - b.n);
+  const mid = nums.length >> 1;
+  if (nums.length % 2) return nums[mid].n;
+  const { units, scale } = total([nums[mid - 1].v, nums[mid].v]);
+  return Number(decimalText(units * 5n, scale + 1));
+});
+const keyed = (fn, rows, field) => {
+  checkRows(fn, rows);
+  checkField(fn, field);
+  return rows.map((row, i) => {
+    const v = pick(row, field);
+    return { row, i, key: isNumber(v) ? Number(v) : null };
+  });
+};
+const best = (fn, rows, field, better) => {
+  let found = null;
+  for (const k of keyed(fn, rows, field)) if (k.key !== null && (found === null || better(k.key, found.key))) found = k;
+  return found === null ? null : found.row;
+};
+define('maxBy', function maxBy(rows, field) { return best('maxBy', rows, field, (a, b) => a > b); });
+define('minBy', function minBy(rows, field) { return best('minBy', rows, field, (a, b) => a < b); });
+define('sortBy', function sortBy(rows, field, order) {
+  const direction = order === undefined ? 'asc' : order;
+  if (direction !== 'asc' && direction !== 'desc')
+    throw new TypeError("sortBy(rows, field, order): order must be 'asc' or 'desc', got " + toJSON(order));
+  const sign = direction === 'asc' ? 1 : -1;
+  return keyed('sortBy', rows, field)
+    .sort((a, b) =>
+      a.key === null || b.key === null
+        ? (a.key === null) - (b.key === null) || a.i - b.i
+        : (a.key - b.key) * sign || a.i - b.i)
+    .map((k) => k.row);
+});
+
+// console: each call one line, kept by the worker within its bound.
+const show = (v) => {
+  if (typeof v === 'string') return v;
+  if (v instanceof Error) return v.name + ': ' + v.message;
+  if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return String(v);
+  try {
+    const s = stringify(v);
+    return s === undefined ? String(v) : s;
+  } catch (e) {
+    return String(v);
+  }
+};
+const line = (...args) => {
+  const text = args.map(show).join(' ');
+  hostLog(text.length > LINE_CHARS ? text.slice(0, LINE_CHARS) + '… (' + (text.length - LINE_CHARS) + ' more characters)' : text);
+};
+define('console', Object.freeze({ log: line, info: line, warn: line, error: line, debug: line }));
+
+// The program's async function, run; its answer as JSON text (undefined as null, BigInt as a string).
+return async function finish(program) {
+  const value = await program();
+  let json;
+  try {
+    json = stringify(value);
+  } catch (e) {
+    throw new TypeError('the returned value cannot be made JSON (' + e.message + '): return plain objects, arrays, strings and numbers');
+  }
+  return json === undefined ? 'null' : json;
+};
+})`;

@@ -1,0 +1,71 @@
+// The messages between the main thread (src/analysis/pool.ts) and a sandbox worker (src/analysis/worker.ts).
+// Everything that crosses is plain data: the program's text, JSON strings and error messages.
+
+/** The globals a program finds besides the JavaScript built-ins (src/analysis/prelude.ts defines them). */
+export const GLOBALS = ['api', 'sum', 'mean', 'median', 'maxBy', 'minBy', 'sortBy', 'console'] as const;
+
+/** Why a run ended without an answer. */
+export type FailureKind =
+  | 'syntax'
+  | 'runtime'
+  | 'timeout'
+  | 'memory'
+  | 'cancelled'
+  | 'stack'
+  | 'busy'
+  | 'answer_too_large'
+  | 'internal';
+
+/** What the worker is given once, when it starts. */
+export interface WorkerSetup {
+  /** The compiled QuickJS module: compiled once in the process, instantiated in each worker. */
+  wasm: WasmModule;
+  /** The hard ceiling of the worker's WebAssembly memory, in bytes (the runtime's own limit is lower). */
+  maxWasmBytes: number;
+  /** One Int32 the worker counts cut log lines in: readable even after the worker is terminated. */
+  logsCut: SharedArrayBuffer;
+}
+
+export type ToWorker =
+  | {
+      t: 'run';
+      code: string;
+      apiNames: readonly string[];
+      memoryBytes: number;
+      /** The answer's JSON beyond this many bytes is refused in the worker. */
+      maxAnswerBytes: number;
+    }
+  | { t: 'settle'; id: number; ok: true; json: string }
+  | { t: 'settle'; id: number; ok: false; message: string };
+
+/** A run's end as the worker reports it (the logs travel separately, line by line). */
+export type WorkerOutcome =
+  | { ok: true; json: string }
+  | { ok: false; kind: FailureKind; message: string; line?: number; column?: number };
+
+export type FromWorker =
+  | { t: 'ready' }
+  | { t: 'log'; text: string }
+  | { t: 'call'; id: number; name: string; args: string }
+  | {
+      t: 'done';
+      outcome: WorkerOutcome;
+      /** False after an out-of-memory, a stack overflow or a failed dispose: the worker must be ended. */
+      reusable: boolean;
+      /** The worker's WebAssembly memory now (it never shrinks): a grown worker is retired. */
+      wasmBytes: number;
+    };
+
+/** A compiled WebAssembly module and a WebAssembly memory: opaque here (@types/node 20 has no WebAssembly types). */
+export type WasmModule = { readonly __wasmModule: unique symbol };
+export type WasmMemory = { readonly buffer: ArrayBuffer };
+
+/** The WebAssembly global, typed as far as it is used. */
+export const wasmApi = (
+  globalThis as unknown as {
+    WebAssembly: {
+      compile(bytes: Uint8Array): Promise<WasmModule>;
+      Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory;
+    };
+  }
+).WebAssembly;

@@ -1,0 +1,292 @@
+// A sandbox worker: one QuickJS WebAssembly instance, kept warm; each run gets a fresh runtime and context,
+// disposed after it. The program reaches the host only through two functions (call and log), and only
+// strings cross: its api arguments as JSON made in the guest, the answers as JSON the guest parses.
+// After an out-of-memory or a stack overflow the instance is not trusted again: the worker says so and the
+// pool ends it (disposing such a runtime can abort the whole module: quickjs-emscripten issues 257, 269).
+import { parentPort, workerData } from 'node:worker_threads';
+import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
+import {
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  type QuickJSContext,
+  type QuickJSDeferredPromise,
+  type QuickJSHandle,
+  type QuickJSRuntime,
+  type QuickJSSyncVariant,
+} from 'quickjs-emscripten-core';
+import { PRELUDE } from './prelude.js';
+import {
+  type FailureKind,
+  type FromWorker,
+  GLOBALS,
+  type ToWorker,
+  type WorkerOutcome,
+  type WorkerSetup,
+  wasmApi,
+} from './protocol.js';
+
+/** The program is wrapped on its own first line: only that line's columns shift, by this much. */
+const PREFIX = '(async () => {';
+/** QuickJS's own stack bound; below the worker thread's native stack, so that QuickJS stops first. */
+const MAX_STACK_BYTES = 512 * 1024;
+/** console output kept per run: lines, characters in all. */
+const LOG_LINES = 200;
+const LOG_CHARS = 16 * 1024;
+const PAGE = 64 * 1024;
+
+const port = parentPort;
+if (!port) throw new Error('src/analysis/worker.ts runs as a worker thread');
+const setup = workerData as WorkerSetup;
+const logsCut = new Int32Array(setup.logsCut);
+// The package's CommonJS types say `{ default }`; loaded as ES module (as here and in the bundle) it is the variant.
+const variant = releaseSync as unknown as QuickJSSyncVariant;
+const memory = new wasmApi.Memory({ initial: 256, maximum: Math.ceil(setup.maxWasmBytes / PAGE) });
+const QuickJS = await newQuickJSWASMModuleFromVariant(
+  newVariant(variant, { wasmModule: setup.wasm as never, wasmMemory: memory as never }),
+);
+
+const post = (message: FromWorker) => port.postMessage(message);
+
+/** The run in progress: its pending host calls, by id. */
+let current: { runtime: QuickJSRuntime; calls: Map<number, QuickJSDeferredPromise> } | undefined;
+let nextCallId = 1;
+/** Whether the run in progress has gone past its memory limit. */
+let overMemory = () => false;
+
+port.on('message', (message: ToWorker) => {
+  if (message.t === 'run') {
+    void run(message);
+    return;
+  }
+  const deferred = current?.calls.get(message.id);
+  if (!current || !deferred) return;
+  current.calls.delete(message.id);
+  const { context } = deferred;
+  const value = message.ok ? context.newString(message.json) : context.newError(message.message);
+  try {
+    if (message.ok) deferred.resolve(value);
+    else deferred.reject(value);
+  } finally {
+    value.dispose();
+  }
+  current.runtime.executePendingJobs().dispose();
+});
+
+async function run(message: Extract<ToWorker, { t: 'run' }>): Promise<void> {
+  Atomics.store(logsCut, 0, 0);
+  const runtime = QuickJS.newRuntime();
+  // QuickJS's own limit sees only each allocation by itself in this build (without malloc_usable_size it
+  // counts 8 bytes a block: quickjs-emscripten issue 255), so it stops one huge allocation, not many
+  // small ones. The run's limit is kept on the WebAssembly memory instead: its growth since the run began,
+  // checked whenever QuickJS polls for an interrupt (then the run is interrupted) and when it ends; past
+  // it the run fails as 'memory'. The worker's memory ceiling is the hard bound within one builtin.
+  runtime.setMemoryLimit(message.memoryBytes);
+  runtime.setMaxStackSize(MAX_STACK_BYTES);
+  const base = memory.buffer.byteLength;
+  overMemory = () => memory.buffer.byteLength - base > message.memoryBytes;
+  runtime.setInterruptHandler(overMemory);
+  const context = runtime.newContext();
+  const calls = new Map<number, QuickJSDeferredPromise>();
+  current = { runtime, calls };
+  const handles: QuickJSHandle[] = [];
+  let outcome: WorkerOutcome;
+  try {
+    outcome = await execute(context, runtime, calls, handles, message);
+  } catch (error) {
+    // A failure of the engine itself (not of the program): the instance may be broken. The one expected
+    // is the thread's own stack running out inside QuickJS before QuickJS's bound does.
+    const text = String((error as Error)?.message ?? error);
+    outcome = /Maximum call stack size exceeded/.test(text)
+      ? { ok: false, kind: 'stack', message: 'RangeError: stack overflow: recursion too deep' }
+      : { ok: false, kind: 'internal', message: text };
+  }
+  current = undefined;
+  // Every handle and the context are freed; the runtime is not. Freeing a runtime in which a promise job
+  // allocated enough to run the garbage collector aborts the whole module (quickjs-emscripten issues 235
+  // and 269: an assertion in JS_FreeRuntime, on both QuickJS and QuickJS-ng, 0.31 and 0.32), and every
+  // program runs in promise jobs. So each run's runtime is left behind, unreachable, and the worker is
+  // retired once its memory has grown (the pool's RETIRE_WASM_BYTES) or after many runs.
+  let reusable = !(outcome.ok === false && ['memory', 'stack', 'internal'].includes(outcome.kind));
+  if (reusable) {
+    try {
+      for (const h of handles.reverse()) if (h.alive) h.dispose();
+      for (const deferred of calls.values()) deferred.dispose();
+      context.dispose();
+    } catch {
+      reusable = false;
+    }
+  }
+  post({ t: 'done', outcome, reusable, wasmBytes: memory.buffer.byteLength });
+}
+
+async function execute(
+  context: QuickJSContext,
+  runtime: QuickJSRuntime,
+  calls: Map<number, QuickJSDeferredPromise>,
+  handles: QuickJSHandle[],
+  message: Extract<ToWorker, { t: 'run' }>,
+): Promise<WorkerOutcome> {
+  const keep = <T extends QuickJSHandle>(h: T): T => {
+    handles.push(h);
+    return h;
+  };
+  {
+    let lines = 0;
+    let chars = 0;
+    const log = keep(
+      context.newFunction('log', (textHandle) => {
+        // The guest has shortened the line already (src/analysis/prelude.ts: 2,000 characters).
+        const text = context.getString(textHandle);
+        if (lines >= LOG_LINES || chars + text.length > LOG_CHARS) {
+          Atomics.add(logsCut, 0, 1);
+          return;
+        }
+        lines++;
+        chars += text.length;
+        post({ t: 'log', text });
+      }),
+    );
+    const call = keep(
+      context.newFunction('call', (nameHandle, argsHandle) => {
+        const id = nextCallId++;
+        const deferred = context.newPromise();
+        calls.set(id, deferred);
+        post({ t: 'call', id, name: context.getString(nameHandle), args: context.getString(argsHandle) });
+        // The library disposes the returned handle once the guest holds the promise.
+        return deferred.handle;
+      }),
+    );
+    const names = keep(context.newString(JSON.stringify(message.apiNames)));
+    const install = context.evalCode(PRELUDE, 'helpers.js', { type: 'global' });
+    if (install.error) return failure(context, keep(install.error), 'internal');
+    keep(install.value);
+    const finishResult = context.callFunction(install.value, context.undefined, call, log, names);
+    if (finishResult.error) return failure(context, keep(finishResult.error), 'internal');
+    const finish = keep(finishResult.value);
+
+    const compiled = context.evalCode(`${PREFIX}${message.code}\n})`, 'program.js', { type: 'global' });
+    if (compiled.error) return failure(context, keep(compiled.error), 'compile', message.code);
+    const program = keep(compiled.value);
+    const started = context.callFunction(finish, context.undefined, program);
+    if (started.error) return failure(context, keep(started.error), 'runtime', message.code);
+    const promise = keep(started.value);
+    const settled = context.resolvePromise(promise);
+    runtime.executePendingJobs().dispose();
+    const result = await settled;
+    if (result.error) return failure(context, keep(result.error), 'runtime', message.code);
+    const json = context.getString(keep(result.value));
+    const bytes = Buffer.byteLength(json);
+    if (bytes > message.maxAnswerBytes) {
+      return {
+        ok: false,
+        kind: 'answer_too_large',
+        message: `the answer is ${mib(bytes)} of JSON, over the ${mib(message.maxAnswerBytes)} the sandbox hands back: aggregate or select in the program and return less`,
+      };
+    }
+    if (overMemory()) return { ok: false, kind: 'memory', message: OVER_MEMORY };
+    return { ok: true, json };
+  }
+}
+
+const OVER_MEMORY = 'InternalError: out of memory: the program went past its memory limit';
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+interface GuestError {
+  name?: unknown;
+  message?: unknown;
+  stack?: unknown;
+}
+
+/** The program's error as an outcome: its kind, a message with a hint where one helps, its own line. */
+function failure(
+  context: QuickJSContext,
+  errorHandle: QuickJSHandle,
+  phase: 'compile' | 'runtime' | 'internal',
+  code?: string,
+): WorkerOutcome {
+  const dumped = context.dump(errorHandle) as unknown;
+  const error: GuestError = typeof dumped === 'object' && dumped !== null ? dumped : { message: dumped };
+  const name = typeof error.name === 'string' ? error.name : '';
+  const text =
+    typeof error.message === 'string'
+      ? error.message
+      : error.message === undefined && typeof dumped === 'object' && dumped !== null
+        ? shown(dumped)
+        : String(error.message ?? dumped);
+  const where = code === undefined ? {} : positionOf(error.stack, code);
+  let kind: FailureKind = phase === 'internal' ? 'internal' : 'runtime';
+  let message = name ? `${name}: ${text}` : `Uncaught ${text}`;
+  if (name === 'InternalError' && text === 'interrupted' && overMemory()) {
+    kind = 'memory';
+    message = OVER_MEMORY;
+  } else if (name === 'InternalError' && /out of memory|string too long|array too long/.test(text)) {
+    kind = 'memory';
+    message = `${message}: the program went past its memory limit`;
+  } else if (/stack overflow/.test(text)) {
+    kind = 'stack';
+    message = `${message}: recursion too deep`;
+  } else if (name === 'SyntaxError' && phase === 'compile') {
+    kind = 'syntax';
+  }
+  if (kind === 'syntax' && code !== undefined && looksTyped(code, where.line)) {
+    message += ' (write plain JavaScript: no type annotations, `as`, interfaces or type declarations)';
+  }
+  if (name === 'ReferenceError' && /is not defined/.test(text)) {
+    message += `. The globals here: ${GLOBALS.join(', ')} and the JavaScript built-ins; no fetch, require, process, timers or file system (reach the API through api.*)`;
+  }
+  return { ok: false, kind, message, ...where };
+}
+
+/** A thrown value that is not an Error, as JSON (shortened), e.g. `throw { code: 1 }`. */
+function shown(value: object): string {
+  try {
+    const json = JSON.stringify(value) ?? String(value);
+    return json.length > 500 ? `${json.slice(0, 500)}…` : json;
+  } catch {
+    return String(value);
+  }
+}
+
+/** Line and column of the first frame in the program, as the program was written. */
+function positionOf(stack: unknown, code: string): { line?: number; column?: number } {
+  if (typeof stack !== 'string') return {};
+  const match = /program\.js:(\d+)(?::(\d+))?/.exec(stack);
+  if (!match) return {};
+  const lines = code.split('\n');
+  let line = Number(match[1]);
+  let column = match[2] === undefined ? undefined : Number(match[2]);
+  if (line === 1 && column !== undefined) column = Math.max(1, column - PREFIX.length);
+  // Past the end (an unclosed brace is found at the wrapper's closing line): the program's last line.
+  if (line > lines.length) {
+    line = lines.length;
+    column = (lines[line - 1]?.length ?? 0) + 1;
+  }
+  return column === undefined ? { line } : { line, column };
+}
+
+/** TypeScript in the program: an annotation, `as`, an interface or a type alias near the error. */
+function looksTyped(code: string, line: number | undefined): boolean {
+  const TYPED =
+    /\b(interface|type)\s+[A-Za-z_$][\w$]*\s*(=|\{|<)|[\w)\]]\s*\??:\s*(string|number|boolean|any|unknown|void|never|object|Record|Array|Promise|[A-Z]\w*)\b|\bas\s+(const|any|unknown|string|number|boolean|[A-Z]\w*)\b|<[A-Z]\w*>\s*\(/;
+  const text = line === undefined ? code : (code.split('\n')[line - 1] ?? code);
+  return TYPED.test(text);
+}
+
+/** One small program through every part (prelude, helpers, JSON), so the first real run finds them compiled. */
+async function warmUp(): Promise<void> {
+  const runtime = QuickJS.newRuntime();
+  const context = runtime.newContext();
+  const handles: QuickJSHandle[] = [];
+  await execute(context, runtime, new Map(), handles, {
+    t: 'run',
+    code: 'return [sum([0.1, 0.2]), median([3, 1, 2]), sortBy([{ a: 2 }, { a: 1 }], "a")[0], typeof api.x]',
+    apiNames: ['x'],
+    memoryBytes: 16 * 1024 * 1024,
+    maxAnswerBytes: 1024,
+  });
+  for (const h of handles.reverse()) if (h.alive) h.dispose();
+  context.dispose();
+}
+
+await warmUp();
+post({ t: 'ready' });

@@ -1,0 +1,184 @@
+// run_analysis's answer in both channels: a headline, records as a compact table, scalars as lines, the
+// program's log apart with its own bound; over the budget, whole rows are cut and both channels say so.
+import { fitRows, type Rendered } from './result.js';
+import { clean, grouped, num, plural, table } from './text.js';
+
+export interface Answer {
+  /** What the program returned (a JSON copy). */
+  value: unknown;
+  logs: readonly string[];
+  /** Log lines the engine dropped past its own bound. */
+  logsCut: number;
+  /** Upstream requests the run made. */
+  calls: number;
+}
+
+const COLUMNS = 12;
+const CELL = 60;
+/** The part of each channel the log may take. */
+const LOG_SHARE = 0.25;
+const HOW = 'Return fewer rows (.slice(0, n)), or aggregate first (sum, mean, maxBy) and return the figures.';
+
+/**
+ * Float noise of the program's own arithmetic (0.1 + 0.2 = 0.30000000000000004) read at 15 significant
+ * digits; every number that has 15 or fewer (all the upstream sends, in practice) stays exactly as it is.
+ */
+export function denoise(value: unknown): unknown {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value) || Number.isInteger(value)) return value;
+    const rounded = Number(value.toPrecision(15));
+    return significant(value) > 15 ? rounded : value;
+  }
+  if (Array.isArray(value)) return value.map(denoise);
+  if (isRecord(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value))
+      Object.defineProperty(out, k, {
+        value: denoise(v),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    return out;
+  }
+  return value;
+}
+
+/** Significant digits of a number's shortest round-trip text. */
+function significant(value: number): number {
+  const mantissa = String(Math.abs(value)).split('e')[0] ?? '';
+  return mantissa.replace('.', '').replace(/^0+/, '').length;
+}
+
+export function renderAnswer(answer: Answer, budget: number): Rendered {
+  const value = denoise(answer.value === undefined ? null : answer.value);
+  const calls = `${plural(answer.calls, 'upstream request')}`;
+  const headline = `Analysis answer: ${gist(value)} (${calls})`;
+  const log = logPart(answer.logs, answer.logsCut, Math.floor(budget * LOG_SHARE));
+  // The rows to cut when the answer is over the budget: the answer itself if it is a list, else its
+  // longest list field.
+  const field = isRecord(value) ? longestList(value) : undefined;
+  const rows = Array.isArray(value) ? value : field ? (value as Record<string, unknown[]>)[field] : undefined;
+  const build = (shown: unknown): Rendered => {
+    const v = field ? { ...(value as Record<string, unknown>), [field]: shown } : shown;
+    return {
+      summary: headline,
+      text: [headline, ...bodyLines(v), ...log.lines].join('\n'),
+      structured: { value: v, ...(log.logs.length ? { logs: log.logs } : {}), calls: answer.calls },
+    };
+  };
+  if (!rows) return build(value);
+  const what = field ? `rows of the answer's ${JSON.stringify(field)}` : 'rows of the answer';
+  // The rows are fitted to the whole budget: each attempt is measured with the log in it.
+  return fitRows(rows, budget, { what, how: () => HOW, format: 'concise' }, build);
+}
+
+/** The answer in a few words, for the headline. */
+function gist(value: unknown): string {
+  if (value === null) return 'nothing returned (end the program with `return <value>`)';
+  if (Array.isArray(value))
+    return value.length && value.every(isRecord)
+      ? plural(value.length, 'row')
+      : plural(value.length, 'value');
+  if (isRecord(value)) {
+    const keys = Object.keys(value);
+    return keys.length <= 4 && keys.every((k) => !isComposite(value[k]))
+      ? keys.map((k) => `${clean(k, 40)} ${cell(value[k])}`).join(', ')
+      : plural(keys.length, 'field');
+  }
+  if (typeof value === 'string' && isProse(value))
+    return `a text of ${plural(value.split('\n').length, 'line')}`;
+  return cell(value, 200);
+}
+
+/** A string answer that reads as text of its own (a report the program wrote): shown as its lines. */
+const isProse = (s: string) => s.includes('\n') || s.length > 200;
+
+/** Records as a table, lists of scalars on one line, other fields as `name: value` lines. */
+function bodyLines(value: unknown, label?: string): string[] {
+  const head = label === undefined ? [] : [`${label}:`];
+  if (Array.isArray(value)) {
+    if (value.length && value.every(isRecord)) {
+      const lines = recordTable(value as Record<string, unknown>[]);
+      return label === undefined ? ['', ...lines] : [`${label} (${plural(value.length, 'row')}):`, ...lines];
+    }
+    const line = value.map((v) => cell(v)).join(', ');
+    return [label === undefined ? line : `${label}: ${line || '(empty list)'}`];
+  }
+  if (isRecord(value)) {
+    const lines: string[] = [];
+    for (const [k, v] of Object.entries(value)) {
+      const name = label === undefined ? clean(k, 60) : `${label}.${clean(k, 60)}`;
+      if (isComposite(v) && (label === undefined || Array.isArray(v))) lines.push(...bodyLines(v, name));
+      else lines.push(`${name}: ${cell(v, 400)}`);
+    }
+    return lines.length ? lines : [...head, `${label ?? 'answer'}: {} (empty object)`];
+  }
+  if (label === undefined && typeof value === 'string' && isProse(value))
+    return ['', ...value.split('\n').map((line) => clean(line, 2_000))];
+  return label === undefined ? [] : [`${label}: ${cell(value, 400)}`];
+}
+
+function recordTable(records: Record<string, unknown>[]): string[] {
+  const keys: string[] = [];
+  for (const r of records) for (const k of Object.keys(r)) if (!keys.includes(k)) keys.push(k);
+  const shown = keys.slice(0, COLUMNS);
+  const numeric = shown.map((k) =>
+    records.every((r) => r[k] === undefined || r[k] === null || typeof r[k] === 'number'),
+  );
+  const lines = table(
+    shown.map((k, i) => ({ header: clean(k, 30), align: numeric[i] ? 'right' : 'left' })),
+    records.map((r) => shown.map((k) => (r[k] === undefined ? '' : cell(r[k])))),
+  );
+  if (keys.length > shown.length)
+    lines.push(
+      `(${keys.length - shown.length} more fields in structuredContent: ${keys.slice(COLUMNS).join(', ')})`,
+    );
+  return lines;
+}
+
+/** One value for the text: numbers exactly (grouped), strings cleaned, lists and objects as compact JSON. */
+function cell(value: unknown, max = CELL): string {
+  if (value === null || value === undefined) return '–';
+  if (typeof value === 'number') return num(value);
+  if (typeof value === 'boolean') return String(value);
+  if (typeof value === 'string') return clean(value, max);
+  return clean(JSON.stringify(value), max);
+}
+
+/** The log, in both channels, within its share of the budget: the first lines, and how many were cut. */
+function logPart(all: readonly string[], engineCut: number, share: number) {
+  const logs: string[] = [];
+  let used = 0;
+  for (const line of all) {
+    const shown = clean(line, 500);
+    if (used + shown.length + 4 > share) break;
+    logs.push(shown);
+    used += shown.length + 4;
+  }
+  const cut = all.length - logs.length + engineCut;
+  if (cut) logs.push(`(${grouped(cut)} more log lines not shown)`);
+  const lines = logs.length
+    ? ['', `Log (${plural(all.length + engineCut, 'line')}):`, ...logs.map((l) => `  ${l}`)]
+    : [];
+  return { logs, lines };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isComposite = (v: unknown) => typeof v === 'object' && v !== null;
+
+/** The name of a record's longest list field, by its JSON size. */
+function longestList(value: Record<string, unknown>): string | undefined {
+  let best: string | undefined;
+  let size = -1;
+  for (const [k, v] of Object.entries(value)) {
+    if (!Array.isArray(v)) continue;
+    const s = JSON.stringify(v).length;
+    if (s > size) {
+      best = k;
+      size = s;
+    }
+  }
+  return best;
+}

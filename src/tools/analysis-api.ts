@@ -1,0 +1,160 @@
+// The host side of run_analysis's `api.<tool>(args)`: the endpoint tools' own validation and requests, id
+// lists split by the endpoint's limit, every upstream request counted before it is sent, the pieces' bodies
+// merged, cleaned and key-redacted. The program reaches the host only through here.
+import type { ApiRequest } from '../api/client.js';
+import { describeError } from '../format/errors.js';
+import { cleanDeep } from '../format/text.js';
+import type { CallContext, Tool } from './tool.js';
+
+/** Ids one `api` call may pass; split by the endpoint's own limit (creator fees: 5 requests of 100). */
+export const API_MAX_IDS = 500;
+/** A run's upstream requests in flight at once (the client's limiter shares them among callers). */
+const IN_FLIGHT = 8;
+
+export interface ApiLimits {
+  maxRequests: number;
+}
+
+/** How far a run got: the upstream requests it made, and whether it reached the request limit. */
+export interface ApiUsage {
+  calls: number;
+  limitReached: boolean;
+}
+
+/**
+ * The `call` the engine's `api` proxy makes, over the given tools. Rejects with an Error whose message the
+ * program sees: the tool's argument error (nothing sent), the tool's tagged upstream failure, or the request
+ * limit, which also ends the run through `stop`.
+ */
+export function apiHost(
+  tools: ReadonlyMap<string, Tool>,
+  ctx: Pick<CallContext, 'send' | 'progress' | 'signal' | 'redact'>,
+  limits: ApiLimits,
+  stop: (reason: string) => void,
+) {
+  const usage: ApiUsage = { calls: 0, limitReached: false };
+  const gate = gateOf(IN_FLIGHT);
+  const redact = ctx.redact ?? (<T>(v: T) => v);
+  const dispatch = async (req: ApiRequest) => {
+    // Counted before it is sent (or queued): the request past the limit is never made.
+    if (usage.calls >= limits.maxRequests) {
+      usage.limitReached = true;
+      const message = `request limit reached: ${limits.maxRequests} upstream requests made`;
+      stop(message);
+      throw new Error(message);
+    }
+    usage.calls++;
+    ctx.progress(usage.calls, limits.maxRequests, `upstream request ${usage.calls} (${req.path})`);
+    await gate.enter();
+    if (ctx.signal.aborted || usage.limitReached) {
+      gate.leave();
+      throw new Error('The run was stopped before this request was sent.');
+    }
+    try {
+      return await ctx.send(req);
+    } catch (error) {
+      throw new Error(redact(describeError(error)));
+    } finally {
+      gate.leave();
+    }
+  };
+  const call = async (name: string, args: unknown): Promise<unknown> => {
+    const tool = tools.get(name);
+    if (!tool?.requests) throw new Error(unknownName(name, [...tools.keys()]));
+    if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args))) {
+      const params = Object.keys(tool.entry().inputSchema.properties ?? {}).filter(
+        (p) => p !== 'response_format',
+      );
+      throw new Error(
+        `api.${name} takes one object of named parameters (${params.join(', ') || 'none'}), e.g. api.${name}({ ${params[0] ?? ''} }); got ${Array.isArray(args) ? 'a list' : typeof args}. Nothing was sent.`,
+      );
+    }
+    const requests = tool.requests(args ?? {}, API_MAX_IDS);
+    if ('error' in requests) throw new Error(redact(requests.error));
+    const bodies = await Promise.all(requests.map(dispatch));
+    return cleanDeep(redact(bodies.length === 1 ? bodies[0] : mergeBodies(bodies)));
+  };
+  return { call, usage };
+}
+
+/** "api.foo is not a function", with the api's names, the closest first. */
+function unknownName(name: string, names: string[]): string {
+  const ranked = [...names].sort((a, b) => distance(name, a) - distance(name, b));
+  return `api.${String(name).slice(0, 60)} is not a function. The api has: ${ranked.join(', ')}.`;
+}
+
+/** Edit distance (Levenshtein) between two short names. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(
+        (row[j] as number) + 1,
+        (next[j - 1] as number) + 1,
+        (row[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    row = next;
+  }
+  return row[b.length] as number;
+}
+
+/** Pieces of one split call, merged: lists concatenated, counts added, nothing renamed. */
+export function mergeBodies(bodies: readonly unknown[]): unknown {
+  return bodies.reduce((a, b) => merge(a, b, ''));
+}
+
+/**
+ * Merges two answers of the same endpoint. Lists are concatenated (`data`, `results`, `errors`); numbers
+ * are added where they count (in `summary`, and `pagination.total`), averages (`averageConfidence`)
+ * weighted by the items each piece counted, `totalPages` the larger, `hasNext` either; any other value
+ * is the first piece's (`success`, `timestamp`, `page`, `limit`).
+ */
+function merge(a: unknown, b: unknown, key: string, parent?: [unknown, unknown], inSummary = false): unknown {
+  if (Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
+  if (isRecord(a) && isRecord(b)) {
+    const out: Record<string, unknown> = { ...a };
+    const summary = inSummary || key === 'summary';
+    for (const [k, v] of Object.entries(b))
+      out[k] = k in a ? merge(a[k], v, k, [a, b], summary || (key === 'pagination' && k === 'total')) : v;
+    return out;
+  }
+  if (typeof a === 'number' && typeof b === 'number') {
+    if (key === 'totalPages') return Math.max(a, b);
+    if (/^average/i.test(key) && parent) {
+      const [wa, wb] = parent.map((p) =>
+        isRecord(p) && typeof p.successful === 'number' ? p.successful : 1,
+      );
+      return (wa as number) + (wb as number) > 0
+        ? (a * (wa as number) + b * (wb as number)) / ((wa as number) + (wb as number))
+        : a;
+    }
+    if (inSummary) return a + b;
+    return a;
+  }
+  if (typeof a === 'boolean' && typeof b === 'boolean' && key === 'hasNext') return a || b;
+  return a;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** At most `limit` at once; the rest wait in order (a place is handed straight to the next in line). */
+function gateOf(limit: number) {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return {
+    async enter() {
+      if (active < limit) {
+        active++;
+        return;
+      }
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    },
+    leave() {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    },
+  };
+}

@@ -1,0 +1,242 @@
+// run_analysis: the assistant's short program, run in the sandbox (src/analysis) against the endpoint
+// tools. Its description's `api.*` lines are generated from the same tools' schemas, so they cannot drift.
+import * as z from 'zod';
+import { GLOBALS, type RunOutcome, runAnalysis } from '../analysis/index.js';
+import { renderAnswer } from '../format/answer.js';
+import { errorTag, ToolFailure } from '../format/errors.js';
+import { clean, grouped, plural } from '../format/text.js';
+import { API_MAX_IDS, type ApiUsage, apiHost } from './analysis-api.js';
+import { defineTool, type Tool } from './tool.js';
+
+/** Upper bound of the program's text (characters). */
+export const CODE_MAX = 20_000;
+/** Memory one run may use (the engine's own default, stated here for the messages). */
+const MEMORY_MIB = 64;
+/** The answer's JSON past which it is refused, not cut (the budget cut works below it). */
+const ANSWER_MAX = 1024 * 1024;
+const DEFAULT_LIMITS = { timeoutMs: 30_000, maxRequests: 200 };
+const TIMEOUT_ENV = 'STREAMER_ANALYTICS_ANALYSIS_TIMEOUT_MS';
+const REQUESTS_ENV = 'STREAMER_ANALYTICS_ANALYSIS_MAX_REQUESTS';
+
+const STREAMER =
+  'Streamer={mintId,coinName,coinSymbol,currentViewers,tokenMarketCap,tokenPrice,isCurrentlyLive,totalStreamingTime,chain,platform}';
+/**
+ * What each `api` function resolves to: the upstream's body, in the interface document's field names,
+ * "not shown" where the document shows none (the program then reads Object.keys). Every body also has
+ * `success`, most a `timestamp`.
+ */
+export const API_RETURNS: Record<string, string> = {
+  list_streamers: '{data:[Streamer],pagination:{page,limit,total,totalPages,hasNext,hasPrev}}',
+  get_streamer_core: '{data:Streamer}',
+  get_streamer_sessions:
+    '{data:[{sessionId,mintId,startTime,endTime,duration,peakViewers,averageViewers}]} no paging info: next page until fewer than limit',
+  get_streamers_analytics:
+    '{data:{results:[not shown],errors:[not shown],summary:{total,successful,failed}}}',
+  get_streamers_complete: '{data:{results:[not shown],errors:[not shown],summary:{total,successful,failed}}}',
+  analyze_botting:
+    '{data:{results:[{mintId,confidence,confidenceLevel,score,reasons}],errors:[{mintId,error}],summary:{totalRequested,successful,failed,averageConfidence}}}',
+  get_creator_fees:
+    '{data:[{tokenAddress,creatorAddress,totalFees,currency,feesInNativeCoin}],errors:[{tokenAddress,error}],summary:{totalRequested,successful,failed}}',
+  get_analytics_overview:
+    '{data:{globalStats:{totalStreamers,liveStreamers,totalViewers,avgSessionDuration,longestActiveSession,sessionsToday,totalStreamingTime,currentActiveTime},liveMetrics:not shown},cached,precomputed}',
+  get_activity_heatmap:
+    '{data:{daily:{hourlyActivity:{"a-b":n},maxActivity},monthly:{dailyActivity:{date:n},maxActivity,calendar},consistency:{consistencyData:{date:n}}}}',
+  check_health: 'not shown',
+};
+
+type Prop = { type?: string; enum?: unknown[]; default?: unknown; minimum?: number; maximum?: number };
+
+/** One parameter, compactly: `name` (required), `name?`, `name=default`, enums and ranges. */
+function param(name: string, prop: Prop, required: boolean): string {
+  if (prop.type === 'array') return `${name}[≤${API_MAX_IDS}]`;
+  const values = Array.isArray(prop.enum) ? prop.enum.filter((v) => v !== prop.default) : [];
+  const range =
+    prop.minimum !== undefined && prop.maximum !== undefined ? `(${prop.minimum}-${prop.maximum})` : '';
+  // chain and platform: the values each endpoint takes are checked, and named in the error.
+  if (name === 'chain' || name === 'platform') return `${name}?`;
+  if (prop.default !== undefined) return `${name}=${[prop.default, ...values].join('|')}${range}`;
+  return `${name}${required ? '' : '?'}${values.length ? `:${values.join('|')}` : ''}${range}`;
+}
+
+/** `api.name({params}) → returns`, one line per endpoint tool, from its own input schema. */
+export function apiLines(tools: readonly Tool[]): string[] {
+  return tools.map((tool) => {
+    const schema = tool.entry().inputSchema;
+    const props = (schema.properties ?? {}) as Record<string, Prop>;
+    const required = new Set((schema.required as string[] | undefined) ?? []);
+    const params = Object.entries(props)
+      .filter(([name]) => name !== 'response_format')
+      .map(([name, prop]) => param(name, prop, required.has(name)));
+    return `api.${tool.name}(${params.length ? `{${params.join(',')}}` : ''}) → ${API_RETURNS[tool.name] ?? 'not shown'}`;
+  });
+}
+
+function description(tools: readonly Tool[]): string {
+  return [
+    'Runs your JavaScript (an async function body; `return` the answer) in a sandbox against the API, for what other tools do not answer directly: joins across endpoints, filters, shares, rankings, whole histories, comparisons. Await every api call.',
+    `api.* take the tools' parameters, defaults and checks (chain default chain_a; platform follows it); id lists up to ${API_MAX_IDS} are split and merged; each resolves to the upstream JSON body as sent; failures throw. ${STREAMER}.`,
+    ...apiLines(tools),
+    "Helpers: sum, mean, median(values | rows, field) exact decimal; maxBy, minBy(rows, field) first on ties; sortBy(rows, field, 'asc'|'desc') stable, rows without a number last; console.log.",
+    `Limits: 30 s, ${MEMORY_MIB} MiB, 200 upstream requests per run; answer cut to the result budget. Plain JavaScript only: no TypeScript, fetch, require or process.`,
+  ].join('\n');
+}
+
+/** run_analysis over the given endpoint tools (the registry passes its ten). */
+export function runAnalysisTool(endpoints: readonly Tool[]): Tool {
+  const api = endpoints.filter((t) => t.requests);
+  const byName = new Map(api.map((t) => [t.name, t]));
+  const apiNames = api.map((t) => t.name);
+  return defineTool({
+    name: 'run_analysis',
+    title: 'Run an analysis program',
+    description: () => description(api),
+    input: {
+      // No minimum length: a string parameter with one is trimmed, which would shift the line numbers.
+      code: z.string().max(CODE_MAX).describe('Body of an async JavaScript function; return the answer'),
+    },
+    output: {
+      value: z.unknown().optional(),
+      logs: z.array(z.string()).optional(),
+      calls: z.number().optional(),
+    },
+    check: ({ code }) =>
+      code.trim() ? undefined : 'code is empty: write the body of a function that returns the answer',
+    async run({ code }, ctx) {
+      const limits = ctx.analysis ?? DEFAULT_LIMITS;
+      const stop = new AbortController();
+      const host = apiHost(byName, ctx, limits, () => stop.abort());
+      // The engine loads its workers and WebAssembly on the first run only: starting the server does not pay it.
+      const outcome = await runAnalysis(code, host, {
+        apiNames,
+        timeoutMs: limits.timeoutMs,
+        signal: AbortSignal.any([ctx.signal, stop.signal]),
+        caller: ctx.analysis?.caller ?? ctx.callerKey ?? 'local',
+      });
+      if (!outcome.ok || host.usage.limitReached)
+        throw new ToolFailure(failureText(outcome, host.usage, limits));
+      // Past 1 MiB, an answer is refused rather than cut: the program should aggregate.
+      const size = JSON.stringify(outcome.value ?? null).length;
+      if (size > ANSWER_MAX)
+        throw new ToolFailure(
+          failureText(
+            {
+              ...outcome,
+              ok: false,
+              kind: 'answer_too_large',
+              message: `${grouped(size)} characters of JSON`,
+            },
+            host.usage,
+            limits,
+          ),
+        );
+      return renderAnswer({ ...outcome, calls: host.usage.calls }, ctx.budget);
+    },
+  });
+}
+
+/** A failed run, as the tool error: what ended it, where, how far it got, its log. */
+function failureText(
+  outcome: RunOutcome,
+  usage: ApiUsage,
+  limits: { timeoutMs: number; maxRequests: number; limitName?: string },
+): string {
+  const where =
+    'line' in outcome && outcome.line !== undefined
+      ? ` at line ${outcome.line}${outcome.column !== undefined ? `, column ${outcome.column}` : ''}`
+      : '';
+  const message = outcome.ok ? '' : clean(outcome.message, 600);
+  const lastLog = outcome.logs.at(-1);
+  const progress = `It had made ${plural(usage.calls, 'upstream request')}${
+    lastLog !== undefined
+      ? `; its last log line: ${JSON.stringify(clean(lastLog, 200))}`
+      : ', and logged nothing'
+  }.`;
+  let lines: string[];
+  if (usage.limitReached || outcome.ok)
+    lines = [
+      `The program reached the request limit: ${grouped(limits.maxRequests)} upstream requests in one run (${limits.limitName ?? REQUESTS_ENV}), and was stopped. ${progress}`,
+      `Ask for fewer pages or ids, pass up to ${API_MAX_IDS} ids per call (split for you), or stop paging early.`,
+      errorTag('analysis_request_limit', false),
+    ];
+  else
+    switch (outcome.kind) {
+      case 'syntax':
+        lines = [
+          `Syntax error${where}; the program did not run: ${message.replace(/^SyntaxError: /, '')}.`,
+          ...(/plain JavaScript/.test(message)
+            ? []
+            : [
+                'Write plain JavaScript (no TypeScript type annotations or interfaces): the body of an async function that ends with return.',
+              ]),
+          errorTag('analysis_syntax', false),
+        ];
+        break;
+      case 'runtime':
+        lines = [
+          `The program threw${where}: ${message}. ${progress}`,
+          /ReferenceError|is not defined/.test(message)
+            ? `In scope: ${GLOBALS.join(', ')} (no fetch, require, process or import).`
+            : "Fix the program and run it again; catch an api call's error to go on without it.",
+          errorTag('analysis_error', false),
+        ];
+        break;
+      case 'timeout':
+        lines = [
+          `The program ran for the time limit, ${grouped(limits.timeoutMs)} ms (${TIMEOUT_ENV}), and was stopped. ${progress}`,
+          'Look for a loop that does not end; fetch less (fewer pages or ids), or do the work in fewer passes.',
+          errorTag('analysis_timeout', false),
+        ];
+        break;
+      case 'memory':
+        lines = [
+          `The program ran out of memory (limit ${MEMORY_MIB} MiB) and was stopped${where}. ${progress}`,
+          'Keep only the fields you need from each body, and aggregate as you go.',
+          errorTag('analysis_memory', false),
+        ];
+        break;
+      case 'stack':
+        lines = [
+          `The program overflowed the stack (recursion too deep)${where}: ${message}. ${progress}`,
+          'Use a loop instead of deep recursion.',
+          errorTag('analysis_stack', false),
+        ];
+        break;
+      case 'cancelled':
+        lines = [`The run was cancelled. ${progress}`, errorTag('cancelled', false)];
+        break;
+      case 'answer_too_large':
+        lines = [
+          `The program's answer is too large: ${message}, past the 1 MiB limit on an answer. ${progress}`,
+          'Aggregate first (sum, mean, maxBy, counts), or return fewer rows (.slice(0, 50)) and fewer fields.',
+          errorTag('analysis_answer_too_large', false),
+        ];
+        break;
+      case 'busy':
+        lines = [
+          `Every analysis worker is busy with other programs (${message}); this one did not start.`,
+          'Try again in a few seconds.',
+          errorTag('busy', true, 'retry_after_s=2'),
+        ];
+        break;
+      default:
+        lines = [
+          `The analysis engine failed: ${message}. ${progress}`,
+          'Please report it; other tools still work.',
+          errorTag('internal', false),
+        ];
+    }
+  return [...lines, ...logTail(outcome.logs, outcome.logsCut)].join('\n');
+}
+
+const LOG_LINES_IN_ERROR = 20;
+
+/** The last lines of the log, for an error (where the program stopped matters most). */
+function logTail(logs: readonly string[], engineCut: number): string[] {
+  if (!logs.length) return [];
+  const shown = logs.slice(-LOG_LINES_IN_ERROR).map((l) => `  ${clean(l, 300)}`);
+  const earlier = logs.length - shown.length + engineCut;
+  return [
+    `Log (${plural(logs.length + engineCut, 'line')}${earlier ? `; the last ${shown.length} shown` : ''}):`,
+    ...shown,
+  ];
+}
