@@ -110,7 +110,7 @@ export function runAnalysisTool(endpoints: readonly Tool[]): Tool {
         apiNames,
         timeoutMs: limits.timeoutMs,
         signal: AbortSignal.any([ctx.signal, stop.signal]),
-        caller: ctx.analysis?.caller ?? ctx.callerKey ?? 'local',
+        caller: ctx.analysis?.caller ?? ctx.caller ?? 'local',
       });
       if (!outcome.ok || host.usage.limitReached)
         throw new ToolFailure(failureText(outcome, host.usage, limits));
