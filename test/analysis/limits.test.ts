@@ -233,6 +233,29 @@ describe('sharing the workers', () => {
     }
   });
 
+  it('holds one caller to half the workers: its endless loops leave another caller a worker', async () => {
+    const two = await createSandboxPool({ maxWorkers: 2, warm: 2 });
+    try {
+      await two.warmUp();
+      const controller = new AbortController();
+      const greedy = { apiNames: API, timeoutMs: 20_000, caller: 'greedy', signal: controller.signal };
+      const loops = Array.from({ length: 3 }, () => two.run('for (;;) {}', never, greedy));
+      const started = performance.now();
+      const victim = await two.run('return 1', never, { apiNames: API, timeoutMs: 20_000, caller: 'victim' });
+      expect(victim).toMatchObject({ ok: true, value: 1 });
+      // Served while every loop still runs or waits, not after one of them timed out.
+      expect(performance.now() - started).toBeLessThan(5_000);
+      controller.abort();
+      expect((await Promise.all(loops)).map((o) => !o.ok && o.kind)).toEqual([
+        'cancelled',
+        'cancelled',
+        'cancelled',
+      ]);
+    } finally {
+      await two.close();
+    }
+  });
+
   it('keeps its workers bounded under many concurrent runs from two callers', async () => {
     const outcomes = await Promise.all(
       Array.from({ length: 16 }, (_, i) =>
