@@ -15,6 +15,14 @@ const SUITE = [
   'test/guidance.test.ts',
 ];
 const CHANNELS = ['modern-stdio', 'modern-http', 'legacy-stdio', 'legacy-http'];
+// The simulator's dialect per channel (src/simulator/dialect.ts), crossed so that each era and each
+// transport meets both namings of what the document leaves unstated, without running the suite twice.
+const DIALECT: Record<string, string> = {
+  'modern-stdio': 'a',
+  'modern-http': 'b',
+  'legacy-stdio': 'b',
+  'legacy-http': 'a',
+};
 
 export default defineConfig({
   test: {
@@ -36,7 +44,12 @@ export default defineConfig({
       },
       ...CHANNELS.map((channel) => ({
         extends: true as const,
-        test: { name: channel, include: SUITE, env: { MCP_CHANNEL: channel }, sequence: { groupOrder: 0 } },
+        test: {
+          name: channel,
+          include: SUITE,
+          env: { MCP_CHANNEL: channel, SIM_DIALECT: DIALECT[channel] ?? 'a' },
+          sequence: { groupOrder: 0 },
+        },
       })),
       {
         extends: true,

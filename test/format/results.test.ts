@@ -2,7 +2,17 @@
 // through the SDK Client, which validates structuredContent against the tool's outputSchema.
 import { describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/server.js';
-import { call, connect, failedOf, type Harness, ids, sc, UNKNOWN_ID, useSimulator } from '../helpers.js';
+import {
+  call,
+  connect,
+  failedOf,
+  type Harness,
+  ids,
+  SIM_NAMES,
+  sc,
+  UNKNOWN_ID,
+  useSimulator,
+} from '../helpers.js';
 
 let sim: Simulator;
 let h: Harness;
@@ -169,16 +179,19 @@ describe('batch tools', () => {
     const out = await call(h.client, 'get_streamers_analytics', { mintIds: a.slice(0, 2), points: 500 });
     const first = (sc(out).results as Array<Record<string, unknown>>)[0];
     expect(first?.mintId).toBe(a[0]);
-    expect(first?.['dataPoints[].viewers']).toMatchObject({ count: 500 });
+    const field = `${SIM_NAMES.series}[].${SIM_NAMES.viewers}`;
+    expect(first?.[field]).toMatchObject({ count: 500 });
     expect(out.text).toMatch(
-      /dataPoints\[\]\.viewers=computed over 500 points: first [\d,]+, last [\d,]+, min [\d,]+ at 2026-\S+, max [\d,]+ at 2026-\S+, mean ≈?[\d,.]+ [▁▂▃▄▅▆▇█]+/,
+      new RegExp(
+        `${field.replace(/[.[\]]/g, '\\$&')}=computed over 500 points: first [\\d,]+, last [\\d,]+, min [\\d,]+ at 2026-\\S+, max [\\d,]+ at 2026-\\S+, mean ≈?[\\d,.]+ [▁▂▃▄▅▆▇█]+`,
+      ),
     );
     expect(out.text.length).toBeLessThan(3_000);
   });
 
   it('get_streamers_complete: each element led by its id, failures listed', async () => {
     const out = await call(h.client, 'get_streamers_complete', { mintIds: [a[0], UNKNOWN_ID] });
-    expect(out.text).toContain(`${a[0]}:\n  core.mintId=`);
+    expect(out.text).toContain(`${a[0]}:\n  ${SIM_NAMES.core}.mintId=`);
     expect(out.text).toContain(`Failed (1):\n  "Token not found" (1): ${UNKNOWN_ID}`);
   });
 
@@ -250,8 +263,9 @@ describe('service-wide tools', () => {
 
   it('check_health: reports what /health said', async () => {
     const out = await call(h.client, 'check_health');
-    expect(out.text).toContain('status="ok"');
-    expect(sc(out).health).toMatchObject({ status: 'ok' });
+    const { key, value } = SIM_NAMES.health;
+    expect(out.text).toContain(`${key}="${value}"`);
+    expect(sc(out).health).toMatchObject({ [key]: value });
   });
 });
 
