@@ -42,8 +42,8 @@ export const idOf = shapeIdOf;
  */
 function summariseSeries(
   values: unknown[],
-  /** Each value's time (ms since the epoch), when the records carry one. */
-  times?: Array<number | undefined>,
+  /** Each value's time as the text shows it, when the records carry one. */
+  times?: Array<string | undefined>,
 ): { text: string; summary: SeriesSummary } {
   const stats = numericStats(values);
   if (stats && stats.count * 2 >= values.length) {
@@ -52,7 +52,7 @@ function summariseSeries(
     const timeOf = (target: number | undefined) => {
       const at = values.indexOf(target);
       const time = at >= 0 ? times?.[at] : undefined;
-      return time === undefined ? undefined : isoTime(time);
+      return time || undefined;
     };
     const minAt = timeOf(stats.min);
     const maxAt = timeOf(stats.max);
@@ -84,6 +84,9 @@ function summariseSeries(
     },
   };
 }
+
+/** A time as the text shows it: a string as the upstream sent it (cleaned), epoch numbers in ISO 8601. */
+const timeText = (v: unknown) => (typeof v === 'string' ? clean(v, 40) : isoTime(asTime(v) as number));
 
 /** What marks a series summary as this server's figures, not the upstream's (SERIES_LEGEND says so). */
 export const COMPUTED = 'computed over';
@@ -190,11 +193,11 @@ export function describeObject(
       for (const item of series.records) for (const k of Object.keys(item)) keys.add(k);
       for (const k of keys) {
         const present = series.records.filter((item) => item[k] !== undefined && item[k] !== null);
-        const column = present.map((item) => (k === tk ? isoTime(asTime(item[k]) as number) : item[k]));
+        const column = present.map((item) => (k === tk ? timeText(item[k]) : item[k]));
         if (column.length === 0 || column.some((x) => typeof x === 'object')) continue;
         const s = summariseSeries(
           column,
-          tk && k !== tk ? present.map((item) => asTime(item[tk])) : undefined,
+          tk && k !== tk ? present.map((item) => timeText(item[tk])) : undefined,
         );
         add(`${key}[].${clean(k, 40)}`, s.text, s.summary);
       }

@@ -1,5 +1,5 @@
 // The streamer core record (document: "Streamer core record"), as a table row and as a card.
-import { type Column, label, num, quote } from './text.js';
+import { type Column, label, nameCell, num, quote } from './text.js';
 
 export interface StreamerRecord {
   mintId: string;
@@ -53,7 +53,7 @@ export const liveText = (v: unknown) => (v === true ? 'LIVE' : v === false ? 'of
 export function streamerRow(r: StreamerRecord, showScope: boolean, id: string): string[] {
   const row = [
     id,
-    quote(r.coinName, 24),
+    nameCell(r.coinName, 24),
     label(r.coinSymbol),
     liveText(r.isCurrentlyLive),
     num(r.currentViewers),

@@ -17,7 +17,6 @@ export const getActivityHeatmap = defineTool({
   input: {},
   scope: SCOPES.any,
   output: {
-    query: z.object({}).loose().optional(),
     busiest: z.object({}).loose().optional(),
     hourly: z.object({}).loose().optional(),
     monthly: z.object({}).loose().optional(),

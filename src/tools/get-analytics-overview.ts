@@ -13,7 +13,6 @@ export const getAnalyticsOverview = defineTool({
   input: {},
   scope: SCOPES.any,
   output: {
-    query: z.object({}).loose().optional(),
     globalStats: z.object({}).loose().optional(),
     liveMetrics: z.object({}).loose().optional(),
     cached: z.boolean().optional(),

@@ -85,7 +85,7 @@ export const getCreatorFees = defineTool({
     }${totalParts.length ? `; total ${totalParts.join(' · ')}` : ''}`;
     const extra = found.some((f) => Object.keys(f).some((k) => !SHOWN.includes(k)));
     const nothingMore = detailed && !extra ? NOTHING_MORE : undefined;
-    const ids = idColumn(ranked.length, 'addresses');
+    const ids = idColumn(ranked.length, 'addresses', { ranked: true });
     const cut = {
       what: 'tokens (highest native-coin fees first)',
       how: () => 'Ask for fewer tokenAddresses per call.',
@@ -105,9 +105,9 @@ export const getCreatorFees = defineTool({
                 { header: 'currency' },
                 { header: 'creator' },
               ],
-              rows.map(({ f, rank }) => [
+              rows.map(({ f, rank }, i) => [
                 rank === null ? '–' : String(rank),
-                ids.show(clean(f.tokenAddress, 64)),
+                ids.show(clean(f.tokenAddress, 64), i),
                 coin(f.feesInNativeCoin),
                 money(f.totalFees),
                 label(f.currency, 12),

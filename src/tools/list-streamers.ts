@@ -37,7 +37,6 @@ export const listStreamers = defineTool({
   scope: SCOPES.noPlatformC,
   ids: 'tokenAddresses',
   output: {
-    query: z.object({}).loose().optional(),
     pagination: z.object({}).loose().optional(),
     columns: z.array(z.string()).optional(),
     rows: z.array(z.array(z.unknown())).optional(),
@@ -100,7 +99,8 @@ export const listStreamers = defineTool({
       [pg.hasNext === true ? `page ${args.page + 1}.` : undefined, which, hint].filter(Boolean).join(' ') ||
         undefined,
     );
-    const ids = idColumn(records.length, 'addresses');
+    // Every page is sorted (by viewers unless asked otherwise): a ranked table.
+    const ids = idColumn(records.length, 'addresses', { ranked: true });
 
     const cut = {
       what: 'rows of this page',
@@ -115,7 +115,7 @@ export const listStreamers = defineTool({
         ...(records.length
           ? table(
               columns.text,
-              rows.map((r) => streamerRow(r, showScope, ids.show(clean(r.mintId, 64)))),
+              rows.map((r, i) => streamerRow(r, showScope, ids.show(clean(r.mintId, 64), i))),
             )
           : []),
         ...ids.note,

@@ -45,7 +45,8 @@ describe('list_streamers', () => {
     );
     expect(sc(out).aggregates).toEqual({ rows: 10, live, currentViewers: viewers });
     expect(sc(out).summary).toBe(out.text.split('\n')[0]);
-    expect(out.text).toContain(`"${sorted[0]?.coinName}"`);
+    // A plain name stands bare in its cell; the whole id beside it (a table of up to 25 rows).
+    expect(out.text).toContain(`${sorted[0]?.mintId}  ${sorted[0]?.coinName}  `);
     expect(out.text).toContain('Next: page 2.');
     expect(sc(out).pagination).toMatchObject({ page: 1, total: 30, hasNext: true });
     const columns = out.structured?.columns as string[];
@@ -57,12 +58,25 @@ describe('list_streamers', () => {
     expect(columns).not.toContain('chain');
   });
 
-  it('shortens ids in a long text table only, and says so', async () => {
+  it('shortens ids in a long text table only past its first 10 rows, and says so', async () => {
     const out = await call(h.client, 'list_streamers', { tokenAddresses: a.slice(0, 100) });
-    expect(out.text).toContain('Ids shortened to their first 6 characters');
-    expect(out.text).toContain(`${a[0]?.slice(0, 6)}…`);
-    expect(out.text).not.toContain(a[0]);
-    expect(JSON.stringify(out.structured)).toContain(a[0]);
+    expect(out.text).toContain('Ids past row 10 shortened to their first 6 characters');
+    const sorted = a
+      .slice(0, 100)
+      .map(token)
+      .sort((x, y) => y.currentViewers - x.currentViewers);
+    // The top 10 whole (what an assistant passes on next), the rest shortened; JSON has every id whole.
+    for (const t of sorted.slice(0, 10)) expect(out.text).toContain(t.mintId);
+    const rest = sorted.slice(10).map((t) => t.mintId);
+    for (const id of rest) expect(out.text).not.toContain(id);
+    expect(out.text).toContain(`${rest[0]?.slice(0, 6)}…`);
+    for (const id of a.slice(0, 100)) expect(JSON.stringify(out.structured)).toContain(id);
+  });
+
+  it('keeps every id whole in a table of 25 rows', async () => {
+    const out = await call(h.client, 'list_streamers', { tokenAddresses: a.slice(0, 25) });
+    for (const id of a.slice(0, 25)) expect(out.text).toContain(id);
+    expect(out.text).not.toContain('shortened');
   });
 
   it('names the requested addresses that have no streamer', async () => {
