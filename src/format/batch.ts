@@ -7,7 +7,7 @@ import {
   nothingMore,
   SERIES_LEGEND,
 } from './generic.js';
-import { fitRows, type Rendered } from './result.js';
+import { fitRows, type Rendered, result } from './result.js';
 import { messageOf } from './shape.js';
 import { clean, cleanDeep, num, quote, shortener } from './text.js';
 
@@ -183,6 +183,8 @@ export function renderGenericBatch(
   series = false,
   /** The next step when ids were not found (failures). */
   hint?: (n: number) => string | undefined,
+  /** What was asked (chain, platform, and the endpoint's own parameters). */
+  query: Record<string, unknown> = {},
 ): Rendered {
   const data = asRecord(body.data);
   const asked = new Set(requested);
@@ -218,25 +220,29 @@ export function renderGenericBatch(
         : `One result is larger than the budget${narrow ? `: ask for ${narrow}` : ''}.`,
     format: detailed ? ('detailed' as const) : ('concise' as const),
   };
-  return fitRows(entries, budget, cut, (rows) => ({
-    summary: headline,
-    text: [
+  return fitRows(entries, budget, cut, (rows) =>
+    result({
       headline,
-      ...(legend ? [legend] : []),
-      ...noteLines(notes),
-      ...rows.flatMap((e) => [`${e.id}:`, ...e.described.parts.map((p) => `  ${p}`)]),
-      ...(same ? [NOTHING_MORE] : []),
-      ...failed.lines,
-    ].join('\n'),
-    structured: {
-      counts: { requested: requested.length, returned: results.length, failed: errors.length },
-      results: rows.map((e) =>
-        detailed ? { mintId: e.id, ...asRecord(cleanDeep(e.raw)) } : { mintId: e.id, ...e.described.fields },
-      ),
-      ...(errors.length ? { errors: failed.json } : {}),
-      ...(notes.length ? { integrity: notes } : {}),
-      ...(same ? { detail: NOTHING_MORE } : {}),
-      ...(legend ? { legend } : {}),
-    },
-  }));
+      lines: [
+        ...(legend ? [legend] : []),
+        ...noteLines(notes),
+        ...rows.flatMap((e) => [`${e.id}:`, ...e.described.parts.map((p) => `  ${p}`)]),
+        ...(same ? [NOTHING_MORE] : []),
+        ...failed.lines,
+      ],
+      query,
+      data: {
+        counts: { requested: requested.length, returned: results.length, failed: errors.length },
+        results: rows.map((e) =>
+          detailed
+            ? { mintId: e.id, ...asRecord(cleanDeep(e.raw)) }
+            : { mintId: e.id, ...e.described.fields },
+        ),
+        ...(errors.length ? { errors: failed.json } : {}),
+        ...(notes.length ? { integrity: notes } : {}),
+        ...(same ? { detail: NOTHING_MORE } : {}),
+        ...(legend ? { legend } : {}),
+      },
+    }),
+  );
 }

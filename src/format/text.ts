@@ -267,17 +267,6 @@ export function idColumn(
   };
 }
 
-/**
- * A name in a text table: bare when it is plain words (letters, digits, single spaces and . ' & -), quoted
- * otherwise, so that an odd name (spaces at the ends, runs of spaces, quotes, digits only) is still one cell.
- */
-export const nameCell = (value: unknown, max = 24): string => {
-  const text = clean(value, max);
-  return /^[\p{L}\p{N}](?:[\p{L}\p{N}.'&-]| (?! ))*$/u.test(text) && /\p{L}/u.test(text) && text.length <= max
-    ? text
-    : JSON.stringify(text);
-};
-
 /** A short label (a ticker symbol) bare when it is one plain word, quoted otherwise. */
 export const label = (value: unknown, max = 12): string => {
   const text = clean(value, max);

@@ -3,7 +3,7 @@ import { ranks } from '../format/aggregate.js';
 import { accountFor, asArray, asRecord, failures, noteLines } from '../format/batch.js';
 import { decimalSum } from '../format/decimal.js';
 import { extraLine, NOTHING_MORE } from '../format/generic.js';
-import { fitRows } from '../format/result.js';
+import { fitRows, result } from '../format/result.js';
 import { clean, cleanDeep, coin, decimalText, exact, idColumn, label, money, table } from '../format/text.js';
 import { failureGroups } from './batch-output.js';
 import { idList, SHAPES } from './shared.js';
@@ -92,8 +92,7 @@ export const getCreatorFees = defineTool({
       format: ctx.format,
     };
     return fitRows(ranked, ctx.budget, cut, (rows) => {
-      const text = [
-        headline,
+      const lines = [
         ...noteLines(notes),
         ...(rows.length
           ? table(
@@ -122,7 +121,7 @@ export const getCreatorFees = defineTool({
         ...(detailed ? rows.flatMap(({ f }) => extraLine(clean(f.tokenAddress, 64), f, SHOWN)) : []),
         ...(nothingMore ? [nothingMore] : []),
         ...failed.lines,
-      ].join('\n');
+      ];
       const results = rows.map(({ f, rank }) => ({
         rank,
         ...(detailed
@@ -135,10 +134,11 @@ export const getCreatorFees = defineTool({
               creatorAddress: clean(f.creatorAddress, 64),
             }),
       }));
-      return {
-        summary: headline,
-        text,
-        structured: {
+      return result({
+        headline,
+        lines,
+        query: {},
+        data: {
           counts: { requested: args.tokenAddresses.length, found: found.length, failed: errors.length },
           totals: {
             nativeCoin: Number(totals.nativeCoin.total),
@@ -150,7 +150,7 @@ export const getCreatorFees = defineTool({
           ...(notes.length ? { integrity: notes } : {}),
           ...(nothingMore ? { detail: nothingMore } : {}),
         },
-      };
+      });
     });
   },
 });

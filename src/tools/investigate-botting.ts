@@ -27,7 +27,6 @@ import {
   idColumn,
   label,
   money,
-  nameCell,
   num,
   quote,
   table,
@@ -475,7 +474,7 @@ function report(
                       r ? liveText(r.isCurrentlyLive) : '?',
                       num(r?.currentViewers),
                       detailed ? num(r?.tokenMarketCap) : abbrev(r?.tokenMarketCap),
-                      r ? nameCell(r.coinName, 20) : '–',
+                      r ? quote(r.coinName, 20) : '–',
                       r ? label(r.coinSymbol) : '–',
                       ids.show(f.mintId, i),
                       ...(showFees

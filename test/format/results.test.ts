@@ -45,8 +45,8 @@ describe('list_streamers', () => {
     );
     expect(sc(out).aggregates).toEqual({ rows: 10, live, currentViewers: viewers });
     expect(sc(out).summary).toBe(out.text.split('\n')[0]);
-    // A plain name stands bare in its cell; the whole id beside it (a table of up to 25 rows).
-    expect(out.text).toContain(`${sorted[0]?.mintId}  ${sorted[0]?.coinName}  `);
+    // The name quoted (upstream data), the whole id beside it (a table of up to 25 rows).
+    expect(out.text).toContain(`${sorted[0]?.mintId}  "${sorted[0]?.coinName}"`);
     expect(out.text).toContain('Next: page 2.');
     expect(sc(out).pagination).toMatchObject({ page: 1, total: 30, hasNext: true });
     const columns = out.structured?.columns as string[];
