@@ -20,12 +20,20 @@ export interface Redactor {
 
 /** Printable ASCII: reads as it stands (but for runs of spaces, which no secret here holds). */
 const ASCII = /^[ -~]*$/;
+/**
+ * Printable ASCII with line breaks and tabs (a result's text): a reader's view of it differs only where
+ * whitespace runs fold to one space, so a secret without whitespace is found in it exactly where it is
+ * found in the text itself.
+ */
+const ASCII_LINES = /^[ -~\t\n\r]*$/;
 /** A letter or digit just before or after a span: a short secret there is part of a longer word. */
 const WORD_BEFORE = /[\p{L}\p{N}]$/u;
 const WORD_AFTER = /^[\p{L}\p{N}]/u;
 
 export function redactor(secrets: ReadonlyArray<string | undefined>): Redactor {
   const list = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s.length > 0))];
+  /** No secret holds whitespace: then ASCII_LINES text needs no reader's view (see there). */
+  const solid = list.every((secret) => !/\s/.test(secret));
   /** Where the secrets stand in `s`: [start, end) pairs, in order, overlaps merged. */
   const spans = (s: string): Array<[number, number]> => {
     const found: Array<[number, number]> = [];
@@ -64,6 +72,12 @@ export function redactor(secrets: ReadonlyArray<string | undefined>): Redactor {
     const plain = spans(s);
     const out = plain.length ? replace(s, plain) : s;
     if (ASCII.test(out)) return out;
+    // The reader's view of such text is the text with its whitespace runs folded: what it finds there is
+    // what a second look at the text itself finds (same spans, same word boundaries).
+    if (solid && ASCII_LINES.test(out)) {
+      const again = spans(out);
+      return again.length ? replace(out, again) : out;
+    }
     const view = readerView(out);
     const hidden = spans(view.text);
     if (!hidden.length) return out;

@@ -42,6 +42,7 @@ export function fold(raw: string): string {
 }
 
 const ANSI_HERE = new RegExp(ANSI.source, 'y');
+const VISIBLE_ASCII_RUN = /[!-~]+/y;
 const INVISIBLE_ONE = new RegExp(`^(?:${INVISIBLE.source})$`);
 const BREAK_ONE = new RegExp(`^${BREAKS.source}$`);
 
@@ -57,6 +58,19 @@ export function readerView(raw: string): { text: string; from: number[]; to: num
   const to: number[] = [];
   let i = 0;
   while (i < raw.length) {
+    // A run of printable ASCII other than the space reads as it stands (no escape, control, invisible or
+    // compatibility character is among them): taken whole, not a character at a time.
+    VISIBLE_ASCII_RUN.lastIndex = i;
+    if (VISIBLE_ASCII_RUN.test(raw)) {
+      const end = VISIBLE_ASCII_RUN.lastIndex;
+      text += raw.slice(i, end);
+      for (let k = i; k < end; k++) {
+        from.push(k);
+        to.push(k + 1);
+      }
+      i = end;
+      continue;
+    }
     ANSI_HERE.lastIndex = i;
     if (ANSI_HERE.test(raw)) {
       i = ANSI_HERE.lastIndex;
