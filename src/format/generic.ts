@@ -91,9 +91,9 @@ const timeText = (v: unknown) => (typeof v === 'string' ? clean(v, 40) : isoTime
 /** What marks a series summary as this server's figures, not the upstream's (SERIES_LEGEND says so). */
 export const COMPUTED = 'computed over';
 
-/** The sentence that tells the server's figures from the upstream's own fields (stats.*), both channels. */
+/** The sentence that tells the server's figures from the upstream's own fields, both channels (the document names neither). */
 export const SERIES_LEGEND =
-  'Series figures ("computed over N points": count, first, last, min, max, mean) are this server\'s, over the points returned; every other field (such as stats.*) is the upstream\'s own, as sent.';
+  'Series figures ("computed over N points": count, first, last, min, max, mean) are this server\'s, over the points returned; every other field (a peak or an average the upstream gives, say) is the upstream\'s own, as sent.';
 
 /**
  * What a detailed result says when the upstream sent nothing beyond the concise result: one line instead
