@@ -141,7 +141,7 @@ export function result(parts: ResultParts): Rendered {
  * A next step or continuation, the same sentence in both channels: a `Next:` line in the text and `next`
  * in structuredContent (a reader of either channel alone must learn it).
  */
-export const nextStep = (next: string | undefined) => ({
+const nextStep = (next: string | undefined) => ({
   lines: next ? [`Next: ${next}`] : [],
   field: next ? { next } : {},
 });
