@@ -18,6 +18,14 @@ const SUITE = [
   'test/guidance.test.ts',
 ];
 const CHANNELS = ['modern-stdio', 'modern-http', 'legacy-stdio', 'legacy-http'];
+// The simulator's dialect per channel (src/simulator/dialect.ts), crossed so that each era and each
+// transport meets both namings of what the document leaves unstated, without running the suite twice.
+const DIALECT: Record<string, string> = {
+  'modern-stdio': 'a',
+  'modern-http': 'b',
+  'legacy-stdio': 'b',
+  'legacy-http': 'a',
+};
 
 export default defineConfig({
   test: {
@@ -46,7 +54,7 @@ export default defineConfig({
         test: {
           name: channel,
           include: SUITE,
-          env: { MCP_CHANNEL: channel },
+          env: { MCP_CHANNEL: channel, SIM_DIALECT: DIALECT[channel] ?? 'a' },
           sequence: { groupOrder: 0 },
           // These files share nothing but what they import (each starts its own simulator and server in
           // its hooks): a worker runs one after another without loading the SDK, zod and the server

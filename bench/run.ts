@@ -16,7 +16,7 @@ import { Agent, request } from 'undici';
 import { startHttpServer } from '../scripts/http-server.js';
 import { nodeBinary } from '../scripts/node-version.js';
 import { prng, widenPage } from '../src/simulator/data.js';
-import { startSimulator } from '../src/simulator/server.js';
+import { type Simulator, startSimulator } from '../src/simulator/server.js';
 import { analysisRows, analysisToolBench } from './analysis-tool.js';
 import { BENCH } from './config.js';
 import { viewsBench } from './views.js';
@@ -202,7 +202,8 @@ async function connectHttp(url: string, era: Era): Promise<AnyClient> {
 }
 
 /**
- * BENCH_ONLY=cold,perCall runs only those sections (cold start, per-call overhead), printed but not written
+ * BENCH_ONLY=cold,perCall,tokens runs only those sections (cold start, per-call overhead on each dialect, token
+ * economy on each dialect), printed but not written
  * to bench/results.json: a quick look at one figure, while the full run stays the one of record.
  */
 const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
@@ -211,7 +212,8 @@ async function main() {
   const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version };
   if (ONLY) {
     if (ONLY.includes('cold')) results.coldStart = await coldStart();
-    if (ONLY.includes('perCall')) results.perCall = await perCall();
+    if (ONLY.includes('perCall')) results.perCall = await perCallBoth();
+    if (ONLY.includes('tokens')) results.tokens = await tokenEconomy();
     if (ONLY.includes('analysis')) results.analysis = await analysis();
     report(results);
     return;
@@ -223,18 +225,41 @@ async function main() {
   results.coldStart = await coldStart();
 
   console.log('per-call overhead…');
-  results.perCall = await perCall();
+  results.perCall = await perCallBoth();
 
   console.log('run_analysis…');
   results.analysis = await analysis();
 
   const ours = await connect([ENTRY], env);
   await ours.client.listTools();
-  const modern = await connect([ENTRY], env, '2026');
   const rssIdle = rssMiB(ours.pid);
-  const agent = new Agent({ keepAliveTimeout: 30_000 });
   console.log('token economy…');
+  results.tokens = await tokenEconomy();
+  // The memory after runs: this server answers the same samples the token figures come from.
+  const agent = new Agent({ keepAliveTimeout: 30_000 });
+  await dialectSamples(sim, ours.client, agent, 'a');
+  await agent.close();
+  results.memory = { rssIdleMiB: rssIdle, rssAfterRunsMiB: rssMiB(ours.pid) };
+  console.log('HTTP throughput…');
+  const a = sim.data.tokens.filter((t) => t.chain === 'chain_a').map((t) => t.mintId);
+  results.http = await httpLoad(env, a);
+  console.log('MCP Apps views…');
+  results.views = await viewsBench(a);
+
+  await ours.client.close();
+  await sim.close();
+  writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  report(results);
+}
+
+/** tools/list and result sizes against the raw upstream bodies, on both dialects. */
+async function tokenEconomy() {
   ({ encode } = await import('gpt-tokenizer/encoding/o200k_base'));
+  const agent = new Agent({ keepAliveTimeout: 30_000 });
+  const first = await startSimulator({ apiKey: 'bench-key', dialect: 'a' });
+  const env = { STREAMER_ANALYTICS_API_KEY: first.apiKey, STREAMER_ANALYTICS_BASE_URL: first.url };
+  const ours = await connect([ENTRY], env);
+  const modern = await connect([ENTRY], env, '2026');
   const { tools } = await ours.client.listTools();
   const endpointTools = tools.filter((t) => !COMPOSITE_TOOLS.includes(t.name));
   const withoutOutput = endpointTools.map(({ outputSchema: _, ...rest }) => rest);
@@ -254,6 +279,26 @@ async function main() {
     ),
   };
   await modern.client.close();
+  await ours.client.close();
+  await first.close();
+  const samples: Array<Record<string, unknown>> = [];
+  // The same samples on each dialect (src/simulator/dialect.ts): the budgets hold on both namings.
+  for (const dialect of ['a', 'b'] as const) {
+    const sim = await startSimulator({ apiKey: 'bench-key', dialect });
+    const client = await connect([ENTRY], {
+      STREAMER_ANALYTICS_API_KEY: sim.apiKey,
+      STREAMER_ANALYTICS_BASE_URL: sim.url,
+    });
+    samples.push(...(await dialectSamples(sim, client.client, agent, dialect)));
+    await client.client.close();
+    await sim.close();
+  }
+  await agent.close();
+  return { toolsList, samples };
+}
+
+/** Each sample's tokens against the raw upstream body, on one dialect. */
+async function dialectSamples(sim: Simulator, client: AnyClient, agent: Agent, dialect: 'a' | 'b') {
   const rawOf = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
     const res = await request(`${sim.url}${path}`, {
       method,
@@ -272,11 +317,12 @@ async function main() {
     inject = false,
   ) => {
     if (inject) sim.inject({ raw });
-    const result = await ours.client.callTool({ name: tool, arguments: args });
+    const result = await client.callTool({ name: tool, arguments: args });
     const text = (result.content as Array<{ text: string }>)[0]?.text ?? '';
     const rawTokens = tokens(raw);
     return {
-      name,
+      name: `${name}${dialect === 'b' ? ' (dialect B)' : ''}`,
+      dialect,
       rawTokens,
       textTokens: tokens(text),
       textShare: round(tokens(text) / rawTokens, 3),
@@ -286,61 +332,41 @@ async function main() {
   };
   const results100 = await rawOf('POST', '/streamers', { tokenAddresses: a.slice(0, 100) });
   const thousand = widenPage(JSON.parse(results100), 1000);
-  results.tokens = {
-    toolsList,
-    samples: [
-      await sample(
-        'list_streamers, 100 rows',
-        'list_streamers',
-        { tokenAddresses: a.slice(0, 100) },
-        results100,
-      ),
-      await sample(
-        'list_streamers, 1,000 rows',
-        'list_streamers',
-        { tokenAddresses: a.slice(0, 100), limit: 1000 },
-        JSON.stringify(thousand),
-        true,
-      ),
-      await sample(
-        'analyze_botting, 50 ids',
-        'analyze_botting',
-        { mintIds: a.slice(0, 50) },
-        await rawOf('POST', '/botting/bulk', { mintIds: a.slice(0, 50) }),
-      ),
-      await sample(
-        'get_streamers_analytics, 25 ids x 500 points',
-        'get_streamers_analytics',
-        { mintIds: a.slice(0, 25), points: 500 },
-        await rawOf('POST', '/streamers/analytics', { mintIds: a.slice(0, 25), points: 500 }),
-      ),
-      await sample(
-        'get_activity_heatmap',
-        'get_activity_heatmap',
-        {},
-        await rawOf('GET', '/analytics/heatmap?chain=chain_a&platform=platform_a'),
-      ),
-    ],
-  };
-  results.memory = { rssIdleMiB: rssIdle, rssAfterRunsMiB: rssMiB(ours.pid) };
-  console.log('HTTP throughput…');
-  results.http = await httpLoad(env, a);
-  console.log('MCP Apps views…');
-  results.views = await viewsBench(a);
-
-  await ours.client.close();
-  await agent.close();
-  await sim.close();
-  writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
-  report(results);
+  return [
+    await sample(
+      'list_streamers, 100 rows',
+      'list_streamers',
+      { tokenAddresses: a.slice(0, 100) },
+      results100,
+    ),
+    await sample(
+      'list_streamers, 1,000 rows',
+      'list_streamers',
+      { tokenAddresses: a.slice(0, 100), limit: 1000 },
+      JSON.stringify(thousand),
+      true,
+    ),
+    await sample(
+      'analyze_botting, 50 ids',
+      'analyze_botting',
+      { mintIds: a.slice(0, 50) },
+      await rawOf('POST', '/botting/bulk', { mintIds: a.slice(0, 50) }),
+    ),
+    await sample(
+      'get_streamers_analytics, 25 ids x 500 points',
+      'get_streamers_analytics',
+      { mintIds: a.slice(0, 25), points: 500 },
+      await rawOf('POST', '/streamers/analytics', { mintIds: a.slice(0, 25), points: 500 }),
+    ),
+    await sample(
+      'get_activity_heatmap',
+      'get_activity_heatmap',
+      {},
+      await rawOf('GET', '/analytics/heatmap?chain=chain_a&platform=platform_a'),
+    ),
+  ];
 }
 
-/**
- * Per-call overhead, interleaved call by call against an upstream in its own process: our tool, the same
- * request made directly with undici, a no-op tool on the same SDK (the floor), and a bare SDK tool making
- * the same request (passthrough). Figures are medians of per-iteration differences, so a slow stretch of
- * the machine (they come and go here) shifts every variant of that iteration alike and cancels out.
- */
 /** The tools that are not one endpoint each: left out of the endpoint tools' token count. */
 const COMPOSITE_TOOLS = ['investigate_botting', 'run_analysis'];
 
@@ -356,9 +382,20 @@ async function analysis() {
   });
 }
 
-async function perCall() {
+/** The per-call overhead against each dialect's upstream. */
+async function perCallBoth() {
+  return { a: await perCall('a'), b: await perCall('b') };
+}
+
+/**
+ * Per-call overhead, interleaved call by call against an upstream in its own process: our tool, the same
+ * request made directly with undici, a no-op tool on the same SDK (the floor), and a bare SDK tool making
+ * the same request (passthrough). Figures are medians of per-iteration differences, so a slow stretch of
+ * the machine (they come and go here) shifts every variant of that iteration alike and cancels out.
+ */
+async function perCall(dialect: 'a' | 'b') {
   const upstream = spawn(process.execPath, [UPSTREAM], {
-    env: MINIMAL_ENV,
+    env: { ...MINIMAL_ENV, SIM_DIALECT: dialect },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const { url, apiKey, mint } = await new Promise<{ url: string; apiKey: string; mint: string }>((resolve) =>
@@ -517,7 +554,7 @@ function report(r: Record<string, unknown>) {
   const cold = r.coldStart as
     | Record<string, { medianMs: number; xFloor: number; cpuMs: number; cpuXFloor: number }>
     | undefined;
-  const per = r.perCall as Awaited<ReturnType<typeof perCall>> | undefined;
+  const perBoth = r.perCall as Awaited<ReturnType<typeof perCallBoth>> | undefined;
   const tok = r.tokens as
     | { toolsList: Record<string, number>; samples: Array<Record<string, number | string>> }
     | undefined;
@@ -535,20 +572,23 @@ function report(r: Record<string, unknown>) {
     ]);
   }
   const ms = (v: { medianMs: number; p99Ms: number }) => `${v.medianMs} ms median, ${v.p99Ms} p99`;
-  if (per) rows.push(['get_streamer_core upstream request, undici direct', ms(per.directUndici), '']);
-  for (const era of per ? ERAS : []) {
-    const e = per?.eras[era];
-    if (!e) continue;
-    rows.push([`${era} client: tools/call get_streamer_core`, ms(e.getStreamerCore), '']);
-    rows.push(['  our overhead (call − direct, paired)', ms(e.overheadMinusUpstream), '']);
-    rows.push(['  no-op tool, same SDK and era (floor)', ms(e.noopToolFloor), '']);
-    rows.push(['  overhead beyond the floor (paired)', ms(e.beyondFloor), '']);
-    rows.push(['  same request via a bare SDK tool', ms(e.passthroughTool), '']);
-    rows.push([
-      '  our tool beyond that (paired): our own code',
-      ms(e.beyondPassthrough),
-      `median ≤ ${t.overheadOverBareToolMs} ms: ${verdict(e.beyondPassthrough.medianMs <= t.overheadOverBareToolMs)}`,
-    ]);
+  for (const [dialect, per] of Object.entries(perBoth ?? {})) {
+    const tag = ` (dialect ${dialect.toUpperCase()})`;
+    rows.push([`get_streamer_core upstream request, undici direct${tag}`, ms(per.directUndici), '']);
+    for (const era of ERAS) {
+      const e = per.eras[era];
+      if (!e) continue;
+      rows.push([`${era} client: tools/call get_streamer_core${tag}`, ms(e.getStreamerCore), '']);
+      rows.push(['  our overhead (call − direct, paired)', ms(e.overheadMinusUpstream), '']);
+      rows.push(['  no-op tool, same SDK and era (floor)', ms(e.noopToolFloor), '']);
+      rows.push(['  overhead beyond the floor (paired)', ms(e.beyondFloor), '']);
+      rows.push(['  same request via a bare SDK tool', ms(e.passthroughTool), '']);
+      rows.push([
+        '  our tool beyond that (paired): our own code',
+        ms(e.beyondPassthrough),
+        `median ≤ ${t.overheadOverBareToolMs} ms: ${verdict(e.beyondPassthrough.medianMs <= t.overheadOverBareToolMs)}`,
+      ]);
+    }
   }
   if (tok) rows.push(...tokenRows(tok));
   const analysed = r.analysis as Awaited<ReturnType<typeof analysisToolBench>> | undefined;
@@ -625,7 +665,7 @@ function tokenRows(tok: {
     `≤ ${t.allToolsListTokens}: ${verdict((tok.toolsList.allToolsTokens ?? 0) <= t.allToolsListTokens)}`,
   ]);
   for (const s of tok.samples) {
-    const first = s.name === 'list_streamers, 100 rows';
+    const first = String(s.name).startsWith('list_streamers, 100 rows');
     rows.push([
       `${s.name}: text / raw`,
       `${s.textTokens} / ${s.rawTokens} (${round(Number(s.textShare) * 100, 1)}%)`,

@@ -20,12 +20,29 @@ export interface Redactor {
 
 /** Printable ASCII: reads as it stands (but for runs of spaces, which no secret here holds). */
 const ASCII = /^[ -~]*$/;
+/**
+ * Printable ASCII with line breaks and tabs, and the symbols this server writes in its own text (a
+ * result's text): a reader's view of it differs only where whitespace runs fold to one space and `…` reads
+ * as `...`; the other symbols read as themselves and are neither letters nor digits. So a secret of
+ * printable ASCII without whitespace (and without a dot, where `…` is allowed) is found in the view exactly
+ * where it is found in the text itself, with the same word boundaries.
+ */
+const PLAIN_TEXT = /^[ -~\t\n\r·–—≈≤≥→×▁-█░-▓]*$/;
+const PLAIN_TEXT_ELLIPSIS = /^[ -~\t\n\r·–—≈≤≥→×▁-█░-▓…]*$/;
+/** The same, as a JSON text (line breaks and tabs escaped there). */
+const PLAIN_JSON = /^[ -~·–—≈≤≥→×▁-█░-▓]*$/;
+const PLAIN_JSON_ELLIPSIS = /^[ -~·–—≈≤≥→×▁-█░-▓…]*$/;
 /** A letter or digit just before or after a span: a short secret there is part of a longer word. */
 const WORD_BEFORE = /[\p{L}\p{N}]$/u;
 const WORD_AFTER = /^[\p{L}\p{N}]/u;
 
 export function redactor(secrets: ReadonlyArray<string | undefined>): Redactor {
   const list = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s.length > 0))];
+  /** Every secret is printable ASCII without whitespace: then PLAIN_TEXT needs no reader's view (see there). */
+  const solid = list.every((secret) => ASCII.test(secret) && !/\s/.test(secret));
+  const dotless = list.every((secret) => !secret.includes('.'));
+  const plainText = dotless ? PLAIN_TEXT_ELLIPSIS : PLAIN_TEXT;
+  const plainJson = dotless ? PLAIN_JSON_ELLIPSIS : PLAIN_JSON;
   /** Where the secrets stand in `s`: [start, end) pairs, in order, overlaps merged. */
   const spans = (s: string): Array<[number, number]> => {
     const found: Array<[number, number]> = [];
@@ -64,6 +81,12 @@ export function redactor(secrets: ReadonlyArray<string | undefined>): Redactor {
     const plain = spans(s);
     const out = plain.length ? replace(s, plain) : s;
     if (ASCII.test(out)) return out;
+    // The reader's view of such text is the text with its whitespace runs folded: what it finds there is
+    // what a second look at the text itself finds (same spans, same word boundaries).
+    if (solid && plainText.test(out)) {
+      const again = spans(out);
+      return again.length ? replace(out, again) : out;
+    }
     const view = readerView(out);
     const hidden = spans(view.text);
     if (!hidden.length) return out;
@@ -82,9 +105,33 @@ export function redactor(secrets: ReadonlyArray<string | undefined>): Redactor {
     for (const [k, x] of Object.entries(value)) out[text(k)] = deep(x);
     return out;
   };
+  /**
+   * Whether a whole value can be cleared at once from its JSON text: when every secret is solid printable
+   * ASCII with no quote or backslash, it stands verbatim in the JSON of any string holding it; and a JSON
+   * text of PLAIN_JSON whose only escapes are \n, \r, \t, \" and \\ holds only PLAIN_TEXT strings, which
+   * `text` reads as they stand. Anything else takes the walk.
+   */
+  const viaJson = solid && list.every((secret) => !/["\\]/.test(secret));
+  const clear = (value: unknown): boolean => {
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(value);
+    } catch {
+      return false;
+    }
+    return (
+      json !== undefined &&
+      plainJson.test(json) &&
+      !OTHER_ESCAPE.test(json) &&
+      !list.some((s) => json.includes(s))
+    );
+  };
   return {
     text,
-    deep: <T>(value: T) => (list.length ? (deep(value) as T) : value),
+    deep: <T>(value: T) => (!list.length || (viaJson && clear(value)) ? value : (deep(value) as T)),
     found: (s) => text(s) !== s,
   };
 }
+
+/** A JSON escape other than \n, \r, \t, \" and \\ (\u, \b, \f; or \\ before one of those letters). */
+const OTHER_ESCAPE = /\\[ubf]/;

@@ -5,6 +5,7 @@ import type { ApiRequest } from './api/client.js';
 import { asArray, asRecord, type ItemError } from './format/batch.js';
 import type { Finding } from './format/botting.js';
 import { type HourlyGrid, hourlyGrid } from './format/heatmap.js';
+import { mainSeries, messageOf, readSeries, idOf as shapeIdOf } from './format/shape.js';
 import { clean } from './format/text.js';
 import { SHAPES } from './tools/shared.js';
 
@@ -84,53 +85,54 @@ export interface SeriesData extends TokenNames {
   mintId: string;
   t: number[];
   values: Record<string, Array<number | null>>;
+  /** The field a viewer curve draws: the first whose name speaks of viewers, else the first numeric field. */
+  primary: string | null;
 }
 
+/** Names that speak of an audience: the field the evidence curve draws (the document names none). */
+const AUDIENCE = /view|watch|audience|spectat|concurrent|ccu/i;
+
 /**
- * The series of an analytics answer (`data.results`, fields not documented): each requested token's points
- * that carry a parseable time, their numeric fields; names from the streamer records when there are some.
+ * The series of an analytics answer (`data.results`, fields not documented), read as the text channel
+ * reads them (src/format/shape.ts): each requested token's longest list of records that carry a time,
+ * whatever the names, in time order, with their numeric fields; names from the streamer records when given.
  */
 export function seriesData(
   data: unknown,
   requested: readonly string[],
   names: ReadonlyMap<string, TokenNames> = new Map(),
 ) {
+  const asked = new Set(requested);
   const results = asArray(asRecord(data).results).map(asRecord);
-  const mine = requestedOnly(results, (r) => String(r.mintId ?? r.tokenAddress ?? ''), requested);
+  const mine = requestedOnly(results, (r) => shapeIdOf(r, asked) ?? '', requested);
   const seen = new Set<string>();
   const series: SeriesData[] = [];
   for (const r of mine.kept) {
-    const mintId = String(r.mintId ?? r.tokenAddress);
+    const mintId = shapeIdOf(r, asked) ?? '';
     if (seen.has(mintId) || series.length >= VIEW_LIMITS.series) continue;
     seen.add(mintId);
-    const points = asArray(r.dataPoints ?? r.points ?? r.data)
-      .map(asRecord)
-      .map((p) => ({ t: Date.parse(String(p.timestamp ?? p.time ?? '').slice(0, CHARS.time)), p }))
-      .filter((x) => Number.isFinite(x.t))
-      .sort((a, b) => a.t - b.t)
-      .slice(-VIEW_LIMITS.points);
-    const fields: string[] = [];
-    for (const { p } of points)
-      for (const [k, v] of Object.entries(p))
-        if (typeof v === 'number' && !fields.includes(k) && fields.length < VIEW_LIMITS.fields)
-          fields.push(k);
+    const read = readSeries(mainSeries(r) ?? [], VIEW_LIMITS.fields);
+    const from = Math.max(0, read.t.length - VIEW_LIMITS.points);
+    const points = read.time === undefined ? [] : read.records.slice(from);
     const values: SeriesData['values'] = Object.create(null);
-    for (const k of fields) values[clean(k, CHARS.field)] = points.map(({ p }) => numOr(p[k]));
+    for (const k of read.fields) values[clean(k, CHARS.field)] = points.map((p) => numOr(p[k]));
+    const fields = Object.keys(values);
     const own = names.get(mintId);
     series.push({
       mintId,
       name: own?.name ?? textOr(r.coinName, CHARS.name),
       symbol: own?.symbol ?? textOr(r.coinSymbol, CHARS.symbol),
-      t: points.map((x) => x.t),
+      t: read.t.slice(from),
       values,
+      primary: fields.find((k) => AUDIENCE.test(k)) ?? fields[0] ?? null,
     });
   }
   const failures = requestedOnly(
     asArray(asRecord(data).errors)
       .map(asRecord)
       .map((e) => ({
-        id: clean(e.mintId ?? e.tokenAddress ?? 'unknown id', CHARS.id),
-        error: clean(e.error ?? e.message ?? 'no message', CHARS.error),
+        id: clean(shapeIdOf(e, asked) ?? 'unknown id', CHARS.id),
+        error: clean(messageOf(e) ?? 'no message', CHARS.error),
       })),
     (e) => e.id,
     requested,

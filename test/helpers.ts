@@ -21,6 +21,7 @@ import type { ApiError } from '../src/api/errors.js';
 import type { Config } from '../src/config.js';
 import { type Logger, silentLogger } from '../src/log.js';
 import { createServer } from '../src/server.js';
+import { dialectName } from '../src/simulator/dialect.js';
 import { type Simulator, startSimulator } from '../src/simulator/server.js';
 import { type Caller, HTTP_DEFAULTS, serveHttp } from '../src/transports/http.js';
 
@@ -216,7 +217,43 @@ export async function call(
   };
 }
 
-export const startSim = () => startSimulator({ apiKey: SIM_KEY });
+/** The simulator's dialect for this run (src/simulator/dialect.ts): vitest.config.ts sets it per channel. */
+export const DIALECT = dialectName(process.env.SIM_DIALECT);
+/**
+ * Where the dialect in use puts what the document leaves unstated (src/simulator/dialect.ts), for the tests
+ * that name it (in concise structuredContent nested fields are dotted).
+ */
+export const SIM_NAMES = {
+  a: {
+    series: 'dataPoints',
+    viewers: 'viewers',
+    core: 'core',
+    recentSessions: 'recentSessions',
+    peak: 'stats.peakViewers',
+    mean: 'stats.averageViewers',
+    liveTop: 'topViewers',
+    health: { key: 'status', value: 'ok' },
+  },
+  b: {
+    series: 'readings.timeline',
+    viewers: 'watchers',
+    core: 'identity',
+    recentSessions: 'activity.last_sessions',
+    peak: 'rollup.watchers_peak',
+    mean: 'rollup.watchers_mean',
+    liveTop: 'top_live',
+    health: { key: 'service_state', value: 'healthy' },
+  },
+}[DIALECT];
+/** The value at a dotted path of a raw upstream body (SIM_NAMES paths). */
+export const atPath = (value: unknown, path: string): unknown =>
+  path
+    .split('.')
+    .reduce<unknown>(
+      (v, k) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined),
+      value,
+    );
+export const startSim = () => startSimulator({ apiKey: SIM_KEY, dialect: DIALECT });
 
 /** Ids of simulated tokens, by chain and platform. */
 export function ids(

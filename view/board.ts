@@ -335,7 +335,8 @@ export function board(root: HTMLElement, data: Json, app: App) {
           continue;
         spans.push({ from: Math.max(from, first), to: Math.min(to, last), value: s.peakViewers });
       }
-      lineChart(chart, list, 'viewers', 200, { label: 'session peak', list: spans });
+      // The audience field, whatever the upstream names it (src/view-data.ts `primary`).
+      lineChart(chart, list, list[0]?.primary ?? 'viewers', 200, { label: 'session peak', list: spans });
       if (t.length > 1)
         chart.append(
           el(

@@ -11,6 +11,8 @@ export interface Series {
   /** ms since the epoch, ascending. */
   t: number[];
   values: Record<string, Array<number | null>>;
+  /** The audience field, when the server found one (src/view-data.ts). */
+  primary?: string | null;
 }
 
 /** What a person reads a series by: its symbol, else its name, else a short id (the full id on hover). */

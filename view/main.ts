@@ -51,7 +51,11 @@ function show(data: Json) {
 function seriesView(data: Json) {
   const scope = asRecord(data.scope);
   const series = asArray(data.series) as Series[];
-  const fields = [...new Set(series.flatMap((s) => Object.keys(s.values)))];
+  // The audience field first (the upstream's names are its own), then the others as they came.
+  const primary = series.find((s) => s.primary)?.primary;
+  const fields = [
+    ...new Set([...(primary ? [primary] : []), ...series.flatMap((s) => Object.keys(s.values))]),
+  ];
   const field = el('select', { 'aria-label': 'Field' });
   for (const f of fields) field.append(el('option', { value: f }, f));
   const chart = el('div', { class: 'chart' });

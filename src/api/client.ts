@@ -1,4 +1,5 @@
 import type { Agent, Dispatcher } from 'undici';
+import { messageOf as readMessage } from '../format/shape.js';
 import type { Logger } from '../log.js';
 import { VERSION } from '../version.js';
 import {
@@ -83,7 +84,6 @@ const loadUndici = () => {
   );
   return undici;
 };
-const MESSAGE_KEYS = ['error', 'message', 'msg', 'detail'] as const;
 
 /** Joins the base URL (path prefix kept, trailing slash or not) with an API path and query. */
 export function buildUrl(baseUrl: string, path: string, query?: ApiRequest['query']): URL {
@@ -294,20 +294,8 @@ export class ApiClient implements Upstream {
   }
 }
 
-/** The upstream's message in an error body, wherever the common shapes put it. */
-function messageOf(body: unknown): string | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const record = body as Record<string, unknown>;
-  for (const key of MESSAGE_KEYS) {
-    const value = record[key];
-    if (typeof value === 'string' && value.trim()) return value.slice(0, 500);
-    if (typeof value === 'object' && value !== null) {
-      const nested = messageOf(value);
-      if (nested) return nested;
-    }
-  }
-  return undefined;
-}
+/** The upstream's message in an error body, wherever it puts it (the body is not documented). */
+const messageOf = (body: unknown) => readMessage(body)?.slice(0, 500);
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;

@@ -7,7 +7,8 @@ import {
   nothingMore,
   SERIES_LEGEND,
 } from './generic.js';
-import { fitRows, type Rendered } from './result.js';
+import { fitRows, type Rendered, result } from './result.js';
+import { messageOf } from './shape.js';
 import { clean, cleanDeep, num, quote, shortener } from './text.js';
 
 export interface ItemError {
@@ -44,11 +45,12 @@ export function accountFor<T>(
   requested: readonly string[],
   summary: Record<string, unknown>,
 ): Accounted<T> {
+  const asked = new Set(requested);
   const upstreamErrors: ItemError[] = asArray(rawErrors).map((e) => {
     const record = asRecord(e);
     return {
-      id: clean(itemId(record) ?? 'unknown id', 64),
-      error: clean(record.error ?? record.message ?? 'no message', 160),
+      id: clean(itemId(record, asked) ?? 'unknown id', 64),
+      error: clean(messageOf(record) ?? 'no message', 160),
     };
   });
   const seen = new Set<string>();
@@ -181,11 +183,14 @@ export function renderGenericBatch(
   series = false,
   /** The next step when ids were not found (failures). */
   hint?: (n: number) => string | undefined,
+  /** What was asked (chain, platform, and the endpoint's own parameters). */
+  query: Record<string, unknown> = {},
 ): Rendered {
   const data = asRecord(body.data);
+  const asked = new Set(requested);
   const found = asArray(data.results)
     .map(asRecord)
-    .map((raw, i) => ({ id: clean(itemId(raw) ?? `result ${i + 1}`, 64), raw }));
+    .map((raw, i) => ({ id: clean(itemId(raw, asked) ?? `result ${i + 1}`, 64), raw }));
   const { results, errors, notes } = accountFor(
     found,
     (e) => e.id,
@@ -194,16 +199,19 @@ export function renderGenericBatch(
     asRecord(data.summary),
   );
   const failed = failures(errors, 'mintIds', hint);
+  // The id leads each entry; the field that holds it (whatever its name) is not repeated.
+  const idKeys = (e: { id: string; raw: Record<string, unknown> }) =>
+    Object.keys(e.raw).filter((k) => e.raw[k] === e.id);
   const entries = results.map((e) => ({
     ...e,
-    described: describeObject(e.raw, ['mintId'], detailed, series),
+    described: describeObject(e.raw, idKeys(e), detailed, series),
   }));
   const headline = `${what}: ${requested.length} requested, ${results.length} returned, ${errors.length} failed (${scope})`;
   // Computed figures beside the upstream's own (analytics: a mean beside stats.averageViewers) are told apart.
   const legend = entries.some((e) => e.described.parts.some((p) => p.includes(`=${COMPUTED} `)))
     ? SERIES_LEGEND
     : undefined;
-  const same = detailed && results.length > 0 && results.every((e) => nothingMore(e.raw, ['mintId']));
+  const same = detailed && results.length > 0 && results.every((e) => nothingMore(e.raw, idKeys(e)));
   const cut = {
     what: 'results',
     how: (shown: number) =>
@@ -212,25 +220,29 @@ export function renderGenericBatch(
         : `One result is larger than the budget${narrow ? `: ask for ${narrow}` : ''}.`,
     format: detailed ? ('detailed' as const) : ('concise' as const),
   };
-  return fitRows(entries, budget, cut, (rows) => ({
-    summary: headline,
-    text: [
+  return fitRows(entries, budget, cut, (rows) =>
+    result({
       headline,
-      ...(legend ? [legend] : []),
-      ...noteLines(notes),
-      ...rows.flatMap((e) => [`${e.id}:`, ...e.described.parts.map((p) => `  ${p}`)]),
-      ...(same ? [NOTHING_MORE] : []),
-      ...failed.lines,
-    ].join('\n'),
-    structured: {
-      counts: { requested: requested.length, returned: results.length, failed: errors.length },
-      results: rows.map((e) =>
-        detailed ? { mintId: e.id, ...asRecord(cleanDeep(e.raw)) } : { mintId: e.id, ...e.described.fields },
-      ),
-      ...(errors.length ? { errors: failed.json } : {}),
-      ...(notes.length ? { integrity: notes } : {}),
-      ...(same ? { detail: NOTHING_MORE } : {}),
-      ...(legend ? { legend } : {}),
-    },
-  }));
+      lines: [
+        ...(legend ? [legend] : []),
+        ...noteLines(notes),
+        ...rows.flatMap((e) => [`${e.id}:`, ...e.described.parts.map((p) => `  ${p}`)]),
+        ...(same ? [NOTHING_MORE] : []),
+        ...failed.lines,
+      ],
+      query,
+      data: {
+        counts: { requested: requested.length, returned: results.length, failed: errors.length },
+        results: rows.map((e) =>
+          detailed
+            ? { mintId: e.id, ...asRecord(cleanDeep(e.raw)) }
+            : { mintId: e.id, ...e.described.fields },
+        ),
+        ...(errors.length ? { errors: failed.json } : {}),
+        ...(notes.length ? { integrity: notes } : {}),
+        ...(same ? { detail: NOTHING_MORE } : {}),
+        ...(legend ? { legend } : {}),
+      },
+    }),
+  );
 }

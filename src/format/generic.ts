@@ -1,5 +1,6 @@
 // Rendering of objects whose fields the interface document does not show: every field, compactly.
 import { numericStats } from './aggregate.js';
+import { asTime, isoTime, readSeries, idOf as shapeIdOf } from './shape.js';
 import { approx, clean, dict, num, quote, sparkline } from './text.js';
 
 export interface SeriesSummary {
@@ -31,21 +32,19 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
-/** The identifier an element of a batch answer is known by. */
-export function idOf(item: unknown): string | undefined {
-  if (!isRecord(item)) return undefined;
-  for (const key of ['mintId', 'mint', 'tokenAddress', 'address', 'id']) {
-    if (typeof item[key] === 'string') return item[key];
-  }
-  return undefined;
-}
+/** The identifier an element of a batch answer is known by (src/format/shape.ts `idOf`). */
+export const idOf = shapeIdOf;
 
 /**
  * A series in figures: count, first, last, min, max (with its time, when the records carry one) and mean
  * over the numbers; values that are not numbers are counted and left out. A series that is mostly not
  * numbers is shown by its first and last values.
  */
-function summariseSeries(values: unknown[], times?: unknown[]): { text: string; summary: SeriesSummary } {
+function summariseSeries(
+  values: unknown[],
+  /** Each value's time as the text shows it, when the records carry one. */
+  times?: Array<string | undefined>,
+): { text: string; summary: SeriesSummary } {
   const stats = numericStats(values);
   if (stats && stats.count * 2 >= values.length) {
     const nums = values.filter(isNum);
@@ -53,7 +52,7 @@ function summariseSeries(values: unknown[], times?: unknown[]): { text: string; 
     const timeOf = (target: number | undefined) => {
       const at = values.indexOf(target);
       const time = at >= 0 ? times?.[at] : undefined;
-      return typeof time === 'string' && time ? clean(time, 40) : undefined;
+      return time || undefined;
     };
     const minAt = timeOf(stats.min);
     const maxAt = timeOf(stats.max);
@@ -86,18 +85,15 @@ function summariseSeries(values: unknown[], times?: unknown[]): { text: string; 
   };
 }
 
+/** A time as the text shows it: a string as the upstream sent it (cleaned), epoch numbers in ISO 8601. */
+const timeText = (v: unknown) => (typeof v === 'string' ? clean(v, 40) : isoTime(asTime(v) as number));
+
 /** What marks a series summary as this server's figures, not the upstream's (SERIES_LEGEND says so). */
 export const COMPUTED = 'computed over';
 
-/** The sentence that tells the server's figures from the upstream's own fields (stats.*), both channels. */
+/** The sentence that tells the server's figures from the upstream's own fields, both channels (the document names neither). */
 export const SERIES_LEGEND =
-  'Series figures ("computed over N points": count, first, last, min, max, mean) are this server\'s, over the points returned; every other field (such as stats.*) is the upstream\'s own, as sent.';
-
-const TIME_KEYS = ['timestamp', 'time', 'date', 'startTime', 't'];
-
-/** The key of a list of records that holds each record's time, if any. */
-const timeKey = (list: Record<string, unknown>[]) =>
-  TIME_KEYS.find((k) => list.some((item) => typeof item[k] === 'string'));
+  'Series figures ("computed over N points": count, first, last, min, max, mean) are this server\'s, over the points returned; every other field (a peak or an average the upstream gives, say) is the upstream\'s own, as sent.';
 
 /**
  * What a detailed result says when the upstream sent nothing beyond the concise result: one line instead
@@ -189,14 +185,20 @@ export function describeObject(
       return;
     }
     if (list.every(isRecord)) {
+      // One reading of a series (src/format/shape.ts): its time field, whatever its name, and its
+      // records in time order, as the views read them; the times written as ISO 8601.
+      const series = readSeries(list);
+      const tk = series.time;
       const keys = new Set<string>();
-      for (const item of list) for (const k of Object.keys(item)) keys.add(k);
-      const tk = timeKey(list);
+      for (const item of series.records) for (const k of Object.keys(item)) keys.add(k);
       for (const k of keys) {
-        const present = list.filter((item) => item[k] !== undefined && item[k] !== null);
-        const column = present.map((item) => item[k]);
+        const present = series.records.filter((item) => item[k] !== undefined && item[k] !== null);
+        const column = present.map((item) => (k === tk ? timeText(item[k]) : item[k]));
         if (column.length === 0 || column.some((x) => typeof x === 'object')) continue;
-        const s = summariseSeries(column, tk && k !== tk ? present.map((item) => item[tk]) : undefined);
+        const s = summariseSeries(
+          column,
+          tk && k !== tk ? present.map((item) => timeText(item[tk])) : undefined,
+        );
         add(`${key}[].${clean(k, 40)}`, s.text, s.summary);
       }
       return;

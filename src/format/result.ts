@@ -106,11 +106,42 @@ const cutNote = (shown: number, total: number, what: string, how: string, offset
     ? `Showing ${grouped(shown)} of ${grouped(total)} ${what}. ${how}`
     : `Showing ${shown ? `${grouped(offset + 1)}–${grouped(offset + shown)}` : 'none'} of ${grouped(offset + total)} ${what}. ${how}`;
 
+/** What a tool says in a result; `result` builds the tail every result shares from it. */
+export interface ResultParts {
+  /** The answer in one line: the summary, and the text's first line. */
+  headline: string;
+  /** The text's lines after the headline (false and undefined left out; '' is a blank line). */
+  lines: ReadonlyArray<string | false | undefined>;
+  /** What was asked, as the server sent it (defaults and the chain's platform filled in). */
+  query: Record<string, unknown>;
+  /** The rest of structuredContent: counts, rows, errors, notes. */
+  data: Record<string, unknown>;
+  /** The step after this one, in both channels (the text's last line, `next` in structuredContent). */
+  next?: string | undefined;
+}
+
+/**
+ * The one builder of a result's shared tail, used by every tool: `summary` is the headline, the text is
+ * the headline, the lines and the next step, and structuredContent carries the `query`, the data and `next`.
+ */
+export function result(parts: ResultParts): Rendered {
+  const next = nextStep(parts.next);
+  return {
+    summary: parts.headline,
+    text: [
+      parts.headline,
+      ...parts.lines.filter((l): l is string => typeof l === 'string'),
+      ...next.lines,
+    ].join('\n'),
+    structured: { query: parts.query, ...parts.data, ...next.field },
+  };
+}
+
 /**
  * A next step or continuation, the same sentence in both channels: a `Next:` line in the text and `next`
  * in structuredContent (a reader of either channel alone must learn it).
  */
-export const nextStep = (next: string | undefined) => ({
+const nextStep = (next: string | undefined) => ({
   lines: next ? [`Next: ${next}`] : [],
   field: next ? { next } : {},
 });

@@ -38,19 +38,22 @@ const CORE_COLUMNS: Column[] = [
 /**
  * Columns of a concise streamer table; chain and platform only when the query spans several. The price is
  * left to `detailed`: for ranking and scanning, market cap says the same and costs fewer tokens per row.
+ * The text shows the total streaming time only when it ranks the rows (`streamTime`): a unitless six-digit
+ * figure per row was a tenth of the table's tokens, and the structured rows and detailed mode keep it.
  */
-export function streamerColumns(showScope: boolean): { keys: string[]; text: Column[] } {
+export function streamerColumns(showScope: boolean, streamTime = true): { keys: string[]; text: Column[] } {
+  const text = streamTime ? CORE_COLUMNS : CORE_COLUMNS.filter((c) => c.header !== 'stream time');
   return showScope
     ? {
         keys: [...CORE_KEYS, 'chain', 'platform'],
-        text: [...CORE_COLUMNS, { header: 'chain' }, { header: 'platform' }],
+        text: [...text, { header: 'chain' }, { header: 'platform' }],
       }
-    : { keys: [...CORE_KEYS], text: CORE_COLUMNS };
+    : { keys: [...CORE_KEYS], text };
 }
 
 export const liveText = (v: unknown) => (v === true ? 'LIVE' : v === false ? 'off' : '?');
 
-export function streamerRow(r: StreamerRecord, showScope: boolean, id: string): string[] {
+export function streamerRow(r: StreamerRecord, showScope: boolean, id: string, streamTime = true): string[] {
   const row = [
     id,
     quote(r.coinName, 24),
@@ -58,7 +61,7 @@ export function streamerRow(r: StreamerRecord, showScope: boolean, id: string): 
     liveText(r.isCurrentlyLive),
     num(r.currentViewers),
     num(r.tokenMarketCap),
-    num(r.totalStreamingTime),
+    ...(streamTime ? [num(r.totalStreamingTime)] : []),
   ];
   return showScope ? [...row, quote(r.chain, 12), quote(r.platform, 12)] : row;
 }

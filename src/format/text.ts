@@ -42,6 +42,7 @@ export function fold(raw: string): string {
 }
 
 const ANSI_HERE = new RegExp(ANSI.source, 'y');
+const VISIBLE_ASCII_RUN = /[!-~]+/y;
 const INVISIBLE_ONE = new RegExp(`^(?:${INVISIBLE.source})$`);
 const BREAK_ONE = new RegExp(`^${BREAKS.source}$`);
 
@@ -57,6 +58,19 @@ export function readerView(raw: string): { text: string; from: number[]; to: num
   const to: number[] = [];
   let i = 0;
   while (i < raw.length) {
+    // A run of printable ASCII other than the space reads as it stands (no escape, control, invisible or
+    // compatibility character is among them): taken whole, not a character at a time.
+    VISIBLE_ASCII_RUN.lastIndex = i;
+    if (VISIBLE_ASCII_RUN.test(raw)) {
+      const end = VISIBLE_ASCII_RUN.lastIndex;
+      text += raw.slice(i, end);
+      for (let k = i; k < end; k++) {
+        from.push(k);
+        to.push(k + 1);
+      }
+      i = end;
+      continue;
+    }
     ANSI_HERE.lastIndex = i;
     if (ANSI_HERE.test(raw)) {
       i = ANSI_HERE.lastIndex;
@@ -237,15 +251,33 @@ export function shortener(ids: readonly string[]): (id: string) => string {
   return (id) => (id.length > length + 6 ? `${id.slice(0, length)}…` : id);
 }
 
+/** Tables of up to this many rows show every id whole. */
+export const WHOLE_ID_ROWS = 25;
+/** A ranked table's first rows show their ids whole, at any length: the ones an assistant acts on next. */
+export const WHOLE_TOP_ROWS = 10;
+
 /**
- * How a text table shows ids: whole up to 25 rows; above that shortened (the caller passed them;
- * structuredContent has them whole), with the sentence that says so (to the text's reader, who sees no JSON).
+ * How a text table shows ids. Whole in a table of up to 25 rows, in the first 10 rows of a ranked table and
+ * in the rows the headline or the next step points at (`pointed`): those are the ids an assistant passes to
+ * the next tool, and no tool takes a prefix. The other rows of a longer table are shortened, which the
+ * token budget forces (structuredContent has them whole), with the sentence that says so.
  */
-export function idColumn(rows: number, what: 'ids' | 'addresses') {
-  const short = rows > 25;
+export function idColumn(
+  rows: number,
+  what: 'ids' | 'addresses',
+  options: { ranked?: boolean; pointed?: ReadonlySet<string> } = {},
+) {
+  const short = rows > WHOLE_ID_ROWS;
+  const top = options.ranked ? WHOLE_TOP_ROWS : 0;
   return {
-    show: (id: string) => (short ? shortId(id) : id),
-    note: short ? [`Ids shortened to their first 6 characters: the ${what} you passed.`] : [],
+    /** The id of the row at `index` (0-based, in the table shown). */
+    show: (id: string, index: number) =>
+      !short || index < top || options.pointed?.has(id) ? id : shortId(id),
+    note: short
+      ? [
+          `${top ? `Ids past row ${top}` : 'Ids'} shortened to their first 6 characters: the ${what} you passed.`,
+        ]
+      : [],
   };
 }
 

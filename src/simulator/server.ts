@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDataset, type Dataset, prng, SIM_NOW, type SimToken, viewersAt } from './data.js';
+import { DIALECTS, type Dialect, type DialectName } from './dialect.js';
 
 export type Fault =
   /** Answer with this status (and body, headers) instead of the real answer. */
@@ -38,12 +39,19 @@ export interface SimulatorOptions {
   seed?: number;
   /** Added to every answer. */
   latencyMs?: number;
+  /**
+   * How it names what the document leaves unstated (src/simulator/dialect.ts): 'a' (the default, the
+   * demo's) or 'b'. The tests run on both (SIM_DIALECT).
+   */
+  dialect?: DialectName;
 }
 
 export interface Simulator {
   url: string;
   apiKey: string;
   data: Dataset;
+  /** The naming table in use. */
+  dialect: DialectName;
   requests: RecordedRequest[];
   /** Requests whose client went away before the answer was complete (a cancelled or timed-out call). */
   abandoned: number;
@@ -61,6 +69,8 @@ export interface Simulator {
 type Json = Record<string, unknown>;
 type Handler = (req: { query: Record<string, string>; body: Json; params: string[] }) => {
   status?: number;
+  /** A failed request's message: the dialect names the error body. */
+  error?: string;
   body: Json;
 };
 
@@ -74,6 +84,8 @@ const notFound = 'Token not found';
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const data = createDataset(options.seed);
+  const dialectName = options.dialect ?? 'a';
+  const dialect = DIALECTS[dialectName];
   const apiKey = options.apiKey ?? 'sim-key';
   const requests: RecordedRequest[] = [];
   let queue: Array<{ match?: (req: RecordedRequest) => boolean; fault: Fault }> = [];
@@ -87,17 +99,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       /^\/streamers\/([^/]+)\/sessions$/,
       ({ query, params }) => sessions(data, params[0] ?? '', query),
     ],
-    ['POST', /^\/streamers\/analytics$/, ({ body }) => batch(data, body, 25, NO_C, analytics(body))],
-    ['POST', /^\/streamers\/complete$/, ({ body }) => batch(data, body, 25, NO_C, complete)],
+    ['POST', /^\/streamers\/analytics$/, ({ body }) => batch(data, body, 25, NO_C, analytics(body, dialect))],
+    ['POST', /^\/streamers\/complete$/, ({ body }) => batch(data, body, 25, NO_C, complete(dialect))],
     ['POST', /^\/botting\/bulk$/, ({ body }) => botting(data, body)],
     ['POST', /^\/stats\/creator-fees\/bulk$/, ({ body }) => creatorFees(data, body)],
-    ['GET', /^\/analytics\/overview$/, ({ query }) => overview(data, query)],
+    ['GET', /^\/analytics\/overview$/, ({ query }) => overview(data, query, dialect)],
     ['GET', /^\/analytics\/heatmap$/, ({ query }) => heatmap(data, query)],
-    [
-      'GET',
-      /^\/health$/,
-      () => ({ body: { success: true, status: 'ok', uptime: 86_400, timestamp: stamp() } }),
-    ],
+    ['GET', /^\/health$/, () => ({ body: dialect.health(stamp()) })],
   ];
 
   const server = createServer(async (req, res) => {
@@ -120,24 +128,25 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const fault = index >= 0 ? queue.splice(index, 1)[0]?.fault : randomFault();
     const delay = (sim.latencyMs ?? 0) + (fault && 'delayMs' in fault ? fault.delayMs : 0);
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
-    if (fault && applyFault(fault, res)) return;
+    if (fault && applyFault(fault, res, dialect)) return;
     const trickle = fault && 'trickleMs' in fault ? fault.trickleMs : 0;
 
-    if (req.headers['x-api-key'] !== apiKey)
-      return send(res, 401, { success: false, error: 'Invalid or missing API key' });
+    const fail = (status: number, message: string) => send(res, status, dialect.errorBody(status, message));
+    if (req.headers['x-api-key'] !== apiKey) return fail(401, 'Invalid or missing API key');
     const route = routes.find(([method, pattern]) => method === req.method && pattern.test(url.pathname));
-    if (!route) return send(res, 404, { success: false, error: `No route ${req.method} ${url.pathname}` });
+    if (!route) return fail(404, `No route ${req.method} ${url.pathname}`);
     if (req.method === 'POST' && !String(req.headers['content-type']).startsWith('application/json')) {
-      return send(res, 415, { success: false, error: 'Content-Type must be application/json' });
+      return fail(415, 'Content-Type must be application/json');
     }
     const params = (route[1].exec(url.pathname) ?? []).slice(1).map(decodeURIComponent);
     try {
       const result = route[2]({ query, body: (body ?? {}) as Json, params });
-      if (trickle) sendSlowly(res, result.body, trickle);
+      if (result.status && result.status >= 400) fail(result.status, result.error ?? 'Failed');
+      else if (trickle) sendSlowly(res, result.body, trickle);
       else send(res, result.status ?? 200, result.body);
     } catch (error) {
-      if (error instanceof BadRequest) send(res, 400, { success: false, error: error.message });
-      else send(res, 500, { success: false, error: 'Internal simulator error' });
+      if (error instanceof BadRequest) fail(400, error.message);
+      else fail(500, 'Internal simulator error');
     }
   });
   server.keepAliveTimeout = 60_000;
@@ -153,6 +162,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     url: `http://127.0.0.1:${port}`,
     apiKey,
     data,
+    dialect: dialectName,
     requests,
     abandoned: 0,
     latencyMs: options.latencyMs ?? 0,
@@ -181,7 +191,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 }
 
 /** Carries out a fault; returns false when the request should go on to a normal answer. */
-function applyFault(fault: Fault, res: ServerResponse): boolean {
+function applyFault(fault: Fault, res: ServerResponse, dialect: Dialect): boolean {
   if ('hang' in fault) return true;
   if ('drop' in fault) {
     if (fault.drop === 'before') res.socket?.destroy();
@@ -205,7 +215,7 @@ function applyFault(fault: Fault, res: ServerResponse): boolean {
     send(
       res,
       fault.status,
-      fault.body ?? { success: false, error: `Simulated HTTP ${fault.status}` },
+      fault.body ?? dialect.errorBody(fault.status, `Simulated HTTP ${fault.status}`),
       fault.headers,
     );
     return true;
@@ -368,7 +378,7 @@ function tokenFor(data: Dataset, mint: string, query: Record<string, string>) {
 
 function core(data: Dataset, mint: string, query: Record<string, string>) {
   const token = tokenFor(data, mint, query);
-  if (!token) return { status: 404, body: { success: false, error: notFound } };
+  if (!token) return { status: 404, error: notFound, body: {} };
   return { body: { success: true, data: coreRecord(token), timestamp: stamp() } };
 }
 
@@ -376,7 +386,7 @@ function sessions(data: Dataset, mint: string, query: Record<string, string>) {
   const limit = intIn(query.limit, 'limit', 20, undefined, 100);
   const page = intIn(query.page, 'page', 1);
   const token = tokenFor(data, mint, query);
-  if (!token) return { status: 404, body: { success: false, error: notFound } };
+  if (!token) return { status: 404, error: notFound, body: {} };
   const start = Math.max(0, (page - 1) * limit);
   return { body: { success: true, data: token.sessions.slice(start, start + Math.max(0, limit)) } };
 }
@@ -415,7 +425,7 @@ function batch(
   };
 }
 
-function analytics(body: Json) {
+function analytics(body: Json, dialect: Dialect) {
   const period = oneOf(body.period, ['1h', '6h', '12h', '1d', '7d', '30d'], 'period', '1d');
   const points = intIn(body.points, 'points', 100, 10, 500);
   const span = { '1h': 1, '6h': 6, '12h': 12, '1d': 24, '7d': 168, '30d': 720 }[period] ?? 24;
@@ -424,34 +434,29 @@ function analytics(body: Json) {
     const series = Array.from({ length: points }, (_, i) => {
       const at = SIM_NOW - (points - 1 - i) * step;
       return {
-        timestamp: new Date(at).toISOString(),
+        at,
         // The curve of the sessions in the period, so it agrees with what the sessions endpoint says.
         viewers: viewersAt(t, at),
         marketCap: Math.round(t.tokenMarketCap * (0.9 + 0.1 * Math.cos(at / 3_600_000 / 11))),
       };
     });
     const viewers = series.map((p) => p.viewers);
-    return {
-      mintId: t.mintId,
-      period,
-      dataPoints: series,
-      stats: {
-        peakViewers: Math.max(...viewers),
-        averageViewers: Math.round((viewers.reduce((a, b) => a + b, 0) / viewers.length) * 10) / 10,
-      },
-    };
+    return dialect.analytics(t.mintId, period, series, {
+      peak: Math.max(...viewers),
+      mean: Math.round((viewers.reduce((a, b) => a + b, 0) / viewers.length) * 10) / 10,
+    });
   };
 }
 
-function complete(t: SimToken): Json {
-  return {
-    mintId: t.mintId,
-    core: coreRecord(t),
-    sessionCount: t.sessions.length,
-    recentSessions: t.sessions.slice(0, 5),
-    ...(t.fees ? { creatorFees: t.fees } : {}),
-  };
-}
+const complete =
+  (dialect: Dialect) =>
+  (t: SimToken): Json =>
+    dialect.complete(
+      t.mintId,
+      coreRecord(t),
+      { count: t.sessions.length, recent: t.sessions.slice(0, 5) },
+      t.fees,
+    );
 
 function botting(data: Dataset, body: Json) {
   const mintIds = ids(body.mintIds, 'mintIds', 50);
@@ -508,7 +513,7 @@ function creatorFees(data: Dataset, body: Json) {
   };
 }
 
-function overview(data: Dataset, query: Record<string, string>) {
+function overview(data: Dataset, query: Record<string, string>, dialect: Dialect) {
   const scope = scopeOf(query, ALL_PLATFORMS);
   const tokens = data.tokens.filter((t) => inScope(t, scope));
   const live = tokens.filter((t) => t.isCurrentlyLive);
@@ -531,18 +536,18 @@ function overview(data: Dataset, query: Record<string, string>) {
           trackingStartDate: '2025-01-01T00:00:00.000Z',
           timestamp: stamp(),
         },
-        liveMetrics: {
-          byPlatform: Object.fromEntries(
+        liveMetrics: dialect.liveMetrics(
+          Object.fromEntries(
             ['platform_a', 'platform_b', 'platform_c'].map((p) => [
               p,
               live.filter((t) => t.platform === p).length,
             ]),
           ),
-          topViewers: live
+          live
             .sort((a, b) => b.currentViewers - a.currentViewers)
             .slice(0, 3)
             .map((t) => ({ mintId: t.mintId, currentViewers: t.currentViewers })),
-        },
+        ),
         timestamp: stamp(),
       },
       cached: true,

@@ -13,12 +13,19 @@ import {
 } from '../format/botting.js';
 import { describeError } from '../format/errors.js';
 import { describeObject } from '../format/generic.js';
-import { fitRows, nextStep } from '../format/result.js';
+import { fitRows, result } from '../format/result.js';
 import type { StreamerRecord } from '../format/streamer.js';
 import { clean, cleanDeep, num, quote, table } from '../format/text.js';
 import { boardData } from '../view-data.js';
 import { batchOutput } from './batch-output.js';
-import { markCoverage, NOT_COVERED, notCoveredLine, streamerLookup } from './coverage.js';
+import {
+  analysedTokens,
+  byCoverage,
+  markCoverage,
+  NOT_COVERED,
+  notCoveredLine,
+  streamerLookup,
+} from './coverage.js';
 import { type Chain, idList, otherChainHint, SCOPES, SHAPES, scopeHint } from './shared.js';
 import { defineTool, type RenderContext } from './tool.js';
 
@@ -50,7 +57,6 @@ export const analyzeBotting = defineTool({
   scope: SCOPES.botting,
   ids: 'mintIds',
   output: {
-    query: z.object({}).loose().optional(),
     calls: z.object({}).loose().optional(),
     notCovered: z.array(z.string()).optional(),
     ...batchOutput,
@@ -110,13 +116,17 @@ function render(
   const failed = failures(errors, 'mintIds', (n) =>
     otherChainHint('analyze_botting', args.chain as Chain, SCOPES.botting, n, args.mintIds.length),
   );
-  const stats = levelStats(findings, summary.averageConfidence);
-  const uncovered = new Set(notCovered);
+  // Counts, levels and the average are over the tokens the endpoint covers; platform_c verdicts apart. The
+  // upstream's own average includes those verdicts, so with any of them it is computed again here.
+  const { covered, ordered, isCovered } = byCoverage(findings, notCovered);
+  const stats = levelStats(covered, notCovered.length ? undefined : summary.averageConfidence);
   const high = stats.byLevel[FLAGGED_LEVEL] ?? 0;
-  const headline = `Botting analysis: ${high} of ${findings.length} analysed tokens flagged ${FLAGGED_LEVEL} (${args.mintIds.length} requested, ${errors.length} failed; ${args.chain} / ${args.platform}, last ${args.hours} h)`;
+  const headline = `Botting analysis: ${high} of ${analysedTokens(covered.length)} flagged ${FLAGGED_LEVEL}${
+    notCovered.length ? `; ${notCovered.length} more on platform_c, not covered` : ''
+  } (${args.mintIds.length} requested, ${errors.length} failed; ${args.chain} / ${args.platform}, last ${args.hours} h)`;
   const counts = {
     requested: args.mintIds.length,
-    analysed: findings.length,
+    analysed: covered.length,
     failed: errors.length,
     byLevel: stats.byLevel,
     ...(stats.averageConfidence !== null ? { averageConfidence: stats.averageConfidence } : {}),
@@ -127,48 +137,42 @@ function render(
     how: () => 'Ask for fewer mintIds per call.',
     format: ctx.format,
   };
-  const next = nextStep(
-    `get_streamer_sessions${scope} for one token's history; get_streamer_core${scope} to see whether it is live.`,
-  );
-  return withReasons(findings.length, (full) =>
-    fitRows(findings, ctx.budget, cut, (rows) => {
-      const text = [
+  return withReasons(ordered.length, (full) =>
+    fitRows(ordered, ctx.budget, cut, (rows) =>
+      result({
         headline,
-        ...(findings.length ? [levelsLine(stats)] : []),
-        ...(notCovered.length ? [notCoveredLine(notCovered)] : []),
-        ...noteLines(notes),
-        ...(rows.length
-          ? [
-              '',
-              ...table(
-                [
-                  { header: 'level' },
-                  { header: 'conf', align: 'right' },
-                  { header: 'score', align: 'right' },
-                  { header: 'mint' },
-                  { header: 'reasons' },
-                ],
-                rows.map((f) => [
-                  f.level,
-                  num(f.confidence),
-                  num(f.score),
-                  f.mintId,
-                  uncovered.has(f.mintId)
-                    ? `NOT COVERED: ${NOT_COVERED}`
-                    : reasonsText(f.reasons, full ? Infinity : 2),
-                ]),
-              ),
-            ]
-          : []),
-        ...(ctx.format === 'detailed' ? rows.flatMap((f) => detailLines(f)) : []),
-        ...(errors.length ? ['', ...failed.lines] : []),
-        ...next.lines,
-      ].join('\n');
-      return {
-        summary: headline,
-        text,
-        structured: {
-          query: { chain: args.chain, platform: args.platform, hours: args.hours },
+        lines: [
+          covered.length > 0 && levelsLine(stats),
+          ...(notCovered.length ? [notCoveredLine(notCovered)] : []),
+          ...noteLines(notes),
+          ...(rows.length
+            ? [
+                '',
+                ...table(
+                  [
+                    { header: 'level' },
+                    { header: 'conf', align: 'right' },
+                    { header: 'score', align: 'right' },
+                    { header: 'mint' },
+                    { header: 'reasons' },
+                  ],
+                  rows.map((f) => [
+                    isCovered(f.mintId) ? f.level : `(${f.level})`,
+                    num(f.confidence),
+                    num(f.score),
+                    f.mintId,
+                    isCovered(f.mintId)
+                      ? reasonsText(f.reasons, full ? Infinity : 2)
+                      : `NOT COVERED: ${NOT_COVERED}`,
+                  ]),
+                ),
+              ]
+            : []),
+          ...(ctx.format === 'detailed' ? rows.flatMap((f) => detailLines(f)) : []),
+          ...(errors.length ? ['', ...failed.lines] : []),
+        ],
+        query: { chain: args.chain, platform: args.platform, hours: args.hours },
+        data: {
           counts,
           calls: { botting: 1, streamers: requests - 1 },
           results: rows.map((f) => ({
@@ -181,15 +185,15 @@ function render(
                   score: f.score,
                   reasons: full ? f.reasons : f.reasons.slice(0, REASONS_IN_JSON),
                 }),
-            ...(uncovered.has(f.mintId) ? { covered: false, coverage: NOT_COVERED } : {}),
+            ...(isCovered(f.mintId) ? {} : { covered: false, coverage: NOT_COVERED }),
           })),
           ...(notCovered.length ? { notCovered } : {}),
           ...(errors.length ? { errors: failed.json } : {}),
           ...(notes.length ? { integrity: notes } : {}),
-          ...next.field,
         },
-      };
-    }),
+        next: `get_streamer_sessions${scope} for one token's history; get_streamer_core${scope} to see whether it is live.`,
+      }),
+    ),
   );
 }
 

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { describeObject, NOTHING_MORE, nothingMore } from '../format/generic.js';
+import { result } from '../format/result.js';
 import { cleanDeep } from '../format/text.js';
 import { defineTool } from './tool.js';
 
@@ -15,13 +16,13 @@ export const checkHealth = defineTool({
     const described = describeObject(body, ['success'], ctx.format === 'detailed');
     const headline = 'Service reachable: GET /health answered';
     const same = ctx.format === 'detailed' && nothingMore(body, ['success']);
-    const text = [
-      headline,
-      ...(described.parts.length ? [`reported: ${described.parts.join('; ')}`] : []),
-      ...(same ? [NOTHING_MORE] : []),
-    ].join('\n');
     const health =
       ctx.format === 'detailed' ? (cleanDeep(body) as Record<string, unknown>) : described.fields;
-    return { summary: headline, text, structured: { health, ...(same ? { detail: NOTHING_MORE } : {}) } };
+    return result({
+      headline,
+      lines: [described.parts.length > 0 && `reported: ${described.parts.join('; ')}`, same && NOTHING_MORE],
+      query: {},
+      data: { health, ...(same ? { detail: NOTHING_MORE } : {}) },
+    });
   },
 });

@@ -47,6 +47,23 @@ export function markCoverage(
   return findings.filter((f) => onC(f.mintId)).map((f) => f.mintId);
 }
 
-/** The line both tools print when findings rest on platform_c tokens. */
+/** The line both tools print when findings rest on platform_c tokens (not counted as analysed). */
 export const notCoveredLine = (ids: readonly string[]) =>
-  `Not covered: ${ids.length} analysed ${ids.length === 1 ? 'token' : 'tokens'} ${NOT_COVERED}, so ${ids.length === 1 ? 'its verdict rests' : 'their verdicts rest'} on no data: ${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ` and ${ids.length - 10} more` : ''}.`;
+  `Not covered: ${ids.length === 1 ? '1 token streams' : `${ids.length} tokens stream`} on platform_c, which botting analysis does not cover, so ${ids.length === 1 ? 'its verdict rests' : 'their verdicts rest'} on no data and ${ids.length === 1 ? 'is' : 'are'} left out of every count above: ${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ` and ${ids.length - 10} more` : ''}.`;
+
+/**
+ * Findings split by coverage: the covered ones (ranked as given) are what every count and average is
+ * over; the ones on platform_c follow them in the table, marked, never counted as flagged.
+ */
+export function byCoverage<F extends { mintId: string }>(
+  ranked: readonly F[],
+  notCovered: readonly string[],
+) {
+  const off = new Set(notCovered);
+  const covered = ranked.filter((f) => !off.has(f.mintId));
+  const uncovered = ranked.filter((f) => off.has(f.mintId));
+  return { covered, uncovered, ordered: [...covered, ...uncovered], isCovered: (id: string) => !off.has(id) };
+}
+
+/** "1 analysed token" / "3 analysed tokens". */
+export const analysedTokens = (n: number) => `${n} analysed ${n === 1 ? 'token' : 'tokens'}`;

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
 import { dailySeries, gridLines, hourlyGrid, seriesLine } from '../format/heatmap.js';
+import { result } from '../format/result.js';
 import { cleanDeep, num } from '../format/text.js';
 import { heatmapGrids } from '../view-data.js';
 import { SCOPES, SHAPES } from './shared.js';
@@ -17,7 +18,6 @@ export const getActivityHeatmap = defineTool({
   input: {},
   scope: SCOPES.any,
   output: {
-    query: z.object({}).loose().optional(),
     busiest: z.object({}).loose().optional(),
     hourly: z.object({}).loose().optional(),
     monthly: z.object({}).loose().optional(),
@@ -59,8 +59,7 @@ export const getActivityHeatmap = defineTool({
         : []),
     ];
     const headline = `Activity heatmap (${args.chain} / ${args.platform})${busiest.length ? `: ${busiest.join('; ')}` : ': no activity returned'}`;
-    const text = [
-      headline,
+    const lines = [
       ...(grid
         ? [
             `Hourly activity (keys "a-b"; a = ${grid.a[0]}..${grid.a[1]}, b = ${grid.b[0]}..${grid.b[1]}; what a and b mean is not stated by the API; darker = more, max ${num(maxHourly)})`,
@@ -76,13 +75,13 @@ export const getActivityHeatmap = defineTool({
         : []),
       // Detailed: every value the upstream sent, as the structured channel has it.
       ...(detailed ? [`All fields: ${describeObject(data, [], true).parts.join('; ')}`] : []),
-    ].join('\n');
+    ];
 
-    return {
-      summary: headline,
-      text,
-      structured: {
-        query: { chain: args.chain, platform: args.platform },
+    return result({
+      headline,
+      lines,
+      query: { chain: args.chain, platform: args.platform },
+      data: {
         busiest: {
           day: month?.peak ?? null,
           hourCell: grid?.peak ?? null,
@@ -126,6 +125,6 @@ export const getActivityHeatmap = defineTool({
           : {}),
         ...(detailed ? { upstream: asRecord(cleanDeep(data)) } : {}),
       },
-    };
+    });
   },
 });

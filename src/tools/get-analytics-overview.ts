@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { asRecord } from '../format/batch.js';
 import { describeObject, NOTHING_MORE, nothingMore } from '../format/generic.js';
+import { result } from '../format/result.js';
 import { clean, cleanDeep, num } from '../format/text.js';
 import { SCOPES, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
@@ -13,7 +14,6 @@ export const getAnalyticsOverview = defineTool({
   input: {},
   scope: SCOPES.any,
   output: {
-    query: z.object({}).loose().optional(),
     globalStats: z.object({}).loose().optional(),
     liveMetrics: z.object({}).loose().optional(),
     cached: z.boolean().optional(),
@@ -41,19 +41,17 @@ export const getAnalyticsOverview = defineTool({
       data.timestamp !== undefined ? `as of ${clean(data.timestamp, 40)}` : undefined,
     ].filter(Boolean);
     const same = detailed && nothingMore(stats) && nothingMore(metrics);
-    const text = [
+    return result({
       headline,
-      `global stats: ${statsDescribed.parts.join('; ') || 'none returned'}`,
-      'Time-valued fields as returned (units not stated by the API).',
-      `live metrics: ${metricsDescribed.parts.join('; ') || 'none returned'}`,
-      ...(flags.length ? [flags.join(' · ')] : []),
-      ...(same ? [NOTHING_MORE] : []),
-    ].join('\n');
-    return {
-      summary: headline,
-      text,
-      structured: {
-        query: { chain: args.chain, platform: args.platform },
+      lines: [
+        `global stats: ${statsDescribed.parts.join('; ') || 'none returned'}`,
+        'Time-valued fields as returned (units not stated by the API).',
+        `live metrics: ${metricsDescribed.parts.join('; ') || 'none returned'}`,
+        ...(flags.length ? [flags.join(' · ')] : []),
+        ...(same ? [NOTHING_MORE] : []),
+      ],
+      query: { chain: args.chain, platform: args.platform },
+      data: {
         globalStats: detailed ? (cleanDeep(stats) as Record<string, unknown>) : statsDescribed.fields,
         liveMetrics: detailed ? (cleanDeep(metrics) as Record<string, unknown>) : metricsDescribed.fields,
         ...(typeof body.cached === 'boolean' ? { cached: body.cached } : {}),
@@ -61,6 +59,6 @@ export const getAnalyticsOverview = defineTool({
         ...(data.timestamp !== undefined ? { timestamp: clean(data.timestamp, 40) } : {}),
         ...(same ? { detail: NOTHING_MORE } : {}),
       },
-    };
+    });
   },
 });

@@ -3,7 +3,7 @@ import { ranks } from '../format/aggregate.js';
 import { accountFor, asArray, asRecord, failures, noteLines } from '../format/batch.js';
 import { decimalSum } from '../format/decimal.js';
 import { extraLine, NOTHING_MORE } from '../format/generic.js';
-import { fitRows } from '../format/result.js';
+import { fitRows, result } from '../format/result.js';
 import { clean, cleanDeep, coin, decimalText, exact, idColumn, label, money, table } from '../format/text.js';
 import { failureGroups } from './batch-output.js';
 import { idList, SHAPES } from './shared.js';
@@ -85,15 +85,14 @@ export const getCreatorFees = defineTool({
     }${totalParts.length ? `; total ${totalParts.join(' · ')}` : ''}`;
     const extra = found.some((f) => Object.keys(f).some((k) => !SHOWN.includes(k)));
     const nothingMore = detailed && !extra ? NOTHING_MORE : undefined;
-    const ids = idColumn(ranked.length, 'addresses');
+    const ids = idColumn(ranked.length, 'addresses', { ranked: true });
     const cut = {
       what: 'tokens (highest native-coin fees first)',
       how: () => 'Ask for fewer tokenAddresses per call.',
       format: ctx.format,
     };
     return fitRows(ranked, ctx.budget, cut, (rows) => {
-      const text = [
-        headline,
+      const lines = [
         ...noteLines(notes),
         ...(rows.length
           ? table(
@@ -105,9 +104,9 @@ export const getCreatorFees = defineTool({
                 { header: 'currency' },
                 { header: 'creator' },
               ],
-              rows.map(({ f, rank }) => [
+              rows.map(({ f, rank }, i) => [
                 rank === null ? '–' : String(rank),
-                ids.show(clean(f.tokenAddress, 64)),
+                ids.show(clean(f.tokenAddress, 64), i),
                 coin(f.feesInNativeCoin),
                 money(f.totalFees),
                 label(f.currency, 12),
@@ -122,7 +121,7 @@ export const getCreatorFees = defineTool({
         ...(detailed ? rows.flatMap(({ f }) => extraLine(clean(f.tokenAddress, 64), f, SHOWN)) : []),
         ...(nothingMore ? [nothingMore] : []),
         ...failed.lines,
-      ].join('\n');
+      ];
       const results = rows.map(({ f, rank }) => ({
         rank,
         ...(detailed
@@ -135,10 +134,11 @@ export const getCreatorFees = defineTool({
               creatorAddress: clean(f.creatorAddress, 64),
             }),
       }));
-      return {
-        summary: headline,
-        text,
-        structured: {
+      return result({
+        headline,
+        lines,
+        query: {},
+        data: {
           counts: { requested: args.tokenAddresses.length, found: found.length, failed: errors.length },
           totals: {
             nativeCoin: Number(totals.nativeCoin.total),
@@ -150,7 +150,7 @@ export const getCreatorFees = defineTool({
           ...(notes.length ? { integrity: notes } : {}),
           ...(nothingMore ? { detail: nothingMore } : {}),
         },
-      };
+      });
     });
   },
 });

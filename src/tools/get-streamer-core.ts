@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { asRecord } from '../format/batch.js';
 import { describeObject, NOTHING_MORE } from '../format/generic.js';
-import { nextStep } from '../format/result.js';
+import { result } from '../format/result.js';
 import { liveText, type StreamerRecord } from '../format/streamer.js';
 import { clean, cleanDeep, num, quote } from '../format/text.js';
 import { bottingHint, mintId, SCOPES, SHAPES, scopeHint, segment } from './shared.js';
@@ -52,25 +52,17 @@ export const getStreamerCore = defineTool({
               typeof r[k] === 'string' ? clean(r[k], 120) : r[k],
             ]),
           );
-    const next = nextStep(
-      `get_streamer_sessions${scopeHint(args.chain, args.platform)} for its stream history; ${bottingHint(r.platform ?? args.platform)}.`,
-    );
-    const text = [
+    return result({
       headline,
-      `mint ${clean(r.mintId ?? args.mint, 64)} · ${clean(r.chain ?? args.chain, 16)} / ${clean(r.platform ?? args.platform, 16)}`,
-      `live: ${liveText(r.isCurrentlyLive)} · viewers ${num(r.currentViewers)} · market cap ${num(r.tokenMarketCap)} · price ${num(r.tokenPrice)} · total streaming time ${num(r.totalStreamingTime)} (unit not stated by the API)`,
-      ...(extra.length ? [`other fields: ${extra.join('; ')}`] : []),
-      ...(ctx.format === 'detailed' && !extra.length ? [NOTHING_MORE] : []),
-      ...next.lines,
-    ].join('\n');
-    return {
-      summary: headline,
-      text,
-      structured: {
-        streamer,
-        ...(ctx.format === 'detailed' && !extra.length ? { detail: NOTHING_MORE } : {}),
-        ...next.field,
-      },
-    };
+      lines: [
+        `mint ${clean(r.mintId ?? args.mint, 64)} · ${clean(r.chain ?? args.chain, 16)} / ${clean(r.platform ?? args.platform, 16)}`,
+        `live: ${liveText(r.isCurrentlyLive)} · viewers ${num(r.currentViewers)} · market cap ${num(r.tokenMarketCap)} · price ${num(r.tokenPrice)} · total streaming time ${num(r.totalStreamingTime)} (unit not stated by the API)`,
+        extra.length > 0 && `other fields: ${extra.join('; ')}`,
+        ctx.format === 'detailed' && !extra.length && NOTHING_MORE,
+      ],
+      query: { mint: args.mint, chain: args.chain, platform: args.platform },
+      data: { streamer, ...(ctx.format === 'detailed' && !extra.length ? { detail: NOTHING_MORE } : {}) },
+      next: `get_streamer_sessions${scopeHint(args.chain, args.platform)} for its stream history; ${bottingHint(r.platform ?? args.platform)}.`,
+    });
   },
 });

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { numericStats } from '../format/aggregate.js';
 import { asArray, asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
-import { fitRows, nextStep, tabular } from '../format/result.js';
+import { fitRows, result, tabular } from '../format/result.js';
 import { approx, clean, exact, num, table } from '../format/text.js';
 import { mintId, page, SCOPES, SHAPES, segment } from './shared.js';
 import { defineTool } from './tool.js';
@@ -124,7 +124,6 @@ export const getStreamerSessions = defineTool({
   },
   scope: SCOPES.any,
   output: {
-    query: z.object({}).loose().optional(),
     columns: z.array(z.string()).optional(),
     rows: z.array(z.array(z.unknown())).optional(),
     items: z.array(z.object({}).loose()).optional(),
@@ -141,13 +140,12 @@ export const getStreamerSessions = defineTool({
     const figures = sessionFigures(sessions);
     const peakText = figures.peak ? `, peak ${num(figures.peak.peakViewers)} viewers` : '';
     const headline = `Sessions of ${args.mint}: ${num(sessions.length)} on page ${args.page}${peakText} (${figures.order ? `${figures.order}; ` : ''}${args.chain} / ${args.platform})`;
-    const next = nextStep(
+    const next =
       sessions.length >= args.limit
         ? `page ${args.page + 1} may hold more (this page is full).`
         : sessions.length === 0 && args.page > 1
           ? 'no sessions on this page; earlier pages (page 1 first) may have some.'
-          : undefined,
-    );
+          : undefined;
     const query = {
       mint: args.mint,
       limit: args.limit,
@@ -160,47 +158,44 @@ export const getStreamerSessions = defineTool({
       how: (shown: number) => `Ask with limit ${Math.max(1, shown)}.`,
       format: ctx.format,
     };
-    return fitRows(sessions, ctx.budget, cut, (rows) => {
-      const text = [
+    return fitRows(sessions, ctx.budget, cut, (rows) =>
+      result({
         headline,
-        ...figureLines(figures, sessions.length),
-        ...(rows.length
-          ? table(
-              [
-                { header: 'start' },
-                { header: 'end' },
-                { header: 'duration', align: 'right' },
-                { header: 'peak', align: 'right' },
-                { header: 'avg', align: 'right' },
-              ],
-              rows.map((s) => [
-                when(s.startTime),
-                when(s.endTime),
-                num(s.duration),
-                num(s.peakViewers),
-                num(s.averageViewers),
-              ]),
-            )
-          : ['No sessions.']),
-        ...(rows.length ? ['Times in UTC; durations as returned (unit not stated by the API).'] : []),
-        ...(ctx.format === 'detailed'
-          ? rows.map(
-              (s) =>
-                `  ${when(s.startTime)}: ${describeObject(s, ['startTime', 'endTime', 'duration', 'peakViewers', 'averageViewers', 'mintId'], true).parts.join('; ') || 'no other fields'}`,
-            )
-          : []),
-        ...next.lines,
-      ].join('\n');
-      return {
-        summary: headline,
-        text,
-        structured: {
-          query,
+        lines: [
+          ...figureLines(figures, sessions.length),
+          ...(rows.length
+            ? table(
+                [
+                  { header: 'start' },
+                  { header: 'end' },
+                  { header: 'duration', align: 'right' },
+                  { header: 'peak', align: 'right' },
+                  { header: 'avg', align: 'right' },
+                ],
+                rows.map((s) => [
+                  when(s.startTime),
+                  when(s.endTime),
+                  num(s.duration),
+                  num(s.peakViewers),
+                  num(s.averageViewers),
+                ]),
+              )
+            : ['No sessions.']),
+          ...(rows.length ? ['Times in UTC; durations as returned (unit not stated by the API).'] : []),
+          ...(ctx.format === 'detailed'
+            ? rows.map(
+                (s) =>
+                  `  ${when(s.startTime)}: ${describeObject(s, ['startTime', 'endTime', 'duration', 'peakViewers', 'averageViewers', 'mintId'], true).parts.join('; ') || 'no other fields'}`,
+              )
+            : []),
+        ],
+        query,
+        data: {
           ...(sessions.length ? { aggregates: figures } : {}),
           ...tabular(rows, COLUMNS, ctx.format === 'detailed'),
-          ...next.field,
         },
-      };
-    });
+        next,
+      }),
+    );
   },
 });

@@ -42,5 +42,6 @@ export const getStreamersAnalytics = defineTool({
       true,
       (n) =>
         otherChainHint('get_streamers_analytics', args.chain, SCOPES.noPlatformC, n, args.mintIds.length),
+      { chain: args.chain, platform: args.platform, period: args.period, points: args.points },
     ),
 });

@@ -29,5 +29,6 @@ export const getStreamersComplete = defineTool({
       undefined,
       false,
       (n) => otherChainHint('get_streamers_complete', args.chain, SCOPES.noPlatformC, n, args.mintIds.length),
+      { chain: args.chain, platform: args.platform },
     ),
 });

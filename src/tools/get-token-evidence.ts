@@ -3,6 +3,7 @@
 import * as z from 'zod';
 import { asArray, asRecord } from '../format/batch.js';
 import { parseFindings } from '../format/botting.js';
+import { result } from '../format/result.js';
 import { clean } from '../format/text.js';
 import { seriesData, sessionsData, VIEW_LIMITS } from '../view-data.js';
 import { mintId, SCOPES, SHAPES, segment } from './shared.js';
@@ -91,6 +92,11 @@ export const getTokenEvidence = defineTool({
           : null,
     });
     const summary = `Evidence for ${mint}: ${counts.series} series, ${counts.sessions} sessions${finding ? `, botting ${finding.level}` : ''}`;
-    return { summary, text: summary, structured: { counts } };
+    return result({
+      headline: summary,
+      lines: [],
+      query: { mint, period, chain, platform },
+      data: { counts },
+    });
   },
 });

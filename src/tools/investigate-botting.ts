@@ -15,7 +15,7 @@ import {
 } from '../format/botting.js';
 import { describeError } from '../format/errors.js';
 import { describeObject } from '../format/generic.js';
-import { fitRows, nextStep } from '../format/result.js';
+import { fitRows, result } from '../format/result.js';
 import { liveText, type StreamerRecord } from '../format/streamer.js';
 import {
   abbrev,
@@ -33,7 +33,15 @@ import {
 } from '../format/text.js';
 import { boardData } from '../view-data.js';
 import { failureGroups } from './batch-output.js';
-import { LOOKUP_BATCH, markCoverage, NOT_COVERED, notCoveredLine, streamerLookup } from './coverage.js';
+import {
+  analysedTokens,
+  byCoverage,
+  LOOKUP_BATCH,
+  markCoverage,
+  NOT_COVERED,
+  notCoveredLine,
+  streamerLookup,
+} from './coverage.js';
 import { INVESTIGATION_TTL_MS, recall, remember } from './investigation-cache.js';
 import { type Chain, idList, otherChainHint, SCOPES, SHAPES, scopeHint } from './shared.js';
 import { type CallContext, defineTool } from './tool.js';
@@ -98,7 +106,6 @@ export const investigateBotting = defineTool({
       ? 'sortBy "fees" needs includeCreatorFees: true (fees are joined only when asked for).'
       : undefined,
   output: {
-    query: z.object({}).loose().optional(),
     counts: z.object({}).loose().optional(),
     calls: z.object({}).loose().optional(),
     dataAgeSeconds: z.number().optional(),
@@ -317,18 +324,21 @@ function report(
   /** Whether a re-slice within the cache's lifetime is free (not after a failed request). */
   kept: boolean,
 ) {
-  const { ranked, errors, notes, records, fees, calls } = data;
-  const stats = levelStats(ranked);
-  const flagged = ranked.filter((f) => f.level === FLAGGED_LEVEL);
+  const { errors, notes, records, fees, calls } = data;
+  // Every count is over the tokens the botting endpoint covers; platform_c verdicts rest on no data, so
+  // they are counted apart and ranked after the covered ones.
+  const { covered, ordered: ranked, isCovered } = byCoverage(data.ranked, data.notCovered);
+  const stats = levelStats(covered);
+  const flagged = covered.filter((f) => f.level === FLAGGED_LEVEL);
   const isLive = (f: Finding) => records.get(f.mintId)?.isCurrentlyLive === true;
   const flaggedLive = flagged.filter(isLive);
   let liveViewers = 0;
   for (const f of flaggedLive) liveViewers += exact(records.get(f.mintId)?.currentViewers) ?? 0;
-  const reasons = topReasons(ranked);
+  const reasons = topReasons(covered);
   const failed = failures(errors, 'mintIds', (n) =>
     otherChainHint('investigate_botting', args.chain as Chain, SCOPES.botting, n, args.mintIds.length),
   );
-  const notCovered = new Set(data.notCovered);
+  const notCovered = data.notCovered;
 
   // The slice: levels (case-insensitive), live only, then the order asked for, then the offset.
   const wanted = args.levels ? new Set(args.levels.map((l) => l.toUpperCase())) : undefined;
@@ -345,8 +355,18 @@ function report(
     ...(args.levels ? [`levels ${args.levels.join(', ')}`] : []),
     ...(args.liveOnly ? ['live only'] : []),
   ].join(', ');
+  const matchedOff = sorted.filter((f) => !isCovered(f.mintId)).length;
+  const matched = sorted.length - matchedOff;
 
-  const headline = `Botting investigation: ${flagged.length} of ${ranked.length} analysed tokens flagged ${FLAGGED_LEVEL}, ${flaggedLive.length} of them live now (${args.mintIds.length} requested, ${errors.length} failed; ${args.chain} / ${args.platform}, last ${args.hours} h)`;
+  const scopeText = `(${args.mintIds.length} requested, ${errors.length} failed; ${args.chain} / ${args.platform}, last ${args.hours} h)`;
+  const offText = notCovered.length ? `; ${notCovered.length} more on platform_c, not covered` : '';
+  const flaggedText = `${flagged.length} of ${analysedTokens(covered.length)} flagged ${FLAGGED_LEVEL}, ${flaggedLive.length} of them live now`;
+  // With a filter, the headline leads with what it matched: that is the answer to the question asked.
+  const headline = filterText
+    ? `Botting investigation: ${matched} of ${analysedTokens(covered.length)} ${matched === 1 ? 'matches' : 'match'} ${filterText}${
+        matchedOff ? ` (and ${matchedOff} not covered, on platform_c)` : ''
+      }; in all, ${flagged.length} flagged ${FLAGGED_LEVEL}, ${flaggedLive.length} of them live now${offText} ${scopeText}`
+    : `Botting investigation: ${flaggedText}${offText} ${scopeText}`;
   // The flagged live tokens are counted here; the table (or levels + liveOnly) names them, in its order.
   const flaggedLine = `Flagged ${FLAGGED_LEVEL} and live now: ${flaggedLive.length ? `${flaggedLive.length} (${grouped(liveViewers)} viewers)` : 'none'}`;
   const listsFlaggedLive =
@@ -357,13 +377,17 @@ function report(
         ? `; from offset ${args.offset} (row ${args.offset + 1})`
         : `; offset ${args.offset} is past the end: ${sorted.length} match, use an offset below ${sorted.length}`
       : ''
-  }.`;
+  }${notCovered.length && args.sortBy === 'suspicion' ? '; tokens not covered last' : ''}.`;
   const ageLine =
     ageSeconds !== undefined
       ? `Data from this investigation ${ageSeconds} s ago; no new upstream requests (kept ${TTL_MINUTES} minutes).`
       : undefined;
   const showFees = args.includeCreatorFees;
-  const ids = idColumn(page.length, 'ids');
+  // Whole ids in the first rows and in the rows the headline and the next step point at (flagged, live).
+  const ids = idColumn(page.length, 'ids', {
+    ranked: true,
+    pointed: new Set(flaggedLive.map((f) => f.mintId)),
+  });
   const columns = [
     'rank',
     'mintId',
@@ -381,7 +405,7 @@ function report(
   ];
   const counts = {
     requested: args.mintIds.length,
-    analysed: ranked.length,
+    analysed: covered.length,
     failed: errors.length,
     byLevel: stats.byLevel,
     ...(stats.averageConfidence !== null ? { averageConfidence: stats.averageConfidence } : {}),
@@ -389,6 +413,7 @@ function report(
     flaggedLive: flaggedLive.length,
     flaggedLiveViewers: liveViewers,
     matching: sorted.length,
+    ...(args.chain === 'chain_b' ? { notCovered: notCovered.length, matchingNotCovered: matchedOff } : {}),
   };
   const cut = {
     what: `ranked findings (${SORT_TEXT[args.sortBy]})`,
@@ -398,93 +423,92 @@ function report(
     offset: args.offset,
   };
 
-  const next = nextStep(
-    `${flaggedLive.length && !listsFlaggedLive ? `levels ["${FLAGGED_LEVEL}"] with liveOnly true lists the ${flaggedLive.length} flagged live tokens (no new upstream requests); ` : ''}get_streamer_sessions${scopeHint(args.chain, args.platform)} on a flagged token for its history; get_streamer_core${scopeHint(args.chain, args.platform)} for its current state.`,
-  );
+  const next = `${flaggedLive.length && !listsFlaggedLive ? `levels ["${FLAGGED_LEVEL}"] with liveOnly true lists the ${flaggedLive.length} flagged live tokens (no new upstream requests); ` : ''}get_streamer_sessions${scopeHint(args.chain, args.platform)} on a flagged token for its history; get_streamer_core${scopeHint(args.chain, args.platform)} for its current state.`;
   const detailed = ctx.format === 'detailed';
   return withReasons(page.length, (full) =>
-    fitRows(page, ctx.budget, cut, (rows) => {
-      const text = [
+    fitRows(page, ctx.budget, cut, (rows) =>
+      result({
         headline,
-        ...(ranked.length ? [levelsLine(stats), flaggedLine] : []),
-        ...(reasons.length
-          ? [`Most frequent reasons: ${reasons.map((r) => `${quote(r.reason, 60)} (${r.count})`).join('; ')}`]
-          : []),
-        ...(notCovered.size ? [notCoveredLine(data.notCovered)] : []),
-        ...noteLines(notes),
-        ...(ranked.length ? [sliceLine] : []),
-        ...(ageLine ? [ageLine] : []),
-        ...(rows.length
-          ? [
-              '',
-              ...table(
-                [
-                  { header: '#', align: 'right' },
-                  { header: 'level' },
-                  { header: 'conf', align: 'right' },
-                  { header: 'score', align: 'right' },
-                  { header: 'live' },
-                  { header: 'viewers', align: 'right' },
-                  { header: 'mcap', align: 'right' },
-                  { header: 'name' },
-                  { header: 'symbol' },
-                  { header: 'mint' },
-                  ...(showFees
-                    ? [
-                        { header: 'native fees', align: 'right' as const },
-                        { header: 'fees', align: 'right' as const },
-                      ]
-                    : []),
-                  { header: full ? 'reasons' : 'first reason' },
-                ],
-                rows.map((f, i) => {
-                  const r = records.get(f.mintId);
-                  const fee = fees.get(f.mintId);
-                  return [
-                    String(args.offset + i + 1),
-                    f.level,
-                    num(f.confidence),
-                    num(f.score),
-                    r ? liveText(r.isCurrentlyLive) : '?',
-                    num(r?.currentViewers),
-                    detailed ? num(r?.tokenMarketCap) : abbrev(r?.tokenMarketCap),
-                    r ? quote(r.coinName, 20) : '–',
-                    r ? label(r.coinSymbol) : '–',
-                    ids.show(f.mintId),
+        lines: [
+          ...(covered.length ? [levelsLine(stats), flaggedLine] : []),
+          ...(reasons.length
+            ? [
+                `Most frequent reasons: ${reasons.map((r) => `${quote(r.reason, 60)} (${r.count})`).join('; ')}`,
+              ]
+            : []),
+          ...(notCovered.length ? [notCoveredLine(notCovered)] : []),
+          ...noteLines(notes),
+          ...(ranked.length ? [sliceLine] : []),
+          ...(ageLine ? [ageLine] : []),
+          ...(rows.length
+            ? [
+                '',
+                ...table(
+                  [
+                    { header: '#', align: 'right' },
+                    { header: 'level' },
+                    { header: 'conf', align: 'right' },
+                    { header: 'score', align: 'right' },
+                    { header: 'live' },
+                    { header: 'viewers', align: 'right' },
+                    { header: 'mcap', align: 'right' },
+                    { header: 'name' },
+                    { header: 'symbol' },
+                    { header: 'mint' },
                     ...(showFees
                       ? [
-                          coin(fee?.feesInNativeCoin),
-                          fee ? `${money(fee.totalFees)} ${label(fee.currency)}` : '–',
+                          { header: 'native fees', align: 'right' as const },
+                          { header: 'fees', align: 'right' as const },
                         ]
                       : []),
-                    notCovered.has(f.mintId)
-                      ? `NOT COVERED: ${NOT_COVERED}`
-                      : reasonsText(f.reasons, full ? Infinity : 1, 48),
-                  ];
-                }),
-              ),
-              ...ids.note,
-              ...(detailed ? [] : ['mcap abbreviated (k, M, B); response_format "detailed" shows it exact.']),
-              ...(ctx.format === 'detailed' ? rows.map((f) => detailLine(f, records, fees)) : []),
-            ]
-          : []),
-        ...(errors.length ? ['', ...failed.lines] : []),
-        ...next.lines,
-      ].join('\n');
-      return {
-        summary: headline,
-        text,
-        structured: {
-          query: {
-            chain: args.chain,
-            platform: args.platform,
-            hours: args.hours,
-            includeCreatorFees: args.includeCreatorFees,
-            sortBy: args.sortBy,
-            ...(args.levels ? { levels: args.levels } : {}),
-            liveOnly: args.liveOnly,
-            offset: args.offset,
-          },
+                    { header: full ? 'reasons' : 'first reason' },
+                  ],
+                  rows.map((f, i) => {
+                    const r = records.get(f.mintId);
+                    const fee = fees.get(f.mintId);
+                    return [
+                      String(args.offset + i + 1),
+                      isCovered(f.mintId) ? f.level : `(${f.level})`,
+                      num(f.confidence),
+                      num(f.score),
+                      r ? liveText(r.isCurrentlyLive) : '?',
+                      num(r?.currentViewers),
+                      detailed ? num(r?.tokenMarketCap) : abbrev(r?.tokenMarketCap),
+                      r ? quote(r.coinName, 20) : '–',
+                      r ? label(r.coinSymbol) : '–',
+                      ids.show(f.mintId, i),
+                      ...(showFees
+                        ? [
+                            coin(fee?.feesInNativeCoin),
+                            fee ? `${money(fee.totalFees)} ${label(fee.currency)}` : '–',
+                          ]
+                        : []),
+                      isCovered(f.mintId)
+                        ? reasonsText(f.reasons, full ? Infinity : 1, 48)
+                        : `NOT COVERED: ${NOT_COVERED}`,
+                    ];
+                  }),
+                ),
+                ...ids.note,
+                ...(detailed
+                  ? []
+                  : ['mcap abbreviated (k, M, B); response_format "detailed" shows it exact.']),
+                ...(ctx.format === 'detailed' ? rows.map((f) => detailLine(f, records, fees)) : []),
+              ]
+            : []),
+          ...(errors.length ? ['', ...failed.lines] : []),
+        ],
+        query: {
+          chain: args.chain,
+          platform: args.platform,
+          hours: args.hours,
+          includeCreatorFees: args.includeCreatorFees,
+          sortBy: args.sortBy,
+          ...(args.levels ? { levels: args.levels } : {}),
+          liveOnly: args.liveOnly,
+          offset: args.offset,
+        },
+        data: {
           counts,
           calls: ageSeconds === undefined ? calls : { botting: 0, streamers: 0, fees: 0 },
           ...(ageSeconds !== undefined ? { dataAgeSeconds: ageSeconds } : {}),
@@ -496,7 +520,7 @@ function report(
                   ...(cleanDeep(f.raw) as Record<string, unknown>),
                   streamer: cleanDeep(records.get(f.mintId) ?? null),
                   ...(showFees ? { creatorFees: fees.get(f.mintId) ?? null } : {}),
-                  ...(args.chain === 'chain_b' ? { covered: !notCovered.has(f.mintId) } : {}),
+                  ...(args.chain === 'chain_b' ? { covered: isCovered(f.mintId) } : {}),
                 })),
               }
             : {
@@ -519,21 +543,21 @@ function report(
                     ...(showFees
                       ? [fee?.feesInNativeCoin ?? null, fee?.totalFees ?? null, fee?.currency ?? null]
                       : []),
-                    ...(args.chain === 'chain_b' ? [!notCovered.has(f.mintId)] : []),
+                    ...(args.chain === 'chain_b' ? [isCovered(f.mintId)] : []),
                   ];
                 }),
               }),
-          ...(notCovered.size ? { notCovered: data.notCovered } : {}),
+          ...(notCovered.length ? { notCovered } : {}),
           ...(errors.length ? { errors: failed.json } : {}),
           ...(notes.length ? { notes } : {}),
           // An offset past the end shows nothing: where the ranking ends, for this channel's reader too.
           ...(page.length === 0 && args.offset > 0
             ? { shown: { from: null, to: null, of: sorted.length } }
             : {}),
-          ...next.field,
         },
-      };
-    }),
+        next,
+      }),
+    ),
   );
 }
 

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { asArray, asRecord } from '../format/batch.js';
 import { decimalSum } from '../format/decimal.js';
 import { extraLine } from '../format/generic.js';
-import { fitRows, nextStep, tabular } from '../format/result.js';
+import { fitRows, result, tabular } from '../format/result.js';
 import { type StreamerRecord, streamerColumns, streamerRow } from '../format/streamer.js';
 import {
   clean,
@@ -37,7 +37,6 @@ export const listStreamers = defineTool({
   scope: SCOPES.noPlatformC,
   ids: 'tokenAddresses',
   output: {
-    query: z.object({}).loose().optional(),
     pagination: z.object({}).loose().optional(),
     columns: z.array(z.string()).optional(),
     rows: z.array(z.array(z.unknown())).optional(),
@@ -59,7 +58,9 @@ export const listStreamers = defineTool({
     const totalPages = typeof pg.totalPages === 'number' ? pg.totalPages : undefined;
     const requested = args.tokenAddresses.length;
     const showScope = args.chain === 'all' || args.platform === 'all';
-    const columns = streamerColumns(showScope);
+    // Concise text: the total streaming time when it ranks the rows; detailed text and the JSON always.
+    const streamTime = args.sortBy === 'time' || ctx.format === 'detailed';
+    const columns = streamerColumns(showScope, streamTime);
     const returned = new Set(records.map((r) => r.mintId));
     const notFound =
       total < requested && (totalPages ?? 1) <= 1 ? args.tokenAddresses.filter((a) => !returned.has(a)) : [];
@@ -96,11 +97,11 @@ export const listStreamers = defineTool({
       missingCount && !notFound.length && total > 0
         ? `limit ${requested} (all on one page) names the ${missingCount} missing addresses.`
         : undefined;
-    const next = nextStep(
+    const next =
       [pg.hasNext === true ? `page ${args.page + 1}.` : undefined, which, hint].filter(Boolean).join(' ') ||
-        undefined,
-    );
-    const ids = idColumn(records.length, 'addresses');
+      undefined;
+    // Every page is sorted (by viewers unless asked otherwise): a ranked table.
+    const ids = idColumn(records.length, 'addresses', { ranked: true });
 
     const cut = {
       what: 'rows of this page',
@@ -108,35 +109,32 @@ export const listStreamers = defineTool({
         `To see the rest, ask with a smaller limit (e.g. limit ${Math.max(1, shown)} and later pages).`,
       format: ctx.format,
     };
-    return fitRows(records, ctx.budget, cut, (rows) => {
-      const text = [
+    return fitRows(records, ctx.budget, cut, (rows) =>
+      result({
         headline,
-        ...(missing ? [missing] : []),
-        ...(records.length
-          ? table(
-              columns.text,
-              rows.map((r) => streamerRow(r, showScope, ids.show(clean(r.mintId, 64)))),
-            )
-          : []),
-        ...ids.note,
-        ...(ctx.format === 'detailed'
-          ? rows.flatMap((r) => extraLine(shortId(clean(r.mintId, 64)), r, columns.keys))
-          : []),
-        ...next.lines,
-      ].join('\n');
-      return {
-        summary: headline,
-        text,
-        structured: {
-          query,
+        lines: [
+          ...(missing ? [missing] : []),
+          ...(records.length
+            ? table(
+                columns.text,
+                rows.map((r, i) => streamerRow(r, showScope, ids.show(clean(r.mintId, 64), i), streamTime)),
+              )
+            : []),
+          ...ids.note,
+          ...(ctx.format === 'detailed'
+            ? rows.flatMap((r) => extraLine(shortId(clean(r.mintId, 64)), r, columns.keys))
+            : []),
+        ],
+        query,
+        data: {
           aggregates: { rows: records.length, live, currentViewers: Number(viewers) },
           pagination: cleanDeep(pg) as Record<string, unknown>,
           ...tabular(rows, columns.keys, ctx.format === 'detailed'),
           ...(missingCount ? { notFoundCount: missingCount } : {}),
           ...(notFound.length ? { notFound } : {}),
-          ...next.field,
         },
-      };
-    });
+        next,
+      }),
+    );
   },
 });

@@ -138,6 +138,8 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
   const input = z.strictObject(shape);
   const output = z.object({
     summary: z.string(),
+    // What was asked, as sent (src/format/result.ts `result`): every result carries it.
+    query: z.object({}).loose().optional(),
     ...spec.output,
     ...(spec.ids ? { duplicates: z.array(z.string()).optional() } : {}),
     next: z.string().optional(),

@@ -37,7 +37,7 @@ describe.runIf(FIRST_CHANNEL)('identical requests in flight share one upstream r
     sim.latencyMs = 60;
     const answers = await Promise.all(Array.from({ length: 5 }, () => api.request(health)));
     expect(sim.requests).toHaveLength(1);
-    expect(answers.every((a) => a.body.status === 'ok')).toBe(true);
+    expect(answers.every((a) => a.body.success === true)).toBe(true);
     // Sequential calls are not shared: each is a fresh request.
     await api.request(health);
     expect(sim.requests).toHaveLength(2);
@@ -68,7 +68,7 @@ describe.runIf(FIRST_CHANNEL)('identical requests in flight share one upstream r
     await vi.waitFor(() => expect(sim.requests).toHaveLength(1), { timeout: 5_000, interval: 5 });
     controller.abort();
     expect((await leaving).kind).toBe('cancelled');
-    expect((await staying).body.status).toBe('ok');
+    expect((await staying).body.success).toBe(true);
     expect(sim.abandoned).toBe(0);
     await api.close();
   });
@@ -86,7 +86,7 @@ describe.runIf(FIRST_CHANNEL)('identical requests in flight share one upstream r
     await vi.waitFor(() => expect(sim.abandoned).toBe(1), { timeout: 5_000, interval: 5 });
     expect(sim.requests).toHaveLength(1);
     // The next identical call starts afresh rather than joining the abandoned one.
-    expect((await api.request(health)).body.status).toBe('ok');
+    expect((await api.request(health)).body.success).toBe(true);
     await api.close();
   });
 });
@@ -120,7 +120,7 @@ describe.runIf(FIRST_CHANNEL)('circuit breaker', () => {
     later(199);
     expect((await failure(api.request(health))).kind).toBe('circuit_open');
     later(1);
-    expect((await api.request(health)).body.status).toBe('ok');
+    expect((await api.request(health)).body.success).toBe(true);
     expect(sim.requests).toHaveLength(4);
     expect(logLines.some((l) => l.includes('circuit closed'))).toBe(true);
     await api.close();
@@ -157,7 +157,7 @@ describe.runIf(FIRST_CHANNEL)('circuit breaker', () => {
     const api = client({ breaker: { threshold: 2, cooldownMs: 10_000 } });
     sim.inject({ status: 404 }, { status: 429, headers: { 'retry-after': '99' } }, { status: 400 });
     for (let i = 0; i < 3; i++) await failure(api.request(health));
-    expect((await api.request(health)).body.status).toBe('ok');
+    expect((await api.request(health)).body.success).toBe(true);
     await api.close();
   });
 });

@@ -13,9 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appsClient, chromiumPath, MODES, mount, openHost } from '../../scripts/host/harness.js';
 import { HOST_BACKGROUND } from '../../scripts/host/theme.js';
 import { num } from '../../src/format/text.js';
-import type { Simulator } from '../../src/simulator/server.js';
+import type { DialectName } from '../../src/simulator/dialect.js';
+import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { VIEW_DATA_KEY } from '../../src/views.js';
-import { ids, startSim } from '../helpers.js';
+import { ids, SIM_KEY, startSim } from '../helpers.js';
 
 const SHOTS = fileURLToPath(new URL('../../.screenshots/', import.meta.url));
 const HOSTILE = '<img src=x onerror="document.title=\'pwned\'">';
@@ -32,6 +33,8 @@ if (!executablePath) {
 type Theme = 'light' | 'dark';
 type Result = Awaited<ReturnType<Client['callTool']>>;
 let sim: Simulator;
+/** The same data named the other way (src/simulator/dialect.ts): each client mode meets one dialect. */
+let simB: Simulator;
 let browser: Browser;
 const toolCalls: string[] = [];
 /** A token worth 16,000,000: its market-cap axis labels are the widest the charts draw here. */
@@ -40,13 +43,16 @@ let rich: string;
 beforeAll(async () => {
   if (!executablePath) return;
   sim = await startSim();
-  // A coin whose name is markup: the view must show it as text.
-  const victim = sim.data.tokens.find((t) => t.platform === 'platform_a' && t.botting);
-  if (victim) victim.coinName = HOSTILE;
-  const big = sim.data.tokens.filter((t) => t.platform === 'platform_a')[2];
-  if (big) {
-    big.tokenMarketCap = 16_000_000;
-    rich = big.mintId;
+  simB = await startSimulator({ apiKey: SIM_KEY, dialect: sim.dialect === 'b' ? 'a' : 'b' });
+  for (const s of [sim, simB]) {
+    // A coin whose name is markup: the view must show it as text.
+    const victim = s.data.tokens.find((t) => t.platform === 'platform_a' && t.botting);
+    if (victim) victim.coinName = HOSTILE;
+    const big = s.data.tokens.filter((t) => t.platform === 'platform_a')[2];
+    if (big) {
+      big.tokenMarketCap = 16_000_000;
+      rich = big.mintId;
+    }
   }
   browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
   mkdirSync(SHOTS, { recursive: true });
@@ -54,7 +60,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await sim?.close();
+  await simB?.close();
 });
+
+/** The market-cap field of each dialect's analytics points (the document does not name it). */
+const CAP_FIELD: Record<DialectName, string> = { a: 'marketCap', b: 'cap_usd' };
 
 const viewOf = (result: unknown) =>
   ((result as { _meta?: Record<string, unknown> })._meta?.[VIEW_DATA_KEY] ?? {}) as Record<string, unknown>;
@@ -176,9 +186,12 @@ const overflow = (frame: Frame) =>
     '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
   ) as Promise<{ scroll: number; client: number }>;
 
-for (const [modeName, mode] of Object.entries(MODES)) {
-  describe.skipIf(!executablePath)(`views for a ${modeName} client`, () => {
+// Each client mode meets one dialect, so that both dialects are drawn at every width and theme.
+for (const [index, [modeName, mode]] of Object.entries(MODES).entries()) {
+  const dialect: DialectName = index % 2 === 0 ? 'a' : 'b';
+  describe.skipIf(!executablePath)(`views for a ${modeName} client, dialect ${dialect.toUpperCase()}`, () => {
     let client: Client;
+    let up: Simulator;
     let html: string;
     let close: () => Promise<void>;
     let board: Result;
@@ -189,16 +202,17 @@ for (const [modeName, mode] of Object.entries(MODES)) {
       return client.callTool(params);
     };
     beforeAll(async () => {
+      up = sim.dialect === dialect ? sim : simB;
       ({ client, html, close } = await appsClient(
         'browser-host',
-        { STREAMER_ANALYTICS_API_KEY: sim.apiKey, STREAMER_ANALYTICS_BASE_URL: sim.url },
+        { STREAMER_ANALYTICS_API_KEY: up.apiKey, STREAMER_ANALYTICS_BASE_URL: up.url },
         mode,
       ));
       [board, chart, heat] = await Promise.all([
-        client.callTool({ name: 'investigate_botting', arguments: { mintIds: ids(sim, 'platform_a', 150) } }),
+        client.callTool({ name: 'investigate_botting', arguments: { mintIds: ids(up, 'platform_a', 150) } }),
         client.callTool({
           name: 'get_streamers_analytics',
-          arguments: { mintIds: ids(sim, 'platform_a', 8), points: 200 },
+          arguments: { mintIds: ids(up, 'platform_a', 8), points: 200 },
         }),
         client.callTool({ name: 'get_activity_heatmap', arguments: {} }),
       ]);
@@ -211,11 +225,23 @@ for (const [modeName, mode] of Object.entries(MODES)) {
       expect(viewOf(chart).kind).toBe('series');
       expect(viewOf(heat).kind).toBe('heatmap');
       expect(html).toContain('<html');
+      // Points in every series, whatever the dialect names them.
+      const series = viewOf(chart).series as Array<{
+        t: number[];
+        values: Record<string, unknown[]>;
+        primary: string;
+      }>;
+      expect(series).toHaveLength(8);
+      for (const s of series) {
+        expect(s.t).toHaveLength(200);
+        expect(Object.keys(s.values)).toContain(CAP_FIELD[dialect]);
+        expect(s.values[s.primary]?.filter((v) => typeof v === 'number')).toHaveLength(200);
+      }
     });
 
     for (const width of [400, 960])
       for (const theme of ['light', 'dark'] as Theme[]) {
-        const tag = `${mode.era}-${mode.transport}-${width}-${theme}`;
+        const tag = `${mode.era}-${mode.transport}-${dialect}-${width}-${theme}`;
         const hostBg = HOST_BACKGROUND[theme];
 
         it(`board at ${width} px, ${theme}: readable, no sideways scroll, short rows, evidence inline under its row`, async () => {
@@ -279,6 +305,9 @@ for (const [modeName, mode] of Object.entries(MODES)) {
             const row = frame.locator('table.board tbody tr').nth(6);
             await row.locator('button.token').click();
             await frame.waitForSelector('.evidence canvas');
+            // The curve has its points (the evidence reads them whatever their names).
+            expect(await frame.locator('.evidence').textContent()).toMatch(/Sampled: 200 points/);
+            expect(await frame.locator('.evidence').textContent()).not.toContain('No data points');
             const placed = (await frame.evaluate(`(() => {
               const row = document.querySelectorAll('table.board tbody tr')[6];
               const ev = row.nextElementSibling;
@@ -335,7 +364,8 @@ for (const [modeName, mode] of Object.entries(MODES)) {
           const page = await openHost(browser, callTool, width);
           try {
             const frame = await mount(page, html, chart, theme);
-            await frame.locator('select[aria-label="Field"]').selectOption('marketCap');
+            expect(await frame.locator('body').innerText()).not.toContain('No numeric series');
+            await frame.locator('select[aria-label="Field"]').selectOption(CAP_FIELD[dialect]);
             await frame.waitForSelector('.chart canvas');
             const pixels = await axisPixels(frame, hostBg, '.chart canvas');
             expect(pixels.yAxis).toBeGreaterThanOrEqual(4.5);

@@ -6,7 +6,7 @@ import { APPS_CAPABILITIES } from '../../scripts/host/harness.js';
 import { fold } from '../../src/format/text.js';
 import { createLogger } from '../../src/log.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
-import { call, connect, type Harness, ids, sc } from '../helpers.js';
+import { call, connect, DIALECT, type Harness, ids, sc } from '../helpers.js';
 
 // A realistic key, with a slash so that JSON may escape it as `\/`.
 const KEY = 'sk/live-9f8e7d6c5b4a3f2e';
@@ -19,7 +19,7 @@ let apps: Harness;
 const logs: string[] = [];
 
 beforeAll(async () => {
-  sim = await startSimulator({ apiKey: KEY });
+  sim = await startSimulator({ apiKey: KEY, dialect: DIALECT });
   const logger = createLogger('debug', [KEY], (line) => logs.push(line));
   h = await connect(sim, { logger });
   apps = await connect(sim, { logger, capabilities: APPS_CAPABILITIES });

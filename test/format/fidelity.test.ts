@@ -2,7 +2,7 @@
 // the detailed JSON carries (Claude Desktop shows the model only the text).
 import { describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/server.js';
-import { call, type Harness, ids, sc, useSimulator } from '../helpers.js';
+import { call, type Harness, ids, SIM_NAMES, sc, useSimulator } from '../helpers.js';
 
 let sim: Simulator;
 let h: Harness;
@@ -96,7 +96,7 @@ describe('short lists of records', () => {
     expect(sessions.length).toBeGreaterThan(1);
     for (const s of sessions) expect(out.text).toContain(`{sessionId="${s.sessionId}"`);
     const [result] = sc(out).results as Array<Record<string, unknown>>;
-    expect(result?.recentSessions).toHaveLength(sessions.length);
+    expect(result?.[SIM_NAMES.recentSessions]).toHaveLength(sessions.length);
   });
 });
 

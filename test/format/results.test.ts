@@ -2,7 +2,17 @@
 // through the SDK Client, which validates structuredContent against the tool's outputSchema.
 import { describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/server.js';
-import { call, connect, failedOf, type Harness, ids, sc, UNKNOWN_ID, useSimulator } from '../helpers.js';
+import {
+  call,
+  connect,
+  failedOf,
+  type Harness,
+  ids,
+  SIM_NAMES,
+  sc,
+  UNKNOWN_ID,
+  useSimulator,
+} from '../helpers.js';
 
 let sim: Simulator;
 let h: Harness;
@@ -35,7 +45,8 @@ describe('list_streamers', () => {
     );
     expect(sc(out).aggregates).toEqual({ rows: 10, live, currentViewers: viewers });
     expect(sc(out).summary).toBe(out.text.split('\n')[0]);
-    expect(out.text).toContain(`"${sorted[0]?.coinName}"`);
+    // The name quoted (upstream data), the whole id beside it (a table of up to 25 rows).
+    expect(out.text).toContain(`${sorted[0]?.mintId}  "${sorted[0]?.coinName}"`);
     expect(out.text).toContain('Next: page 2.');
     expect(sc(out).pagination).toMatchObject({ page: 1, total: 30, hasNext: true });
     const columns = out.structured?.columns as string[];
@@ -47,12 +58,25 @@ describe('list_streamers', () => {
     expect(columns).not.toContain('chain');
   });
 
-  it('shortens ids in a long text table only, and says so', async () => {
+  it('shortens ids in a long text table only past its first 10 rows, and says so', async () => {
     const out = await call(h.client, 'list_streamers', { tokenAddresses: a.slice(0, 100) });
-    expect(out.text).toContain('Ids shortened to their first 6 characters');
-    expect(out.text).toContain(`${a[0]?.slice(0, 6)}…`);
-    expect(out.text).not.toContain(a[0]);
-    expect(JSON.stringify(out.structured)).toContain(a[0]);
+    expect(out.text).toContain('Ids past row 10 shortened to their first 6 characters');
+    const sorted = a
+      .slice(0, 100)
+      .map(token)
+      .sort((x, y) => y.currentViewers - x.currentViewers);
+    // The top 10 whole (what an assistant passes on next), the rest shortened; JSON has every id whole.
+    for (const t of sorted.slice(0, 10)) expect(out.text).toContain(t.mintId);
+    const rest = sorted.slice(10).map((t) => t.mintId);
+    for (const id of rest) expect(out.text).not.toContain(id);
+    expect(out.text).toContain(`${rest[0]?.slice(0, 6)}…`);
+    for (const id of a.slice(0, 100)) expect(JSON.stringify(out.structured)).toContain(id);
+  });
+
+  it('keeps every id whole in a table of 25 rows', async () => {
+    const out = await call(h.client, 'list_streamers', { tokenAddresses: a.slice(0, 25) });
+    for (const id of a.slice(0, 25)) expect(out.text).toContain(id);
+    expect(out.text).not.toContain('shortened');
   });
 
   it('names the requested addresses that have no streamer', async () => {
@@ -169,16 +193,19 @@ describe('batch tools', () => {
     const out = await call(h.client, 'get_streamers_analytics', { mintIds: a.slice(0, 2), points: 500 });
     const first = (sc(out).results as Array<Record<string, unknown>>)[0];
     expect(first?.mintId).toBe(a[0]);
-    expect(first?.['dataPoints[].viewers']).toMatchObject({ count: 500 });
+    const field = `${SIM_NAMES.series}[].${SIM_NAMES.viewers}`;
+    expect(first?.[field]).toMatchObject({ count: 500 });
     expect(out.text).toMatch(
-      /dataPoints\[\]\.viewers=computed over 500 points: first [\d,]+, last [\d,]+, min [\d,]+ at 2026-\S+, max [\d,]+ at 2026-\S+, mean ≈?[\d,.]+ [▁▂▃▄▅▆▇█]+/,
+      new RegExp(
+        `${field.replace(/[.[\]]/g, '\\$&')}=computed over 500 points: first [\\d,]+, last [\\d,]+, min [\\d,]+ at 2026-\\S+, max [\\d,]+ at 2026-\\S+, mean ≈?[\\d,.]+ [▁▂▃▄▅▆▇█]+`,
+      ),
     );
     expect(out.text.length).toBeLessThan(3_000);
   });
 
   it('get_streamers_complete: each element led by its id, failures listed', async () => {
     const out = await call(h.client, 'get_streamers_complete', { mintIds: [a[0], UNKNOWN_ID] });
-    expect(out.text).toContain(`${a[0]}:\n  core.mintId=`);
+    expect(out.text).toContain(`${a[0]}:\n  ${SIM_NAMES.core}.mintId=`);
     expect(out.text).toContain(`Failed (1):\n  "Token not found" (1): ${UNKNOWN_ID}`);
   });
 
@@ -250,8 +277,9 @@ describe('service-wide tools', () => {
 
   it('check_health: reports what /health said', async () => {
     const out = await call(h.client, 'check_health');
-    expect(out.text).toContain('status="ok"');
-    expect(sc(out).health).toMatchObject({ status: 'ok' });
+    const { key, value } = SIM_NAMES.health;
+    expect(out.text).toContain(`${key}="${value}"`);
+    expect(sc(out).health).toMatchObject({ [key]: value });
   });
 });
 

@@ -212,9 +212,11 @@ describe('platform_c tokens on chain_b', () => {
       },
     });
     const out = await call(h.client, 'analyze_botting', { mintIds: [c, ...b], chain: 'chain_b' });
-    const line = out.text.split('\n').find((l) => l.startsWith('LOW') && l.includes(c));
+    // Its level in brackets: shown, never counted.
+    const line = out.text.split('\n').find((l) => l.startsWith('(LOW)') && l.includes(c));
     expect(line).toContain('NOT COVERED: streams on platform_c, which botting analysis does not cover');
-    expect(out.text).toContain(`Not covered: 1 analysed token streams on platform_c`);
+    expect(out.text).toContain(`Not covered: 1 token streams on platform_c`);
+    expect(sc(out).counts).toMatchObject({ requested: 3, analysed: 2, notCovered: 1, byLevel: { LOW: 2 } });
     const results = sc(out).results as Array<Record<string, unknown>>;
     expect(results.find((r) => r.mintId === c)).toMatchObject({ covered: false });
     expect(results.filter((r) => r.covered === false)).toHaveLength(1);
@@ -241,11 +243,117 @@ describe('platform_c tokens on chain_b', () => {
       chain: 'chain_b',
       hours: 3,
     });
-    expect(out.text).toContain(`Not covered: 1 analysed token streams on platform_c`);
+    expect(out.text).toContain(`Not covered: 1 token streams on platform_c`);
     expect(rowsOf(out).find((r) => r.mintId === c)).toMatchObject({ covered: false });
     expect(sc(out).notCovered).toEqual([c]);
     // The ids the upstream left out are not platform_c tokens: they keep the upstream's reason.
     expect(failedOf(out).map((e) => e.error)).toEqual(['no result returned', 'no result returned']);
+  });
+
+  describe('chain_b headlines over a mix of platform_b and platform_c tokens', () => {
+    // Verdicts for every token, platform_c ones included (as an upstream did): 6 on platform_b, 4 on
+    // platform_c, the platform_c ones all HIGH with a high confidence, which no count may include.
+    const mix = () => {
+      const b = ids(sim, 'platform_b', 6);
+      const c = ids(sim, 'platform_c', 4);
+      const levels = ['HIGH', 'HIGH', 'MEDIUM', 'LOW', 'LOW', 'LOW'];
+      const confidence = [0.9, 0.8, 0.5, 0.2, 0.1, 0.1];
+      const results = [
+        ...b.map((mintId, i) => ({
+          mintId,
+          confidenceLevel: levels[i],
+          confidence: confidence[i],
+          score: Math.round((confidence[i] as number) * 100),
+          reasons: ['low chat-to-viewer ratio'],
+        })),
+        ...c.map((mintId) => ({
+          mintId,
+          confidenceLevel: 'HIGH',
+          confidence: 0.99,
+          score: 99,
+          reasons: ['x'],
+        })),
+      ];
+      sim.injectFor(/botting/, {
+        status: 200,
+        body: {
+          success: true,
+          data: {
+            results,
+            errors: [],
+            // The upstream's own summary counts the platform_c verdicts too.
+            summary: {
+              totalRequested: 10,
+              successful: 10,
+              failed: 0,
+              processingTime: 1,
+              averageConfidence: 0.74,
+            },
+          },
+        },
+      });
+      const bHigh = b.slice(0, 2);
+      const bHighLive = bHigh.filter((id) => token(id)?.isCurrentlyLive);
+      return { b, c, ids: [...b, ...c], bHigh, bHighLive };
+    };
+
+    it('investigate_botting: flagged counts over covered tokens only, platform_c counted apart, in both channels', async () => {
+      const m = mix();
+      const out = await call(h.client, 'investigate_botting', { mintIds: m.ids, chain: 'chain_b', hours: 5 });
+      expect(out.text.split('\n')[0]).toBe(
+        `Botting investigation: 2 of 6 analysed tokens flagged HIGH, ${m.bHighLive.length} of them live now; 4 more on platform_c, not covered (10 requested, 0 failed; chain_b / platform_b, last 5 h)`,
+      );
+      expect(sc(out).summary).toBe(out.text.split('\n')[0]);
+      expect(out.text).toContain('Confidence levels: HIGH 2, MEDIUM 1, LOW 3');
+      expect(out.text).toContain('Not covered: 4 tokens stream on platform_c');
+      expect(sc(out).counts).toMatchObject({
+        requested: 10,
+        analysed: 6,
+        failed: 0,
+        byLevel: { HIGH: 2, MEDIUM: 1, LOW: 3 },
+        flagged: 2,
+        flaggedLive: m.bHighLive.length,
+        notCovered: 4,
+        averageConfidence: 0.433,
+      });
+      // Not covered last in the ranking, however confident their verdicts.
+      const rows = rowsOf(out);
+      expect(rows.slice(-4).map((r) => r.mintId)).toEqual(m.c);
+      expect(rows.slice(-4).every((r) => r.covered === false)).toBe(true);
+      expect(rows.slice(0, 2).map((r) => r.mintId)).toEqual(m.bHigh);
+    });
+
+    it('investigate_botting with a filter leads with what the filter matched', async () => {
+      const m = mix();
+      const out = await call(h.client, 'investigate_botting', {
+        mintIds: m.ids,
+        chain: 'chain_b',
+        hours: 6,
+        levels: ['MEDIUM', 'HIGH'],
+      });
+      expect(out.text.split('\n')[0]).toBe(
+        `Botting investigation: 3 of 6 analysed tokens match levels MEDIUM, HIGH (and 4 not covered, on platform_c); in all, 2 flagged HIGH, ${m.bHighLive.length} of them live now; 4 more on platform_c, not covered (10 requested, 0 failed; chain_b / platform_b, last 6 h)`,
+      );
+      expect(sc(out).counts).toMatchObject({ matching: 7, matchingNotCovered: 4, flagged: 2 });
+    });
+
+    it('analyze_botting: analysed count, level counts and average confidence leave platform_c out', async () => {
+      const m = mix();
+      const out = await call(h.client, 'analyze_botting', { mintIds: m.ids, chain: 'chain_b' });
+      expect(out.text.split('\n')[0]).toBe(
+        'Botting analysis: 2 of 6 analysed tokens flagged HIGH; 4 more on platform_c, not covered (10 requested, 0 failed; chain_b / platform_b, last 24 h)',
+      );
+      expect(out.text).toContain('Confidence levels: HIGH 2, MEDIUM 1, LOW 3 (average confidence ≈0.433)');
+      expect(sc(out).counts).toEqual({
+        requested: 10,
+        analysed: 6,
+        failed: 0,
+        byLevel: { HIGH: 2, MEDIUM: 1, LOW: 3 },
+        averageConfidence: 0.433,
+        notCovered: 4,
+      });
+      expect(sc(out).notCovered).toEqual(m.c);
+    });
   });
 
   it('on chain_a no lookup is made', async () => {

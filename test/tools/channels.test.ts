@@ -205,7 +205,7 @@ describe('get_streamers_analytics: computed figures told from the upstream own',
     const out = await call(h.client, 'get_streamers_analytics', { mintIds: [m], points: 20 });
     const legend = sc(out).legend as string;
     expect(legend).toMatch(
-      /this server's, over the points returned; every other field \(such as stats\.\*\) is the upstream's own/,
+      /this server's, over the points returned; every other field \(a peak or an average the upstream gives, say\) is the upstream's own/,
     );
     expect(out.text).toContain(legend);
     expect(out.text).toMatch(/dataPoints\[\]\.viewers=computed over 20 points: .*min [\d,.]+ at 20\d\d-/);

@@ -88,7 +88,11 @@ describe('investigate_botting over 137 ids', () => {
     );
     expect(out.text).toContain(`Flagged HIGH and live now: ${highLive.length} (`);
     expect(out.text).toMatch(/Most frequent reasons: "/);
-    expect(out.text).toContain('Ids shortened to their first 6 characters');
+    expect(out.text).toContain('Ids past row 10 shortened to their first 6 characters');
+    // Whole: the first 10 rows, and every flagged live token (the headline and the next step point at them).
+    const shown = (rows as unknown[][]).map((r) => col(r, 'mintId') as string);
+    for (const id of shown.slice(0, 10)) expect(out.text).toContain(id);
+    for (const id of highLive) if (shown.includes(id)) expect(out.text).toContain(id);
   });
 
   it('sends one progress notification per finished request, with a message', async () => {

@@ -63,7 +63,7 @@ describe('results against the raw upstream body', () => {
     const text = tokens(out.text);
     const json = tokens(out.structured);
     console.log(
-      `list_streamers 100 rows: raw ${upstream}, text ${text} (${((text / upstream) * 100).toFixed(1)}%), structured ${json} (${((json / upstream) * 100).toFixed(1)}%)`,
+      `list_streamers 100 rows (dialect ${sim.dialect.toUpperCase()}): raw ${upstream}, text ${text} (${((text / upstream) * 100).toFixed(1)}%), structured ${json} (${((json / upstream) * 100).toFixed(1)}%)`,
     );
     expect(text / upstream).toBeLessThanOrEqual(0.35);
     expect(json / upstream).toBeLessThanOrEqual(0.6);
