@@ -24,6 +24,8 @@ export interface PoolOptions {
   maxWorkers?: number;
   /** Idle workers kept ready. Default 2. */
   warm?: number;
+  /** Runs one caller may have at once (the rest wait their turn), so other callers keep the other workers. Default half of maxWorkers. */
+  maxRunningPerCaller?: number;
   /** Runs one caller may have waiting; beyond, 'busy' at once. Default 8. */
   maxWaitingPerCaller?: number;
   /** Runs waiting in all; beyond, 'busy' at once. Default 64. */
@@ -79,6 +81,8 @@ interface Slot {
 
 export class SandboxPool {
   readonly #limiter: Limiter;
+  /** Each caller's own turn-taking (its running and waiting runs), made when it asks, dropped when it has none. */
+  readonly #callers = new Map<string, Limiter>();
   readonly #options: Required<PoolOptions>;
   readonly #idle: Slot[] = [];
   /** Runs that found no idle worker, waiting for the next one to come free or start. */
@@ -92,15 +96,14 @@ export class SandboxPool {
   constructor(options: PoolOptions = {}) {
     this.#options = {
       maxWorkers: options.maxWorkers ?? 4,
+      maxRunningPerCaller:
+        options.maxRunningPerCaller ?? Math.max(1, Math.floor((options.maxWorkers ?? 4) / 2)),
       warm: options.warm ?? 2,
       maxWaitingPerCaller: options.maxWaitingPerCaller ?? 8,
       maxWaiting: options.maxWaiting ?? 64,
       maxAnswerBytes: options.maxAnswerBytes ?? 8 * MiB,
     };
-    this.#limiter = new Limiter({
-      limit: this.#options.maxWorkers,
-      maxWaitingPerCaller: this.#options.maxWaitingPerCaller,
-    });
+    this.#limiter = new Limiter({ limit: this.#options.maxWorkers });
   }
 
   /** Workers alive now (busy, idle or starting): for tests and the bench. */
@@ -119,11 +122,12 @@ export class SandboxPool {
     if (this.#closed) return { ok: false, kind: 'internal', message: 'the sandbox pool is closed', ...none };
     if (opts.signal?.aborted)
       return { ok: false, kind: 'cancelled', message: cancelledMessage(false), ...none };
-    if (this.#limiter.waiting >= this.#options.maxWaiting) {
+    const waiting = this.#waiting();
+    if (waiting >= this.#options.maxWaiting) {
       return {
         ok: false,
         kind: 'busy',
-        message: busyMessage(`${this.#limiter.waiting} runs are waiting`),
+        message: busyMessage(`${waiting} runs are waiting`),
         ...none,
       };
     }
@@ -132,15 +136,30 @@ export class SandboxPool {
     const onAbort = () => wait.abort('cancelled');
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     const waitTimer = setTimeout(() => wait.abort('waited'), opts.timeoutMs);
+    // First the caller's own turn (at most maxRunningPerCaller of its runs at once), then a worker in fair
+    // turns between callers: one caller's programs never hold every worker.
+    const caller = this.#callerKey(opts.caller);
+    let own = this.#callers.get(caller);
+    if (!own) {
+      own = new Limiter({
+        limit: this.#options.maxRunningPerCaller,
+        maxWaitingPerCaller: this.#options.maxWaitingPerCaller,
+      });
+      this.#callers.set(caller, own);
+    }
     try {
-      return await this.#limiter.run(
-        () => {
-          clearTimeout(waitTimer);
-          opts.signal?.removeEventListener('abort', onAbort);
-          return this.#execute(code, host, opts);
-        },
+      return await own.run(
+        () =>
+          this.#limiter.run(
+            () => {
+              clearTimeout(waitTimer);
+              opts.signal?.removeEventListener('abort', onAbort);
+              return this.#execute(code, host, opts);
+            },
+            wait,
+            caller,
+          ),
         wait,
-        this.#callerKey(opts.caller),
       );
     } catch (error) {
       if (error === 'cancelled')
@@ -170,7 +189,15 @@ export class SandboxPool {
     } finally {
       clearTimeout(waitTimer);
       opts.signal?.removeEventListener('abort', onAbort);
+      if (own.active === 0 && own.waiting === 0) this.#callers.delete(caller);
     }
+  }
+
+  /** Runs waiting in all: for their caller's turn or for a worker. */
+  #waiting(): number {
+    let n = this.#limiter.waiting;
+    for (const own of this.#callers.values()) n += own.waiting;
+    return n;
   }
 
   /** Ends every worker (tests, shutdown); runs in progress end as 'internal'. */
