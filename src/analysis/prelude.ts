@@ -30,11 +30,17 @@ const distance = (a, b) => {
   }
   return prev[b.length];
 };
-const byCloseness = (name) => {
-  const n = squash(name);
-  return names
-    .map((x, i) => ({ x, i, d: distance(n, squash(x)) }))
-    .sort((p, q) => p.d - q.d || p.i - q.i)
+// Closest first: the names that start with what was typed, then those that contain it, then the rest; by
+// edit distance within each (get_streamer → get_streamer_core; marketCap → tokenMarketCap).
+const byCloseness = (typed, candidates) => {
+  const n = squash(typed);
+  const tier = (s) => (s.startsWith(n) ? 0 : s.includes(n) ? 1 : 2);
+  return candidates
+    .map((x, i) => {
+      const s = squash(x);
+      return { x, i, t: n ? tier(s) : 2, d: distance(n, s) };
+    })
+    .sort((p, q) => p.t - q.t || p.d - q.d || p.i - q.i)
     .map((p) => p.x);
 };
 const fns = {};
@@ -63,7 +69,7 @@ define('api', new Proxy(fns, {
   get(target, prop) {
     if (typeof prop === 'symbol' || prop in target) return target[prop];
     if (prop === 'then' || prop === 'toJSON') return undefined;
-    const list = byCloseness(prop);
+    const list = byCloseness(prop, names);
     throw new TypeError('api.' + prop + ' is not a function; ' +
       (list.length ? 'did you mean api.' + list[0] + '? The api functions: ' + list.join(', ') : 'no api functions here'));
   },
@@ -118,14 +124,36 @@ const pick = (row, field) => {
 const checkRows = (fn, rows) => {
   if (!Array.isArray(rows)) throw new TypeError(fn + ' expects an array as its first argument, got ' + typeName(rows));
 };
-const checkField = (fn, field) => {
+const has = (row, field) => {
+  if (row === null || typeof row !== 'object') return false;
+  if (field in row) return true;
+  if (!field.includes('.')) return false;
+  let v = row;
+  for (const key of field.split('.')) {
+    if (v === null || typeof v !== 'object' || !(key in v)) return false;
+    v = v[key];
+  }
+  return true;
+};
+const FIELDS_SHOWN = 30;
+// A field name that no row has is a mistake, not rows without a number: say so, with the fields they have.
+const checkField = (fn, field, rows) => {
   if (typeof field !== 'string' && typeof field !== 'function')
     throw new TypeError(fn + '(rows, field): field must be a property name (a string, "a.b" for a nested one) or a function, got ' + typeName(field));
+  if (typeof field !== 'string' || !rows.length || rows.some((row) => has(row, field))) return;
+  const seen = new Set();
+  for (const row of rows) if (row !== null && typeof row === 'object' && !Array.isArray(row)) for (const k of Object.keys(row)) seen.add(k);
+  const fields = byCloseness(field, [...seen]);
+  throw new TypeError(fn + ': field ' + toJSON(field) + ' is absent from every row; ' +
+    (fields.length
+      ? 'did you mean ' + toJSON(fields[0]) + '? The rows have: ' + fields.slice(0, FIELDS_SHOWN).join(', ') +
+        (fields.length > FIELDS_SHOWN ? ' and ' + (fields.length - FIELDS_SHOWN) + ' more' : '')
+      : 'the rows are not objects (the first: ' + String(stringify(rows[0])).slice(0, 40) + '); pass no field for a list of numbers'));
 };
 // The numbers among values (or among rows' field): null and undefined are skipped; anything else throws.
 const numbersOf = (fn, values, field) => {
   checkRows(fn, values);
-  if (field !== undefined) checkField(fn, field);
+  if (field !== undefined) checkField(fn, field, values);
   const out = [];
   values.forEach((item, i) => {
     const v = field === undefined ? item : pick(item, field);
@@ -156,7 +184,7 @@ define('median', function median(values, field) {
 });
 const keyed = (fn, rows, field) => {
   checkRows(fn, rows);
-  checkField(fn, field);
+  checkField(fn, field, rows);
   return rows.map((row, i) => {
     const v = pick(row, field);
     return { row, i, key: isNumber(v) ? Number(v) : null };

@@ -53,14 +53,22 @@ function significant(value: number): number {
 export function renderAnswer(answer: Answer, budget: number): Rendered {
   const value = denoise(answer.value === undefined ? null : answer.value);
   const calls = `${plural(answer.calls, 'upstream request')}`;
-  const headline = `Analysis answer: ${gist(value)} (${calls})`;
   const log = logPart(answer.logs, answer.logsCut, Math.floor(budget * LOG_SHARE));
   // The rows to cut when the answer is over the budget: the answer itself if it is a list, else its
   // longest list field.
   const field = isRecord(value) ? longestList(value) : undefined;
   const rows = Array.isArray(value) ? value : field ? (value as Record<string, unknown[]>)[field] : undefined;
+  // A cut answer says so first, in both channels' headline: how many rows are shown of how many.
+  const headlineOf = (shown: unknown): string => {
+    if (!rows || !Array.isArray(shown) || shown.length >= rows.length)
+      return `Analysis answer: ${gist(value)} (${calls})`;
+    const noun = rows.every(isRecord) ? 'rows' : 'values';
+    const part = `${grouped(shown.length)} of ${grouped(rows.length)} ${noun}${field ? ` of ${JSON.stringify(clean(field, 40))}` : ''} shown, cut to fit the result budget`;
+    return `Analysis answer: ${field ? `${gist(value)}; ` : ''}${part} (${calls})`;
+  };
   const build = (shown: unknown): Rendered => {
     const v = field ? { ...(value as Record<string, unknown>), [field]: shown } : shown;
+    const headline = headlineOf(shown);
     return {
       summary: headline,
       text: [headline, ...bodyLines(v), ...log.lines].join('\n'),

@@ -69,17 +69,31 @@ export function apiHost(
         `api.${name} takes one object of named parameters (${params.join(', ') || 'none'}), e.g. api.${name}({ ${params[0] ?? ''} }); got ${Array.isArray(args) ? 'a list' : typeof args}. Nothing was sent.`,
       );
     }
-    const requests = tool.requests(args ?? {}, API_MAX_IDS);
-    if ('error' in requests) throw new Error(redact(requests.error));
-    const bodies = await Promise.all(requests.map(dispatch));
-    return cleanDeep(redact(bodies.length === 1 ? bodies[0] : mergeBodies(bodies)));
+    const plan = tool.requests(args ?? {}, API_MAX_IDS);
+    if ('error' in plan) throw new Error(redact(plan.error));
+    const bodies = await Promise.all(plan.requests.map(dispatch));
+    const body = bodies.length === 1 ? bodies[0] : mergeBodies(bodies);
+    return cleanDeep(redact(plan.annotate ? await plan.annotate(body, dispatch) : body));
   };
   return { call, usage };
 }
 
-/** "api.foo is not a function", with the api's names, the closest first. */
+/**
+ * "api.foo is not a function", with the api's names, the closest first: by the same rule as the guest's
+ * (src/analysis/prelude.ts): the names that start with it, then those that contain it, then edit distance.
+ */
 function unknownName(name: string, names: string[]): string {
-  const ranked = [...names].sort((a, b) => distance(name, a) - distance(name, b));
+  const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const typed = squash(String(name));
+  const rank = (x: string) => {
+    const s = squash(x);
+    return [!typed ? 2 : s.startsWith(typed) ? 0 : s.includes(typed) ? 1 : 2, distance(typed, s)] as const;
+  };
+  const ranked = [...names].sort((a, b) => {
+    const [ta, da] = rank(a);
+    const [tb, db] = rank(b);
+    return ta - tb || da - db;
+  });
   return `api.${String(name).slice(0, 60)} is not a function. The api has: ${ranked.join(', ')}.`;
 }
 

@@ -21,6 +21,7 @@ import { batchOutput } from './batch-output.js';
 import {
   analysedTokens,
   byCoverage,
+  LOOKUP_BATCH,
   markCoverage,
   NOT_COVERED,
   notCoveredLine,
@@ -62,6 +63,7 @@ export const analyzeBotting = defineTool({
     ...batchOutput,
   },
   request: bottingRequest,
+  annotate: markApiCoverage,
   async run(args, ctx) {
     const { mintIds, hours, chain, platform } = args;
     // On chain_b, one /streamers lookup (50 ids fit its batch of 100) says which tokens stream on platform_c.
@@ -101,6 +103,40 @@ export const analyzeBotting = defineTool({
     return render(args, ctx, findings, errors, notes, summary, notCovered, lookup ? 2 : 1);
   },
 });
+
+/**
+ * run_analysis's `api.analyze_botting` on chain_b: the results and errors of tokens that stream on
+ * platform_c get a field `coverage` (NOT_COVERED), found by the same /streamers lookup as the tool's, so that
+ * a program does not read their "not found" as tokens that do not exist. Nothing of the body is renamed;
+ * a field the upstream sent is never replaced. If the lookup fails, the body is returned as sent.
+ */
+async function markApiCoverage(
+  body: unknown,
+  { mintIds, chain, platform }: BottingArgs,
+  send: (req: ApiRequest) => Promise<Record<string, unknown>>,
+): Promise<unknown> {
+  if (chain !== 'chain_b') return body;
+  const onC = new Set<string>();
+  try {
+    const pieces: Promise<Record<string, unknown>>[] = [];
+    for (let at = 0; at < mintIds.length; at += LOOKUP_BATCH)
+      pieces.push(send(streamerLookup(mintIds.slice(at, at + LOOKUP_BATCH), chain, platform)));
+    for (const piece of await Promise.all(pieces))
+      for (const r of asArray(piece.data).map(asRecord))
+        if (r.platform === 'platform_c' && typeof r.mintId === 'string') onC.add(r.mintId);
+  } catch {
+    return body;
+  }
+  const data = asRecord(asRecord(body).data);
+  for (const list of [data.results, data.errors])
+    for (const item of asArray(list))
+      if (isObject(item) && onC.has(item.mintId as string) && !('coverage' in item))
+        item.coverage = NOT_COVERED;
+  return body;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function render(
   args: { mintIds: string[]; hours: number; chain: string; platform: string },

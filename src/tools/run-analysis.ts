@@ -34,7 +34,7 @@ export const API_RETURNS: Record<string, string> = {
     '{data:{results:[not shown],errors:[not shown],summary:{total,successful,failed}}}',
   get_streamers_complete: '{data:{results:[not shown],errors:[not shown],summary:{total,successful,failed}}}',
   analyze_botting:
-    '{data:{results:[{mintId,confidence,confidenceLevel,score,reasons}],errors:[{mintId,error}],summary:{totalRequested,successful,failed,averageConfidence}}}',
+    '{data:{results:[{mintId,confidence,confidenceLevel,score,reasons}],errors:[{mintId,error}],summary:{totalRequested,successful,failed,averageConfidence}}}; a platform_c token (not covered, not missing) has coverage in its item',
   get_creator_fees:
     '{data:[{tokenAddress,creatorAddress,totalFees,currency,feesInNativeCoin}],errors:[{tokenAddress,error}],summary:{totalRequested,successful,failed}}',
   get_analytics_overview:
@@ -176,7 +176,9 @@ function failureText(
           `The program threw${where}: ${message}. ${progress}`,
           /ReferenceError|is not defined/.test(message)
             ? `In scope: ${GLOBALS.join(', ')} (no fetch, require, process or import).`
-            : "Fix the program and run it again; catch an api call's error to go on without it.",
+            : /cannot read propert(y|ies) .* of (undefined|null)/i.test(message)
+              ? 'A field is not where the program looked: inspect the data first, e.g. return Object.keys(row).'
+              : "Fix the program and run it again; catch an api call's error to go on without it.",
           errorTag('analysis_error', false),
         ];
         break;

@@ -93,6 +93,17 @@ interface CompositeSpec<S extends z.ZodRawShape> extends SpecCommon<S> {
   run: (args: Args<S>, ctx: CallContext & RenderContext) => Promise<Rendered>;
   /** Its main endpoint's request, for run_analysis's `api` (analyze_botting: /botting/bulk alone). */
   request?: (args: Args<S>) => ApiRequest;
+  /**
+   * For run_analysis's `api`: what the tool knows beyond that endpoint, added to its merged body as new
+   * fields (nothing renamed or removed), with further requests sent through `send` (counted as the api's).
+   */
+  annotate?: (body: unknown, args: Args<S>, send: CallContext['send']) => Promise<unknown>;
+}
+
+/** run_analysis's `api` call, validated: its upstream requests, and what is added to their merged body. */
+export interface ApiPlan {
+  requests: ApiRequest[];
+  annotate?: (body: unknown, send: CallContext['send']) => Promise<unknown>;
 }
 
 export type ToolSpec<S extends z.ZodRawShape> = EndpointSpec<S> | CompositeSpec<S>;
@@ -123,7 +134,7 @@ export interface Tool {
    * For an endpoint tool: the same validation, then the upstream requests, with no rendering
    * (run_analysis's `api`). The id list may hold up to `maxIds` ids, split by the endpoint's limit.
    */
-  requests?(raw: unknown, maxIds: number): ApiRequest[] | { error: string };
+  requests?(raw: unknown, maxIds: number): ApiPlan | { error: string };
 }
 
 const FAN_OUT_LISTENERS = 200;
@@ -188,11 +199,17 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
   const wide = new Map<number, { schema: z.ZodType; json: () => ToolListEntry['inputSchema'] }>();
   const request = spec.request;
   const requests = request
-    ? (raw: unknown, maxIds: number): ApiRequest[] | { error: string } => {
+    ? (raw: unknown, maxIds: number): ApiPlan | { error: string } => {
         const key = spec.ids;
+        const plan = (args: Args<S>, pieces: ApiRequest[]): ApiPlan => {
+          const annotate = 'annotate' in spec ? spec.annotate : undefined;
+          return annotate
+            ? { requests: pieces, annotate: (body, send) => annotate(body, args, send) }
+            : { requests: pieces };
+        };
         if (!key) {
           const valid = validate(raw, input, () => getEntry().inputSchema);
-          return 'error' in valid ? { error: valid.error } : [request(valid.args)];
+          return 'error' in valid ? { error: valid.error } : plan(valid.args, [request(valid.args)]);
         }
         let variant = wide.get(maxIds);
         if (!variant) {
@@ -209,7 +226,7 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
         const pieces: ApiRequest[] = [];
         for (let at = 0; at < ids.length; at += limit)
           pieces.push(request({ ...valid.args, [key]: ids.slice(at, at + limit) }));
-        return pieces;
+        return plan(valid.args, pieces);
       }
     : undefined;
 

@@ -94,6 +94,44 @@ describe('helpers', () => {
   });
 });
 
+describe('a field that no row has', () => {
+  const rows =
+    "[{ mintId: 'a', tokenMarketCap: 5, marketCapRank: 2 }, { mintId: 'b', tokenMarketCap: 9, currentViewers: 1 }]";
+  it.each([
+    ["sortBy(ROWS, 'marketCap', 'desc')", 'sortBy'],
+    ["maxBy(ROWS, 'marketCap')", 'maxBy'],
+    ["minBy(ROWS, 'marketCap')", 'minBy'],
+    ["sum(ROWS, 'marketCap')", 'sum'],
+    ["mean(ROWS, 'marketCap')", 'mean'],
+    ["median(ROWS, 'marketCap')", 'median'],
+  ])('%s throws a TypeError naming it and the fields the rows have, closest first', async (expr, fn) => {
+    const outcome = failure(await run(`return ${expr.replace('ROWS', rows)}`));
+    expect(outcome.kind).toBe('runtime');
+    expect(outcome.message).toBe(
+      `TypeError: ${fn}: field "marketCap" is absent from every row; did you mean "marketCapRank"? The rows have: marketCapRank, tokenMarketCap, mintId, currentViewers`,
+    );
+  });
+
+  it('a nested path that no row has is named too; one that some rows have keeps the rule', async () => {
+    expect(failure(await run("return sum([{ m: { v: 1 } }, { m: {} }], 'm.w')")).message).toContain(
+      'sum: field "m.w" is absent from every row; did you mean "m"?',
+    );
+    expect(await value("return sum([{ m: { v: 1 } }, { m: {} }, {}], 'm.v')")).toBe(1);
+    expect(await value("return sortBy([{ id: 1 }, { id: 2, v: 1 }], 'v').map((r) => r.id)")).toEqual([2, 1]);
+    expect(await value("return [maxBy([], 'v'), sum([], 'v'), maxBy([{ v: null }], 'v')]")).toEqual([
+      null,
+      0,
+      null,
+    ]);
+  });
+
+  it('a field over values that are not objects says so', async () => {
+    expect(failure(await run("return sum([1, 2], 'fee')")).message).toBe(
+      'TypeError: sum: field "fee" is absent from every row; the rows are not objects (the first: 1); pass no field for a list of numbers',
+    );
+  });
+});
+
 describe('console', () => {
   it('keeps lines within the bound and counts what it cut; values are shown as JSON', async () => {
     const outcome = await run(
@@ -242,6 +280,25 @@ describe('the api bridge', () => {
     expect(outcome.message).toBe(
       'TypeError: api.getStreamerSession is not a function; did you mean api.get_streamer_sessions? The api functions: get_streamer_sessions, get_streamer_core, list_streamers, check_health',
     );
+    // A name that starts what was typed comes before one closer by edit distance alone.
+    const ten = [
+      'list_streamers',
+      'get_streamer_core',
+      'get_streamer_sessions',
+      'get_streamers_analytics',
+      'get_streamers_complete',
+      'analyze_botting',
+      'get_creator_fees',
+      'get_analytics_overview',
+      'get_activity_heatmap',
+      'check_health',
+    ];
+    const typed = failure(await run('return await api.get_streamer({ mint: "x" })', echo, { apiNames: ten }));
+    expect(typed.message).toMatch(
+      /^TypeError: api\.get_streamer is not a function; did you mean api\.get_streamer_core\?/,
+    );
+    const botting = failure(await run('return await api.botting({})', echo, { apiNames: ten }));
+    expect(botting.message).toContain('did you mean api.analyze_botting?');
     // Reading a known name, `in`, and awaiting the namespace do not throw.
     expect(await value("return [typeof api.list_streamers, 'nope' in api, (await api) === api]")).toEqual([
       'function',

@@ -210,6 +210,37 @@ try { await ${expr}; return 'sent'; } catch (e) { return String(e.message); }`,
     expect(sim.requests[0]?.query).toMatchObject({ chain: 'chain_b', platform: 'platform_b' });
   });
 
+  it('analyze_botting on chain_b marks platform_c tokens as not covered, adding a field and renaming nothing', async () => {
+    const onC = ids(sim, 'platform_c', 2);
+    const onB = ids(sim, 'platform_b', 2);
+    const code = withInputs(
+      { mintIds: [...onB, ...onC] },
+      'const b = await api.analyze_botting({ mintIds, chain: "chain_b" });\nreturn [...b.data.results, ...b.data.errors].map((r) => ({ mintId: r.mintId, error: r.error ?? null, coverage: r.coverage ?? null }));',
+    );
+    const out = await run(code);
+    expect(out.isError, out.text).toBe(false);
+    const rows = sc(out).value as Array<{ mintId: string; error: string | null; coverage: string | null }>;
+    const expected = (
+      await raw('/botting/bulk', { mintIds: [...onB, ...onC], chain: 'chain_b', platform: 'platform_b' })
+    ).data as { errors: Array<{ mintId: string; error: string }> };
+    for (const id of onC) {
+      const row = rows.find((r) => r.mintId === id);
+      // The upstream's own error text, kept; the coverage beside it.
+      expect(row?.error).toBe(expected.errors.find((e) => e.mintId === id)?.error);
+      expect(row?.coverage).toBe('streams on platform_c, which botting analysis does not cover');
+    }
+    for (const id of onB) expect(rows.find((r) => r.mintId === id)?.coverage).toBeNull();
+    // The lookup is one /streamers request, counted in the run's requests.
+    expect(paths().filter((p) => p === '/streamers')).toHaveLength(1);
+    expect(sc(out).calls).toBe(2);
+    // On chain_a nothing is looked up.
+    sim.reset();
+    await run(
+      withInputs({ mintIds: ids(sim, 'platform_a', 2) }, 'return await api.analyze_botting({ mintIds });'),
+    );
+    expect(paths()).toEqual(['/botting/bulk']);
+  });
+
   it("an upstream failure throws the tool's tagged message, which the program may catch", async () => {
     sim.injectFor(/health/, { status: 503 }, { status: 503 }, { status: 503 });
     const out = await run('try { await api.check_health(); } catch (e) { return e.message; }');
@@ -289,6 +320,25 @@ return r.summary;`,
     expect(out.text).toMatch(/Showing [\d,]+ of 20,000 rows/);
   });
 
+  it('a cut answer says in its headline how many rows are shown of how many, in both channels', async () => {
+    const out = await run('return Array.from({ length: 5000 }, (_, i) => ({ i, name: "row " + i }));');
+    expect(out.isError).toBe(false);
+    const shown = (sc(out).value as unknown[]).length;
+    expect(shown).toBeLessThan(5_000);
+    const headline = `Analysis answer: ${shown.toLocaleString('en-US')} of 5,000 rows shown, cut to fit the result budget (0 upstream requests)`;
+    expect(out.text.split('\n')[0]).toBe(headline);
+    expect(sc(out).summary).toBe(headline);
+    // The note at the end stays.
+    expect(sc(out).truncated).toMatch(/^Showing [\d,]+ of 5,000 rows/);
+    // A list field of a record that is cut: the record's gist, then the rows of that field.
+    const field = await run('return { note: "x", items: Array.from({ length: 5000 }, (_, i) => ({ i })) };');
+    expect(sc(field).summary).toMatch(/^Analysis answer: 2 fields; [\d,]+ of 5,000 rows of "items" shown/);
+    // Not cut: the count alone.
+    expect(sc(await run('return [{ a: 1 }, { a: 2 }];')).summary).toBe(
+      'Analysis answer: 2 rows (0 upstream requests)',
+    );
+  });
+
   it('an answer past 1 MiB ends with its error', async () => {
     const out = await run('return "x".repeat(3 * 1024 * 1024);');
     expect(out.isError).toBe(true);
@@ -357,6 +407,13 @@ describe("errors carry the program's own line numbers", () => {
     expect(out.text).toMatch(/line 4, column \d+/);
     expect(out.text).toContain('TypeError');
     expect(out.text).toContain('step 1');
+  });
+
+  it('a property read of undefined says to inspect the data first', async () => {
+    const out = await run('const row = { a: 1 };\nreturn row.foo.bar;');
+    expect(out.isError).toBe(true);
+    expect(out.text).toContain("TypeError: cannot read property 'bar' of undefined");
+    expect(out.text).toContain('inspect the data first, e.g. return Object.keys(row)');
   });
 
   it('a missing global names the ones that exist', async () => {
