@@ -190,7 +190,7 @@ async function serveOverHttp(
           return readiness.value;
         },
         callerKeys: pool !== undefined,
-        makeServer({ apiKey, capabilities, id, share, cancelled, onEnd }) {
+        makeServer({ apiKey, capabilities, id, share, address, cancelled, onEnd }) {
           // A caller's key is used (and so a secret) only when the server has no key of its own.
           const own = client ? undefined : apiKey;
           // Its pooled client is taken on its first upstream request, and held until the request is over.
@@ -209,6 +209,8 @@ async function serveOverHttp(
             ...(capabilities ? { clientCapabilities: capabilities } : {}),
             caller: id,
             share,
+            // Sandbox workers are few: an address's sessions share one turn at them.
+            sandboxCaller: `address ${address}`,
             ...(cancelled ? { cancelled } : {}),
           });
         },

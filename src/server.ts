@@ -61,6 +61,8 @@ export interface ServerDeps {
   callerKey?: string;
   /** Who is calling (over --http): the upstream's capacity is shared among callers in turn. */
   caller?: string;
+  /** Who takes turns at the run_analysis workers (over --http: the address; default: `caller`). */
+  sandboxCaller?: string;
   /**
    * The caller's share (over --http): its anchor and key, opaque (CallContext.caller). Absent: one per
    * upstream client.
@@ -206,10 +208,11 @@ export function createServer(deps: ServerDeps): Server {
     let view: ViewData | undefined;
     try {
       let rendered = await prepared.run({
-        send: async (req) => {
+        send: async (req, also) => {
           if (allowance-- <= 0)
             throw new BatchLimitError('upstream allowance used', { allowance: deps.upstreamAllowance });
-          return (await client.request(req, signal, deps.caller)).body;
+          return (await client.request(req, also ? AbortSignal.any([signal, also]) : signal, deps.caller))
+            .body;
         },
         progress: (progress, total, message) => {
           if (progressToken === undefined) return;
@@ -235,7 +238,7 @@ export function createServer(deps: ServerDeps): Server {
                 limitName: 'the upstream allowance of one --http request',
               }
             : { maxRequests: deps.config.analysisMaxRequests }),
-          ...(deps.caller ? { caller: deps.caller } : {}),
+          ...(deps.sandboxCaller || deps.caller ? { caller: deps.sandboxCaller ?? deps.caller } : {}),
         },
         // The demo marker is added after rendering: the result is fitted to what it leaves.
         budget: deps.demo ? budget - DEMO_COST : budget,

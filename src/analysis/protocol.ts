@@ -14,6 +14,7 @@ export type FailureKind =
   | 'stack'
   | 'busy'
   | 'answer_too_large'
+  | 'answer_too_deep'
   | 'internal';
 
 /** What the worker is given once, when it starts. */

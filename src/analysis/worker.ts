@@ -234,8 +234,14 @@ function failure(
   if (name === 'ReferenceError' && /is not defined/.test(text)) {
     message += `. The globals here: ${GLOBALS.join(', ')} and the JavaScript built-ins; no fetch, require, process, timers or file system (reach the API through api.*)`;
   }
+  // A thrown value may be megabytes: only its start crosses to the main thread.
+  if (message.length > MESSAGE_MAX)
+    message = `${message.slice(0, MESSAGE_MAX)}… (${message.length} characters in all)`;
   return { ok: false, kind, message, ...where };
 }
+
+/** The characters of a failure's message that leave the worker. */
+const MESSAGE_MAX = 2_000;
 
 /** A thrown value that is not an Error, as JSON (shortened), e.g. `throw { code: 1 }`. */
 function shown(value: object): string {

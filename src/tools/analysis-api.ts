@@ -19,6 +19,10 @@ export interface ApiLimits {
 export interface ApiUsage {
   calls: number;
   limitReached: boolean;
+  /** api calls refused before anything was sent (bad arguments, unknown names). */
+  refused: number;
+  /** Whether the run was ended for making more refused calls than it may make requests. */
+  refusedLimitReached: boolean;
 }
 
 /**
@@ -32,10 +36,10 @@ export function apiHost(
   limits: ApiLimits,
   stop: (reason: string) => void,
 ) {
-  const usage: ApiUsage = { calls: 0, limitReached: false };
+  const usage: ApiUsage = { calls: 0, limitReached: false, refused: 0, refusedLimitReached: false };
   const gate = gateOf(IN_FLIGHT);
   const redact = ctx.redact ?? (<T>(v: T) => v);
-  const dispatch = async (req: ApiRequest) => {
+  const dispatch = async (req: ApiRequest, run?: AbortSignal) => {
     // Counted before it is sent (or queued): the request past the limit is never made.
     if (usage.calls >= limits.maxRequests) {
       usage.limitReached = true;
@@ -46,34 +50,54 @@ export function apiHost(
     usage.calls++;
     ctx.progress(usage.calls, limits.maxRequests, `upstream request ${usage.calls} (${req.path})`);
     await gate.enter();
-    if (ctx.signal.aborted || usage.limitReached) {
+    // A program that returned (or was ended) with requests still queued: they are never sent.
+    if (ctx.signal.aborted || run?.aborted || usage.limitReached) {
       gate.leave();
       throw new Error('The run was stopped before this request was sent.');
     }
     try {
-      return await ctx.send(req);
+      return await ctx.send(req, run);
     } catch (error) {
       throw new Error(redact(describeError(error)));
     } finally {
       gate.leave();
     }
   };
-  const call = async (name: string, args: unknown): Promise<unknown> => {
+  /**
+   * An api call refused before anything was sent. Refusals cost the main thread too (a check per id): past
+   * as many as the run may make requests, the run ends.
+   */
+  const refuse = (message: string): never => {
+    if (++usage.refused > limits.maxRequests) {
+      usage.refusedLimitReached = true;
+      const limit = `refused-call limit reached: ${limits.maxRequests} api calls refused`;
+      stop(limit);
+      throw new Error(limit);
+    }
+    throw new Error(message);
+  };
+  const call = async (name: string, args: unknown, run?: { signal?: AbortSignal }): Promise<unknown> => {
     const tool = tools.get(name);
-    if (!tool?.requests) throw new Error(unknownName(name, [...tools.keys()]));
+    if (!tool?.requests) return refuse(unknownName(name, [...tools.keys()]));
     if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args))) {
       const params = Object.keys(tool.entry().inputSchema.properties ?? {}).filter(
         (p) => p !== 'response_format',
       );
-      throw new Error(
+      return refuse(
         `api.${name} takes one object of named parameters (${params.join(', ') || 'none'}), e.g. api.${name}({ ${params[0] ?? ''} }); got ${Array.isArray(args) ? 'a list' : typeof args}. Nothing was sent.`,
       );
     }
-    const plan = tool.requests(args ?? {}, API_MAX_IDS);
-    if ('error' in plan) throw new Error(redact(plan.error));
-    const bodies = await Promise.all(plan.requests.map(dispatch));
+    // An id list far past the limit is checked only as far as the limit's next id: checking tens of
+    // thousands of ids one by one is the main thread's time, and the tool's error says the same.
+    const checked = Object.fromEntries(
+      Object.entries(args ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.slice(0, API_MAX_IDS + 1) : v]),
+    );
+    const plan = tool.requests(checked, API_MAX_IDS);
+    if ('error' in plan) return refuse(redact(plan.error));
+    const send = (req: ApiRequest) => dispatch(req, run?.signal);
+    const bodies = await Promise.all(plan.requests.map(send));
     const body = bodies.length === 1 ? bodies[0] : mergeBodies(bodies);
-    return cleanDeep(redact(plan.annotate ? await plan.annotate(body, dispatch) : body));
+    return cleanDeep(redact(plan.annotate ? await plan.annotate(body, send) : body));
   };
   return { call, usage };
 }

@@ -112,8 +112,22 @@ export function runAnalysisTool(endpoints: readonly Tool[]): Tool {
         signal: AbortSignal.any([ctx.signal, stop.signal]),
         caller: ctx.analysis?.caller ?? ctx.caller ?? 'local',
       });
-      if (!outcome.ok || host.usage.limitReached)
+      if (!outcome.ok || host.usage.limitReached || host.usage.refusedLimitReached)
         throw new ToolFailure(failureText(outcome, host.usage, limits));
+      // Deeper than any reader can use, and than JSON.stringify's recursion can take (checked first).
+      if (deeperThan(outcome.value, ANSWER_DEPTH))
+        throw new ToolFailure(
+          failureText(
+            {
+              ...outcome,
+              ok: false,
+              kind: 'answer_too_deep',
+              message: `nested more than ${ANSWER_DEPTH} levels`,
+            },
+            host.usage,
+            limits,
+          ),
+        );
       // Past 1 MiB, an answer is refused rather than cut: the program should aggregate.
       const size = JSON.stringify(outcome.value ?? null).length;
       if (size > ANSWER_MAX)
@@ -134,6 +148,21 @@ export function runAnalysisTool(endpoints: readonly Tool[]): Tool {
   });
 }
 
+/** The levels of lists and objects an answer may have. */
+const ANSWER_DEPTH = 64;
+
+/** Whether a JSON value nests deeper than `max` levels (iterative: the value may be deeper than the stack). */
+function deeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop() as [unknown, number];
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** A failed run, as the tool error: what ended it, where, how far it got, its log. */
 function failureText(
   outcome: RunOutcome,
@@ -152,7 +181,13 @@ function failureText(
       : ', and logged nothing'
   }.`;
   let lines: string[];
-  if (usage.limitReached || outcome.ok)
+  if (usage.refusedLimitReached)
+    lines = [
+      `The program made more than ${grouped(limits.maxRequests)} api calls that were refused (bad arguments or names; nothing sent for them), and was stopped. ${progress}`,
+      'Catch one refusal and fix the arguments it names rather than retrying in a loop.',
+      errorTag('analysis_refused_limit', false),
+    ];
+  else if (usage.limitReached || outcome.ok)
     lines = [
       `The program reached the request limit: ${grouped(limits.maxRequests)} upstream requests in one run (${limits.limitName ?? REQUESTS_ENV}), and was stopped. ${progress}`,
       `Ask for fewer pages or ids, pass up to ${API_MAX_IDS} ids per call (split for you), or stop paging early.`,
@@ -211,6 +246,13 @@ function failureText(
           `The program's answer is too large: ${message}, past the 1 MiB limit on an answer. ${progress}`,
           'Aggregate first (sum, mean, maxBy, counts), or return fewer rows (.slice(0, 50)) and fewer fields.',
           errorTag('analysis_answer_too_large', false),
+        ];
+        break;
+      case 'answer_too_deep':
+        lines = [
+          `The program's answer is ${message} deep. ${progress}`,
+          'Return flat records (a list of objects with plain values) or scalars.',
+          errorTag('analysis_answer_too_deep', false),
         ];
         break;
       case 'busy':

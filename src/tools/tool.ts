@@ -32,8 +32,11 @@ type Args<S extends z.ZodRawShape> = z.output<z.ZodObject<S>> & {
 
 /** What the server gives a call: the upstream, progress reporting, cancellation, the budget. */
 export interface CallContext {
-  /** Sends one upstream request (retries, limits, breaker included) and returns its JSON body. */
-  send(req: ApiRequest): Promise<Record<string, unknown>>;
+  /**
+   * Sends one upstream request (retries, limits, breaker included) and returns its JSON body; ended by the
+   * call's signal, or sooner by `also` (a run_analysis program's run, which may end before the call).
+   */
+  send(req: ApiRequest, also?: AbortSignal): Promise<Record<string, unknown>>;
   /** Reports progress, when the client asked for it. */
   progress(done: number, total: number, message: string): void;
   signal: AbortSignal;

@@ -100,6 +100,8 @@ export interface Caller {
   id: string;
   /** Its anchor and key together, opaque (a digest, never the key): what a tool keeps per caller. */
   share: string;
+  /** Its address (the trusted proxy's word for it, if any): for what is scarcer than sessions, the sandbox. */
+  address: string;
   /** The cancellation of one of its requests, by JSON-RPC id, when one is cancelled alone (a batch's). */
   cancelled?: (id: unknown) => AbortSignal | undefined;
   /** Runs `end` when the HTTP request is over (answered, or its connection gone). */
@@ -346,6 +348,7 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
         apiKey: requestInfo?.headers.get('x-api-key')?.trim() || undefined,
         id: '',
         share: '',
+        address: '',
         onEnd: () => {},
       },
     ),
@@ -739,6 +742,7 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
         apiKey,
         id: anchor,
         share,
+        address,
         onEnd: (end) => ended.push(end),
         ...(members.size ? { cancelled: (id: unknown) => members.get(JSON.stringify(id))?.signal } : {}),
         ...(capabilities ? { capabilities } : {}),

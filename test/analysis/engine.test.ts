@@ -308,6 +308,16 @@ describe('the api bridge', () => {
   });
 });
 
+describe('a huge thrown value', () => {
+  it('crosses to the main thread as its start only', async () => {
+    const out = await run("let t = 'x'.repeat(1 << 20); for (let i = 0; i < 3; i++) t = t + t; throw t");
+    expect(out.ok).toBe(false);
+    if (out.ok) return;
+    expect(out.message.length).toBeLessThan(2_100);
+    expect(out.message).toMatch(/… \(\d+ characters in all\)$/);
+  });
+});
+
 describe('answers', () => {
   it('is the return value as JSON gives it', async () => {
     expect(await value('return')).toBe(null);

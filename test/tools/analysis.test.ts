@@ -346,6 +346,43 @@ return r.summary;`,
   });
 });
 
+describe('what a program leaves behind', () => {
+  it('requests under way when it returns are ended, and those still queued never sent', async () => {
+    sim.injectFor(/health/, ...Array.from({ length: 20 }, () => ({ hang: true }) as const));
+    const out = await run('for (let i = 0; i < 20; i++) api.check_health().catch(() => {});\nreturn "done";');
+    expect(out.isError, out.text).toBe(false);
+    // The ones that reached the upstream are abandoned at once (they would hang until their timeout).
+    await vi.waitFor(
+      () => {
+        expect(sim.requests.length).toBeGreaterThan(0);
+        expect(sim.abandoned).toBe(sim.requests.length);
+      },
+      { timeout: 5_000, interval: 10 },
+    );
+    const sent = sim.requests.length;
+    expect(sent).toBeLessThan(20);
+    expect((await call(h.client, 'get_analytics_overview')).isError).toBe(false);
+    expect(sim.requests).toHaveLength(sent + 1);
+  });
+
+  it('refused calls are cheap and bounded: a long id list is refused before its ids are checked, and a loop of refusals ends the run', async () => {
+    const out = await run(
+      'for (let i = 0; ; i++) {\n  try { await api.list_streamers({ tokenAddresses: Array.from({ length: 25000 }, (_, k) => "b" + k) }); }\n  catch (e) { if (i === 0) console.log(e.message); }\n}',
+    );
+    expect(out.isError).toBe(true);
+    expect(out.text).toContain('tokenAddresses');
+    expect(out.text).toContain('[error: analysis_refused_limit · final]');
+    expect(sim.requests).toHaveLength(0);
+  });
+
+  it('an answer nested past 64 levels ends with its own error, not an internal one', async () => {
+    const out = await run('let a = 1;\nfor (let i = 0; i < 5000; i++) a = { a };\nreturn a;');
+    expect(out.isError).toBe(true);
+    expect(out.text).toContain("The program's answer is nested more than 64 levels deep");
+    expect(out.text).toContain('[error: analysis_answer_too_deep · final]');
+  });
+});
+
 describe('the sandbox', () => {
   it('each run gets a fresh context', async () => {
     await run('globalThis.leak = 42; Array.prototype.leaky = 1; return 1;');
