@@ -202,3 +202,41 @@ describe('investigate_botting over 137 ids', () => {
     );
   });
 });
+
+describe('analyze_botting: the window decides the verdicts', () => {
+  const verdicts = async (hours: number) => {
+    const out = await call(h.client, 'analyze_botting', { mintIds: known.slice(0, 50), hours });
+    expect(out.isError, out.text).toBe(false);
+    expect(out.text.split('\n')[0]).toContain(`last ${hours} h`);
+    const results = sc(out).results as Array<{ mintId: string; level: string; confidence: number }>;
+    return new Map(results.map((r) => [r.mintId, `${r.level} ${r.confidence}`]));
+  };
+
+  it('6 and 168 hours give other verdicts, from the sessions inside each window; 24 hours the dataset own', async () => {
+    const [six, week, day, sixAgain] = [
+      await verdicts(6),
+      await verdicts(168),
+      await verdicts(24),
+      await verdicts(6),
+    ];
+    expect([...sixAgain]).toEqual([...six]);
+    expect([...day]).toEqual(
+      [...day.keys()].map((id) => [
+        id,
+        `${token(id)?.botting?.confidenceLevel} ${token(id)?.botting?.confidence}`,
+      ]),
+    );
+    const within = (id: string, hours: number) =>
+      token(id)?.sessions.filter(
+        (s) => Date.parse(s.endTime) >= Date.parse('2026-11-20T12:00:00.000Z') - hours * 3_600_000,
+      ).length;
+    const differ = [...six.keys()].filter((id) => six.get(id) !== week.get(id));
+    // A token with as many sessions in the last week as in the last 6 hours gets the same verdict; most differ.
+    for (const id of six.keys())
+      if (within(id, 6) === within(id, 168)) expect(week.get(id)).toBe(six.get(id));
+    expect(differ.length).toBeGreaterThan(six.size / 2);
+    // The week holds more sessions: confidences rise, the 6 hours' fall.
+    const conf = (m: Map<string, string>, id: string) => Number(m.get(id)?.split(' ')[1]);
+    for (const id of differ) expect(conf(week, id)).toBeGreaterThanOrEqual(conf(six, id));
+  });
+});
