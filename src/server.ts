@@ -9,7 +9,7 @@ import {
   type ServerOptions,
 } from '@modelcontextprotocol/server';
 import type { ApiClient, Upstream } from './api/client.js';
-import { BatchLimitError } from './api/errors.js';
+import { ApiError, BatchLimitError } from './api/errors.js';
 import { type Config, missingSettings } from './config.js';
 import { describeError, INVALID_PARAMS, type SetupPlace, setupGuide, WireError } from './format/errors.js';
 import {
@@ -134,6 +134,8 @@ export function createServer(deps: ServerDeps): Server {
         deps.clientCapabilities,
     );
   let reference: string | undefined;
+  // Every demo result says that its data is simulated, errors included.
+  const simulated = (text: string) => (deps.demo ? `${DEMO_NOTE}\n${text}` : text);
 
   const server = new Server(
     { name: NAME, version: VERSION },
@@ -193,7 +195,7 @@ export function createServer(deps: ServerDeps): Server {
       byName.get(request.params.name) ?? (withView ? APP_TOOL.get(request.params.name) : undefined);
     if (!tool) throw new WireError(INVALID_PARAMS, `Unknown tool: ${request.params.name}`);
     const prepared = tool.prepare(request.params.arguments);
-    if ('error' in prepared) return redact.deep(toolError(prepared.error));
+    if ('error' in prepared) return redact.deep(toolError(simulated(prepared.error)));
     if (!client)
       return toolError(setupGuide(missingSettings(deps.config), deps.problems ?? [], deps.setupPlace));
     const cancelled = deps.cancelled?.(ctx.mcpReq.id);
@@ -209,7 +211,13 @@ export function createServer(deps: ServerDeps): Server {
         send: async (req) => {
           if (allowance-- <= 0)
             throw new BatchLimitError('upstream allowance used', { allowance: deps.upstreamAllowance });
-          return (await client.request(req, signal, deps.caller)).body;
+          try {
+            return (await client.request(req, signal, deps.caller)).body;
+          } catch (error) {
+            // The failing service is the embedded simulator: its advice names no setting.
+            if (deps.demo && error instanceof ApiError) error.detail.simulated = true;
+            throw error;
+          }
         },
         progress: (progress, total, message) => {
           if (progressToken === undefined) return;
@@ -248,7 +256,7 @@ export function createServer(deps: ServerDeps): Server {
       if (view) result._meta = { [VIEW_DATA_KEY]: { ...view, simulated: deps.demo === true } };
     } catch (error) {
       deps.logger.warn('tool call failed', { tool: tool.name, error });
-      result = toolError(describeError(error));
+      result = toolError(simulated(describeError(error)));
     }
     await Promise.all(notified);
     return redact.deep(result);
