@@ -60,7 +60,10 @@ describe('list_streamers', () => {
 
   it('shortens ids in a long text table only past its first 10 rows, and says so', async () => {
     const out = await call(h.client, 'list_streamers', { tokenAddresses: a.slice(0, 100) });
-    expect(out.text).toContain('Ids past row 10 shortened to their first 6 characters');
+    expect(out.text).toContain(
+      'Addresses shortened to their first 6 characters in rows 11–100 (90 rows; the other 10 rows whole)',
+    );
+    expect(out.text).toContain(String(sc(out).idsShortened));
     const sorted = a
       .slice(0, 100)
       .map(token)

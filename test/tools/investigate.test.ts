@@ -88,7 +88,9 @@ describe('investigate_botting over 137 ids', () => {
     );
     expect(out.text).toContain(`Flagged HIGH and live now: ${highLive.length} (`);
     expect(out.text).toMatch(/Most frequent reasons: "/);
-    expect(out.text).toContain('Ids past row 10 shortened to their first 6 characters');
+    // The budget holds every id whole: none is shortened, and no note says otherwise.
+    expect(sc(out).idsShortened).toBeUndefined();
+    expect(out.text).not.toMatch(/shortened/);
     // Whole: the first 10 rows, and every flagged live token (the headline and the next step point at them).
     const shown = (rows as unknown[][]).map((r) => col(r, 'mintId') as string);
     for (const id of shown.slice(0, 10)) expect(out.text).toContain(id);
@@ -238,5 +240,37 @@ describe('analyze_botting: the window decides the verdicts', () => {
     // The week holds more sessions: confidences rise, the 6 hours' fall.
     const conf = (m: Map<string, string>, id: string) => Number(m.get(id)?.split(' ')[1]);
     for (const id of differ) expect(conf(week, id)).toBeGreaterThanOrEqual(conf(six, id));
+  });
+});
+
+describe('investigate_botting: ids shortened only where the budget forces it, and the note says which', () => {
+  // The blind trial's question: HIGH or MEDIUM, live, most watched first, over more than 25 matching rows.
+  const ask = { levels: ['HIGH', 'MEDIUM'], liveOnly: true, sortBy: 'viewers' };
+  const shownIds = (out: Awaited<ReturnType<typeof call>>) => {
+    const columns = sc(out).columns as string[];
+    return (sc(out).rows as unknown[][]).map((r) => r[columns.indexOf('mintId')] as string);
+  };
+
+  it('within the budget: every id whole, and no note', async () => {
+    const out = await call(h.client, 'investigate_botting', { mintIds: known, ...ask });
+    const shown = shownIds(out);
+    expect(shown.length).toBeGreaterThan(25);
+    expect(sc(out).truncated).toBeUndefined();
+    for (const id of shown) expect(out.text).toContain(id);
+    expect(out.text).not.toMatch(/shortened/);
+    expect(sc(out).idsShortened).toBeUndefined();
+  });
+
+  it('under a budget that cuts rows, shortening that lets no more rows in is not done', async () => {
+    // structuredContent (every id whole, up to three reasons a row) is what fills 7,000 characters first.
+    const small = await connect(sim, { budgetChars: 7_000 });
+    const out = await call(small.client, 'investigate_botting', { mintIds: known, ...ask });
+    await small.close();
+    const shown = shownIds(out);
+    expect(shown.length).toBeGreaterThan(25);
+    expect(sc(out).truncated).toBeDefined();
+    for (const id of shown) expect(out.text).toContain(id);
+    expect(out.text).not.toMatch(/Ids shortened/);
+    expect(sc(out).idsShortened).toBeUndefined();
   });
 });
