@@ -22,7 +22,7 @@ import {
 import type { Logger } from './log.js';
 import { getPrompt, PROMPTS } from './prompts.js';
 import { redactor } from './redact.js';
-import { INSTRUCTIONS, REFERENCE_URI, referenceText } from './reference.js';
+import { DEMO_INSTRUCTIONS, INSTRUCTIONS, REFERENCE_URI, referenceText } from './reference.js';
 import { TOOLS } from './tools/index.js';
 import type { Tool, ViewData } from './tools/tool.js';
 import { NAME, VERSION } from './version.js';
@@ -141,7 +141,7 @@ export function createServer(deps: ServerDeps): Server {
     { name: NAME, version: VERSION },
     {
       capabilities: { tools: {}, prompts: {}, resources: {} },
-      instructions: INSTRUCTIONS,
+      instructions: deps.demo ? DEMO_INSTRUCTIONS : INSTRUCTIONS,
       jsonSchemaValidator: NO_ELICITATION,
       cacheHints: CACHE_HINTS,
     },

@@ -27,7 +27,7 @@ export const listStreamers = defineTool({
   name: 'list_streamers',
   title: 'List streamers',
   description:
-    'Streamer records of many tokens (name, symbol, live, viewers, market cap, streaming time), sorted and paged; the live count and viewers of the page. detailed: price.',
+    'Streamer records of the tokens named (name, symbol, live, viewers, market cap, streaming time), sorted and paged; the live count and viewers of the page. detailed: price.',
   input: {
     tokenAddresses: idList(100, 'Token addresses'),
     sortBy: z.enum(['viewers', 'time', 'averageViewers', 'marketCap']).default('viewers'),
