@@ -4,7 +4,17 @@ import { EXAMPLES } from '../src/reference.js';
 import { type Simulator, startSimulator } from '../src/simulator/server.js';
 import { TOOLS } from '../src/tools/index.js';
 import { describeAllowed } from '../src/tools/tool.js';
-import { call, connect, failedOf, type Harness, ids, SIM_KEY, UNKNOWN_ID, useSimulator } from './helpers.js';
+import {
+  call,
+  connect,
+  failedOf,
+  type Harness,
+  ids,
+  SIM_KEY,
+  sc,
+  UNKNOWN_ID,
+  useSimulator,
+} from './helpers.js';
 
 let h: Harness;
 const textOf = (result: { messages: Array<{ content: { type: string; text?: string } }> }) =>
@@ -276,7 +286,7 @@ describe('where token ids come from', () => {
     expect(instructions).toMatch(/^DEMO MODE \(simulated data[^\n]*liveMetrics\.topViewers/m);
     // Following it: the overview names ids, and every token tool accepts them.
     const overview = await call(demo.client, 'get_analytics_overview', { chain: 'all', platform: 'all' });
-    const top = (overview.structured?.liveMetrics as { topViewers: Array<{ mintId: string }> }).topViewers;
+    const top = (sc(overview).liveMetrics as { topViewers: Array<{ mintId: string }> }).topViewers;
     const sample = top.map((t) => t.mintId);
     expect(sample.length).toBe(3);
     const core = await call(demo.client, 'get_streamer_core', {

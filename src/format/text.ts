@@ -281,7 +281,7 @@ export function idColumn(
       const numbers = ids.flatMap((id, i) => (shortened(id, i) ? [first + i] : []));
       if (!numbers.length) return undefined;
       const whole = ids.length - numbers.length;
-      return `${what === 'ids' ? 'Ids' : 'Addresses'} shortened to their first 6 characters in ${numbers.length === 1 ? 'row' : 'rows'} ${ranges(numbers)} (${plural(numbers.length, 'row')}${whole ? `; the other ${plural(whole, 'row')} whole` : ''}): the ${what} you passed, and structuredContent, have them whole.`;
+      return `${what === 'ids' ? 'Ids' : 'Addresses'} shortened to their first 6 characters in ${numbers.length === 1 ? 'row' : 'rows'} ${ranges(numbers)} (${plural(numbers.length, 'row')}${whole ? `; the other ${plural(whole, 'row')} whole` : ''}): the ${what} you passed have them whole.`;
     },
   };
 }

@@ -202,7 +202,7 @@ describe('idColumn', () => {
     const cut = shown.flatMap((s, i) => (s.endsWith('…') ? [i + 1] : []));
     expect(cut).toEqual([11, 12, 14, 17, 18]);
     expect(col.note(ids)).toBe(
-      'Ids shortened to their first 6 characters in rows 11–12, 14, 17–18 (5 rows; the other 25 rows whole): the ids you passed, and structuredContent, have them whole.',
+      'Ids shortened to their first 6 characters in rows 11–12, 14, 17–18 (5 rows; the other 25 rows whole): the ids you passed have them whole.',
     );
     // From an offset, the row numbers are the ranks shown.
     expect(col.note(ids, 41)).toMatch(/in rows 51–52, 54, 57–58 /);
