@@ -44,7 +44,7 @@ const EXAMPLE_TITLES: Record<keyof typeof EXAMPLES, string> = {
 export const INSTRUCTIONS = [
   'Streamer analytics: live-streaming activity on tokens, read-only.',
   'Botted viewer counts: investigate_botting (up to 500 ids; levels, liveOnly, sortBy, offset re-slice it for 5 min at no upstream cost), analyze_botting (up to 50).',
-  'One token: get_streamer_core (now), get_streamer_sessions (history). Many tokens: list_streamers.',
+  "Token ids come from the user: no tool lists tokens without them (get_analytics_overview's live metrics may name a few live ones). One token: get_streamer_core (now), get_streamer_sessions (history). Many tokens: list_streamers.",
   'Service-wide: get_analytics_overview, get_activity_heatmap. Failures: check_health.',
   'Results state the totals, ranks, peaks, means and counts a question needs: no need to compute them from rows.',
   'A question no tool answers directly (a join, filter, share, ranking, whole history, comparison): one run_analysis program, e.g.',
@@ -52,6 +52,15 @@ export const INSTRUCTIONS = [
     ([k, code]) => `- ${EXAMPLE_TITLES[k as keyof typeof EXAMPLES]}: ${code.replace(/\n\s*/g, ' ')}`,
   ),
   `Limits, chain/platform pairs and which tool answers what: the resource ${REFERENCE_URI}.`,
+].join('\n');
+
+/**
+ * The demo's instructions: the same, and where its sample ids come from (the simulator's overview names the
+ * three most watched live tokens of each scope, in liveMetrics.topViewers).
+ */
+export const DEMO_INSTRUCTIONS = [
+  INSTRUCTIONS,
+  'DEMO MODE (simulated data, not the real service). Sample ids to try every tool with: get_analytics_overview names the three most watched live tokens of the chain and platform asked in liveMetrics.topViewers (chain all, platform all: of both chains).',
 ].join('\n');
 
 const QUESTIONS: Array<[string, string]> = [
@@ -65,7 +74,7 @@ const QUESTIONS: Array<[string, string]> = [
   ],
   [
     'Is the most-watched chain_b token botted?',
-    'list_streamers (chain chain_b, sortBy viewers), then analyze_botting: it names platform_c tokens, which it cannot cover',
+    'ids from the user (no tool lists tokens without them; get_analytics_overview with chain chain_b may name the most watched in its live metrics), then analyze_botting: it names platform_c tokens, which it cannot cover',
   ],
   [
     'Peak session, mean audience of the last sessions?',
@@ -73,7 +82,7 @@ const QUESTIONS: Array<[string, string]> = [
   ],
   ['What is this token doing right now?', 'get_streamer_core'],
   ['How has it streamed over time?', 'get_streamer_sessions, get_streamers_analytics'],
-  ['Rank or scan a set of tokens', 'list_streamers'],
+  ['Rank or scan tokens whose ids you have', 'list_streamers (tokenAddresses required)'],
   ['Everything about a few tokens', 'get_streamers_complete'],
   ['What have the creators earned? Total, top three?', 'get_creator_fees: exact totals, rows ranked'],
   [
@@ -126,6 +135,7 @@ export function referenceText(tools: readonly Tool[]): string {
   lines.push(
     '',
     '## Notes',
+    "- Token ids (mint ids, also called token addresses; 32 to 44 characters) come from the user: every token tool needs them, and no endpoint lists tokens without them. get_analytics_overview's liveMetrics, whose contents the API does not document, may name a few live tokens.",
     '- Units of durations and streaming times are not stated by the API: report them as returned.',
     '- The botting confidence levels: HIGH is documented; the full set is not.',
     '- Every result has a text and a structuredContent with the same facts; errors end with a tag like [error: rate_limited · retryable · retry_after_s=12].',

@@ -9,7 +9,7 @@ import {
   type ServerOptions,
 } from '@modelcontextprotocol/server';
 import type { ApiClient, Upstream } from './api/client.js';
-import { BatchLimitError } from './api/errors.js';
+import { ApiError, BatchLimitError } from './api/errors.js';
 import { type Config, missingSettings } from './config.js';
 import { describeError, INVALID_PARAMS, type SetupPlace, setupGuide, WireError } from './format/errors.js';
 import {
@@ -22,7 +22,7 @@ import {
 import type { Logger } from './log.js';
 import { getPrompt, PROMPTS } from './prompts.js';
 import { redactor } from './redact.js';
-import { INSTRUCTIONS, REFERENCE_URI, referenceText } from './reference.js';
+import { DEMO_INSTRUCTIONS, INSTRUCTIONS, REFERENCE_URI, referenceText } from './reference.js';
 import { TOOLS } from './tools/index.js';
 import type { Tool, ViewData } from './tools/tool.js';
 import { NAME, VERSION } from './version.js';
@@ -136,12 +136,14 @@ export function createServer(deps: ServerDeps): Server {
         deps.clientCapabilities,
     );
   let reference: string | undefined;
+  // Every demo result says that its data is simulated, errors included.
+  const simulated = (text: string) => (deps.demo ? `${DEMO_NOTE}\n${text}` : text);
 
   const server = new Server(
     { name: NAME, version: VERSION },
     {
       capabilities: { tools: {}, prompts: {}, resources: {} },
-      instructions: INSTRUCTIONS,
+      instructions: deps.demo ? DEMO_INSTRUCTIONS : INSTRUCTIONS,
       jsonSchemaValidator: NO_ELICITATION,
       cacheHints: CACHE_HINTS,
     },
@@ -195,7 +197,7 @@ export function createServer(deps: ServerDeps): Server {
       byName.get(request.params.name) ?? (withView ? APP_TOOL.get(request.params.name) : undefined);
     if (!tool) throw new WireError(INVALID_PARAMS, `Unknown tool: ${request.params.name}`);
     const prepared = tool.prepare(request.params.arguments);
-    if ('error' in prepared) return redact.deep(toolError(prepared.error));
+    if ('error' in prepared) return redact.deep(toolError(simulated(prepared.error)));
     if (!client)
       return toolError(setupGuide(missingSettings(deps.config), deps.problems ?? [], deps.setupPlace));
     const cancelled = deps.cancelled?.(ctx.mcpReq.id);
@@ -211,8 +213,14 @@ export function createServer(deps: ServerDeps): Server {
         send: async (req, also) => {
           if (allowance-- <= 0)
             throw new BatchLimitError('upstream allowance used', { allowance: deps.upstreamAllowance });
-          return (await client.request(req, also ? AbortSignal.any([signal, also]) : signal, deps.caller))
-            .body;
+          try {
+            return (await client.request(req, also ? AbortSignal.any([signal, also]) : signal, deps.caller))
+              .body;
+          } catch (error) {
+            // The failing service is the embedded simulator: its advice names no setting.
+            if (deps.demo && error instanceof ApiError) error.detail.simulated = true;
+            throw error;
+          }
         },
         progress: (progress, total, message) => {
           if (progressToken === undefined) return;
@@ -251,7 +259,7 @@ export function createServer(deps: ServerDeps): Server {
       if (view) result._meta = { [VIEW_DATA_KEY]: { ...view, simulated: deps.demo === true } };
     } catch (error) {
       deps.logger.warn('tool call failed', { tool: tool.name, error });
-      result = toolError(describeError(error));
+      result = toolError(simulated(describeError(error)));
     }
     await Promise.all(notified);
     return redact.deep(result);

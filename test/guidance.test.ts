@@ -1,10 +1,20 @@
 // What guides the assistant: initialize instructions, prompts, and the reference resource.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLES } from '../src/reference.js';
-import type { Simulator } from '../src/simulator/server.js';
+import { type Simulator, startSimulator } from '../src/simulator/server.js';
 import { TOOLS } from '../src/tools/index.js';
 import { describeAllowed } from '../src/tools/tool.js';
-import { call, connect, failedOf, type Harness, ids, UNKNOWN_ID, useSimulator } from './helpers.js';
+import {
+  call,
+  connect,
+  failedOf,
+  type Harness,
+  ids,
+  SIM_KEY,
+  sc,
+  UNKNOWN_ID,
+  useSimulator,
+} from './helpers.js';
 
 let h: Harness;
 const textOf = (result: { messages: Array<{ content: { type: string; text?: string } }> }) =>
@@ -249,5 +259,52 @@ describe('guidance that points the right way', () => {
     expect(out.isError).toBe(true);
     expect(out.text).toContain('refused the API key');
     expect(out.text).toMatch(/\[error: auth · final\]$/);
+  });
+});
+
+describe('where token ids come from', () => {
+  it('instructions and reference say ids come from the user, and point nowhere that lists tokens without them', async () => {
+    const instructions = h.client.getInstructions() ?? '';
+    const { contents } = await h.client.readResource({ uri: 'streamer-analytics://reference' });
+    const reference = (contents[0] as { text: string }).text;
+    for (const text of [instructions, reference]) {
+      expect(text).toMatch(/Token ids (\([^)]*\) )?come from the user/);
+      expect(text).toMatch(/no (tool|endpoint) lists tokens without them/);
+      expect(text).toMatch(/get_analytics_overview's live ?metrics[^.]* may name/i);
+    }
+    // No question is routed to list_streamers as if it found tokens by itself (it needs tokenAddresses).
+    for (const row of reference.split('\n').filter((l) => l.startsWith('| ') && l.includes('list_streamers')))
+      expect(row).toMatch(/ids you have|tokenAddresses|ids from the user/);
+    expect(reference).not.toMatch(/list_streamers \(chain[^)]*sortBy/);
+  });
+
+  it('in demo mode, the instructions name where sample ids come from, and those ids work in the other tools', async () => {
+    // The demo's own simulator: dialect A, as src/main.ts starts it.
+    const sim = await startSimulator({ apiKey: SIM_KEY });
+    const demo = await connect(sim, { demo: true });
+    const instructions = demo.client.getInstructions() ?? '';
+    expect(instructions).toMatch(/^DEMO MODE \(simulated data[^\n]*liveMetrics\.topViewers/m);
+    // Following it: the overview names ids, and every token tool accepts them.
+    const overview = await call(demo.client, 'get_analytics_overview', { chain: 'all', platform: 'all' });
+    const top = (sc(overview).liveMetrics as { topViewers: Array<{ mintId: string }> }).topViewers;
+    const sample = top.map((t) => t.mintId);
+    expect(sample.length).toBe(3);
+    const core = await call(demo.client, 'get_streamer_core', {
+      mint: sample[0],
+      chain: 'all',
+      platform: 'all',
+    });
+    const list = await call(demo.client, 'list_streamers', {
+      tokenAddresses: sample,
+      chain: 'all',
+      platform: 'all',
+    });
+    await demo.close();
+    await sim.close();
+    expect(core.isError, core.text).toBe(false);
+    expect(list.isError, list.text).toBe(false);
+    expect(list.structured?.rows).toHaveLength(3);
+    // Outside the demo, no such line: the real service's overview is not documented to name any.
+    expect(h.client.getInstructions()).not.toMatch(/DEMO MODE/);
   });
 });

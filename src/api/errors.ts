@@ -32,6 +32,8 @@ export interface ErrorDetail {
   timeoutMs?: number | undefined;
   /** For circuit_open: the last failure that opened it. */
   lastFailure?: { kind: string; status?: number | undefined; code?: string | undefined } | undefined;
+  /** The failing service is the demo's embedded simulator: no setting of the server's applies. */
+  simulated?: boolean | undefined;
 }
 
 /** Each kind names itself with a literal: the bundle is minified, and logs should read ConnectionError, not y. */

@@ -21,12 +21,16 @@ export function describeError(error: unknown): string {
   const http = status ? ` (HTTP ${status})` : '';
   const tries = attempts && attempts > 1 ? ` after ${attempts} attempts` : '';
   const waitS = retryAfterMs !== undefined ? Math.ceil(retryAfterMs / 1000) : undefined;
+  // In demo mode the embedded simulator answers: no advice points at a setting the demo does not use.
+  const demo = error.detail.simulated === true;
 
   switch (error.kind) {
     case 'auth':
       return lines(
         `The streamer analytics API refused the API key${http}${said}.`,
-        `Check ${ENV.apiKey}: it must be a valid key, created in the operator's web application.`,
+        demo
+          ? DEMO_FAULT
+          : `Check ${ENV.apiKey}: it must be a valid key, created in the operator's web application.`,
         errorTag('auth', false),
       );
     case 'not_found':
@@ -36,12 +40,14 @@ export function describeError(error: unknown): string {
         ? lines(
             `Not found${http}${said}.`,
             'Check the mint id, and the chain and platform: the token may be on the other chain or platform.',
-            `If every tool answers 404, check ${ENV.baseUrl} instead (check_health tells).`,
+            demo ? DEMO_IDS : `If every tool answers 404, check ${ENV.baseUrl} instead (check_health tells).`,
             errorTag('not_found', false),
           )
         : lines(
             `The streamer analytics service has no ${error.detail.path ?? 'such path'}${http}${said}: the base address is probably wrong.`,
-            `Check ${ENV.baseUrl}: it must be the API's base address, path prefix included (e.g. https://host/api/v1).`,
+            demo
+              ? DEMO_FAULT
+              : `Check ${ENV.baseUrl}: it must be the API's base address, path prefix included (e.g. https://host/api/v1).`,
             errorTag('not_found', false),
           );
     case 'rate_limited':
@@ -66,21 +72,25 @@ export function describeError(error: unknown): string {
       );
     case 'network':
       // A name that does not resolve is the configuration's fault, not an outage of the service.
-      if (isConfigurationCode(error.message))
+      if (isConfigurationCode(error.message) && !demo)
         return lines(
           `The service's host name does not resolve (${error.message}): a configuration problem, not an outage.`,
           `Check ${ENV.baseUrl} (the host name in it), and the DNS of the machine the server runs on.`,
           errorTag('network', false, 'configuration'),
         );
       return lines(
-        `Could not reach the streamer analytics service (${connectionProblem(error.message)})${tries}.`,
-        `Check ${ENV.baseUrl} and the network connection; check_health tests the connection.`,
+        `Could not reach the streamer analytics service (${connectionProblem(error.message, demo)})${tries}.`,
+        demo
+          ? DEMO_FAULT
+          : `Check ${ENV.baseUrl} and the network connection; check_health tests the connection.`,
         errorTag('network', true),
       );
     case 'invalid_response':
       return lines(
         `The streamer analytics service answered with something other than the expected JSON${http} (${error.message}; ${body ? `got ${body}` : 'no body shown'}, Content-Type ${contentType ? quote(contentType, 80) : 'none'}).`,
-        `Check that ${ENV.baseUrl} points at the API itself, with its path prefix (e.g. https://host/api/v1).`,
+        demo
+          ? DEMO_FAULT
+          : `Check that ${ENV.baseUrl} points at the API itself, with its path prefix (e.g. https://host/api/v1).`,
         errorTag('invalid_response', false),
       );
     case 'api_error':
@@ -105,7 +115,7 @@ export function describeError(error: unknown): string {
       );
     case 'circuit_open':
       return lines(
-        `The streamer analytics service failed several times in a row, so calls are paused to let it recover${lastFailureText(error.detail.lastFailure)}.`,
+        `The streamer analytics service failed several times in a row, so calls are paused to let it recover${lastFailureText(error.detail.lastFailure, demo)}.`,
         `Try again in ${waitS ?? 30} s; check_health will tell when it answers again.`,
         errorTag('circuit_open', true, `retry_after_s=${waitS ?? 30}`),
       );
@@ -113,6 +123,12 @@ export function describeError(error: unknown): string {
 }
 
 const lines = (...parts: string[]) => parts.join('\n');
+
+/** Demo mode's advice where a real service's would name a setting: the demo uses none of them. */
+const DEMO_FAULT =
+  "Demo mode: the embedded simulator answers every call and no setting (API key, base URL) is used: this failure is the demo's own; check_health tells whether the simulator answers.";
+const DEMO_IDS =
+  "Demo mode: the simulator knows only its own sample tokens; get_analytics_overview's live metrics name the most watched ones.";
 
 /**
  * The next step when at least half of the ids sent are unknown where they were looked for: they may be
@@ -135,16 +151,18 @@ export function unknownIdsHint(
 const isConfigurationCode = (code: string) => ['ENOTFOUND', 'EAI_NONAME', 'EAI_FAIL'].includes(code);
 
 /** A connection failure's code in words, with where to look. */
-export function connectionProblem(code: string | undefined): string {
+export function connectionProblem(code: string | undefined, demo = false): string {
   switch (code) {
     case 'ENOTFOUND':
     case 'EAI_NONAME':
     case 'EAI_FAIL':
-      return `host not found (${code}): check ${ENV.baseUrl}`;
+      return demo ? `host not found (${code})` : `host not found (${code}): check ${ENV.baseUrl}`;
     case 'EAI_AGAIN':
       return `host name lookup failed for now (${code}, DNS)`;
     case 'ECONNREFUSED':
-      return `connection refused (${code}): is the service running at ${ENV.baseUrl}?`;
+      return demo
+        ? `connection refused (${code})`
+        : `connection refused (${code}): is the service running at ${ENV.baseUrl}?`;
     case 'ECONNRESET':
       return `connection reset by the service (${code})`;
     case 'ETIMEDOUT':
@@ -158,11 +176,12 @@ export function connectionProblem(code: string | undefined): string {
 /** The cause circuit_open carries: the last failure before it opened. */
 function lastFailureText(
   last: { kind: string; status?: number | undefined; code?: string | undefined } | undefined,
+  demo: boolean,
 ) {
   if (!last) return '';
   const what =
     last.kind === 'network'
-      ? connectionProblem(last.code)
+      ? connectionProblem(last.code, demo)
       : last.kind === 'timeout'
         ? 'no answer in time (time-out)'
         : last.status

@@ -259,26 +259,43 @@ export const WHOLE_TOP_ROWS = 10;
 /**
  * How a text table shows ids. Whole in a table of up to 25 rows, in the first 10 rows of a ranked table and
  * in the rows the headline or the next step points at (`pointed`): those are the ids an assistant passes to
- * the next tool, and no tool takes a prefix. The other rows of a longer table are shortened, which the
- * token budget forces (structuredContent has them whole), with the sentence that says so.
+ * the next tool, and no tool takes a prefix. The other rows of a longer table are shortened only where the
+ * budget forces it (`shorten`: the caller's budget; by default any longer table, whose whole ids would cost
+ * more tokens than the rows are worth); structuredContent has them whole. `note` says exactly which rows
+ * were shortened (the same sentence in both channels: `idsShortened`); nothing when none was.
  */
 export function idColumn(
   rows: number,
   what: 'ids' | 'addresses',
-  options: { ranked?: boolean; pointed?: ReadonlySet<string> } = {},
+  options: { ranked?: boolean; pointed?: ReadonlySet<string>; shorten?: boolean } = {},
 ) {
-  const short = rows > WHOLE_ID_ROWS;
+  const short = (options.shorten ?? true) && rows > WHOLE_ID_ROWS;
   const top = options.ranked ? WHOLE_TOP_ROWS : 0;
+  const shortened = (id: string, index: number) =>
+    short && index >= top && !options.pointed?.has(id) && shortId(id) !== id;
   return {
     /** The id of the row at `index` (0-based, in the table shown). */
-    show: (id: string, index: number) =>
-      !short || index < top || options.pointed?.has(id) ? id : shortId(id),
-    note: short
-      ? [
-          `${top ? `Ids past row ${top}` : 'Ids'} shortened to their first 6 characters: the ${what} you passed.`,
-        ]
-      : [],
+    show: (id: string, index: number) => (shortened(id, index) ? shortId(id) : id),
+    /** For the rows shown (their ids in table order; `first`: the number of the first row): the note, if any. */
+    note(ids: readonly string[], first = 1): string | undefined {
+      const numbers = ids.flatMap((id, i) => (shortened(id, i) ? [first + i] : []));
+      if (!numbers.length) return undefined;
+      const whole = ids.length - numbers.length;
+      return `${what === 'ids' ? 'Ids' : 'Addresses'} shortened to their first 6 characters in ${numbers.length === 1 ? 'row' : 'rows'} ${ranges(numbers)} (${plural(numbers.length, 'row')}${whole ? `; the other ${plural(whole, 'row')} whole` : ''}): the ${what} you passed have them whole.`;
+    },
   };
+}
+
+/** Row numbers as runs: 11–12, 14, 17–20. */
+function ranges(numbers: readonly number[]): string {
+  const runs: string[] = [];
+  for (let i = 0; i < numbers.length; ) {
+    let j = i;
+    while (j + 1 < numbers.length && (numbers[j + 1] as number) === (numbers[j] as number) + 1) j++;
+    runs.push(j > i ? `${numbers[i]}–${numbers[j]}` : String(numbers[i]));
+    i = j + 1;
+  }
+  return runs.join(', ');
 }
 
 /** A short label (a ticker symbol) bare when it is one plain word, quoted otherwise. */

@@ -108,6 +108,30 @@ export function viewersAt(token: SimToken, at: number): number {
   return 0;
 }
 
+/** The botting window the dataset's verdicts are for: the endpoint's default, 24 hours. */
+export const BOTTING_HOURS = 24;
+
+/** How many of a token's sessions overlap the last `hours` hours. */
+const sessionsWithin = (token: SimToken, hours: number) =>
+  token.sessions.filter((s) => Date.parse(s.endTime) >= SIM_NOW - hours * 3_600_000).length;
+
+/**
+ * A token's botting verdict over the last `hours` hours, from the sessions inside that window: the dataset's
+ * verdict is the 24-hour one; a window holding more sessions makes the confidence (and the score) higher, one
+ * holding fewer makes it lower, by 10% per e-fold of (sessions + 1), capped at 0.99; the level follows the
+ * confidence (HIGH from 0.75, MEDIUM from 0.4). The same window always gives the same verdict.
+ */
+export function bottingOver(token: SimToken, hours: number): SimToken['botting'] {
+  const base = token.botting;
+  if (!base) return undefined;
+  const ratio = (sessionsWithin(token, hours) + 1) / (sessionsWithin(token, BOTTING_HOURS) + 1);
+  if (ratio === 1) return base;
+  const factor = Math.max(0, 1 + 0.1 * Math.log(ratio));
+  const confidence = Math.min(0.99, Math.round(base.confidence * factor * 100) / 100);
+  const confidenceLevel = confidence >= 0.75 ? 'HIGH' : confidence >= 0.4 ? 'MEDIUM' : 'LOW';
+  return { ...base, confidence, confidenceLevel, score: Math.min(100, Math.round(base.score * factor)) };
+}
+
 /** mulberry32: a tiny seeded PRNG, enough for fake data. */
 export function prng(seed: number) {
   let a = seed >>> 0;

@@ -3,7 +3,7 @@
 // (error bodies and statuses, /health, batch element fields), the choices here are the simulator's own.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createDataset, type Dataset, prng, SIM_NOW, type SimToken, viewersAt } from './data.js';
+import { bottingOver, createDataset, type Dataset, prng, SIM_NOW, type SimToken, viewersAt } from './data.js';
 import { DIALECTS, type Dialect, type DialectName } from './dialect.js';
 
 export type Fault =
@@ -460,7 +460,7 @@ const complete =
 
 function botting(data: Dataset, body: Json) {
   const mintIds = ids(body.mintIds, 'mintIds', 50);
-  intIn(body.hours, 'hours', 24, 1, 168);
+  const hours = intIn(body.hours, 'hours', 24, 1, 168);
   const scope = scopeOf(body, ['platform_a', 'platform_b'], ['chain_a', 'chain_b']);
   const results: Json[] = [];
   const errors: Json[] = [];
@@ -468,7 +468,7 @@ function botting(data: Dataset, body: Json) {
     const token = data.byMint.get(mintId);
     if (!token || !inScope(token, scope)) errors.push({ mintId, error: notFound });
     else if (!token.botting) errors.push({ mintId, error: 'No data available for analysis' });
-    else results.push({ mintId, ...token.botting, processingTime: 35, timestamp: stamp() });
+    else results.push({ mintId, ...bottingOver(token, hours), processingTime: 35, timestamp: stamp() });
   }
   const confidences = results.map((r) => r.confidence as number);
   return {

@@ -3,6 +3,9 @@ import * as z from 'zod';
 /** Failures grouped by reason: `{ error, count, mintIds }` (creator fees: `tokenAddresses`). */
 export const failureGroups = z.array(z.object({ error: z.string(), count: z.number() }).loose()).optional();
 
+/** Which rows of a long table show shortened ids: the sentence the text channel has (src/format/text.ts idColumn). */
+export const idsShortened = z.string().optional();
+
 /** structuredContent of the batch tools: counts, one entry per result, failures grouped by reason. */
 export const batchOutput = {
   counts: z.object({}).loose().optional(),

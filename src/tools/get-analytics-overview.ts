@@ -10,7 +10,7 @@ export const getAnalyticsOverview = defineTool({
   name: 'get_analytics_overview',
   title: 'Analytics overview',
   description:
-    'Service-wide totals: streamers tracked and live, viewers now, sessions today, session lengths, streaming time, live metrics. detailed: every value.',
+    'Service-wide totals: streamers tracked and live, viewers now, sessions today, session lengths, streaming time, live metrics (may name top live tokens). detailed: every value.',
   input: {},
   scope: SCOPES.any,
   output: {

@@ -5,7 +5,7 @@ import { decimalSum } from '../format/decimal.js';
 import { extraLine, NOTHING_MORE } from '../format/generic.js';
 import { fitRows, result } from '../format/result.js';
 import { clean, cleanDeep, coin, decimalText, exact, idColumn, label, money, table } from '../format/text.js';
-import { failureGroups } from './batch-output.js';
+import { failureGroups, idsShortened } from './batch-output.js';
 import { idList, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
 
@@ -45,6 +45,7 @@ export const getCreatorFees = defineTool({
     errors: failureGroups,
     integrity: z.array(z.string()).optional(),
     detail: z.string().optional(),
+    idsShortened,
   },
   request: ({ tokenAddresses }) => ({
     method: 'POST',
@@ -92,6 +93,7 @@ export const getCreatorFees = defineTool({
       format: ctx.format,
     };
     return fitRows(ranked, ctx.budget, cut, (rows) => {
+      const idsShortened = ids.note(rows.map(({ f }) => clean(f.tokenAddress, 64)));
       const lines = [
         ...noteLines(notes),
         ...(rows.length
@@ -114,7 +116,7 @@ export const getCreatorFees = defineTool({
               ]),
             )
           : []),
-        ...ids.note,
+        ...(idsShortened ? [idsShortened] : []),
         ...(rows.length
           ? ["native coin: fees in chain_a's native coin, every decimal as sent; totals are exact sums."]
           : []),
@@ -149,6 +151,7 @@ export const getCreatorFees = defineTool({
           ...(errors.length ? { errors: failed.json } : {}),
           ...(notes.length ? { integrity: notes } : {}),
           ...(nothingMore ? { detail: nothingMore } : {}),
+          ...(idsShortened ? { idsShortened } : {}),
         },
       });
     });

@@ -30,9 +30,10 @@ import {
   num,
   quote,
   table,
+  WHOLE_ID_ROWS,
 } from '../format/text.js';
 import { boardData } from '../view-data.js';
-import { failureGroups } from './batch-output.js';
+import { failureGroups, idsShortened } from './batch-output.js';
 import {
   analysedTokens,
   byCoverage,
@@ -117,6 +118,7 @@ export const investigateBotting = defineTool({
     errors: failureGroups,
     notes: z.array(z.string()).optional(),
     shown: z.object({}).loose().optional(),
+    idsShortened,
   },
   async run(args, ctx) {
     // The data depends on the ids (as a set), hours, chain, platform and fees; the slice does not.
@@ -383,11 +385,6 @@ function report(
       ? `Data from this investigation ${ageSeconds} s ago; no new upstream requests (kept ${TTL_MINUTES} minutes).`
       : undefined;
   const showFees = args.includeCreatorFees;
-  // Whole ids in the first rows and in the rows the headline and the next step point at (flagged, live).
-  const ids = idColumn(page.length, 'ids', {
-    ranked: true,
-    pointed: new Set(flaggedLive.map((f) => f.mintId)),
-  });
   const columns = [
     'rank',
     'mintId',
@@ -425,141 +422,162 @@ function report(
 
   const next = `${flaggedLive.length && !listsFlaggedLive ? `levels ["${FLAGGED_LEVEL}"] with liveOnly true lists the ${flaggedLive.length} flagged live tokens (no new upstream requests); ` : ''}get_streamer_sessions${scopeHint(args.chain, args.platform)} on a flagged token for its history; get_streamer_core${scopeHint(args.chain, args.platform)} for its current state.`;
   const detailed = ctx.format === 'detailed';
-  return withReasons(page.length, (full) =>
-    fitRows(page, ctx.budget, cut, (rows) =>
-      result({
-        headline,
-        lines: [
-          ...(covered.length ? [levelsLine(stats), flaggedLine] : []),
-          ...(reasons.length
-            ? [
-                `Most frequent reasons: ${reasons.map((r) => `${quote(r.reason, 60)} (${r.count})`).join('; ')}`,
-              ]
-            : []),
-          ...(notCovered.length ? [notCoveredLine(notCovered)] : []),
-          ...noteLines(notes),
-          ...(ranked.length ? [sliceLine] : []),
-          ...(ageLine ? [ageLine] : []),
-          ...(rows.length
-            ? [
-                '',
-                ...table(
-                  [
-                    { header: '#', align: 'right' },
-                    { header: 'level' },
-                    { header: 'conf', align: 'right' },
-                    { header: 'score', align: 'right' },
-                    { header: 'live' },
-                    { header: 'viewers', align: 'right' },
-                    { header: 'mcap', align: 'right' },
-                    { header: 'name' },
-                    { header: 'symbol' },
-                    { header: 'mint' },
-                    ...(showFees
-                      ? [
-                          { header: 'native fees', align: 'right' as const },
-                          { header: 'fees', align: 'right' as const },
-                        ]
-                      : []),
-                    { header: full ? 'reasons' : 'first reason' },
-                  ],
-                  rows.map((f, i) => {
+  const pointed = new Set(flaggedLive.map((f) => f.mintId));
+  // Ids whole where the budget allows; else shortened, but never in the first rows or the rows the headline
+  // and the next step point at (flagged, live).
+  const render = (shorten: boolean) => {
+    const ids = idColumn(page.length, 'ids', { ranked: true, pointed, shorten });
+    return withReasons(page.length, (full) =>
+      fitRows(page, ctx.budget, cut, (rows) => {
+        const idsShortened = ids.note(
+          rows.map((f) => f.mintId),
+          args.offset + 1,
+        );
+        return result({
+          headline,
+          lines: [
+            ...(covered.length ? [levelsLine(stats), flaggedLine] : []),
+            ...(reasons.length
+              ? [
+                  `Most frequent reasons: ${reasons.map((r) => `${quote(r.reason, 60)} (${r.count})`).join('; ')}`,
+                ]
+              : []),
+            ...(notCovered.length ? [notCoveredLine(notCovered)] : []),
+            ...noteLines(notes),
+            ...(ranked.length ? [sliceLine] : []),
+            ...(ageLine ? [ageLine] : []),
+            ...(rows.length
+              ? [
+                  '',
+                  ...table(
+                    [
+                      { header: '#', align: 'right' },
+                      { header: 'level' },
+                      { header: 'conf', align: 'right' },
+                      { header: 'score', align: 'right' },
+                      { header: 'live' },
+                      { header: 'viewers', align: 'right' },
+                      { header: 'mcap', align: 'right' },
+                      { header: 'name' },
+                      { header: 'symbol' },
+                      { header: 'mint' },
+                      ...(showFees
+                        ? [
+                            { header: 'native fees', align: 'right' as const },
+                            { header: 'fees', align: 'right' as const },
+                          ]
+                        : []),
+                      { header: full ? 'reasons' : 'first reason' },
+                    ],
+                    rows.map((f, i) => {
+                      const r = records.get(f.mintId);
+                      const fee = fees.get(f.mintId);
+                      return [
+                        String(args.offset + i + 1),
+                        isCovered(f.mintId) ? f.level : `(${f.level})`,
+                        num(f.confidence),
+                        num(f.score),
+                        r ? liveText(r.isCurrentlyLive) : '?',
+                        num(r?.currentViewers),
+                        detailed ? num(r?.tokenMarketCap) : abbrev(r?.tokenMarketCap),
+                        r ? quote(r.coinName, 20) : '–',
+                        r ? label(r.coinSymbol) : '–',
+                        ids.show(f.mintId, i),
+                        ...(showFees
+                          ? [
+                              coin(fee?.feesInNativeCoin),
+                              fee ? `${money(fee.totalFees)} ${label(fee.currency)}` : '–',
+                            ]
+                          : []),
+                        isCovered(f.mintId)
+                          ? reasonsText(f.reasons, full ? Infinity : 1, 48)
+                          : `NOT COVERED: ${NOT_COVERED}`,
+                      ];
+                    }),
+                  ),
+                  ...(idsShortened ? [idsShortened] : []),
+                  ...(detailed
+                    ? []
+                    : ['mcap abbreviated (k, M, B); response_format "detailed" shows it exact.']),
+                  ...(ctx.format === 'detailed' ? rows.map((f) => detailLine(f, records, fees)) : []),
+                ]
+              : []),
+            ...(errors.length ? ['', ...failed.lines] : []),
+          ],
+          query: {
+            chain: args.chain,
+            platform: args.platform,
+            hours: args.hours,
+            includeCreatorFees: args.includeCreatorFees,
+            sortBy: args.sortBy,
+            ...(args.levels ? { levels: args.levels } : {}),
+            liveOnly: args.liveOnly,
+            offset: args.offset,
+          },
+          data: {
+            counts,
+            calls: ageSeconds === undefined ? calls : { botting: 0, streamers: 0, fees: 0 },
+            ...(ageSeconds !== undefined ? { dataAgeSeconds: ageSeconds } : {}),
+            ...(reasons.length ? { topReasons: reasons } : {}),
+            ...(ctx.format === 'detailed'
+              ? {
+                  items: rows.map((f, i) => ({
+                    rank: args.offset + i + 1,
+                    ...(cleanDeep(f.raw) as Record<string, unknown>),
+                    streamer: cleanDeep(records.get(f.mintId) ?? null),
+                    ...(showFees ? { creatorFees: fees.get(f.mintId) ?? null } : {}),
+                    ...(args.chain === 'chain_b' ? { covered: isCovered(f.mintId) } : {}),
+                  })),
+                }
+              : {
+                  columns,
+                  rows: rows.map((f, i) => {
                     const r = records.get(f.mintId);
                     const fee = fees.get(f.mintId);
                     return [
-                      String(args.offset + i + 1),
-                      isCovered(f.mintId) ? f.level : `(${f.level})`,
-                      num(f.confidence),
-                      num(f.score),
-                      r ? liveText(r.isCurrentlyLive) : '?',
-                      num(r?.currentViewers),
-                      detailed ? num(r?.tokenMarketCap) : abbrev(r?.tokenMarketCap),
-                      r ? quote(r.coinName, 20) : '–',
-                      r ? label(r.coinSymbol) : '–',
-                      ids.show(f.mintId, i),
+                      args.offset + i + 1,
+                      f.mintId,
+                      f.level,
+                      f.confidence,
+                      f.score,
+                      typeof r?.isCurrentlyLive === 'boolean' ? r.isCurrentlyLive : null,
+                      exact(r?.currentViewers),
+                      exact(r?.tokenMarketCap),
+                      r ? clean(r.coinName, 60) : null,
+                      r ? clean(r.coinSymbol, 16) : null,
+                      full ? f.reasons : f.reasons.slice(0, 3),
                       ...(showFees
-                        ? [
-                            coin(fee?.feesInNativeCoin),
-                            fee ? `${money(fee.totalFees)} ${label(fee.currency)}` : '–',
-                          ]
+                        ? [fee?.feesInNativeCoin ?? null, fee?.totalFees ?? null, fee?.currency ?? null]
                         : []),
-                      isCovered(f.mintId)
-                        ? reasonsText(f.reasons, full ? Infinity : 1, 48)
-                        : `NOT COVERED: ${NOT_COVERED}`,
+                      ...(args.chain === 'chain_b' ? [isCovered(f.mintId)] : []),
                     ];
                   }),
-                ),
-                ...ids.note,
-                ...(detailed
-                  ? []
-                  : ['mcap abbreviated (k, M, B); response_format "detailed" shows it exact.']),
-                ...(ctx.format === 'detailed' ? rows.map((f) => detailLine(f, records, fees)) : []),
-              ]
-            : []),
-          ...(errors.length ? ['', ...failed.lines] : []),
-        ],
-        query: {
-          chain: args.chain,
-          platform: args.platform,
-          hours: args.hours,
-          includeCreatorFees: args.includeCreatorFees,
-          sortBy: args.sortBy,
-          ...(args.levels ? { levels: args.levels } : {}),
-          liveOnly: args.liveOnly,
-          offset: args.offset,
-        },
-        data: {
-          counts,
-          calls: ageSeconds === undefined ? calls : { botting: 0, streamers: 0, fees: 0 },
-          ...(ageSeconds !== undefined ? { dataAgeSeconds: ageSeconds } : {}),
-          ...(reasons.length ? { topReasons: reasons } : {}),
-          ...(ctx.format === 'detailed'
-            ? {
-                items: rows.map((f, i) => ({
-                  rank: args.offset + i + 1,
-                  ...(cleanDeep(f.raw) as Record<string, unknown>),
-                  streamer: cleanDeep(records.get(f.mintId) ?? null),
-                  ...(showFees ? { creatorFees: fees.get(f.mintId) ?? null } : {}),
-                  ...(args.chain === 'chain_b' ? { covered: isCovered(f.mintId) } : {}),
-                })),
-              }
-            : {
-                columns,
-                rows: rows.map((f, i) => {
-                  const r = records.get(f.mintId);
-                  const fee = fees.get(f.mintId);
-                  return [
-                    args.offset + i + 1,
-                    f.mintId,
-                    f.level,
-                    f.confidence,
-                    f.score,
-                    typeof r?.isCurrentlyLive === 'boolean' ? r.isCurrentlyLive : null,
-                    exact(r?.currentViewers),
-                    exact(r?.tokenMarketCap),
-                    r ? clean(r.coinName, 60) : null,
-                    r ? clean(r.coinSymbol, 16) : null,
-                    full ? f.reasons : f.reasons.slice(0, 3),
-                    ...(showFees
-                      ? [fee?.feesInNativeCoin ?? null, fee?.totalFees ?? null, fee?.currency ?? null]
-                      : []),
-                    ...(args.chain === 'chain_b' ? [isCovered(f.mintId)] : []),
-                  ];
                 }),
-              }),
-          ...(notCovered.length ? { notCovered } : {}),
-          ...(errors.length ? { errors: failed.json } : {}),
-          ...(notes.length ? { notes } : {}),
-          // An offset past the end shows nothing: where the ranking ends, for this channel's reader too.
-          ...(page.length === 0 && args.offset > 0
-            ? { shown: { from: null, to: null, of: sorted.length } }
-            : {}),
-        },
-        next,
+            ...(notCovered.length ? { notCovered } : {}),
+            ...(errors.length ? { errors: failed.json } : {}),
+            ...(notes.length ? { notes } : {}),
+            // An offset past the end shows nothing: where the ranking ends, for this channel's reader too.
+            ...(page.length === 0 && args.offset > 0
+              ? { shown: { from: null, to: null, of: sorted.length } }
+              : {}),
+            ...(idsShortened ? { idsShortened } : {}),
+          },
+          next,
+        });
       }),
-    ),
-  );
+    );
+  };
+  // Ids are shortened only where the budget forces it: when whole ones leave rows out that shortened ones
+  // let in (structuredContent, which has every id whole, is often what limits the rows: then nothing is).
+  const whole = render(false);
+  if (page.length <= WHOLE_ID_ROWS || whole.structured.truncated === undefined) return whole;
+  const short = render(true);
+  return rowsIn(short) > rowsIn(whole) ? short : whole;
 }
+
+/** How many rows a rendering of the ranking holds (either format). */
+const rowsIn = (r: { structured: Record<string, unknown> }) =>
+  ((r.structured.rows ?? r.structured.items) as unknown[] | undefined)?.length ?? 0;
 
 const BOTTING_SHOWN = ['mintId', 'confidenceLevel', 'confidence', 'score'];
 const STREAMER_SHOWN = [

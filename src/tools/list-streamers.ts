@@ -15,6 +15,7 @@ import {
   shortId,
   table,
 } from '../format/text.js';
+import { idsShortened } from './batch-output.js';
 import { idList, otherChainHint, page, SCOPES, SHAPES } from './shared.js';
 
 /** Missing addresses past this count are shortened in the text (structuredContent has them whole), as failed ids are. */
@@ -26,7 +27,7 @@ export const listStreamers = defineTool({
   name: 'list_streamers',
   title: 'List streamers',
   description:
-    'Streamer records of many tokens (name, symbol, live, viewers, market cap, streaming time), sorted and paged; the live count and viewers of the page. detailed: price.',
+    'Streamer records of the tokens named (name, symbol, live, viewers, market cap, streaming time), sorted and paged; the live count and viewers of the page. detailed: price.',
   input: {
     tokenAddresses: idList(100, 'Token addresses'),
     sortBy: z.enum(['viewers', 'time', 'averageViewers', 'marketCap']).default('viewers'),
@@ -44,6 +45,7 @@ export const listStreamers = defineTool({
     notFound: z.array(z.string()).optional(),
     notFoundCount: z.number().optional(),
     aggregates: z.object({}).loose().optional(),
+    idsShortened,
   },
   request: ({ tokenAddresses, sortBy, sortOrder, limit, page, chain, platform }) => ({
     method: 'POST',
@@ -109,8 +111,9 @@ export const listStreamers = defineTool({
         `To see the rest, ask with a smaller limit (e.g. limit ${Math.max(1, shown)} and later pages).`,
       format: ctx.format,
     };
-    return fitRows(records, ctx.budget, cut, (rows) =>
-      result({
+    return fitRows(records, ctx.budget, cut, (rows) => {
+      const idsShortened = ids.note(rows.map((r) => clean(r.mintId, 64)));
+      return result({
         headline,
         lines: [
           ...(missing ? [missing] : []),
@@ -120,7 +123,7 @@ export const listStreamers = defineTool({
                 rows.map((r, i) => streamerRow(r, showScope, ids.show(clean(r.mintId, 64), i), streamTime)),
               )
             : []),
-          ...ids.note,
+          ...(idsShortened ? [idsShortened] : []),
           ...(ctx.format === 'detailed'
             ? rows.flatMap((r) => extraLine(shortId(clean(r.mintId, 64)), r, columns.keys))
             : []),
@@ -132,9 +135,10 @@ export const listStreamers = defineTool({
           ...tabular(rows, columns.keys, ctx.format === 'detailed'),
           ...(missingCount ? { notFoundCount: missingCount } : {}),
           ...(notFound.length ? { notFound } : {}),
+          ...(idsShortened ? { idsShortened } : {}),
         },
         next,
-      }),
-    );
+      });
+    });
   },
 });

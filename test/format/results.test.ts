@@ -60,7 +60,10 @@ describe('list_streamers', () => {
 
   it('shortens ids in a long text table only past its first 10 rows, and says so', async () => {
     const out = await call(h.client, 'list_streamers', { tokenAddresses: a.slice(0, 100) });
-    expect(out.text).toContain('Ids past row 10 shortened to their first 6 characters');
+    expect(out.text).toContain(
+      'Addresses shortened to their first 6 characters in rows 11–100 (90 rows; the other 10 rows whole)',
+    );
+    expect(out.text).toContain(String(sc(out).idsShortened));
     const sorted = a
       .slice(0, 100)
       .map(token)
@@ -432,6 +435,32 @@ describe('demo mode and setup', () => {
     await demo.close();
     expect(out.text.split('\n')[0]).toBe('SIMULATED DATA (demo mode): not the real service.');
     expect(String(sc(out).summary)).toMatch(/^\[simulated\] /);
+  });
+
+  it('marks demo errors as simulated too, and never advises a setting the demo does not use', async () => {
+    const demo = await connect(sim, { demo: true });
+    const outs = [
+      await call(demo.client, 'get_streamer_core', { mint: UNKNOWN_ID }),
+      await call(demo.client, 'list_streamers', { tokenAddresses: ['abc'] }),
+    ];
+    // The failures whose advice outside the demo names the key or the base URL.
+    for (const [status, tool, args] of [
+      [401, 'check_health', {}],
+      [404, 'get_analytics_overview', {}],
+    ] as const) {
+      sim.inject({ status, body: { success: false, error: 'nope' } });
+      outs.push(await call(demo.client, tool, args));
+    }
+    sim.inject({ raw: '<html>', contentType: 'text/html' });
+    outs.push(await call(demo.client, 'get_activity_heatmap'));
+    await demo.close();
+    for (const out of outs) {
+      expect(out.isError, out.text).toBe(true);
+      expect(out.text.split('\n')[0]).toBe('SIMULATED DATA (demo mode): not the real service.');
+      expect(out.text).not.toMatch(/STREAMER_ANALYTICS_(API_KEY|BASE_URL)/);
+      expect(out.text).toMatch(/\[error: \w+ · (final|retryable)[^\]]*\]$/);
+    }
+    expect(outs[0]?.text).toContain("get_analytics_overview's live metrics name the most watched");
   });
 
   it('answers a setup guide naming the missing variables, and sends nothing', async () => {

@@ -8,6 +8,7 @@ import {
   coin,
   decimalText,
   grouped,
+  idColumn,
   label,
   literal,
   money,
@@ -187,5 +188,32 @@ describe('exact halves', () => {
     expect(decimalHalf('901.1')).toBe('450.55');
     expect(decimalHalf('3')).toBe('1.5');
     expect(decimalHalf('-0.3')).toBe('-0.15');
+  });
+});
+
+describe('idColumn', () => {
+  // The blind trial's table: 30 ranked rows, HIGH ones (pointed at by the headline) mixed with MEDIUM ones.
+  const ids = Array.from({ length: 30 }, (_, i) => `${String(i).padStart(2, '0')}${'x'.repeat(42)}`);
+  const pointed = new Set(ids.filter((_, i) => ![10, 11, 13, 16, 17].includes(i)));
+
+  it('names exactly the rows it shortened: never the first 10, nor the rows pointed at', () => {
+    const col = idColumn(ids.length, 'ids', { ranked: true, pointed });
+    const shown = ids.map((id, i) => col.show(id, i));
+    const cut = shown.flatMap((s, i) => (s.endsWith('…') ? [i + 1] : []));
+    expect(cut).toEqual([11, 12, 14, 17, 18]);
+    expect(col.note(ids)).toBe(
+      'Ids shortened to their first 6 characters in rows 11–12, 14, 17–18 (5 rows; the other 25 rows whole): the ids you passed have them whole.',
+    );
+    // From an offset, the row numbers are the ranks shown.
+    expect(col.note(ids, 41)).toMatch(/in rows 51–52, 54, 57–58 /);
+  });
+
+  it('no note where nothing is shortened: 25 rows or fewer, shortening not forced, or every row protected', () => {
+    expect(idColumn(25, 'ids', { ranked: true }).note(ids.slice(0, 25))).toBeUndefined();
+    expect(idColumn(30, 'ids', { ranked: true, shorten: false }).note(ids)).toBeUndefined();
+    expect(idColumn(30, 'ids', { ranked: true, pointed: new Set(ids) }).note(ids)).toBeUndefined();
+    expect(idColumn(30, 'addresses', { ranked: true }).note(ids)).toMatch(
+      /^Addresses shortened to their first 6 characters in rows 11–30 \(20 rows; the other 10 rows whole\)/,
+    );
   });
 });

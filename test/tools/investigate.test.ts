@@ -88,7 +88,9 @@ describe('investigate_botting over 137 ids', () => {
     );
     expect(out.text).toContain(`Flagged HIGH and live now: ${highLive.length} (`);
     expect(out.text).toMatch(/Most frequent reasons: "/);
-    expect(out.text).toContain('Ids past row 10 shortened to their first 6 characters');
+    // The budget holds every id whole: none is shortened, and no note says otherwise.
+    expect(sc(out).idsShortened).toBeUndefined();
+    expect(out.text).not.toMatch(/shortened/);
     // Whole: the first 10 rows, and every flagged live token (the headline and the next step point at them).
     const shown = (rows as unknown[][]).map((r) => col(r, 'mintId') as string);
     for (const id of shown.slice(0, 10)) expect(out.text).toContain(id);
@@ -200,5 +202,75 @@ describe('investigate_botting over 137 ids', () => {
     expect(String(sc(out).truncated)).toMatch(
       /^Showing 1–(\d+) of \d+ ranked findings \(most suspicious first\)\. Continue with offset \1 /,
     );
+  });
+});
+
+describe('analyze_botting: the window decides the verdicts', () => {
+  const verdicts = async (hours: number) => {
+    const out = await call(h.client, 'analyze_botting', { mintIds: known.slice(0, 50), hours });
+    expect(out.isError, out.text).toBe(false);
+    expect(out.text.split('\n')[0]).toContain(`last ${hours} h`);
+    const results = sc(out).results as Array<{ mintId: string; level: string; confidence: number }>;
+    return new Map(results.map((r) => [r.mintId, `${r.level} ${r.confidence}`]));
+  };
+
+  it('6 and 168 hours give other verdicts, from the sessions inside each window; 24 hours the dataset own', async () => {
+    const [six, week, day, sixAgain] = [
+      await verdicts(6),
+      await verdicts(168),
+      await verdicts(24),
+      await verdicts(6),
+    ];
+    expect([...sixAgain]).toEqual([...six]);
+    expect([...day]).toEqual(
+      [...day.keys()].map((id) => [
+        id,
+        `${token(id)?.botting?.confidenceLevel} ${token(id)?.botting?.confidence}`,
+      ]),
+    );
+    const within = (id: string, hours: number) =>
+      token(id)?.sessions.filter(
+        (s) => Date.parse(s.endTime) >= Date.parse('2026-11-20T12:00:00.000Z') - hours * 3_600_000,
+      ).length;
+    const differ = [...six.keys()].filter((id) => six.get(id) !== week.get(id));
+    // A token with as many sessions in the last week as in the last 6 hours gets the same verdict; most differ.
+    for (const id of six.keys())
+      if (within(id, 6) === within(id, 168)) expect(week.get(id)).toBe(six.get(id));
+    expect(differ.length).toBeGreaterThan(six.size / 2);
+    // The week holds more sessions: confidences rise, the 6 hours' fall.
+    const conf = (m: Map<string, string>, id: string) => Number(m.get(id)?.split(' ')[1]);
+    for (const id of differ) expect(conf(week, id)).toBeGreaterThanOrEqual(conf(six, id));
+  });
+});
+
+describe('investigate_botting: ids shortened only where the budget forces it, and the note says which', () => {
+  // The blind trial's question: HIGH or MEDIUM, live, most watched first, over more than 25 matching rows.
+  const ask = { levels: ['HIGH', 'MEDIUM'], liveOnly: true, sortBy: 'viewers' };
+  const shownIds = (out: Awaited<ReturnType<typeof call>>) => {
+    const columns = sc(out).columns as string[];
+    return (sc(out).rows as unknown[][]).map((r) => r[columns.indexOf('mintId')] as string);
+  };
+
+  it('within the budget: every id whole, and no note', async () => {
+    const out = await call(h.client, 'investigate_botting', { mintIds: known, ...ask });
+    const shown = shownIds(out);
+    expect(shown.length).toBeGreaterThan(25);
+    expect(sc(out).truncated).toBeUndefined();
+    for (const id of shown) expect(out.text).toContain(id);
+    expect(out.text).not.toMatch(/shortened/);
+    expect(sc(out).idsShortened).toBeUndefined();
+  });
+
+  it('under a budget that cuts rows, shortening that lets no more rows in is not done', async () => {
+    // structuredContent (every id whole, up to three reasons a row) is what fills 7,000 characters first.
+    const small = await connect(sim, { budgetChars: 7_000 });
+    const out = await call(small.client, 'investigate_botting', { mintIds: known, ...ask });
+    await small.close();
+    const shown = shownIds(out);
+    expect(shown.length).toBeGreaterThan(25);
+    expect(sc(out).truncated).toBeDefined();
+    for (const id of shown) expect(out.text).toContain(id);
+    expect(out.text).not.toMatch(/Ids shortened/);
+    expect(sc(out).idsShortened).toBeUndefined();
   });
 });
