@@ -1,46 +1,42 @@
 // run_analysis in the built server with --http: the server answers /healthz and other calls while a program
 // loops, and a program's requests stay within what one HTTP request may cause upstream.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type HttpServerProcess, startHttpServer } from '../../scripts/http-server.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { startSim } from '../helpers.js';
 
-const ENTRY = fileURLToPath(new URL('../../dist/server/index.js', import.meta.url));
 let sim: Simulator;
-let child: ChildProcess;
+let server: HttpServerProcess;
 let base: string;
 let client: Client;
+const others: Client[] = [];
+
+/** A 2025 client: its own verified session, from the same address as every other here. */
+async function connectSession(): Promise<Client> {
+  const c = new Client({ name: 'analysis-http-test', version: '1.0.0' });
+  await c.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+  return c;
+}
 
 beforeAll(async () => {
   sim = await startSim();
-  child = spawn(process.execPath, [ENTRY, '--http', '--port', '0'], {
+  server = await startHttpServer({
     env: {
       PATH: process.env.PATH ?? '',
       STREAMER_ANALYTICS_API_KEY: sim.apiKey,
       STREAMER_ANALYTICS_BASE_URL: sim.url,
       STREAMER_ANALYTICS_ANALYSIS_TIMEOUT_MS: '4000',
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
   });
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr?.on('data', (chunk) => {
-      stderr += String(chunk);
-      const m = /at (http:\/\/\S+\/mcp)/.exec(stderr);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-  });
-  base = url.replace(/\/mcp$/, '');
-  client = new Client({ name: 'analysis-http-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  base = server.base;
+  client = await connectSession();
 });
 afterAll(async () => {
   await client?.close();
-  child?.kill();
+  for (const c of others) await c.close().catch(() => {});
+  await server?.stop();
   await sim?.close();
 });
 
@@ -73,4 +69,31 @@ it("stays within one HTTP request's upstream allowance, and says which limit it 
     '100 upstream requests in one run (the upstream allowance of one --http request)',
   );
   expect(sim.requests).toHaveLength(100);
+});
+
+it("shares one address's turn at the sandbox between its sessions: a second session finds the address's queue full", async () => {
+  // Session A: 2 programs running (half the 4 workers) and 8 waiting, the most one caller may have.
+  const a = await connectSession();
+  const b = await connectSession();
+  others.push(a, b);
+  const loops = Array.from({ length: 10 }, () =>
+    a.callTool({ name: 'run_analysis', arguments: { code: 'for (;;) {}' } }).catch(() => undefined),
+  );
+  // Session B, same address: its program is the address's ninth waiting, refused at once as busy (were
+  // sessions callers of their own here, it would wait its turn and then run).
+  await expect
+    .poll(
+      async () => {
+        // Until all of A's programs have arrived, B's may be taken into the line: it is cancelled after a
+        // moment (which takes it out of the line) and asked again.
+        const out = await b
+          .callTool({ name: 'run_analysis', arguments: { code: 'return 1' } }, undefined, { timeout: 1_500 })
+          .catch(() => undefined);
+        return out ? textOf(out) : 'waited';
+      },
+      { timeout: 15_000, interval: 100 },
+    )
+    .toContain('this caller already has 8 runs waiting');
+  await a.close();
+  void loops;
 });
