@@ -4,10 +4,9 @@
 import type { ApiRequest } from '../api/client.js';
 import { describeError } from '../format/errors.js';
 import { cleanDeep } from '../format/text.js';
+import { API_MAX_IDS } from './run-analysis.js';
 import type { CallContext, Tool } from './tool.js';
 
-/** Ids one `api` call may pass; split by the endpoint's own limit (creator fees: 5 requests of 100). */
-export const API_MAX_IDS = 500;
 /** A run's upstream requests in flight at once (the client's limiter shares them among callers). */
 const IN_FLIGHT = 8;
 

@@ -2,12 +2,13 @@
 // tools. Its description's `api.*` lines are generated from the same tools' schemas, so they cannot drift.
 import * as z from 'zod';
 import { GLOBALS, type RunOutcome, runAnalysis } from '../analysis/index.js';
-import { renderAnswer } from '../format/answer.js';
 import { errorTag, ToolFailure } from '../format/errors.js';
 import { clean, grouped, plural } from '../format/text.js';
-import { API_MAX_IDS, type ApiUsage, apiHost } from './analysis-api.js';
+import type { ApiUsage } from './analysis-api.js';
 import { defineTool, type Tool } from './tool.js';
 
+/** Ids one `api` call may pass; split by the endpoint's own limit (creator fees: 5 requests of 100). */
+export const API_MAX_IDS = 500;
 /** Upper bound of the program's text (characters). */
 export const CODE_MAX = 20_000;
 /** Memory one run may use (the engine's own default, stated here for the messages). */
@@ -104,6 +105,11 @@ export function runAnalysisTool(endpoints: readonly Tool[]): Tool {
     async run({ code }, ctx) {
       const limits = ctx.analysis ?? DEFAULT_LIMITS;
       const stop = new AbortController();
+      // The api host and the answer's rendering load with the first run, as the engine does: not at start.
+      const [{ apiHost }, { renderAnswer }] = await Promise.all([
+        import('./analysis-api.js'),
+        import('../format/answer.js'),
+      ]);
       const host = apiHost(byName, ctx, limits, () => stop.abort());
       // The engine loads its workers and WebAssembly on the first run only: starting the server does not pay it.
       const outcome = await runAnalysis(code, host, {
