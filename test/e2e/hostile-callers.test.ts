@@ -191,6 +191,25 @@ const send = () => {
 for (let i = 0; i < 32; i++) send();
 `;
 
+/** The middle of a few timings: the victim's time, not the other work of a shared machine. */
+const median = (times: number[]) => [...times].sort((x, y) => x - y)[Math.floor(times.length / 2)] as number;
+
+/** A call's time on this server before any attack (the middle of three): on a loaded machine, more than the call's own. */
+async function alone(send: () => Promise<Answer>) {
+  const times = [];
+  for (let i = 0; i < 3; i++) times.push((await send()).ms);
+  return median(times);
+}
+
+/** Waits for what the test cannot be told of by an event of its own (a count of answers). */
+async function until(condition: () => boolean, timeoutMs = 20_000) {
+  const deadline = performance.now() + timeoutMs;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${condition}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 beforeAll(async () => {
   sim = await startSim();
 });
@@ -205,6 +224,7 @@ describe('1 and 9: every call ends, and says how', () => {
   it('64 batches holding a request and its own cancellation are answered -32800 in the batch; a victim is served', async () => {
     const server = await startHttp({ STREAMER_ANALYTICS_API_KEY: sim.apiKey });
     const sessions = await Promise.all(Array.from({ length: 4 }, () => session(server.url)));
+    const victimAlone = await alone(() => post(server.url, call(1, 'check_health'), {}, '127.0.0.2'));
     const batches = await Promise.all(
       Array.from({ length: 64 }, (_, i) =>
         post(
@@ -220,10 +240,10 @@ describe('1 and 9: every call ends, and says how', () => {
         expect.objectContaining({ id: i, error: expect.objectContaining({ code: -32800 }) }),
       ]);
     }
-    // Nothing held a place: another caller's call is answered at once.
+    // Nothing held a place: another caller's call is answered in its time alone.
     const victim = await post(server.url, call(1, 'check_health'), {}, '127.0.0.2');
     expect(victim.status).toBe(200);
-    expect(victim.ms).toBeLessThan(2_000);
+    expect(victim.ms).toBeLessThan(victimAlone + 2_000);
     // A batch member cancelled by a notification of its own: -32800 in its place, the other answered.
     const s = sessions[0] as Record<string, string>;
     const [mint1, mint2] = ids(sim, 'platform_a', 2);
@@ -249,6 +269,9 @@ describe('1 and 9: every call ends, and says how', () => {
     });
     const mints = ids(sim, 'platform_a', 70);
     const victimSession = await session(server.url);
+    const pingAlone = await alone(() =>
+      post(server.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, victimSession),
+    );
     sim.latencyMs = 1_500;
     // Four addresses, 16 slow calls each: all 64 places taken.
     const fill = Array.from({ length: 64 }, (_, i) =>
@@ -260,7 +283,8 @@ describe('1 and 9: every call ends, and says how', () => {
     const cancelled = await post(server.url, cancel(7), victimSession);
     expect(cancelled.status).toBe(202);
     const answer = await waiting;
-    expect(answer.ms).toBeLessThan(2_000);
+    // Ended at the cancellation (300 ms after it was sent), not when a place came free (seconds later).
+    expect(answer.ms).toBeLessThan(pingAlone + 2_000);
     expect(messagesOf(answer)).toEqual([
       expect.objectContaining({ id: 7, error: expect.objectContaining({ code: -32800 }) }),
     ]);
@@ -284,6 +308,7 @@ describe('2: answers nobody reads are counted as they are produced', () => {
       STREAMER_ANALYTICS_HTTP_SEND_TIMEOUT_MS: '1000',
     });
     const sessions = await Promise.all(Array.from({ length: 4 }, () => session(server.url, true)));
+    const victimAlone = await alone(() => post(server.url, call(1, 'check_health'), {}, '127.0.0.2'));
     const reads = (n: number) =>
       JSON.stringify(
         Array.from({ length: n }, (_, i) => ({
@@ -300,7 +325,7 @@ describe('2: answers nobody reads are counted as they are produced', () => {
     await new Promise((r) => setTimeout(r, 1_500));
     const victim = await post(server.url, call(1, 'check_health'), {}, '127.0.0.2');
     expect(victim.status).toBe(200);
-    expect(victim.ms).toBeLessThan(2_000);
+    expect(victim.ms).toBeLessThan(victimAlone + 2_000);
     expect(stop()).toBeLessThan(512);
   }, 30_000);
 
@@ -349,25 +374,35 @@ describe('3 and 8: identities cost something', () => {
   it('330 calls from one address, each with a new key: the victim is served, the flooder told to wait', async () => {
     const server = await startHttp({ STREAMER_ANALYTICS_MAX_RETRIES: '0' });
     const mint = ids(sim, 'platform_a', 1)[0] as string;
-    sim.injectFor((r) => r.headers['x-api-key'] !== sim.apiKey, ...Array(400).fill({ delayMs: 3_000 }));
+    const victimCall = () =>
+      post(server.url, call(1, 'get_streamer_core', { mint }), { 'x-api-key': sim.apiKey }, '127.0.0.2');
+    const victimAlone = await alone(victimCall);
+    sim.reset();
+    // The made-up keys' calls that are let in hold their places for 10 s (the upstream refuses them late).
+    sim.injectFor((r) => r.headers['x-api-key'] !== sim.apiKey, ...Array(400).fill({ delayMs: 10_000 }));
+    let answered = 0;
     const flood = Array.from({ length: 330 }, (_, i) =>
       post(
         server.url,
         call(i, 'get_streamer_core', { mint }),
         { 'x-api-key': `made-up-${i}-0123456789abcdef` },
         '127.0.0.3',
-      ),
+      ).then((a) => {
+        answered++;
+        return a;
+      }),
     );
-    await new Promise((r) => setTimeout(r, 500));
-    const victim = await post(
-      server.url,
-      call(1, 'get_streamer_core', { mint }),
-      { 'x-api-key': sim.apiKey },
-      '127.0.0.2',
-    );
+    // The flood has taken what it can once its refusals are back, or once 64 of its calls (every place)
+    // have gone upstream, however long a loaded machine takes to send 330 requests: then the victim meets
+    // what the flooder holds.
+    await until(() => answered >= 200 || sim.requests.length >= 64);
+    const victim = await victimCall();
     expect(victim.status).toBe(200);
     expect(messagesOf(victim)[0]?.result).toBeDefined();
-    expect(victim.ms).toBeLessThan(2_000);
+    // Within 2 s of its time alone (its own upstream request, and what this machine takes for a call).
+    expect(victim.ms).toBeLessThan(victimAlone + 2_000);
+    // Served while the flooder's calls still held their places.
+    expect(answered).toBeLessThan(330);
     const flooded = await Promise.all(flood);
     // Every one answered; past 60 new keys, 429 with Retry-After.
     const refused = flooded.filter((f) => f.status === 429);
@@ -485,7 +520,12 @@ describe('6: bodies are admitted before they are read or parsed', () => {
         times.push((await post(server.url, call(i, 'check_health'), {}, '127.0.0.2')).ms);
       return times;
     };
-    const before = Math.max(...(await victimTimes()));
+    const before = median(await victimTimes());
+    // What one junk body costs the server on this machine now (read, parsed, refused): the unit of the bound.
+    const junk = `[${Array(262000).fill('[0]').join(',')}]`;
+    const junkTimes = [];
+    for (let i = 0; i < 3; i++) junkTimes.push((await post(server.url, junk, {}, '127.0.0.4')).ms);
+    const junkMs = median(junkTimes);
     const stop = server.watchRss();
     // The attacker is a process of its own (the test's own event loop stays the victim's): 32 connections
     // from 127.0.0.3, each sending a 1 MiB body of tiny JSON arrays again as soon as it is answered
@@ -498,14 +538,21 @@ describe('6: bodies are admitted before they are read or parsed', () => {
     attacker.stdout?.on('data', (c) => {
       sent += String(c).length;
     });
-    await new Promise((r) => setTimeout(r, 500));
+    // Under way once it has had its first answer (however long a loaded machine takes to start it); and
+    // still under way while the victim is timed.
+    await until(() => sent >= 1);
+    const sentBefore = sent;
     const times = await victimTimes();
+    const sentDuring = sent - sentBefore;
     attacker.kill();
-    // Each of the victim's calls within 2 s of its time alone (the upstream answers at once here).
-    expect(Math.max(...times)).toBeLessThan(before + 2_000);
-    expect(sent).toBeGreaterThan(32);
+    // The victim's calls keep their time alone (the upstream answers at once here), the middle of nine each
+    // way, but for the few junk bodies its address may have in hand at once (two): within four bodies' time
+    // (about 1.5 s on an idle machine, more on a loaded one; read and parsed unadmitted, the 32 bodies
+    // in hand would cost it many times that).
+    expect(median(times)).toBeLessThan(before + 4 * junkMs);
+    expect(sentDuring).toBeGreaterThan(0);
     expect(stop()).toBeLessThan(1024);
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('batches', () => {
@@ -523,32 +570,38 @@ describe('batches', () => {
 
 describe('behind a reverse proxy', () => {
   // The notification rate (20 at once) shows who the server takes a caller to be.
+  // 24 sent at once, so that few are refilled while they arrive, however loaded the machine.
   const burst = async (url: string, forwardedFor: string) => {
-    const answers = [];
-    for (let i = 0; i < 24; i++)
-      answers.push(
-        await post(
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, () =>
+        post(
           url,
           { jsonrpc: '2.0', method: 'notifications/initialized' },
           { 'x-forwarded-for': forwardedFor },
         ),
-      );
+      ),
+    );
     return answers.filter((a) => a.status === 202).length;
   };
+  /** What a caller whose burst was spent at `since` has got back by now (10 a second), and one to spare. */
+  const refilled = (since: number) => Math.floor(((performance.now() - since) / 1000) * 10) + 1;
 
   it('reads X-Forwarded-For only from the proxies named in STREAMER_ANALYTICS_HTTP_TRUST_PROXY', async () => {
     const trusting = await startHttp({ STREAMER_ANALYTICS_HTTP_TRUST_PROXY: '127.0.0.1,10.0.0.0/8' });
     // Two clients behind the named proxy are two callers; a hop the client wrote itself, left of an
-    // untrusted one, is not read.
+    // untrusted one, is not read: the same caller as the first, with only what it got back since (a
+    // caller of its own would have 20).
+    let since = performance.now();
     expect(await burst(trusting.url, '192.0.2.1')).toBeGreaterThanOrEqual(20);
+    expect(await burst(trusting.url, '203.0.113.9, 192.0.2.1')).toBeLessThanOrEqual(refilled(since));
     expect(await burst(trusting.url, '192.0.2.2')).toBeGreaterThanOrEqual(20);
-    expect(await burst(trusting.url, '203.0.113.9, 192.0.2.1')).toBeLessThan(10); // refilled meanwhile
     // Through a chain of named proxies: the nearest address that is not one.
     expect(await burst(trusting.url, '192.0.2.3, 10.1.2.3')).toBeGreaterThanOrEqual(20);
     // Without the setting, the header is never read: one caller, whatever it says.
     const plain = await startHttp({});
+    since = performance.now();
     expect(await burst(plain.url, '192.0.2.1')).toBeGreaterThanOrEqual(20);
-    expect(await burst(plain.url, '192.0.2.2')).toBeLessThan(10);
+    expect(await burst(plain.url, '192.0.2.2')).toBeLessThanOrEqual(refilled(since));
   });
 
   it('refuses to start with a trusted proxy that is neither an address nor a CIDR', async () => {
