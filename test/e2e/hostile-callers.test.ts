@@ -178,13 +178,14 @@ function neverRead(url: string, body: string, headers: Record<string, string> = 
   return socket;
 }
 
-/** Sends 1 MiB junk bodies over 32 connections from 127.0.0.3 until killed; a dot for each answer. */
+/** Sends 1 MiB junk bodies over 32 connections from 127.0.0.3 until killed; for each answer, r if it was
+ * refused (429, 503: before its body was read), else a dot. */
 const JUNK_SENDER = `
 const http = require('node:http');
 const body = '[' + Array(262000).fill('[0]').join(',') + ']';
 const url = process.argv[1];
 const send = () => {
-  const req = http.request(url, { method: 'POST', localAddress: '127.0.0.3', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) } }, (res) => { res.resume(); res.on('end', () => { process.stdout.write('.'); send(); }); });
+  const req = http.request(url, { method: 'POST', localAddress: '127.0.0.3', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) } }, (res) => { res.resume(); res.on('end', () => { process.stdout.write(res.statusCode === 429 || res.statusCode === 503 ? 'r' : '.'); send(); }); });
   req.on('error', () => { process.stdout.write('.'); setTimeout(send, 20); });
   req.end(body);
 };
@@ -516,8 +517,11 @@ describe('6: bodies are admitted before they are read or parsed', () => {
     const server = await startHttp({ STREAMER_ANALYTICS_API_KEY: sim.apiKey });
     const victimTimes = async () => {
       const times = [];
-      for (let i = 0; i < 9; i++)
-        times.push((await post(server.url, call(i, 'check_health'), {}, '127.0.0.2')).ms);
+      for (let i = 0; i < 9; i++) {
+        const answer = await post(server.url, call(i, 'check_health'), {}, '127.0.0.2');
+        expect(answer.status).toBe(200);
+        times.push(answer.ms);
+      }
       return times;
     };
     const before = median(await victimTimes());
@@ -535,22 +539,27 @@ describe('6: bodies are admitted before they are read or parsed', () => {
     });
     children.push(attacker);
     let sent = 0;
+    let refused = 0;
     attacker.stdout?.on('data', (c) => {
       sent += String(c).length;
+      refused += String(c).replace(/[^r]/g, '').length;
     });
     // Under way once it has had its first answer (however long a loaded machine takes to start it); and
     // still under way while the victim is timed.
     await until(() => sent >= 1);
-    const sentBefore = sent;
+    const [sentBefore, refusedBefore] = [sent, refused];
     const times = await victimTimes();
-    const sentDuring = sent - sentBefore;
+    const [sentDuring, refusedDuring] = [sent - sentBefore, refused - refusedBefore];
     attacker.kill();
-    // The victim's calls keep their time alone (the upstream answers at once here), the middle of nine each
-    // way, but for the few junk bodies its address may have in hand at once (two): within four bodies' time
-    // (about 1.5 s on an idle machine, more on a loaded one; read and parsed unadmitted, the 32 bodies
-    // in hand would cost it many times that).
-    expect(median(times)).toBeLessThan(before + 4 * junkMs);
+    // What the server's admission did, counted, not timed: past two bodies in hand per address, the
+    // attacker's bodies were refused before they were read (read and parsed unadmitted, none would be).
     expect(sentDuring).toBeGreaterThan(0);
+    expect(refusedDuring).toBeGreaterThan(0);
+    // The victim's time is reported, not bounded: on a loaded 2-core machine the attacker's own process
+    // costs it seconds whatever the server does (measured: 2.4 to 5.3 s against 0.05 to 2 s alone).
+    console.info(
+      `victim alone ${Math.round(before)} ms, under attack ${Math.round(median(times))} ms (one junk body ${Math.round(junkMs)} ms)`,
+    );
     expect(stop()).toBeLessThan(1024);
   }, 60_000);
 });
