@@ -42,20 +42,7 @@ export async function bundleServer(dir: string): Promise<string> {
     outdir: dir,
     splitting: true,
     chunkNames: 'server/chunks/[name]-[hash]',
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    minify: true,
-    // No keepNames: it costs 7-10 ms of CPU at every start (a name call for each function and class of
-    // the SDK and zod). Error classes name themselves with literals instead, so logs still read
-    // "name":"ConnectionError", not "name":"y" (test/e2e/bundle.test.ts holds it).
-    legalComments: 'none',
-    // Dependencies written as CommonJS call require(); give the ES module one.
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-    },
-    logLevel: 'warning',
+    ...NODE_BUNDLE,
     plugins: [withoutAjv],
     // Where src/analysis/pool.ts (in server/chunks/) finds the sandbox worker and its WebAssembly.
     define: { __ANALYSIS_DIR__: '"../"' },
@@ -69,6 +56,24 @@ export async function bundleServer(dir: string): Promise<string> {
   return outfile;
 }
 
+/** How the server and the sandbox worker are both bundled: minified ES modules for Node 20. */
+const NODE_BUNDLE = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  minify: true,
+  // No keepNames: it costs 7-10 ms of CPU at every start (a name call for each function and class of
+  // the SDK and zod). Error classes name themselves with literals instead, so logs still read
+  // "name":"ConnectionError", not "name":"y" (test/e2e/bundle.test.ts holds it).
+  legalComments: 'none',
+  // Dependencies written as CommonJS call require(); give the ES module one.
+  banner: {
+    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+  },
+  logLevel: 'warning',
+} as const;
+
 /**
  * The run_analysis sandbox worker (src/analysis/worker.ts), one file of its own that only a worker thread
  * loads, and the QuickJS WebAssembly beside it: neither is read until the first program runs.
@@ -78,16 +83,7 @@ async function bundleAnalysisWorker(serverDir: string): Promise<void> {
   await build({
     entryPoints: [join(root, 'src/analysis/worker.ts')],
     outfile: join(serverDir, WORKER_FILE),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    minify: true,
-    legalComments: 'none',
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-    },
-    logLevel: 'warning',
+    ...NODE_BUNDLE,
   });
   const require = createRequire(import.meta.url);
   copyFileSync(require.resolve('@jitl/quickjs-wasmfile-release-sync/wasm'), join(serverDir, WASM_FILE));

@@ -6,36 +6,27 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect as netConnect, type Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type HttpServerProcess, startHttpServer } from '../../scripts/http-server.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { VIEW_URI } from '../../src/views.js';
 import { ids, startSim } from '../helpers.js';
 
-const ENTRY = fileURLToPath(new URL('../../dist/server/index.js', import.meta.url));
 const LEGACY = '2025-06-18';
 let sim: Simulator;
 const children: ChildProcess[] = [];
+const servers: HttpServerProcess[] = [];
 const sockets: Socket[] = [];
 
 async function startHttp(env: Record<string, string>) {
-  const child = spawn(process.execPath, [ENTRY, '--http', '--port', '0'], {
+  const server = await startHttpServer({
     env: { PATH: process.env.PATH ?? '', STREAMER_ANALYTICS_BASE_URL: sim.url, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
   });
-  children.push(child);
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr?.on('data', (chunk) => {
-      stderr += String(chunk);
-      const m = /at (http:\/\/\S+\/mcp)/.exec(stderr);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-  });
+  servers.push(server);
+  const { child, url, stderr } = server;
   const rssMiB = () => {
     try {
       return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]) / 1024;
@@ -55,7 +46,7 @@ async function startHttp(env: Record<string, string>) {
       return Math.max(peak, rssMiB());
     };
   };
-  return { url, stderr: () => stderr, rssMiB, watchRss };
+  return { url, stderr, rssMiB, watchRss };
 }
 
 interface Answer {
@@ -214,9 +205,10 @@ async function until(condition: () => boolean, timeoutMs = 20_000) {
 beforeAll(async () => {
   sim = await startSim();
 });
-afterEach(() => {
+afterEach(async () => {
   for (const s of sockets.splice(0)) s.destroy();
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill();
+  await Promise.all(servers.splice(0).map((s) => s.stop()));
   sim.reset();
 });
 afterAll(() => sim.close());
