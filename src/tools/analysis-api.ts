@@ -77,7 +77,9 @@ export function apiHost(
   };
   const call = async (name: string, args: unknown, run?: { signal?: AbortSignal }): Promise<unknown> => {
     const tool = tools.get(name);
-    if (!tool?.requests) return refuse(unknownName(name, [...tools.keys()]));
+    // The guest's api (src/analysis/prelude.ts) answers an unknown name with the closest ones, and the pool
+    // passes on only the names it was given: this is a guard, not what a program meets.
+    if (!tool?.requests) return refuse(`api.${String(name).slice(0, 60)} is not a function`);
     if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args))) {
       const params = Object.keys(tool.entry().inputSchema.properties ?? {}).filter(
         (p) => p !== 'response_format',
@@ -99,41 +101,6 @@ export function apiHost(
     return cleanDeep(redact(plan.annotate ? await plan.annotate(body, send) : body));
   };
   return { call, usage };
-}
-
-/**
- * "api.foo is not a function", with the api's names, the closest first: by the same rule as the guest's
- * (src/analysis/prelude.ts): the names that start with it, then those that contain it, then edit distance.
- */
-function unknownName(name: string, names: string[]): string {
-  const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
-  const typed = squash(String(name));
-  const rank = (x: string) => {
-    const s = squash(x);
-    return [!typed ? 2 : s.startsWith(typed) ? 0 : s.includes(typed) ? 1 : 2, distance(typed, s)] as const;
-  };
-  const ranked = [...names].sort((a, b) => {
-    const [ta, da] = rank(a);
-    const [tb, db] = rank(b);
-    return ta - tb || da - db;
-  });
-  return `api.${String(name).slice(0, 60)} is not a function. The api has: ${ranked.join(', ')}.`;
-}
-
-/** Edit distance (Levenshtein) between two short names. */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min(
-        (row[j] as number) + 1,
-        (next[j - 1] as number) + 1,
-        (row[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    row = next;
-  }
-  return row[b.length] as number;
 }
 
 /** Pieces of one split call, merged: lists concatenated, counts added, nothing renamed. */
