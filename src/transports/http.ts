@@ -287,24 +287,41 @@ const INITIALIZE_RATE = { burst: 60, perSecond: 1 };
 const KEY_RATE = { burst: 60, perSecond: 1 };
 /** Callers whose rate is remembered; beyond it, the longest unseen is forgotten (and starts full again). */
 const RATE_CALLERS = 10_000;
+/**
+ * Request body bytes an address may send, as bodies of the largest size: a burst of 4, then one a second.
+ * Reading and parsing a body is the main thread's time, shared by every caller (a 1 MiB body of tiny JSON
+ * values costs 20 to 80 ms of it): a caller sending junk as fast as it is answered would take most of it.
+ * A client's real requests are kilobytes (500 ids are 23 KB), far inside this.
+ */
+const BODY_RATE = { burst: 4, perSecond: 1 };
 /** Messages in one batch, at most (as many as the upstream requests one HTTP request may cause). */
 const MAX_BATCH = 100;
 
-/** A token bucket per caller; `take` answers 0 when the caller may go on, else the seconds to wait. */
+/**
+ * A token bucket per caller; `take` spends `cost` (default 1) and answers 0 when the caller may go on, else
+ * the seconds to wait; `spend` takes what is known only afterwards (a body without a length), into debt.
+ */
 function rateLimiter({ burst, perSecond }: { burst: number; perSecond: number }) {
   const buckets = new Map<string, { tokens: number; at: number }>();
+  const bucketOf = (caller: string) => {
+    const now = performance.now();
+    const bucket = buckets.get(caller) ?? { tokens: burst, at: now };
+    buckets.delete(caller);
+    bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
+    bucket.at = now;
+    buckets.set(caller, bucket);
+    if (buckets.size > RATE_CALLERS) buckets.delete(buckets.keys().next().value as string);
+    return bucket;
+  };
   return {
-    take(caller: string): number {
-      const now = performance.now();
-      const bucket = buckets.get(caller) ?? { tokens: burst, at: now };
-      buckets.delete(caller);
-      bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
-      bucket.at = now;
-      buckets.set(caller, bucket);
-      if (buckets.size > RATE_CALLERS) buckets.delete(buckets.keys().next().value as string);
-      if (bucket.tokens < 1) return Math.ceil((1 - bucket.tokens) / perSecond);
-      bucket.tokens -= 1;
+    take(caller: string, cost = 1): number {
+      const bucket = bucketOf(caller);
+      if (bucket.tokens < cost) return Math.ceil((cost - bucket.tokens) / perSecond);
+      bucket.tokens -= cost;
       return 0;
+    },
+    spend(caller: string, cost: number) {
+      bucketOf(caller).tokens -= cost;
     },
   };
 }
@@ -377,6 +394,10 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
   const notifications = rateLimiter(NOTIFICATION_RATE);
   const initializes = rateLimiter(INITIALIZE_RATE);
   const newKeys = rateLimiter(KEY_RATE);
+  const bodyRate = rateLimiter({
+    burst: BODY_RATE.burst * options.maxBodyBytes,
+    perSecond: BODY_RATE.perSecond * options.maxBodyBytes,
+  });
   // Keys each caller brought lately (anchor and key digest, never the key), most recent last.
   const knownKeys = new Set<string>();
   // Requests in flight by caller: past half full, each may hold a quarter of the places at most.
@@ -507,7 +528,8 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
         connection: 'close',
       });
     }
-    const bodyBytes = Number.isInteger(declared) && declared >= 0 ? declared : options.maxBodyBytes;
+    const length = Number.isInteger(declared) && declared >= 0 ? declared : undefined;
+    const bodyBytes = length ?? options.maxBodyBytes;
     const bodyOver = bodies.refuses(address, bodyBytes);
     if (bodyOver === 'caller')
       return refuse(res, 429, 'Too many request bodies of this caller being handled: retry after 1 s', 1);
@@ -519,6 +541,11 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       return refuse(res, 429, 'Answers not yet read by this caller: read them, then retry after 1 s', 1);
     if (answersOver === 'server')
       return refuse(res, 503, 'Server busy: answers not yet read by their clients', 1);
+    // Its rate of body bytes: what it declares is spent before any is read (a body without a length, once
+    // read, into debt).
+    const wait = bodyRate.take(address, length ?? 0);
+    if (wait > 0)
+      return refuse(res, 429, `Too many request bytes from this caller: retry after ${wait} s`, wait);
     bodies.add(address, bodyBytes);
     res.once('close', () => bodies.add(address, -bodyBytes));
 
@@ -551,6 +578,7 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       // Node holds a body with a length to it; one without is held as the largest.
       const text = await readBody(req, options.maxBodyBytes);
       if (text === 'gone') return;
+      if (length === undefined) bodyRate.spend(address, Buffer.byteLength(text));
       if (text === 'too large') {
         res.shouldKeepAlive = false;
         return jsonRpcError(res, 413, -32600, `Request body larger than ${options.maxBodyBytes} bytes`, {
