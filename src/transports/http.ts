@@ -435,6 +435,9 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       const timer = setTimeout(() => wait.abort('timeout'), maxWaitMs);
       const onGone = () => wait.abort('gone');
       gone.addEventListener('abort', onGone, { once: true });
+      // The operator's view of the door (and the tests' event: every place is taken).
+      if (door.active >= options.maxConcurrent)
+        deps.logger.debug('Request waits for a place', { inFlight: door.active, waiting: door.waiting + 1 });
       const stop = () => {
         clearTimeout(timer);
         gone.removeEventListener('abort', onGone);

@@ -247,7 +247,8 @@ describe('1 and 9: every call ends, and says how', () => {
       [call(101, 'get_streamer_core', { mint: mint1 }), call(102, 'get_streamer_core', { mint: mint2 })],
       s,
     );
-    await new Promise((r) => setTimeout(r, 300));
+    // Under way upstream (the simulator has it), then cancelled.
+    await until(() => sim.requests.some((r) => r.path.includes(mint2 as string)));
     const cancelled = await post(server.url, cancel(102), s);
     expect(cancelled.status).toBe(202);
     const answered = messagesOf(await batch);
@@ -260,6 +261,7 @@ describe('1 and 9: every call ends, and says how', () => {
     const server = await startHttp({
       STREAMER_ANALYTICS_API_KEY: sim.apiKey,
       STREAMER_ANALYTICS_MAX_RETRIES: '0',
+      STREAMER_ANALYTICS_LOG_LEVEL: 'debug',
     });
     const mints = ids(sim, 'platform_a', 70);
     const victimSession = await session(server.url);
@@ -267,17 +269,18 @@ describe('1 and 9: every call ends, and says how', () => {
       post(server.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, victimSession),
     );
     sim.latencyMs = 1_500;
-    // Four addresses, 16 slow calls each: all 64 places taken.
-    const fill = Array.from({ length: 64 }, (_, i) =>
-      post(server.url, call(i, 'get_streamer_core', { mint: mints[i] }), {}, `127.0.0.${2 + (i % 4)}`),
+    const waits = () => server.stderr().split('Request waits for a place').length - 1;
+    // Five addresses, 13 slow calls each: all 64 places taken, and one call waiting.
+    const fill = Array.from({ length: 65 }, (_, i) =>
+      post(server.url, call(i, 'get_streamer_core', { mint: mints[i] }), {}, `127.0.0.${2 + (i % 5)}`),
     );
-    await new Promise((r) => setTimeout(r, 800));
+    await until(() => waits() >= 1);
     const waiting = post(server.url, call(7, 'get_streamer_core', { mint: mints[69] }), victimSession);
-    await new Promise((r) => setTimeout(r, 300));
+    await until(() => waits() >= 2);
     const cancelled = await post(server.url, cancel(7), victimSession);
     expect(cancelled.status).toBe(202);
     const answer = await waiting;
-    // Ended at the cancellation (300 ms after it was sent), not when a place came free (seconds later).
+    // Ended at the cancellation (once it waited), not when a place came free (seconds later).
     expect(answer.ms).toBeLessThan(pingAlone + 2_000);
     expect(messagesOf(answer)).toEqual([
       expect.objectContaining({ id: 7, error: expect.objectContaining({ code: -32800 }) }),

@@ -167,6 +167,7 @@ describe('fair shares among identities', () => {
     const server = await startHttp({
       STREAMER_ANALYTICS_API_KEY: sim.apiKey,
       STREAMER_ANALYTICS_MAX_RETRIES: '0',
+      STREAMER_ANALYTICS_LOG_LEVEL: 'debug',
     });
     const mints = ids(sim, 'platform_a', 97);
     const victim = await client(server.url);
@@ -179,7 +180,8 @@ describe('fair shares among identities', () => {
         arguments: { mint: mints[1 + i * 16 + j] },
       }),
     );
-    await new Promise((r) => setTimeout(r, 400));
+    // Every place taken: a call waits (the server's debug log says so).
+    await until(() => server.stderr().includes('Request waits for a place'));
     const { ms, result } = await timed(victim, mints[0] as string);
     expect(result.isError).toBeFalsy();
     // Generous: a turn at the door behind each of 6 identities, then one upstream turn among 7 callers.
@@ -191,6 +193,7 @@ describe('fair shares among identities', () => {
     const server = await startHttp({
       STREAMER_ANALYTICS_API_KEY: sim.apiKey,
       STREAMER_ANALYTICS_MAX_RETRIES: '0',
+      STREAMER_ANALYTICS_LOG_LEVEL: 'debug',
     });
     const mints = ids(sim, 'platform_a', 97);
     sim.latencyMs = 1_000;
@@ -198,7 +201,8 @@ describe('fair shares among identities', () => {
     const stop = pressure(5, (i, j) =>
       callFrom(server.url, `127.0.0.${i + 2}`, j, mints[1 + i * 16 + j] as string),
     );
-    await new Promise((r) => setTimeout(r, 400));
+    // Every place taken: a call waits (the server's debug log says so).
+    await until(() => server.stderr().includes('Request waits for a place'));
     const started = performance.now();
     const status = await callFrom(server.url, '127.0.0.1', 1, mints[0] as string);
     expect(status).toBe(200);
