@@ -5,7 +5,7 @@ import type { ApiRequest } from './api/client.js';
 import { asArray, asRecord, type ItemError } from './format/batch.js';
 import type { Finding } from './format/botting.js';
 import { type HourlyGrid, hourlyGrid } from './format/heatmap.js';
-import { mainSeries, messageOf, readSeries, idOf as shapeIdOf } from './format/shape.js';
+import { mainSeries, messageOf, numberOf, readSeries, idOf as shapeIdOf } from './format/shape.js';
 import { clean } from './format/text.js';
 import { SHAPES } from './tools/shared.js';
 
@@ -115,7 +115,7 @@ export function seriesData(
     const from = Math.max(0, read.t.length - VIEW_LIMITS.points);
     const points = read.time === undefined ? [] : read.records.slice(from);
     const values: SeriesData['values'] = Object.create(null);
-    for (const k of read.fields) values[clean(k, CHARS.field)] = points.map((p) => numOr(p[k]));
+    for (const k of read.fields) values[clean(k, CHARS.field)] = points.map((p) => numberOf(p[k]) ?? null);
     const fields = Object.keys(values);
     const own = names.get(mintId);
     series.push({

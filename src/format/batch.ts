@@ -17,6 +17,8 @@ export interface ItemError {
 }
 
 const NO_RESULT = 'no result returned';
+/** An id with no result matched to it, when some results could not be matched to any id. */
+const NO_MATCH = 'no result matched to this id';
 
 export const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 export const asRecord = (v: unknown): Record<string, unknown> =>
@@ -30,6 +32,8 @@ export interface Accounted<T> {
   errors: ItemError[];
   /** What did not add up, one sentence each, for both channels. */
   notes: string[];
+  /** Results whose id could not be read (none of the ids asked for in any field): kept, not matched. */
+  unidentified: number;
 }
 
 /**
@@ -44,6 +48,8 @@ export function accountFor<T>(
   rawErrors: unknown,
   requested: readonly string[],
   summary: Record<string, unknown>,
+  /** Whether a result carries no id this server could read (it is then neither requested nor not). */
+  unreadable: (item: T) => boolean = () => false,
 ): Accounted<T> {
   const asked = new Set(requested);
   const upstreamErrors: ItemError[] = asArray(rawErrors).map((e) => {
@@ -56,9 +62,13 @@ export function accountFor<T>(
   const seen = new Set<string>();
   const results: T[] = [];
   const duplicates: string[] = [];
+  let unidentified = 0;
   for (const item of found) {
     const id = idOf(item);
-    if (seen.has(id)) duplicates.push(id);
+    if (unreadable(item)) {
+      unidentified++;
+      results.push(item);
+    } else if (seen.has(id)) duplicates.push(id);
     else {
       seen.add(id);
       results.push(item);
@@ -76,7 +86,9 @@ export function accountFor<T>(
       errors.push(e);
     }
   }
-  for (const id of requested) if (!seen.has(id) && !failedIds.has(id)) errors.push({ id, error: NO_RESULT });
+  // With results whose id could not be read, an id without a matched result may be one of them.
+  const missing = requested.filter((id) => !seen.has(id) && !failedIds.has(id));
+  for (const id of new Set(missing)) errors.push({ id, error: unidentified ? NO_MATCH : NO_RESULT });
 
   const notes: string[] = [];
   const list = (ids: string[]) =>
@@ -89,6 +101,10 @@ export function accountFor<T>(
     notes.push(`The upstream reported both a result and an error for: ${list(conflicts)} (result kept).`);
   if (unrequested.length)
     notes.push(`The upstream returned results for ids that were not requested: ${list(unrequested)}.`);
+  if (unidentified)
+    notes.push(
+      `${unidentified} result${unidentified === 1 ? '' : 's'} named none of the ids asked for in any field this server read, so ${unidentified === 1 ? 'it is' : 'they are'} shown by position ("result N") and the ids without a matched result are listed as "${NO_MATCH}", not as failed upstream.`,
+    );
   const s = summary.successful;
   const f = summary.failed;
   if (
@@ -99,7 +115,7 @@ export function accountFor<T>(
       `The upstream summary says ${num(s)} successful / ${num(f)} failed; its lists hold ${found.length} / ${upstreamErrors.length}.`,
     );
   }
-  return { results, errors, notes };
+  return { results, errors, notes, unidentified };
 }
 
 /** Integrity notes as text lines. */
@@ -190,13 +206,17 @@ export function renderGenericBatch(
   const asked = new Set(requested);
   const found = asArray(data.results)
     .map(asRecord)
-    .map((raw, i) => ({ id: clean(itemId(raw, asked) ?? `result ${i + 1}`, 64), raw }));
-  const { results, errors, notes } = accountFor(
+    .map((raw, i) => {
+      const id = itemId(raw, asked);
+      return { id: clean(id ?? `result ${i + 1}`, 64), raw, unread: id === undefined };
+    });
+  const { results, errors, notes, unidentified } = accountFor(
     found,
     (e) => e.id,
     data.errors,
     requested,
     asRecord(data.summary),
+    (e) => e.unread,
   );
   const failed = failures(errors, 'mintIds', hint);
   // The id leads each entry; the field that holds it (whatever its name) is not repeated.
@@ -206,7 +226,8 @@ export function renderGenericBatch(
     ...e,
     described: describeObject(e.raw, idKeys(e), detailed, series),
   }));
-  const headline = `${what}: ${requested.length} requested, ${results.length} returned, ${errors.length} failed (${scope})`;
+  const unmatched = errors.filter((e) => e.error === NO_MATCH).length;
+  const headline = `${what}: ${requested.length} requested, ${results.length} returned${unidentified ? ` (${unidentified} not matched to an id)` : ''}, ${errors.length - unmatched} failed${unmatched ? `, ${unmatched} without a matched result` : ''} (${scope})`;
   // Computed figures beside the upstream's own (analytics: a mean beside stats.averageViewers) are told apart.
   const legend = entries.some((e) => e.described.parts.some((p) => p.includes(`=${COMPUTED} `)))
     ? SERIES_LEGEND
@@ -232,12 +253,17 @@ export function renderGenericBatch(
       ],
       query,
       data: {
-        counts: { requested: requested.length, returned: results.length, failed: errors.length },
-        results: rows.map((e) =>
-          detailed
-            ? { mintId: e.id, ...asRecord(cleanDeep(e.raw)) }
-            : { mintId: e.id, ...e.described.fields },
-        ),
+        counts: {
+          requested: requested.length,
+          returned: results.length,
+          failed: errors.length - unmatched,
+          ...(unidentified ? { unidentified, unmatched } : {}),
+        },
+        results: rows.map((e) => {
+          // An element whose id could not be read has no mintId: its position says which it is.
+          const id = e.unread ? { position: e.id } : { mintId: e.id };
+          return detailed ? { ...id, ...asRecord(cleanDeep(e.raw)) } : { ...id, ...e.described.fields };
+        }),
         ...(errors.length ? { errors: failed.json } : {}),
         ...(notes.length ? { integrity: notes } : {}),
         ...(same ? { detail: NOTHING_MORE } : {}),

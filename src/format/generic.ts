@@ -1,7 +1,17 @@
 // Rendering of objects whose fields the interface document does not show: every field, compactly.
 import { numericStats } from './aggregate.js';
-import { asTime, isoTime, readSeries, idOf as shapeIdOf } from './shape.js';
-import { approx, clean, dict, num, quote, sparkline } from './text.js';
+import { decimalSum } from './decimal.js';
+import {
+  asTime,
+  isoTime,
+  KEY_TIME,
+  numberOf,
+  numericColumn,
+  readSeries,
+  idOf as shapeIdOf,
+  timeKeyed,
+} from './shape.js';
+import { approx, clean, cleanDeep, dict, num, quote, sparkline } from './text.js';
 
 export interface SeriesSummary {
   count: number;
@@ -14,8 +24,20 @@ export interface SeriesSummary {
   mean?: number;
   first?: unknown;
   last?: unknown;
+  /** Every point holds this one value (no minimum, maximum or change to tell). */
+  allEqual?: number;
+  /** The largest rise from one point to the next, and the time of the point it rose to. */
+  maxRise?: number;
+  maxRiseAt?: string;
+  /** The largest fall from one point to the next (negative), and the time of the point it fell to. */
+  maxFall?: number;
+  maxFallAt?: string;
+  /** The upstream sent these numbers as decimal text ("772"): read as the numbers they write. */
+  sentAsText?: true;
   /** Values that were not numbers, left out of min, max and mean. */
   ignored?: number;
+  /** How many of the values were numbers, when too few were to compute over (0: none was). */
+  numeric?: number;
 }
 
 export interface Described {
@@ -35,27 +57,64 @@ const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFin
 /** The identifier an element of a batch answer is known by (src/format/shape.ts `idOf`). */
 export const idOf = shapeIdOf;
 
+/** The exact difference b - a of two numbers as the upstream wrote them (1316.6 - 1316.5 is 0.1). */
+const diff = (b: number, a: number) => Number(decimalSum([b, -a]));
+
 /**
- * A series in figures: count, first, last, min, max (with its time, when the records carry one) and mean
- * over the numbers; values that are not numbers are counted and left out. A series that is mostly not
- * numbers is shown by its first and last values.
+ * A series in figures: count, first, last, min, max (with its time, when the records carry one), mean,
+ * and the largest rise and fall from one point to the next over the numbers (numbers sent as decimal text
+ * read as numbers when every value is one); values that are not numbers are counted and left out. A series
+ * of one value says so ("all 100 points are 0"). A series that is mostly not numbers is shown by its first
+ * and last values, with how many were numbers.
  */
 function summariseSeries(
   values: unknown[],
   /** Each value's time as the text shows it, when the records carry one. */
   times?: Array<string | undefined>,
 ): { text: string; summary: SeriesSummary } {
-  const stats = numericStats(values);
+  const column = numericColumn(values);
+  const sentAsText = column !== undefined && values.some((v) => typeof v === 'string');
+  const read: unknown[] = column ?? values;
+  const stats = numericStats(read);
   if (stats && stats.count * 2 >= values.length) {
-    const nums = values.filter(isNum);
+    const at = (i: number) => times?.[i] || undefined;
+    const textNote = sentAsText ? ' (numbers sent as text)' : '';
+    const left = stats.ignored ? ` (${stats.ignored} non-numeric left out)` : '';
+    if (stats.min === stats.max) {
+      const summary: SeriesSummary = {
+        count: stats.count,
+        allEqual: stats.min,
+        ...(sentAsText ? { sentAsText: true as const } : {}),
+        ...(stats.ignored ? { ignored: stats.ignored } : {}),
+      };
+      return {
+        text: `${COMPUTED} ${num(stats.count)} points: all ${num(stats.count)} points are ${num(stats.min)}${textNote}${left}`,
+        summary,
+      };
+    }
+    const nums: number[] = [];
+    const idx: number[] = [];
+    read.forEach((v, i) => {
+      if (isNum(v)) {
+        nums.push(v);
+        idx.push(i);
+      }
+    });
     // When the extremes occurred: the time of the first record holding each.
-    const timeOf = (target: number | undefined) => {
-      const at = values.indexOf(target);
-      const time = at >= 0 ? times?.[at] : undefined;
-      return time || undefined;
-    };
-    const minAt = timeOf(stats.min);
-    const maxAt = timeOf(stats.max);
+    const minAt = at(read.indexOf(stats.min));
+    const maxAt = at(read.indexOf(stats.max));
+    // The largest step up and down between consecutive numbers, at the time of the later point.
+    let rise: { by: number; i: number } | undefined;
+    let fall: { by: number; i: number } | undefined;
+    for (let k = 1; k < nums.length; k++) {
+      const d = (nums[k] as number) - (nums[k - 1] as number);
+      if (d > 0 && (!rise || d > rise.by)) rise = { by: d, i: k };
+      if (d < 0 && (!fall || d < fall.by)) fall = { by: d, i: k };
+    }
+    const step = (s: { by: number; i: number } | undefined) =>
+      s && { by: diff(nums[s.i] as number, nums[s.i - 1] as number), at: at(idx[s.i] as number) };
+    const up = step(rise);
+    const down = step(fall);
     const summary: SeriesSummary = {
       count: stats.count,
       first: nums[0],
@@ -65,28 +124,69 @@ function summariseSeries(
       max: stats.max,
       ...(maxAt ? { maxAt } : {}),
       mean: stats.mean,
+      ...(up ? { maxRise: up.by, ...(up.at ? { maxRiseAt: up.at } : {}) } : {}),
+      ...(down ? { maxFall: down.by, ...(down.at ? { maxFallAt: down.at } : {}) } : {}),
+      ...(sentAsText ? { sentAsText: true as const } : {}),
       ...(stats.ignored ? { ignored: stats.ignored } : {}),
     };
+    const when = (t: string | undefined) => (t ? ` at ${t}` : '');
+    const steps = [
+      ...(up ? [`largest rise +${num(up.by)}${when(up.at)}`] : []),
+      ...(down ? [`largest fall ${num(down.by)}${when(down.at)}`] : []),
+    ];
     return {
-      text: `${COMPUTED} ${num(stats.count)} points: first ${num(summary.first)}, last ${num(summary.last)}, min ${num(stats.min)}${minAt ? ` at ${minAt}` : ''}, max ${num(stats.max)}${maxAt ? ` at ${maxAt}` : ''}, mean ${approx(stats.mean)}${stats.ignored ? ` (${stats.ignored} non-numeric left out)` : ''} ${sparkline(nums, 24)}`,
+      text: `${COMPUTED} ${num(stats.count)} points: first ${num(summary.first)}, last ${num(summary.last)}, min ${num(stats.min)}${when(minAt)}, max ${num(stats.max)}${when(maxAt)}, mean ${approx(stats.mean)}${steps.length ? `, ${steps.join(', ')}` : ''}${textNote}${left} ${sparkline(nums, 24)}`,
       summary,
     };
   }
   const first = values[0];
   const last = values.at(-1);
+  const numeric = stats?.count ?? 0;
   const show = (v: unknown) => (typeof v === 'string' ? quote(v, 40) : num(v));
   return {
-    text: `${num(values.length)} values, first ${show(first)}, last ${show(last)}`,
+    text: `${num(values.length)} values, ${numeric ? `only ${num(numeric)}` : 'none'} numeric: first ${show(first)}, last ${show(last)}`,
     summary: {
       count: values.length,
+      numeric,
       first: typeof first === 'string' ? clean(first, 60) : first,
       last: typeof last === 'string' ? clean(last, 60) : last,
     },
   };
 }
 
-/** A time as the text shows it: a string as the upstream sent it (cleaned), epoch numbers in ISO 8601. */
-const timeText = (v: unknown) => (typeof v === 'string' ? clean(v, 40) : isoTime(asTime(v) as number));
+/** The time column of a series: how many points, from when to when. */
+function timeSpan(times: string[]): { text: string; summary: SeriesSummary } {
+  return {
+    text: `${num(times.length)} points, from ${times[0]} to ${times.at(-1)}`,
+    summary: { count: times.length, first: times[0], last: times.at(-1) },
+  };
+}
+
+/** A time as the text shows it: a date-time string as the upstream sent it (cleaned), epoch numbers (or their digits) in ISO 8601. */
+const timeText = (v: unknown) => {
+  const n = numberOf(v);
+  return n === undefined ? clean(v, 40) : isoTime(asTime(n) as number);
+};
+
+/** Field names that read as a time (`checked_at`, `from_ts`, `since_epoch`, `startTime`, `updatedAt`). */
+const TIME_NAME =
+  /(^|[_\-. ])(ts|time|timestamp|epoch|at|date|since|until|when)$|[a-z0-9](Time|At|Ts|Epoch|Date|Timestamp|Since|Until)$/;
+/** Field names that read as a year (`year`, `calendarYear`, `start_year`). */
+const YEAR_NAME = /(^|[_\-. ])year$|[a-z0-9]Year$|^year$/i;
+
+/**
+ * A number as the text shows it, by what its field reads as: a year as its digits (2025, never 2,025); an
+ * epoch time in a field named as a time as its digits with its ISO time beside it; any other number
+ * grouped (`exact` in detailed mode: every decimal as sent).
+ */
+function numberText(name: string, v: number, full: boolean): string {
+  if (Number.isInteger(v) && v > 0 && v < 10_000 && YEAR_NAME.test(name)) return String(v);
+  if (TIME_NAME.test(name)) {
+    const t = asTime(v);
+    if (t !== undefined) return `${String(v)} (${isoTime(t)})`;
+  }
+  return full ? exactNum(v) : num(v);
+}
 
 /** What marks a series summary as this server's figures, not the upstream's (SERIES_LEGEND says so). */
 export const COMPUTED = 'computed over';
@@ -111,6 +211,9 @@ export function extraLine(id: string, record: Record<string, unknown>, shown: re
   return extra.length ? [`  ${id}: ${extra.join('; ')}`] : [];
 }
 
+/** The field a time-keyed record's scalar points are read under (its values, not an upstream name). */
+const VALUES = '(values)';
+
 /** Lists of records up to this long are shown as records, one per entry; longer ones as series. */
 const SHORT_LIST = 10;
 
@@ -119,9 +222,11 @@ const exactNum = (v: number) => (Number.isInteger(v) ? num(v) : String(v));
 
 /**
  * Flattens an object into dotted fields. Concise: scalars stay; short scalar lists are joined; short
- * lists of records are records, one entry each with its fields together; long lists become per-key
- * series summaries (count, min, max, last, sparkline); at most 40 fields. Full (`detailed`): every field,
- * every list entry and every number exactly, nothing summarised.
+ * lists of records are records, one entry each with its fields together; long lists, and records keyed by
+ * time (`{"1746097200": {…}}`), become per-key series summaries (count, first, last, min, max, mean,
+ * largest steps, sparkline), shown after the other fields; at most 40 fields. Full (`detailed`): every
+ * field (null and empty ones too), every list entry and every number exactly, nothing summarised. Upstream
+ * nulls stay null in detailed and are left out of concise.
  */
 export function describeObject(
   value: Record<string, unknown>,
@@ -130,20 +235,15 @@ export function describeObject(
   /** Lists of records are series at any length (time series: every point counts, none shown alone). */
   series = false,
 ): Described {
-  const parts: string[] = [];
-  const fields = dict<unknown>();
-  let omitted = 0;
-  const number = full ? exactNum : num;
-  const add = (key: string, text: string, structured: unknown) => {
-    if (!full && parts.length >= MAX_FIELDS) {
-      omitted++;
-      return;
-    }
-    parts.push(`${key}=${text}`);
-    fields[key] = structured;
-  };
-  const scalarText = (v: unknown) =>
-    typeof v === 'string' ? quote(v, full ? 500 : 80) : typeof v === 'number' ? number(v) : String(v);
+  const entries: Array<{ key: string; text: string; structured: unknown; late: boolean }> = [];
+  const add = (key: string, text: string, structured: unknown, late = false) =>
+    entries.push({ key, text, structured, late });
+  const scalarText = (v: unknown, name: string) =>
+    typeof v === 'string'
+      ? quote(v, full ? 500 : 80)
+      : typeof v === 'number'
+        ? numberText(name, v, full)
+        : String(v);
   const scalarJson = (v: unknown) => (typeof v === 'string' ? clean(v, full ? 500 : 200) : v);
   /** One record of a list: its scalar fields together (nested values as a field count, or whole when full). */
   const record = (item: Record<string, unknown>) => {
@@ -155,7 +255,7 @@ export function describeObject(
       if (v === null || v === undefined) continue;
       const key = clean(k, 40);
       const nested = typeof v === 'object' ? `{${Object.keys(v).length} fields}` : undefined;
-      text.push(`${key}=${nested ?? scalarText(v)}`);
+      text.push(`${key}=${nested ?? scalarText(v, k)}`);
       json[key] = nested ?? scalarJson(v);
     }
     return { text: `{${text.join(', ')}}`, json };
@@ -164,18 +264,37 @@ export function describeObject(
     for (const [rawKey, v] of Object.entries(obj)) {
       const key = prefix + clean(rawKey, 40);
       if (depth === 0 && skip.includes(rawKey)) continue;
-      if (v === null || v === undefined) continue;
-      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
-        add(key, scalarText(v), scalarJson(v));
+      if (v === undefined) continue;
+      if (v === null) {
+        if (full) add(key, 'null', null);
+      } else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+        add(key, scalarText(v, rawKey), scalarJson(v));
       else if (Array.isArray(v)) walkArray(key, v, depth);
-      else if (isRecord(v) && (full || depth < MAX_DEPTH)) walk(v, `${key}.`, depth + 1);
+      else if (isRecord(v) && Object.keys(v).length === 0) add(key, '{}', {});
+      else if (isRecord(v) && timeKeyed(v) && !full) walkArray(key, timeKeyed(v, VALUES) ?? [], depth, true);
+      else if (isRecord(v) && timeKeyed(v)) {
+        // Every point, in time order, each under its key as sent.
+        const points = Object.entries(v).sort(
+          ([a], [b]) => (asTime(numberOf(a) ?? a) ?? 0) - (asTime(numberOf(b) ?? b) ?? 0),
+        );
+        add(
+          key,
+          points
+            .map(([k, p]) => `${clean(k, 40)}: ${isRecord(p) ? record(p).text : scalarText(p, rawKey)}`)
+            .join('; '),
+          cleanDeep(v),
+        );
+      } else if (isRecord(v) && (full || depth < MAX_DEPTH)) walk(v, `${key}.`, depth + 1);
       else if (isRecord(v))
         add(key, `{${Object.keys(v).length} fields}`, `{${Object.keys(v).length} fields}`);
     }
   };
-  const walkArray = (key: string, list: unknown[], depth: number) => {
-    if (list.length === 0) return;
-    if (list.every(isRecord) && (full || (list.length <= SHORT_LIST && !series))) {
+  const walkArray = (key: string, list: unknown[], depth: number, keyed = false) => {
+    if (list.length === 0) {
+      add(key, '[]', []);
+      return;
+    }
+    if (!keyed && list.every(isRecord) && (full || (list.length <= SHORT_LIST && !series))) {
       const records = list.map(record);
       add(
         key,
@@ -187,39 +306,51 @@ export function describeObject(
     if (list.every(isRecord)) {
       // One reading of a series (src/format/shape.ts): its time field, whatever its name, and its
       // records in time order, as the views read them; the times written as ISO 8601.
-      const series = readSeries(list);
-      const tk = series.time;
+      const read = readSeries(list);
+      const tk = read.time;
+      const label = (k: string) =>
+        keyed ? (k === KEY_TIME ? `${key}{}` : `${key}{}.${clean(k, 40)}`) : `${key}[].${clean(k, 40)}`;
       const keys = new Set<string>();
-      for (const item of series.records) for (const k of Object.keys(item)) keys.add(k);
+      for (const item of read.records) for (const k of Object.keys(item)) keys.add(k);
       for (const k of keys) {
-        const present = series.records.filter((item) => item[k] !== undefined && item[k] !== null);
-        const column = present.map((item) => (k === tk ? timeText(item[k]) : item[k]));
-        if (column.length === 0 || column.some((x) => typeof x === 'object')) continue;
-        const s = summariseSeries(
-          column,
-          tk && k !== tk ? present.map((item) => timeText(item[tk])) : undefined,
-        );
-        add(`${key}[].${clean(k, 40)}`, s.text, s.summary);
+        const present = read.records.filter((item) => item[k] !== undefined && item[k] !== null);
+        if (present.length === 0 || present.some((item) => typeof item[k] === 'object')) continue;
+        const s =
+          k === tk
+            ? timeSpan(present.map((item) => timeText(item[k])))
+            : summariseSeries(
+                present.map((item) => item[k]),
+                tk ? present.map((item) => timeText(item[tk])) : undefined,
+              );
+        add(label(k), s.text, s.summary, true);
       }
       return;
     }
     const scalars = list.every((x) => typeof x !== 'object' || x === null);
     if (scalars && (full || list.length <= 8)) {
-      add(key, list.map(scalarText).join(', '), list.map(scalarJson));
+      add(key, list.map((x) => scalarText(x, key)).join(', '), list.map(scalarJson));
     } else if (scalars) {
-      const s = summariseSeries(list);
-      add(key, s.text, s.summary);
+      const s = summariseSeries(list.filter((x) => x !== null && x !== undefined));
+      add(key, s.text, s.summary, true);
     } else if (full) {
       list.forEach((item, i) => {
         if (isRecord(item)) walk(item, `${key}[${i}].`, depth + 1);
         else if (Array.isArray(item)) walkArray(`${key}[${i}]`, item, depth + 1);
-        else if (item !== null && item !== undefined) add(`${key}[${i}]`, scalarText(item), scalarJson(item));
+        else if (item === null) add(`${key}[${i}]`, 'null', null);
+        else if (item !== undefined) add(`${key}[${i}]`, scalarText(item, key), scalarJson(item));
       });
     } else if (depth < MAX_DEPTH) {
       add(key, `${list.length} mixed items`, `${list.length} mixed items`);
     }
   };
   walk(value, '', 0);
+  // Concise: the element's own fields first, series summaries after; at most 40.
+  const ordered = full ? entries : [...entries.filter((e) => !e.late), ...entries.filter((e) => e.late)];
+  const shown = full ? ordered : ordered.slice(0, MAX_FIELDS);
+  const parts = shown.map((e) => `${e.key}=${e.text}`);
+  const fields = dict<unknown>();
+  for (const e of shown) fields[e.key] = e.structured;
+  const omitted = ordered.length - shown.length;
   if (omitted) parts.push(`(+${omitted} more fields; response_format "detailed" has them all)`);
   return { parts, fields };
 }

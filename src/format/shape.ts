@@ -4,14 +4,18 @@
 // views' data (src/view-data.ts), so that all of them read the same points.
 //
 // The rules:
-// - a series is any list of records (objects);
+// - a series is any list of records (objects), or a record whose keys are all times (epoch seconds or
+//   milliseconds as digits, or date-times: `{"1746097200": {viewers: 772}, …}`), each key the time of its
+//   value (see seriesList);
 // - its time is the field whose values all parse as times: date-time strings ("2026-11-20T12:00:00Z",
 //   "2026-11-20 12:00"), or numbers that are epoch seconds or epoch milliseconds between 2000-01-01 and
 //   2100-01-01 and that run in order (a number field is a time only when it never goes back: a market cap of
 //   two billion is not a date); a string field is preferred to a number field, then the first in field order;
 //   a field qualifies when it is present in at least half the records;
-// - its values are its numeric fields (the time field excepted);
-// - an element's id is the string field whose value is one of the ids asked for, whatever its name.
+// - its values are its numeric fields (the time field excepted): numbers, or numbers sent as decimal text
+//   ("772", "1316.5") where every value of the field is a number or such text (numericColumn);
+// - an element's id is the string field whose value is one of the ids asked for, whatever its name, at any
+//   depth up to 4 (nearest first: `{token: {mint_address: …}}`), reading at most 200 records.
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -58,8 +62,9 @@ export function timeField(list: readonly unknown[]): string | undefined {
     const present = records.map((r) => r[k]).filter((v) => v !== undefined && v !== null);
     if (present.length * 2 < records.length) continue;
     if (present.every((v) => typeof v === 'string' && stringTime(v) !== undefined)) return k;
-    if (numeric === undefined && present.every((v) => typeof v === 'number')) {
-      const times = present.map((v) => numberTime(v as number));
+    const numbers = numericColumn(present);
+    if (numeric === undefined && numbers) {
+      const times = numbers.map((v) => numberTime(v as number));
       if (times.every((t) => t !== undefined) && inOrder(times as number[])) numeric = k;
     }
   }
@@ -97,7 +102,7 @@ export function readSeries(list: readonly unknown[], maxFields = Infinity): Seri
   let t: number[] = [];
   if (time !== undefined) {
     const timed = records
-      .map((r) => ({ r, t: asTime(r[time]) }))
+      .map((r) => ({ r, t: asTime(numberOf(r[time]) ?? r[time]) }))
       .filter((x): x is { r: Record<string, unknown>; t: number } => x.t !== undefined);
     // A stable sort: records at the same time keep the order they came in.
     timed.sort((a, b) => a.t - b.t);
@@ -105,13 +110,82 @@ export function readSeries(list: readonly unknown[], maxFields = Infinity): Seri
     t = timed.map((x) => x.t);
   }
   const fields: string[] = [];
+  const seen = new Set<string>([...(time === undefined ? [] : [time])]);
   for (const r of ordered)
-    for (const [k, v] of Object.entries(r))
-      if (k !== time && typeof v === 'number' && Number.isFinite(v) && !fields.includes(k)) {
-        if (fields.length >= maxFields) break;
+    for (const k of Object.keys(r)) {
+      if (seen.has(k) || fields.length >= maxFields) continue;
+      seen.add(k);
+      const present = ordered.map((p) => p[k]).filter((v) => v !== undefined && v !== null);
+      if (present.some((v) => typeof v === 'number' && Number.isFinite(v)) || numericColumn(present))
         fields.push(k);
-      }
+    }
   return { time, records: ordered, t, fields };
+}
+
+/** Decimal text as the upstream may send a number: "772", "-1316.5", "1250000.50" (no exponent, no sign +). */
+const DECIMAL = /^-?(0|[1-9]\d*)(\.\d+)?$/;
+
+/** A string of decimal text as the number it writes, when the number holds it exactly; else undefined. */
+export function numericText(v: string): number | undefined {
+  if (v.length > 40 || !DECIMAL.test(v)) return undefined;
+  const n = Number(v);
+  const canonical = v.includes('.') ? v.replace(/0+$/, '').replace(/\.$/, '') : v;
+  return Number.isFinite(n) && String(n) === (canonical === '-0' ? '0' : canonical) ? n : undefined;
+}
+
+/** A value as a number: a finite number, or decimal text (numericText). */
+export function numberOf(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  return typeof v === 'string' ? numericText(v) : undefined;
+}
+
+/**
+ * The values of one field as numbers, when every one is a finite number or decimal text (a field sent as
+ * text is read only whole: "772" beside "n/a" is not a number field); undefined otherwise or when empty.
+ */
+export function numericColumn(values: readonly unknown[]): number[] | undefined {
+  if (values.length === 0) return undefined;
+  const out: number[] = [];
+  for (const v of values) {
+    const n = numberOf(v);
+    if (n === undefined) return undefined;
+    out.push(n);
+  }
+  return out;
+}
+
+/** A record key as a time (ms): a date-time, or epoch seconds or milliseconds written in digits. */
+function keyTime(k: string): number | undefined {
+  if (/^\d{9,13}$/.test(k)) return numberTime(Number(k));
+  return stringTime(k);
+}
+
+/** The field a time-keyed record's points carry their key in (not an upstream name: the key itself). */
+export const KEY_TIME = '(key)';
+
+/**
+ * A record whose keys are all times (at least one): its points as a list of records, earliest first, each
+ * with its key's time (ms) under KEY_TIME; a point that is not a record is `{[KEY_TIME], [name]: value}`.
+ * Undefined for any other value.
+ */
+export function timeKeyed(value: unknown, name = 'value'): Array<Record<string, unknown>> | undefined {
+  if (!isRecord(value)) return undefined;
+  const keys = Object.keys(value);
+  if (keys.length === 0) return undefined;
+  const points: Array<Record<string, unknown>> = [];
+  for (const k of keys) {
+    const t = keyTime(k);
+    if (t === undefined) return undefined;
+    const v = value[k];
+    points.push(isRecord(v) ? { [KEY_TIME]: t, ...v } : { [KEY_TIME]: t, [name]: v });
+  }
+  return points.sort((a, b) => (a[KEY_TIME] as number) - (b[KEY_TIME] as number));
+}
+
+/** A value as a series' list of records: a list of records, or a time-keyed record (timeKeyed). */
+export function seriesList(value: unknown, name?: string): unknown[] | undefined {
+  if (Array.isArray(value)) return value;
+  return timeKeyed(value, name);
 }
 
 /**
@@ -120,35 +194,63 @@ export function readSeries(list: readonly unknown[], maxFields = Infinity): Seri
  */
 export function mainSeries(value: unknown): unknown[] | undefined {
   let best: unknown[] | undefined;
-  const visit = (v: unknown, depth: number) => {
-    if (Array.isArray(v)) {
-      if (v.length && v.every(isRecord) && (!best || v.length > best.length) && timeField(v) !== undefined)
-        best = v;
-      return;
+  const visit = (v: unknown, depth: number, name: string) => {
+    const list = seriesList(v, name);
+    if (list) {
+      if (
+        list.length &&
+        list.every(isRecord) &&
+        (!best || list.length > best.length) &&
+        timeField(list) !== undefined
+      )
+        best = list;
+      if (Array.isArray(v)) return;
+      if (list.length) return;
     }
     if (!isRecord(v) || depth > 3) return;
-    for (const x of Object.values(v)) visit(x, depth + 1);
+    for (const [k, x] of Object.entries(v)) visit(x, depth + 1, k);
   };
-  visit(value, 0);
+  visit(value, 0, 'value');
   return best;
 }
 
 /** Field names an element of a batch answer may use for its id, tried when no requested id is given. */
 const ID_KEYS = ['mintId', 'mint', 'tokenAddress', 'address', 'id'];
 
+/** How deep, and through how many records, an element is searched for a requested id. */
+const ID_DEPTH = 4;
+const ID_RECORDS = 200;
+
 /**
- * The id an element of a batch answer is known by: the top-level string field whose value is one of the ids
- * asked for, whatever its name; failing that, the usual names.
+ * The id an element of a batch answer is known by: the string field whose value is one of the ids asked
+ * for, whatever its name, nearest the top first (breadth first through nested records, not lists, to a
+ * depth of 4 and at most 200 records); failing that, a top-level field of the usual names.
  */
 export function idOf(item: unknown, requested?: ReadonlySet<string>): string | undefined {
   if (!isRecord(item)) return undefined;
   if (requested?.size) {
-    for (const key of ID_KEYS) {
-      const v = item[key];
-      if (typeof v === 'string' && requested.has(v)) return v;
+    let level: Array<Record<string, unknown>> = [item];
+    let read = 0;
+    for (let depth = 0; depth <= ID_DEPTH && level.length; depth++) {
+      const next: Array<Record<string, unknown>> = [];
+      for (const r of level) {
+        if (++read > ID_RECORDS) return fallbackId(item);
+        for (const key of ID_KEYS) {
+          const v = r[key];
+          if (typeof v === 'string' && requested.has(v)) return v;
+        }
+        for (const v of Object.values(r)) {
+          if (typeof v === 'string' && requested.has(v)) return v;
+          if (isRecord(v)) next.push(v);
+        }
+      }
+      level = next;
     }
-    for (const v of Object.values(item)) if (typeof v === 'string' && requested.has(v)) return v;
   }
+  return fallbackId(item);
+}
+
+function fallbackId(item: Record<string, unknown>): string | undefined {
   for (const key of ID_KEYS) if (typeof item[key] === 'string') return item[key];
   return undefined;
 }

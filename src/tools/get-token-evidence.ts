@@ -67,17 +67,20 @@ export const getTokenEvidence = defineTool({
       'body' in botting
         ? parseFindings(asRecord(botting.body.data).results).find((f) => f.mintId === mint)
         : undefined;
+    const series = 'body' in analytics ? seriesData(analytics.body.data, [mint]) : undefined;
+    // What was read, not what was sent: a series counts when it has points with a numeric value.
+    const drawn = (series?.series ?? []).filter((s) => s.t.length > 0 && Object.keys(s.values).length > 0);
+    const sent = 'body' in analytics ? asArray(asRecord(analytics.body.data).results).length : 0;
     const counts = {
-      series: 'body' in analytics ? asArray(asRecord(analytics.body.data).results).length : 0,
+      series: drawn.length,
+      points: drawn.reduce((n, s) => n + s.t.length, 0),
+      ...(sent > drawn.length ? { resultsWithoutPoints: sent - drawn.length } : {}),
       sessions: 'body' in sessions ? asArray(sessions.body.data).length : 0,
     };
     ctx.view?.({
       kind: 'evidence',
       scope: { mint, period, chain, platform },
-      series:
-        'body' in analytics
-          ? seriesData(analytics.body.data, [mint])
-          : { error: clean(analytics.error, 160) },
+      series: series ?? { error: clean('error' in analytics ? analytics.error : '', 160) },
       sessions:
         'body' in sessions ? sessionsData(sessions.body.data, mint) : { error: clean(sessions.error, 160) },
       botting: finding
@@ -91,7 +94,13 @@ export const getTokenEvidence = defineTool({
           ? { error: clean(botting.error, 160) }
           : null,
     });
-    const summary = `Evidence for ${mint}: ${counts.series} series, ${counts.sessions} sessions${finding ? `, botting ${finding.level}` : ''}`;
+    const curve = counts.series
+      ? `${counts.series} series of ${counts.points} points`
+      : 'no series points read';
+    const empty = counts.resultsWithoutPoints
+      ? ` (${counts.resultsWithoutPoints} analytics result${counts.resultsWithoutPoints === 1 ? '' : 's'} with no numeric points)`
+      : '';
+    const summary = `Evidence for ${mint}: ${curve}${empty}, ${counts.sessions} sessions${finding ? `, botting ${finding.level}` : ''}`;
     return result({
       headline: summary,
       lines: [],

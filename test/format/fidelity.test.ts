@@ -148,3 +148,186 @@ describe('detailed text carries what detailed JSON carries', () => {
     expect(out.text).toContain('1234.56789');
   });
 });
+
+// Shapes an independent upstream sent (written from the interface document alone): ids nested in the
+// element, series keyed by time, numbers sent as text, a flat series of zeros, years and epoch times.
+describe('shapes of an independent upstream', () => {
+  const A = 'AlphA1111111111111111111111111111111111pump';
+  const B = 'BravO2222222222222222222222222222222222pump';
+  const C = 'CharL3333333333333333333333333333333333pump';
+  const T0 = 1_746_097_200;
+  const envelope = (results: unknown[], errors: unknown[], total: number) => ({
+    success: true,
+    data: {
+      results,
+      errors,
+      summary: { total, successful: results.length, failed: errors.length },
+    },
+  });
+  /** A timeline keyed by epoch seconds, viewers and caps sent as decimal text, a jump at point 7. */
+  const timeline = (n: number, base: number) =>
+    Object.fromEntries(
+      Array.from({ length: n }, (_, k) => [
+        String(T0 + k * 360),
+        {
+          viewers: String(base + ((k * 53) % 97) - 40 + (k === 7 ? 5000 : 0)),
+          mcap_usd: (1_250_000.5 * (1 + k / 1000)).toFixed(2),
+          live: k % 10 !== 0,
+        },
+      ]),
+    );
+  const viewersOf = (n: number, base: number) =>
+    Object.values(timeline(n, base)).map((p) => Number(p.viewers));
+
+  it('complete: an id nested in the element is its id; no false integrity claim', async () => {
+    sim.inject({
+      status: 200,
+      body: envelope(
+        [A, B].map((id) => ({ token: { mint_address: id, name: 'x' }, market: { cap_usd: '4200' } })),
+        [{ mintId: C, error: 'Token not found' }],
+        3,
+      ),
+    });
+    const out = await call(h.client, 'get_streamers_complete', { mintIds: [A, B, C] });
+    expect(out.text.split('\n')[0]).toMatch(/3 requested, 2 returned, 1 failed/);
+    expect(out.text).not.toMatch(/not requested|result 1/);
+    expect(out.text).toContain(`${A}:\n`);
+    const s = sc(out);
+    expect((s.results as Array<Record<string, unknown>>).map((r) => r.mintId)).toEqual([A, B]);
+    expect(s.integrity).toBeUndefined();
+    expect(s.counts).toEqual({ requested: 3, returned: 2, failed: 1 });
+  });
+
+  it('complete: an element with no readable id is not called unrequested, nor its id failed upstream', async () => {
+    sim.inject({
+      status: 200,
+      body: envelope([{ token: { name: 'no id here' } }, { mintId: B }], [], 2),
+    });
+    const out = await call(h.client, 'get_streamers_complete', { mintIds: [A, B] });
+    expect(out.text).not.toContain('not requested');
+    expect(out.text.split('\n')[0]).toMatch(
+      /2 requested, 2 returned \(1 not matched to an id\), 0 failed, 1 without a matched result/,
+    );
+    const s = sc(out);
+    expect(s.counts).toMatchObject({ requested: 2, returned: 2, failed: 0, unidentified: 1, unmatched: 1 });
+    expect((s.results as Array<Record<string, unknown>>)[0]).toMatchObject({ position: 'result 1' });
+    expect((s.results as Array<Record<string, unknown>>)[0]?.mintId).toBeUndefined();
+    expect(JSON.stringify(s.errors)).toContain('no result matched to this id');
+  });
+
+  it('analytics: a record keyed by time is a series; numbers sent as text are read; largest rise and fall', async () => {
+    sim.inject({
+      status: 200,
+      body: envelope(
+        [
+          {
+            mint_id: A,
+            window: { from_ts: T0, step_s: 360 },
+            timeline: timeline(10, 812),
+            stats: { peak_viewers: '5852' },
+          },
+        ],
+        [],
+        1,
+      ),
+    });
+    const out = await call(h.client, 'get_streamers_analytics', { mintIds: [A], points: 10, period: '1h' });
+    expect(out.text).not.toMatch(/timeline\.\d+/);
+    const at = (k: number) => new Date((T0 + k * 360) * 1000).toISOString();
+    expect(out.text).toContain(
+      `timeline{}.viewers=computed over 10 points: first 772, last 861, min 772 at ${at(0)}, max 5,852 at ${at(7)}, mean 1,316.5, largest rise +5,053 at ${at(7)}, largest fall -5,044 at ${at(8)} (numbers sent as text)`,
+    );
+    expect(out.text).toContain(`window.from_ts=${T0} (${at(0)})`);
+    const [r] = sc(out).results as Array<Record<string, unknown>>;
+    expect(r?.['timeline{}.viewers']).toMatchObject({
+      count: 10,
+      first: 772,
+      last: 861,
+      min: 772,
+      max: 5852,
+      maxAt: at(7),
+      mean: 1316.5,
+      maxRise: 5053,
+      maxRiseAt: at(7),
+      maxFall: -5044,
+      maxFallAt: at(8),
+    });
+    expect(r?.['timeline{}.mcap_usd']).toMatchObject({ first: 1_250_000.5, last: 1_261_250.5 });
+    // A field of booleans is said to hold no numbers, not dropped.
+    expect(out.text).toContain('timeline{}.live=10 values, none numeric');
+  });
+
+  it('analytics concise, 500 points: the upstream stats first, the series summarised, no point dumped', async () => {
+    sim.inject({
+      status: 200,
+      body: envelope(
+        [A, B].map((id) => ({
+          mint_id: id,
+          timeline: timeline(500, 812),
+          stats: { peak_viewers: '5852', mean_viewers: '829.8' },
+        })),
+        [],
+        2,
+      ),
+    });
+    const out = await call(h.client, 'get_streamers_analytics', {
+      mintIds: [A, B],
+      points: 500,
+      period: '7d',
+    });
+    expect(out.text).not.toContain('more fields');
+    expect(out.text).not.toMatch(/timeline\.\d+/);
+    for (const id of [A, B]) {
+      const block = out.text.slice(out.text.indexOf(`${id}:`));
+      expect(block).toMatch(/^[^\n]+:\n {2}stats\.peak_viewers="5852"\n {2}stats\.mean_viewers="829\.8"\n/);
+    }
+    const viewers = viewersOf(500, 812);
+    expect(out.text).toContain(`computed over 500 points: first ${viewers[0]}, last ${viewers.at(-1)}`);
+    expect(out.text.length).toBeLessThan(3_000);
+  });
+
+  it('analytics: a series of zeros is said to be all zeros, in both channels', async () => {
+    const zeros = Array.from({ length: 100 }, (_, i) => ({ at: (T0 + i * 60) * 1000, viewers: 0 }));
+    sim.inject({ status: 200, body: envelope([{ mint_id: A, points: zeros }], [], 1) });
+    const out = await call(h.client, 'get_streamers_analytics', { mintIds: [A], points: 100 });
+    expect(out.text).toContain('points[].viewers=computed over 100 points: all 100 points are 0');
+    expect(out.text).not.toMatch(/max 0 at/);
+    const [r] = sc(out).results as Array<Record<string, unknown>>;
+    expect(r?.['points[].viewers']).toEqual({ count: 100, allEqual: 0 });
+  });
+
+  it('analytics: a field of text that is not all numbers says how few were numbers', async () => {
+    const list = Array.from({ length: 20 }, (_, i) => ({
+      ts: new Date((T0 + i * 60) * 1000).toISOString(),
+      viewers: i < 15 ? 'n/a' : String(i),
+    }));
+    sim.inject({ status: 200, body: envelope([{ mint_id: A, list }], [], 1) });
+    const out = await call(h.client, 'get_streamers_analytics', { mintIds: [A], points: 20 });
+    expect(out.text).toContain('list[].viewers=20 values, none numeric: first "n/a", last "19"');
+  });
+
+  it('years and epoch times are never grouped; detailed keeps nulls as null', async () => {
+    sim.inject({
+      status: 200,
+      body: { success: true, status: 'degraded', checked_at: T0, calendar: { year: 2025 }, lag: null },
+    });
+    const out = await call(h.client, 'check_health', { response_format: 'detailed' });
+    expect(out.text).toContain(`checked_at=${T0} (${new Date(T0 * 1000).toISOString()})`);
+    expect(out.text).toContain('calendar.year=2025');
+    expect(out.text).not.toMatch(/2,025|1,746,097,200/);
+    expect(out.text).toContain('lag=null');
+  });
+
+  it('list_streamers detailed: a field the upstream sent as null is shown as null', async () => {
+    sim.inject({
+      status: 200,
+      body: {
+        success: true,
+        data: [{ mintId: M, coinName: 'A', currentViewers: 1, tokenPrice: null, thumb_url: null }],
+        pagination: { total: 1 },
+      },
+    });
+    const out = await call(h.client, 'list_streamers', { tokenAddresses: [M], response_format: 'detailed' });
+    expect(out.text).toMatch(/thumb_url=null/);
+  });
+});

@@ -200,7 +200,7 @@ describe('batch tools', () => {
     expect(first?.[field]).toMatchObject({ count: 500 });
     expect(out.text).toMatch(
       new RegExp(
-        `${field.replace(/[.[\]]/g, '\\$&')}=computed over 500 points: first [\\d,]+, last [\\d,]+, min [\\d,]+ at 2026-\\S+, max [\\d,]+ at 2026-\\S+, mean ≈?[\\d,.]+ [▁▂▃▄▅▆▇█]+`,
+        `${field.replace(/[.[\]]/g, '\\$&')}=computed over 500 points: first [\\d,]+, last [\\d,]+, min [\\d,]+ at 2026-\\S+, max [\\d,]+ at 2026-\\S+, mean ≈?[\\d,.]+(, largest (rise \\+|fall -)[\\d,.]+ at 2026-\\S+)* [▁▂▃▄▅▆▇█]+`,
       ),
     );
     expect(out.text.length).toBeLessThan(3_000);

@@ -2,7 +2,7 @@
 // views' data read the same points whatever the upstream names them.
 import { describe, expect, it } from 'vitest';
 import { renderGenericBatch } from '../../src/format/batch.js';
-import { asTime, messageOf, timeField } from '../../src/format/shape.js';
+import { asTime, idOf, messageOf, numericText, timeField } from '../../src/format/shape.js';
 import { seriesData } from '../../src/view-data.js';
 
 const MINT = 'Ser1es'.padEnd(44, 'x');
@@ -180,5 +180,37 @@ describe('error messages', () => {
     expect(
       messageOf({ success: false, status: 'failed', requestId: 'abcdef0123456789abcdef' }),
     ).toBeUndefined();
+  });
+});
+
+describe('shapes an independent upstream sent', () => {
+  const T0 = 1_746_097_200;
+  it('a record keyed by epoch seconds is a series for the view, its numbers sent as text read as numbers', () => {
+    const timeline = Object.fromEntries(
+      [3, 1, 2].map((k) => [String(T0 + k * 360), { viewers: String(700 + k), cap: `${k}.50`, live: true }]),
+    );
+    const { series } = seriesData(body({ mint_id: MINT, timeline }).data, [MINT]);
+    expect(series[0]?.t).toEqual([1, 2, 3].map((k) => (T0 + k * 360) * 1000));
+    expect(series[0]?.values).toEqual({ viewers: [701, 702, 703], cap: [1.5, 2.5, 3.5] });
+    expect(series[0]?.primary).toBe('viewers');
+  });
+
+  it('decimal text is a number only when it writes one exactly', () => {
+    expect(numericText('1316.5')).toBe(1316.5);
+    expect(numericText('1250000.50')).toBe(1_250_000.5);
+    expect(numericText('-40')).toBe(-40);
+    for (const no of ['12abc', '007', '1e5', '', ' 1', '12345678901234567890', 'NaN'])
+      expect(numericText(no)).toBeUndefined();
+  });
+
+  it("an element's id is found nested, nearest first, in records not lists, and cheaply", () => {
+    const asked = new Set([MINT, 'Other'.padEnd(44, 'y')]);
+    expect(idOf({ token: { mint_address: MINT } }, asked)).toBe(MINT);
+    expect(idOf({ a: { b: { c: { d: { mint: MINT } } } } }, asked)).toBe(MINT);
+    expect(idOf({ a: { b: { c: { d: { e: { mint: MINT } } } } } }, asked)).toBeUndefined();
+    expect(idOf({ related: [{ mint: MINT }] }, asked)).toBeUndefined();
+    expect(idOf({ deep: { mint: 'Other'.padEnd(44, 'y') }, mint_id: MINT }, asked)).toBe(MINT);
+    const wide = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`k${i}`, { x: 1 }]));
+    expect(idOf({ ...wide, z: { mint: MINT } }, asked)).toBeUndefined();
   });
 });

@@ -7,7 +7,7 @@ import type { Simulator } from '../../src/simulator/server.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { VIEW_LIMITS } from '../../src/view-data.js';
 import { VIEW_DATA_KEY, VIEW_URI } from '../../src/views.js';
-import { atPath, call, connect, type Harness, ids, SIM_NAMES, startSim } from '../helpers.js';
+import { atPath, call, connect, type Harness, ids, SIM_NAMES, sc, startSim } from '../helpers.js';
 
 let sim: Simulator;
 let plain: Harness;
@@ -142,6 +142,32 @@ describe('MCP Apps', () => {
     expect((view.series as { series: unknown[] }).series).toHaveLength(1);
     const refused = await call(plain.client, 'get_token_evidence', { mint }).catch((e: Error) => e);
     expect(String((refused as Error).message)).toContain('Unknown tool: get_token_evidence');
+  });
+  it('evidence counts the series it read, not the results it was sent', async () => {
+    const [mint] = ids(sim, 'platform_a', 1);
+    // A result with no points (an empty time-keyed record): one result sent, no series read.
+    sim.injectFor(/analytics/, {
+      status: 200,
+      body: { success: true, data: { results: [{ mint_id: mint, timeline: {} }], errors: [] } },
+    });
+    const empty = await call(apps.client, 'get_token_evidence', { mint });
+    expect(empty.text).toMatch(/no series points read \(1 analytics result with no numeric points\)/);
+    expect(sc(empty).counts).toMatchObject({ series: 0, points: 0, resultsWithoutPoints: 1 });
+    // Points keyed by time, viewers sent as text: read, drawn and counted.
+    const timeline = Object.fromEntries(
+      Array.from({ length: 12 }, (_, k) => [String(1_746_097_200 + k * 300), { viewers: String(100 + k) }]),
+    );
+    sim.injectFor(/analytics/, {
+      status: 200,
+      body: { success: true, data: { results: [{ mint_id: mint, timeline }], errors: [] } },
+    });
+    const out = await apps.client.callTool({ name: 'get_token_evidence', arguments: { mint } });
+    const view = meta(out)[VIEW_DATA_KEY] as {
+      series: { series: Array<{ t: number[]; values: Record<string, number[]> }> };
+    };
+    expect(view.series.series[0]?.t).toHaveLength(12);
+    expect(view.series.series[0]?.values.viewers?.slice(0, 2)).toEqual([100, 101]);
+    expect(String((out.content as Array<{ text: string }>)[0]?.text)).toContain('1 series of 12 points');
   });
 });
 
