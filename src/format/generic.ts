@@ -310,18 +310,26 @@ export function describeObject(
       const tk = read.time;
       const label = (k: string) =>
         keyed ? (k === KEY_TIME ? `${key}{}` : `${key}{}.${clean(k, 40)}`) : `${key}[].${clean(k, 40)}`;
-      const keys = new Set<string>();
-      for (const item of read.records) for (const k of Object.keys(item)) keys.add(k);
-      for (const k of keys) {
-        const present = read.records.filter((item) => item[k] !== undefined && item[k] !== null);
-        if (present.length === 0 || present.some((item) => typeof item[k] === 'object')) continue;
-        const s =
-          k === tk
-            ? timeSpan(present.map((item) => timeText(item[k])))
-            : summariseSeries(
-                present.map((item) => item[k]),
-                tk ? present.map((item) => timeText(item[tk])) : undefined,
-              );
+      // Each field's values and their points' times, gathered in one pass (first-seen order): linear in
+      // the series' size, however many distinct fields its points have.
+      const times = tk === undefined ? undefined : read.records.map((item) => timeText(item[tk]));
+      const columns = new Map<
+        string,
+        { values: unknown[]; at: Array<string | undefined>; nested: boolean }
+      >();
+      read.records.forEach((item, i) => {
+        for (const [k, v] of Object.entries(item)) {
+          let column = columns.get(k);
+          if (!column) columns.set(k, (column = { values: [], at: [], nested: false }));
+          if (v === undefined || v === null) continue;
+          if (typeof v === 'object') column.nested = true;
+          column.values.push(v);
+          column.at.push(times?.[i]);
+        }
+      });
+      for (const [k, { values, at, nested }] of columns) {
+        if (values.length === 0 || nested) continue;
+        const s = k === tk ? timeSpan(values.map(timeText)) : summariseSeries(values, times ? at : undefined);
         add(label(k), s.text, s.summary, true);
       }
       return;

@@ -55,8 +55,9 @@ export const isoTime = (ms: number) => new Date(ms).toISOString();
 export function timeField(list: readonly unknown[]): string | undefined {
   const records = list.filter(isRecord);
   if (records.length === 0) return undefined;
-  const keys: string[] = [];
-  for (const r of records.slice(0, 50)) for (const k of Object.keys(r)) if (!keys.includes(k)) keys.push(k);
+  // The candidates: the first 64 fields of the first 50 records (a time field is one every record has).
+  const keys = new Set<string>();
+  for (const r of records.slice(0, 50)) for (const k of Object.keys(r)) if (keys.size < 64) keys.add(k);
   let numeric: string | undefined;
   for (const k of keys) {
     const present = records.map((r) => r[k]).filter((v) => v !== undefined && v !== null);
@@ -109,16 +110,22 @@ export function readSeries(list: readonly unknown[], maxFields = Infinity): Seri
     ordered = timed.map((x) => x.r);
     t = timed.map((x) => x.t);
   }
-  const fields: string[] = [];
-  const seen = new Set<string>([...(time === undefined ? [] : [time])]);
+  // Each field's values present, gathered in one pass (first-seen order): linear in the answer's size,
+  // however many distinct fields its records have.
+  const columns = new Map<string, unknown[]>();
   for (const r of ordered)
-    for (const k of Object.keys(r)) {
-      if (seen.has(k) || fields.length >= maxFields) continue;
-      seen.add(k);
-      const present = ordered.map((p) => p[k]).filter((v) => v !== undefined && v !== null);
-      if (present.some((v) => typeof v === 'number' && Number.isFinite(v)) || numericColumn(present))
-        fields.push(k);
+    for (const [k, v] of Object.entries(r)) {
+      if (k === time) continue;
+      let column = columns.get(k);
+      if (!column) columns.set(k, (column = []));
+      if (v !== undefined && v !== null) column.push(v);
     }
+  const fields: string[] = [];
+  for (const [k, present] of columns) {
+    if (fields.length >= maxFields) break;
+    if (present.some((v) => typeof v === 'number' && Number.isFinite(v)) || numericColumn(present))
+      fields.push(k);
+  }
   return { time, records: ordered, t, fields };
 }
 
