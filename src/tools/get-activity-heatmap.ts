@@ -1,14 +1,41 @@
 import * as z from 'zod';
 import { asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
-import { dailySeries, gridLines, hourlyGrid, seriesLine } from '../format/heatmap.js';
+import {
+  cellText,
+  type DailySeries,
+  dailySeries,
+  gridLines,
+  hourlyGrid,
+  seriesLine,
+} from '../format/heatmap.js';
 import { result } from '../format/result.js';
-import { cleanDeep, num } from '../format/text.js';
+import { cleanDeep, num, plural } from '../format/text.js';
 import { heatmapGrids } from '../view-data.js';
 import { SCOPES, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 const int = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
+
+/**
+ * A daily series for JSON: its span and the same figures as the text (highest and lowest with their dates).
+ * `values` has one entry per calendar day from `from` (null: no value sent for that date); a span too long
+ * for that has `dated` pairs instead. Never a bare list that would read as consecutive days when it is not.
+ */
+function seriesJson(s: DailySeries, withValues: boolean) {
+  return {
+    from: s.from,
+    to: s.to,
+    days: s.days,
+    datesWithValue: s.dated,
+    activeDays: s.active,
+    total: s.total,
+    max: s.max,
+    peak: s.peak,
+    quietest: s.quietest,
+    ...(withValues ? (s.values ? { values: s.values } : { dated: s.entries }) : {}),
+  };
+}
 
 export const getActivityHeatmap = defineTool({
   name: 'get_activity_heatmap',
@@ -54,9 +81,8 @@ export const getActivityHeatmap = defineTool({
 
     const busiest = [
       ...(month?.peak ? [`busiest day ${month.peak.date} (${num(month.peak.value)})`] : []),
-      ...(grid?.peak
-        ? [`busiest hour cell a=${grid.peak.a}, b=${grid.peak.b} (${num(grid.peak.value)})`]
-        : []),
+      ...(grid?.peak ? [`busiest hour cell ${cellText(grid.peak)}`] : []),
+      ...(grid?.quietest ? [`quietest returned cell ${cellText(grid.quietest)}`] : []),
     ];
     const headline = `Activity heatmap (${args.chain} / ${args.platform})${busiest.length ? `: ${busiest.join('; ')}` : ': no activity returned'}`;
     const lines = [
@@ -64,6 +90,11 @@ export const getActivityHeatmap = defineTool({
         ? [
             `Hourly activity (keys "a-b"; a = ${grid.a[0]}..${grid.a[1]}, b = ${grid.b[0]}..${grid.b[1]}; what a and b mean is not stated by the API; darker = more, max ${num(maxHourly)})`,
             ...gridLines(grid),
+            ...(grid.returned < grid.cells
+              ? [
+                  `${plural(grid.returned, 'cell')} of the ${grid.cells} in these ranges returned; the other ${grid.cells - grid.returned} not sent (drawn ·, as 0).`,
+                ]
+              : []),
             ...(grid.ignoredKeys ? [`(${grid.ignoredKeys} keys not of the form "a-b" left out)`] : []),
           ]
         : ['Hourly activity: none returned.']),
@@ -94,6 +125,9 @@ export const getActivityHeatmap = defineTool({
                 b: grid.b,
                 max: maxHourly ?? grid.max,
                 peak: grid.peak,
+                quietest: grid.quietest,
+                cellsReturned: grid.returned,
+                cells: grid.cells,
                 rows: grid.rows,
               },
             }
@@ -102,27 +136,12 @@ export const getActivityHeatmap = defineTool({
           ? {
               monthly: {
                 ...asRecord(cleanDeep(calendar)),
-                from: month.from,
+                ...seriesJson(month, true),
                 max: int(monthly.maxActivity) ?? month.max,
-                peak: month.peak,
-                activeDays: month.active,
-                values: month.values,
               },
             }
           : {}),
-        ...(consistency
-          ? {
-              consistency: {
-                from: consistency.from,
-                to: consistency.to,
-                days: consistency.values.length,
-                activeDays: consistency.active,
-                total: consistency.total,
-                max: consistency.max,
-                ...(detailed ? { values: consistency.values } : {}),
-              },
-            }
-          : {}),
+        ...(consistency ? { consistency: seriesJson(consistency, detailed) } : {}),
         ...(detailed ? { upstream: asRecord(cleanDeep(data)) } : {}),
       },
     });
