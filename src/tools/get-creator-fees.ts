@@ -58,7 +58,9 @@ export function fiatRanks(fees: ReadonlyArray<Record<string, unknown>>) {
   for (const [currency, list] of byCurrency) {
     const sorted = [...list].sort((x, y) => (exact(y.totalFees) as number) - (exact(x.totalFees) as number));
     const r = ranks(sorted.map((f) => exact(f.totalFees)));
-    sorted.forEach((f, i) => rank.set(f, r[i] as number));
+    sorted.forEach((f, i) => {
+      rank.set(f, r[i] as number);
+    });
     const first = sorted[0] as Record<string, unknown>;
     const shared = r.filter((n) => n === 1).length;
     top.set(currency, {
