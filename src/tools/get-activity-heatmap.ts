@@ -95,7 +95,9 @@ export const getActivityHeatmap = defineTool({
                   `${plural(grid.returned, 'cell')} of the ${grid.cells} in these ranges returned; the other ${grid.cells - grid.returned} not sent (drawn ·, as 0).`,
                 ]
               : []),
-            ...(grid.ignoredKeys ? [`(${grid.ignoredKeys} keys not of the form "a-b" left out)`] : []),
+            ...(grid.ignoredKeys
+              ? [`(${plural(grid.ignoredKeys, 'key')} not of the form "a-b" left out)`]
+              : []),
           ]
         : ['Hourly activity: none returned.']),
       month

@@ -134,7 +134,7 @@ export const getCreatorFees = defineTool({
           `${money(Number(c.total))} ${label(c.currency, 16)} (${plural(c.tokens, 'token')}${topText(c.currency)})`,
       ),
     ];
-    const headline = `Creator fees: ${found.length} of ${args.tokenAddresses.length} tokens found${
+    const headline = `Creator fees: ${found.length} of ${plural(args.tokenAddresses.length, 'token')} found${
       errors.length ? `, ${errors.length} failed` : ''
     }${totalParts.length ? `; total ${totalParts.join(' · ')}` : ''}`;
     const extra = found.some((f) => Object.keys(f).some((k) => !SHOWN.includes(k)));

@@ -141,7 +141,7 @@ function figureLines(f: ReturnType<typeof sessionFigures>, total: number, cover:
   const parts: string[] = [];
   if (f.peak)
     parts.push(
-      `peak ${num(f.peak.peakViewers)} viewers in session ${f.peak.sessionId ?? '(no id)'}, started ${when(f.peak.startTime)}${f.peak.sessionsWithSamePeak ? ` (${f.peak.sessionsWithSamePeak} sessions share this peak; the first listed is named)` : ''}`,
+      `peak ${plural(f.peak.peakViewers, 'viewer')} in session ${f.peak.sessionId ?? '(no id)'}, started ${when(f.peak.startTime)}${f.peak.sessionsWithSamePeak ? ` (${f.peak.sessionsWithSamePeak} sessions share this peak; the first listed is named)` : ''}`,
     );
   if (f.longest)
     parts.push(
@@ -191,7 +191,7 @@ export const getStreamerSessions = defineTool({
     // The document gives this response no pagination object; an upstream that sends one with a total is believed.
     const total = exact(asRecord(body.pagination).total);
     const cover = coverage(sessions.length, args.page, args.limit, total);
-    const peakText = figures.peak ? `, peak ${num(figures.peak.peakViewers)} viewers` : '';
+    const peakText = figures.peak ? `, peak ${plural(figures.peak.peakViewers, 'viewer')}` : '';
     const headline = `Sessions of ${args.mint}: ${num(sessions.length)} on page ${args.page}${total !== null ? ` (${num(total)} in all)` : ''}${peakText} (${figures.order ? `${figures.order}; ` : ''}${args.chain} / ${args.platform})`;
     const more = total !== null ? args.page * args.limit < total : sessions.length >= args.limit;
     // Paging a long history and adding page figures is the assistant's arithmetic: fewer pages, or one program.

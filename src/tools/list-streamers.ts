@@ -11,6 +11,7 @@ import {
   exact,
   idColumn,
   num,
+  plural,
   shortener,
   shortId,
   table,
@@ -107,14 +108,14 @@ export const listStreamers = defineTool({
     );
     const scopeText = `${args.chain} / ${args.platform}`;
     const headline = records.length
-      ? `Streamers: ${records.length} of ${num(total)} (${pageText}, by ${args.sortBy} ${args.sortOrder}; ${scopeText}); on this page: ${live} live, ${decimalText(viewers)} viewers now`
-      : `Streamers: none of the ${requested} requested addresses ${args.page > 1 && total > 0 ? `on page ${args.page} (${num(total)} found in all)` : `found on ${scopeText}`}`;
+      ? `Streamers: ${records.length} of ${num(total)} (${pageText}, by ${args.sortBy} ${args.sortOrder}; ${scopeText}); on this page: ${live} live, ${decimalText(viewers)} ${viewers === '1' ? 'viewer' : 'viewers'} now`
+      : `Streamers: ${requested === 1 ? 'the requested address not' : `none of the ${requested} requested addresses`} ${args.page > 1 && total > 0 ? `on page ${args.page} (${num(total)} found in all)` : `found on ${scopeText}`}`;
     // Which addresses are missing shows only when every found row is on this page; else the count.
     const missingCount = Math.max(0, requested - total);
     const shown = shortener(notFound);
     const listed = notFound.length > WHOLE_IDS ? notFound.map(shown) : notFound;
     const missing = missingCount
-      ? `${missingCount} of ${requested} requested addresses have no streamer data on ${scopeText}${
+      ? `${missingCount} of ${plural(requested, 'requested address', 'requested addresses')} ${missingCount === 1 ? 'has' : 'have'} no streamer data on ${scopeText}${
           listed.length
             ? `: ${listed.join(', ')}${listed !== notFound ? ' (shortened: the addresses you passed)' : ''}`
             : ''
@@ -124,7 +125,7 @@ export const listStreamers = defineTool({
     // Which addresses are missing shows only when every found row is on one page: the next step says how.
     const which =
       missingCount && !notFound.length && total > 0
-        ? `limit ${requested} (all on one page) names the ${missingCount} missing addresses.`
+        ? `limit ${requested} (all on one page) names the missing ${missingCount === 1 ? 'address' : `${missingCount} addresses`}.`
         : undefined;
     const next =
       [pg.hasNext === true ? `page ${args.page + 1}.` : undefined, which, hint].filter(Boolean).join(' ') ||
