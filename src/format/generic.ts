@@ -1,7 +1,7 @@
 // Rendering of objects whose fields the interface document does not show: every field, compactly.
 import { numericStats } from './aggregate.js';
 import { asTime, isoTime, readSeries, idOf as shapeIdOf } from './shape.js';
-import { approx, clean, dict, num, quote, sparkline } from './text.js';
+import { approx, clean, dict, num, plural, quote, sparkline } from './text.js';
 
 export interface SeriesSummary {
   count: number;
@@ -68,7 +68,7 @@ function summariseSeries(
       ...(stats.ignored ? { ignored: stats.ignored } : {}),
     };
     return {
-      text: `${COMPUTED} ${num(stats.count)} points: first ${num(summary.first)}, last ${num(summary.last)}, min ${num(stats.min)}${minAt ? ` at ${minAt}` : ''}, max ${num(stats.max)}${maxAt ? ` at ${maxAt}` : ''}, mean ${approx(stats.mean)}${stats.ignored ? ` (${stats.ignored} non-numeric left out)` : ''} ${sparkline(nums, 24)}`,
+      text: `${COMPUTED} ${plural(stats.count, 'point')}: first ${num(summary.first)}, last ${num(summary.last)}, min ${num(stats.min)}${minAt ? ` at ${minAt}` : ''}, max ${num(stats.max)}${maxAt ? ` at ${maxAt}` : ''}, mean ${approx(stats.mean)}${stats.ignored ? ` (${stats.ignored} non-numeric left out)` : ''} ${sparkline(nums, 24)}`,
       summary,
     };
   }
@@ -76,7 +76,7 @@ function summariseSeries(
   const last = values.at(-1);
   const show = (v: unknown) => (typeof v === 'string' ? quote(v, 40) : num(v));
   return {
-    text: `${num(values.length)} values, first ${show(first)}, last ${show(last)}`,
+    text: `${plural(values.length, 'value')}, first ${show(first)}, last ${show(last)}`,
     summary: {
       count: values.length,
       first: typeof first === 'string' ? clean(first, 60) : first,
@@ -154,7 +154,7 @@ export function describeObject(
     for (const [k, v] of Object.entries(item)) {
       if (v === null || v === undefined) continue;
       const key = clean(k, 40);
-      const nested = typeof v === 'object' ? `{${Object.keys(v).length} fields}` : undefined;
+      const nested = typeof v === 'object' ? `{${plural(Object.keys(v).length, 'field')}}` : undefined;
       text.push(`${key}=${nested ?? scalarText(v)}`);
       json[key] = nested ?? scalarJson(v);
     }
@@ -170,7 +170,11 @@ export function describeObject(
       else if (Array.isArray(v)) walkArray(key, v, depth);
       else if (isRecord(v) && (full || depth < MAX_DEPTH)) walk(v, `${key}.`, depth + 1);
       else if (isRecord(v))
-        add(key, `{${Object.keys(v).length} fields}`, `{${Object.keys(v).length} fields}`);
+        add(
+          key,
+          `{${plural(Object.keys(v).length, 'field')}}`,
+          `{${plural(Object.keys(v).length, 'field')}}`,
+        );
     }
   };
   const walkArray = (key: string, list: unknown[], depth: number) => {

@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { asArray, asRecord } from '../format/batch.js';
 import { parseFindings } from '../format/botting.js';
 import { result } from '../format/result.js';
-import { clean } from '../format/text.js';
+import { clean, plural } from '../format/text.js';
 import { seriesData, sessionsData, VIEW_LIMITS } from '../view-data.js';
 import { mintId, SCOPES, SHAPES, segment } from './shared.js';
 import { defineTool } from './tool.js';
@@ -91,7 +91,7 @@ export const getTokenEvidence = defineTool({
           ? { error: clean(botting.error, 160) }
           : null,
     });
-    const summary = `Evidence for ${mint}: ${counts.series} series, ${counts.sessions} sessions${finding ? `, botting ${finding.level}` : ''}`;
+    const summary = `Evidence for ${mint}: ${counts.series} series, ${plural(counts.sessions, 'session')}${finding ? `, botting ${finding.level}` : ''}`;
     return result({
       headline: summary,
       lines: [],
