@@ -125,7 +125,7 @@ export const listStreamers = defineTool({
     // Which addresses are missing shows only when every found row is on one page: the next step says how.
     const which =
       missingCount && !notFound.length && total > 0
-        ? `limit ${requested} (all on one page) names the missing ${missingCount === 1 ? 'address' : `${missingCount} addresses`}.`
+        ? `limit ${requested} (all on one page) names the ${plural(missingCount, 'missing address', 'missing addresses')}.`
         : undefined;
     const next =
       [pg.hasNext === true ? `page ${args.page + 1}.` : undefined, which, hint].filter(Boolean).join(' ') ||

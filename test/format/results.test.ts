@@ -85,7 +85,7 @@ describe('list_streamers', () => {
   it('names the requested addresses that have no streamer', async () => {
     const out = await call(h.client, 'list_streamers', { tokenAddresses: [a[0], UNKNOWN_ID] });
     expect(out.text).toContain(
-      `1 of 2 requested addresses have no streamer data on chain_a / platform_a: ${UNKNOWN_ID}`,
+      `1 of 2 requested addresses has no streamer data on chain_a / platform_a: ${UNKNOWN_ID}`,
     );
     expect(sc(out).notFound).toEqual([UNKNOWN_ID]);
   });
@@ -145,7 +145,7 @@ describe('single-token tools', () => {
   it('get_streamer_sessions: a table, and the next page when this one is full', async () => {
     const t = sim.data.tokens.find((x) => x.platform === 'platform_a' && x.sessions.length > 7);
     const out = await call(h.client, 'get_streamer_sessions', { mint: t?.mintId, limit: 7 });
-    expect(out.text).toContain('Next: page 2 may hold more (this page is full).');
+    expect(out.text).toContain('Next: page 2 may hold more (this page is full); limit 100');
     expect(sc(out).rows).toHaveLength(7);
     expect((sc(out).rows as unknown[][])[0]?.[0]).toBe(t?.sessions[0]?.startTime);
   });
