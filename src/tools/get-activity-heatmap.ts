@@ -23,14 +23,16 @@ const int = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : 
  * for that has `dated` pairs instead. Never a bare list that would read as consecutive days when it is not.
  */
 function seriesJson(s: DailySeries, withValues: boolean) {
+  const listed = withValues && s.values;
   return {
     from: s.from,
     to: s.to,
-    days: s.days,
-    datesWithValue: s.dated,
+    // With one value per day listed, their count is the span.
+    ...(listed ? {} : { days: s.days }),
+    // Only where some dates of the span were not sent (then `values` has nulls).
+    ...(s.dated < s.days ? { datesWithValue: s.dated } : {}),
     activeDays: s.active,
     total: s.total,
-    max: s.max,
     peak: s.peak,
     quietest: s.quietest,
     ...(withValues ? (s.values ? { values: s.values } : { dated: s.entries }) : {}),
@@ -82,7 +84,9 @@ export const getActivityHeatmap = defineTool({
     const busiest = [
       ...(month?.peak ? [`busiest day ${month.peak.date} (${num(month.peak.value)})`] : []),
       ...(grid?.peak ? [`busiest hour cell ${cellText(grid.peak)}`] : []),
-      ...(grid?.quietest ? [`quietest returned cell ${cellText(grid.quietest)}`] : []),
+      ...(grid?.quietest
+        ? [`quietest ${grid.returned < grid.cells ? 'returned cell' : 'cell'} ${cellText(grid.quietest)}`]
+        : []),
     ];
     const headline = `Activity heatmap (${args.chain} / ${args.platform})${busiest.length ? `: ${busiest.join('; ')}` : ': no activity returned'}`;
     const lines = [
@@ -115,10 +119,6 @@ export const getActivityHeatmap = defineTool({
       lines,
       query: { chain: args.chain, platform: args.platform },
       data: {
-        busiest: {
-          day: month?.peak ?? null,
-          hourCell: grid?.peak ?? null,
-        },
         ...(grid
           ? {
               hourly: {
@@ -128,8 +128,8 @@ export const getActivityHeatmap = defineTool({
                 max: maxHourly ?? grid.max,
                 peak: grid.peak,
                 quietest: grid.quietest,
-                cellsReturned: grid.returned,
-                cells: grid.cells,
+                // Only where the upstream left cells out (drawn as 0).
+                ...(grid.returned < grid.cells ? { cellsReturned: grid.returned, cells: grid.cells } : {}),
                 rows: grid.rows,
               },
             }

@@ -43,7 +43,12 @@ describe('list_streamers', () => {
     expect(out.text.split('\n')[0]).toBe(
       `Streamers: 10 of 30 (page 1 of 3, by viewers desc; chain_a / platform_a); on this page: ${live} live, ${viewers.toLocaleString('en')} viewers now`,
     );
-    expect(sc(out).aggregates).toEqual({ rows: 10, live, currentViewers: viewers });
+    expect(sc(out).aggregates).toEqual({
+      rows: 10,
+      live,
+      currentViewers: viewers,
+      sortedBy: 'currentViewers',
+    });
     expect(sc(out).summary).toBe(out.text.split('\n')[0]);
     // The name quoted (upstream data), the whole id beside it (a table of up to 25 rows).
     expect(out.text).toContain(`${sorted[0]?.mintId}  "${sorted[0]?.coinName}"`);
@@ -216,7 +221,7 @@ describe('batch tools', () => {
     const withFees = a.filter((id) => token(id).fees).slice(0, 3);
     const out = await call(h.client, 'get_creator_fees', { tokenAddresses: [...withFees, UNKNOWN_ID] });
     expect(out.text.split('\n')[0]).toMatch(
-      /^Creator fees: 3 of 4 tokens found, 1 failed; total [\d,.]+ in native coin \(3 tokens\) · [\d,.]+ USD \(3 tokens\)$/,
+      /^Creator fees: 3 of 4 tokens found, 1 failed; total [\d,.]+ in native coin \(3 tokens\) · [\d,.]+ USD \(3 tokens; highest \w{32,44} [\d,.]+\)$/,
     );
     expect(sc(out).results).toContainEqual(
       expect.objectContaining({

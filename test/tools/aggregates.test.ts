@@ -251,10 +251,8 @@ describe('get_streamers_analytics and the heatmap', () => {
     expect(out.text.split('\n')[0]).toBe(
       'Activity heatmap (chain_a / platform_a): busiest day 2026-11-01 (30); busiest hour cell a=1, b=2 (9); quietest returned cell a=0, b=1 (4)',
     );
-    expect(sc(out).busiest).toEqual({
-      day: { date: '2026-11-01', value: 30 },
-      hourCell: { a: 1, b: 2, value: 9 },
-    });
+    expect((sc(out).monthly as Record<string, unknown>).peak).toEqual({ date: '2026-11-01', value: 30 });
+    expect((sc(out).hourly as Record<string, unknown>).peak).toEqual({ a: 1, b: 2, value: 9 });
   });
 });
 
