@@ -442,7 +442,7 @@ describe('figures an assistant would otherwise compute', () => {
     sim.inject({ status: 200, body: { success: true, data: sparse } });
     const out = await call(h.client, 'get_activity_heatmap');
     const monthly = sc(out).monthly as Record<string, unknown>;
-    expect(monthly).toMatchObject({ from: '2025-04-12', to: '2025-05-01', days: 20, datesWithValue: 4 });
+    expect(monthly).toMatchObject({ from: '2025-04-12', to: '2025-05-01', datesWithValue: 4 });
     const values = monthly.values as Array<number | null>;
     expect(values).toHaveLength(20);
     expect([values[0], values[15], values[18], values[19]]).toEqual([7, 52, 30, 14]);
@@ -477,10 +477,8 @@ describe('figures an assistant would otherwise compute', () => {
       from: '2025-04-29',
       to: '2025-05-01',
       days: 3,
-      datesWithValue: 3,
       activeDays: 3,
       total: 9,
-      max: 5,
       peak: { date: '2025-04-30', value: 5 },
       quietest: { date: '2025-05-01', value: 1 },
     });
@@ -491,7 +489,7 @@ describe('figures an assistant would otherwise compute', () => {
     const hourly = sc(out).hourly as { peak: { a: number; b: number }; quietest: { a: number; b: number } };
     expect(out.text.split('\n')[0]).toContain(`busiest hour cell a=${hourly.peak.a}, b=${hourly.peak.b} (`);
     expect(out.text.split('\n')[0]).toContain(
-      `quietest returned cell a=${hourly.quietest.a}, b=${hourly.quietest.b} (`,
+      `quietest cell a=${hourly.quietest.a}, b=${hourly.quietest.b} (`,
     );
     const c = sc(out).consistency as { peak: { date: string; value: number } };
     expect(out.text).toMatch(
