@@ -78,7 +78,7 @@ export const getCreatorFees = defineTool({
   name: 'get_creator_fees',
   title: 'Creator fees (batch)',
   description:
-    "Creator fees of tokens, ranked by fees in chain_a's native coin, with exact totals (native coin, per currency). detailed: any other fields.",
+    "Creator fees of tokens, ranked by fees in chain_a's native coin and, within each currency, by total fees; exact totals (native coin, per currency). detailed: any other fields.",
   input: { tokenAddresses: idList(100, 'Token addresses') },
   ids: 'tokenAddresses',
   output: {

@@ -166,7 +166,7 @@ export const getStreamerSessions = defineTool({
   name: 'get_streamer_sessions',
   title: 'Streaming sessions',
   description:
-    "One token's past streaming sessions, with the page's peak session, mean and median averageViewers, total duration, time span. detailed: session ids.",
+    "One token's past streaming sessions, with the page's peak and longest session, mean and median averageViewers, total duration, time span (UTC). detailed: session ids.",
   input: {
     mint: mintId.describe('Token mint id'),
     limit: z.number().int().min(1).max(100).default(20).describe('Sessions per page'),
