@@ -34,7 +34,7 @@ export const PROMPTS: readonly PromptSpec[] = [
     ],
     text: ({ mintIds = '', hours }) =>
       [
-        `Investigate these tokens for artificially inflated (botted) viewer counts${hours ? ` over the last ${hours} hours` : ''}: ${mintIds}`,
+        `Investigate these tokens for artificially inflated (botted) viewer counts${hours ? ` over the last ${Number(hours) === 1 ? 'hour' : `${hours} hours`}` : ''}: ${mintIds}`,
         '',
         `1. Call investigate_botting with all of them as mintIds${hours ? ` and hours ${hours}` : ''}; it batches, joins each token's streamer record and ranks the results.`,
         '   For the flagged tokens live now, most watched first, call it again with the same ids and hours plus levels ["HIGH"], liveOnly true, sortBy "viewers": that re-slice asks the upstream nothing. When rows are cut, continue with the offset it names.',

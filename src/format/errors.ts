@@ -143,8 +143,8 @@ export function unknownIdsHint(
   if (unknown === 0 || unknown * 2 < requested || tries.length === 0) return undefined;
   const how =
     unknown === requested
-      ? `none of the ${requested} ids sent is known on ${chain}`
-      : `${unknown} of the ${requested} ids sent are unknown on ${chain}`;
+      ? `${requested === 1 ? 'the id sent is not' : `none of the ${requested} ids sent is`} known on ${chain}`
+      : `${unknown} of the ${requested} ids sent ${unknown === 1 ? 'is' : 'are'} unknown on ${chain}`;
   return `${how}; they may be another chain's tokens: try ${tries.join(', or ')}.`;
 }
 

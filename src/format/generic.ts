@@ -11,7 +11,7 @@ import {
   idOf as shapeIdOf,
   timeKeyed,
 } from './shape.js';
-import { approx, clean, cleanDeep, dict, num, quote, sparkline } from './text.js';
+import { approx, clean, cleanDeep, dict, num, plural, quote, sparkline } from './text.js';
 
 export interface SeriesSummary {
   count: number;
@@ -88,7 +88,7 @@ function summariseSeries(
         ...(stats.ignored ? { ignored: stats.ignored } : {}),
       };
       return {
-        text: `${COMPUTED} ${num(stats.count)} points: all ${num(stats.count)} points are ${num(stats.min)}${textNote}${left}`,
+        text: `${COMPUTED} ${plural(stats.count, 'point')}: all ${plural(stats.count, 'point')} ${stats.count === 1 ? 'is' : 'are'} ${num(stats.min)}${textNote}${left}`,
         summary,
       };
     }
@@ -135,7 +135,7 @@ function summariseSeries(
       ...(down ? [`largest fall ${num(down.by)}${when(down.at)}`] : []),
     ];
     return {
-      text: `${COMPUTED} ${num(stats.count)} points: first ${num(summary.first)}, last ${num(summary.last)}, min ${num(stats.min)}${when(minAt)}, max ${num(stats.max)}${when(maxAt)}, mean ${approx(stats.mean)}${steps.length ? `, ${steps.join(', ')}` : ''}${textNote}${left} ${sparkline(nums, 24)}`,
+      text: `${COMPUTED} ${plural(stats.count, 'point')}: first ${num(summary.first)}, last ${num(summary.last)}, min ${num(stats.min)}${when(minAt)}, max ${num(stats.max)}${when(maxAt)}, mean ${approx(stats.mean)}${steps.length ? `, ${steps.join(', ')}` : ''}${textNote}${left} ${sparkline(nums, 24)}`,
       summary,
     };
   }
@@ -144,7 +144,7 @@ function summariseSeries(
   const numeric = stats?.count ?? 0;
   const show = (v: unknown) => (typeof v === 'string' ? quote(v, 40) : num(v));
   return {
-    text: `${num(values.length)} values, ${numeric ? `only ${num(numeric)}` : 'none'} numeric: first ${show(first)}, last ${show(last)}`,
+    text: `${plural(values.length, 'value')}, ${numeric ? `only ${num(numeric)}` : 'none'} numeric: first ${show(first)}, last ${show(last)}`,
     summary: {
       count: values.length,
       numeric,
@@ -254,7 +254,7 @@ export function describeObject(
     for (const [k, v] of Object.entries(item)) {
       if (v === null || v === undefined) continue;
       const key = clean(k, 40);
-      const nested = typeof v === 'object' ? `{${Object.keys(v).length} fields}` : undefined;
+      const nested = typeof v === 'object' ? `{${plural(Object.keys(v).length, 'field')}}` : undefined;
       text.push(`${key}=${nested ?? scalarText(v, k)}`);
       json[key] = nested ?? scalarJson(v);
     }
@@ -286,7 +286,11 @@ export function describeObject(
         );
       } else if (isRecord(v) && (full || depth < MAX_DEPTH)) walk(v, `${key}.`, depth + 1);
       else if (isRecord(v))
-        add(key, `{${Object.keys(v).length} fields}`, `{${Object.keys(v).length} fields}`);
+        add(
+          key,
+          `{${plural(Object.keys(v).length, 'field')}}`,
+          `{${plural(Object.keys(v).length, 'field')}}`,
+        );
     }
   };
   const walkArray = (key: string, list: unknown[], depth: number, keyed = false) => {

@@ -1,13 +1,18 @@
 // The activity heatmap: an hourly grid keyed "a-b" (meaning not documented) and daily series.
-import { extent, num, sparkline } from './text.js';
+import { extent, num, plural, sparkline } from './text.js';
 
 export interface HourlyGrid {
   a: [number, number];
   b: [number, number];
   max: number;
   peak: { a: number; b: number; value: number } | null;
+  /** The lowest of the cells the upstream returned (a cell it left out is not counted: its value is unknown). */
+  quietest: { a: number; b: number; value: number; cells?: number } | null;
   /** rows[a - a0][b - b0]; missing cells are 0. */
   rows: number[][];
+  /** Cells the upstream returned, and the cells of the grid over the observed ranges. */
+  returned: number;
+  cells: number;
   ignoredKeys: number;
 }
 
@@ -28,13 +33,37 @@ export function hourlyGrid(hourly: Record<string, unknown>): HourlyGrid | undefi
   // A grid wider than a day's hours or taller than a week would not be scannable; such data is summarised only.
   if (a[1] - a[0] > 31 || b[1] - b[0] > 59) return undefined;
   const rows = Array.from({ length: a[1] - a[0] + 1 }, () => new Array<number>(b[1] - b[0] + 1).fill(0));
+  const seen = new Set<string>();
   let peak: HourlyGrid['peak'] = null;
-  for (const [x, y, v] of cells) {
+  let quietest: { a: number; b: number; value: number; cells: number } | null = null;
+  // Cells in reading order (a, then b), so that ties go to the first cell of the grid whatever the key order.
+  const ordered = [...cells].sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  for (const [x, y, v] of ordered) {
     (rows[x - a[0]] as number[])[y - b[0]] = v;
+    seen.add(`${x}-${y}`);
     if (!peak || v > peak.value) peak = { a: x, b: y, value: v };
+    if (!quietest || v < quietest.value) quietest = { a: x, b: y, value: v, cells: 1 };
+    else if (v === quietest.value) quietest.cells++;
   }
-  return { a, b, max: Math.max(0, peak?.value ?? 0), peak, rows, ignoredKeys };
+  const { cells: ties = 1, ...low } = quietest ?? { cells: 1 };
+  return {
+    a,
+    b,
+    max: Math.max(0, peak?.value ?? 0),
+    peak,
+    quietest: quietest
+      ? { ...(low as { a: number; b: number; value: number }), ...(ties > 1 ? { cells: ties } : {}) }
+      : null,
+    rows,
+    returned: seen.size,
+    cells: rows.length * (b[1] - b[0] + 1),
+    ignoredKeys,
+  };
 }
+
+/** A grid cell named for reading: `a=3, b=14 (412)`, with how many cells share the value when several do. */
+export const cellText = (c: { a: number; b: number; value: number; cells?: number }) =>
+  `a=${c.a}, b=${c.b} (${num(c.value)}${c.cells ? `; ${c.cells} cells share it` : ''})`;
 
 const SHADES = ['·', '░', '▒', '▓', '█'];
 const shade = (v: number, max: number) =>
@@ -54,40 +83,100 @@ export function gridLines(g: HourlyGrid): string[] {
   ];
 }
 
+/** Series spanning more days than this keep only their dates with values (no calendar of blanks). */
+const MAX_SPAN_DAYS = 1000;
+const DAY = 86_400_000;
+
 export interface DailySeries {
   from: string;
   to: string;
-  values: number[];
+  /** Calendar days from `from` to `to`, both included. */
+  days: number;
+  /** Dates the upstream gave a value for; the other days of the span are absent (not stated as 0). */
+  dated: number;
+  /**
+   * One value per calendar day from `from` to `to` (null: a date the upstream did not send), or, for a
+   * span longer than MAX_SPAN_DAYS, undefined (`entries` has the dates with values).
+   */
+  values: Array<number | null> | undefined;
+  entries: Array<[string, number]>;
   max: number;
   peak: { date: string; value: number } | null;
+  /** The lowest of the dates with values (`dates`: how many share it, when several). */
+  quietest: { date: string; value: number; dates?: number } | null;
   active: number;
   total: number;
 }
 
-/** A `{ "YYYY-MM-DD": n }` map as an ordered series. */
+const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY;
+
+/** A `{ "YYYY-MM-DD": n }` map as an ordered series over its calendar span, absent dates kept apart from 0. */
 export function dailySeries(days: Record<string, unknown>): DailySeries | undefined {
   const entries = Object.entries(days)
     .filter(
       (e): e is [string, number] =>
-        /^\d{4}-\d\d-\d\d$/.test(e[0]) && typeof e[1] === 'number' && Number.isFinite(e[1]),
+        /^\d{4}-\d\d-\d\d$/.test(e[0]) &&
+        !Number.isNaN(dayNumber(e[0])) &&
+        typeof e[1] === 'number' &&
+        Number.isFinite(e[1]),
     )
     .sort((x, y) => (x[0] < y[0] ? -1 : 1));
   const first = entries[0];
   const last = entries.at(-1);
   if (!first || !last) return undefined;
   let peak: DailySeries['peak'] = null;
-  for (const [date, value] of entries) if (!peak || value > peak.value) peak = { date, value };
-  const values = entries.map((e) => e[1]);
+  let low: { date: string; value: number; dates: number } | null = null;
+  let total = 0;
+  let active = 0;
+  for (const [date, value] of entries) {
+    if (!peak || value > peak.value) peak = { date, value };
+    if (!low || value < low.value) low = { date, value, dates: 1 };
+    else if (value === low.value) low.dates++;
+    total += value;
+    if (value > 0) active++;
+  }
+  const start = dayNumber(first[0]);
+  const span = Math.round(dayNumber(last[0]) - start) + 1;
+  let values: DailySeries['values'];
+  if (span <= MAX_SPAN_DAYS) {
+    values = new Array<number | null>(span).fill(null);
+    for (const [date, value] of entries) values[Math.round(dayNumber(date) - start)] = value;
+  }
   return {
     from: first[0],
     to: last[0],
+    days: span,
+    dated: entries.length,
     values,
+    entries,
     max: peak?.value ?? 0,
     peak,
-    active: values.filter((v) => v > 0).length,
-    total: values.reduce((s, v) => s + v, 0),
+    quietest: low
+      ? { date: low.date, value: low.value, ...(low.dates > 1 ? { dates: low.dates } : {}) }
+      : null,
+    active,
+    total,
   };
 }
 
-export const seriesLine = (s: DailySeries, width = 31) =>
-  `${sparkline(s.values, width)} (${s.values.length} days ${s.from} to ${s.to}, ${s.active} active, max ${num(s.max)}${s.peak ? ` on ${s.peak.date}` : ''})`;
+/**
+ * A series for reading: a sparkline over its calendar days (`·` for a date the upstream did not send), the
+ * span, the days with values, the highest and lowest.
+ */
+export function seriesLine(s: DailySeries, width = 31): string {
+  const gaps = s.dated < s.days;
+  // Past MAX_SPAN_DAYS, no calendar: the first dates with values, as they are.
+  const line = s.values
+    ? sparkline(s.values, width)
+    : `${s.entries
+        .slice(0, 10)
+        .map(([date, value]) => `${date} ${num(value)}`)
+        .join(', ')}${s.entries.length > 10 ? ', …' : ''}`;
+  const coverage = gaps
+    ? `${plural(s.days, 'day')} ${s.from} to ${s.to}, ${s.dated} with a value (· = no value sent for that date), ${s.active} active`
+    : `${plural(s.days, 'day')} ${s.from} to ${s.to}, ${s.active} active`;
+  const low = s.quietest
+    ? `, min ${num(s.quietest.value)} on ${s.quietest.date}${s.quietest.dates ? ` (and ${s.quietest.dates - 1} more ${s.quietest.dates === 2 ? 'date' : 'dates'})` : ''}`
+    : '';
+  return `${line ? `${line} ` : ''}(${coverage}, max ${num(s.max)}${s.peak ? ` on ${s.peak.date}` : ''}${low})`;
+}

@@ -232,6 +232,29 @@ const trimZeros = (text: string) =>
 /** A number for compact JSON: exact, as the upstream sent it (a finite number), else null. */
 export const exact = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 
+const ZONED = /^\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)$/i;
+
+/**
+ * A date-time that states its zone (`Z` or an offset such as `-05:00`) as UTC ISO text: `Z` kept as sent,
+ * an offset converted (`2025-05-01T06:00:00-05:00` → `2025-05-01T11:00:00Z`). Undefined for anything else:
+ * a time without a zone names no instant, so it is never called UTC.
+ */
+export function utcIso(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !ZONED.test(value)) return undefined;
+  if (/z$/i.test(value)) return value.toUpperCase();
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) return undefined;
+  const iso = new Date(at).toISOString();
+  return ZONED.exec(value)?.[1] ? iso : iso.replace('.000Z', 'Z');
+}
+
+/** A date-time for a table: UTC to the minute (`2025-05-01 11:00Z`) where it states its zone; else as sent. */
+export function utcMinute(value: unknown): { text: string; utc: boolean } {
+  const iso = utcIso(value);
+  if (iso) return { text: `${iso.slice(0, 10)} ${iso.slice(11, 16)}Z`, utc: true };
+  return { text: clean(value, 40) || '–', utc: false };
+}
+
 /** A ratio (0.345) as a percentage (34.5%). */
 export const pct = (ratio: number) => `${trimZeros((ratio * 100).toFixed(1))}%`;
 
@@ -328,16 +351,23 @@ export function table(columns: Column[], rows: string[][]): string[] {
 
 const BARS = '▁▂▃▄▅▆▇█';
 
-/** A one-line sparkline of at most `width` cells (longer series are averaged into buckets). */
-export function sparkline(values: number[], width = 40): string {
+/**
+ * A one-line sparkline of at most `width` cells (longer series are averaged into buckets). A null is a value
+ * not known (a date the upstream did not send): drawn `·`, never as a low bar, and left out of the averages.
+ */
+export function sparkline(values: ReadonlyArray<number | null>, width = 40): string {
   if (values.length === 0) return '';
-  const buckets: number[] = [];
+  const buckets: Array<number | null> = [];
   const size = Math.max(1, values.length / width);
   for (let start = 0; start < values.length; start += size) {
-    const slice = values.slice(Math.floor(start), Math.floor(start + size));
-    buckets.push(slice.reduce((a, b) => a + b, 0) / slice.length);
+    const known = values
+      .slice(Math.floor(start), Math.floor(start + size))
+      .filter((v): v is number => v !== null);
+    buckets.push(known.length ? known.reduce((a, b) => a + b, 0) / known.length : null);
   }
-  const { min, max } = extent(buckets) ?? { min: 0, max: 0 };
+  const { min, max } = extent(buckets.filter((v): v is number => v !== null)) ?? { min: 0, max: 0 };
   const span = max - min;
-  return buckets.map((v) => BARS[span === 0 ? 0 : Math.round(((v - min) / span) * 7)]).join('');
+  return buckets
+    .map((v) => (v === null ? '·' : BARS[span === 0 ? 0 : Math.round(((v - min) / span) * 7)]))
+    .join('');
 }

@@ -1,14 +1,43 @@
 import * as z from 'zod';
 import { asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
-import { dailySeries, gridLines, hourlyGrid, seriesLine } from '../format/heatmap.js';
+import {
+  cellText,
+  type DailySeries,
+  dailySeries,
+  gridLines,
+  hourlyGrid,
+  seriesLine,
+} from '../format/heatmap.js';
 import { result } from '../format/result.js';
-import { cleanDeep, num } from '../format/text.js';
+import { cleanDeep, num, plural } from '../format/text.js';
 import { heatmapGrids } from '../view-data.js';
 import { SCOPES, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 const int = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
+
+/**
+ * A daily series for JSON: its span and the same figures as the text (highest and lowest with their dates).
+ * `values` has one entry per calendar day from `from` (null: no value sent for that date); a span too long
+ * for that has `dated` pairs instead. Never a bare list that would read as consecutive days when it is not.
+ */
+function seriesJson(s: DailySeries, withValues: boolean) {
+  const listed = withValues && s.values;
+  return {
+    from: s.from,
+    to: s.to,
+    // With one value per day listed, their count is the span.
+    ...(listed ? {} : { days: s.days }),
+    // Only where some dates of the span were not sent (then `values` has nulls).
+    ...(s.dated < s.days ? { datesWithValue: s.dated } : {}),
+    activeDays: s.active,
+    total: s.total,
+    peak: s.peak,
+    quietest: s.quietest,
+    ...(withValues ? (s.values ? { values: s.values } : { dated: s.entries }) : {}),
+  };
+}
 
 export const getActivityHeatmap = defineTool({
   name: 'get_activity_heatmap',
@@ -54,8 +83,9 @@ export const getActivityHeatmap = defineTool({
 
     const busiest = [
       ...(month?.peak ? [`busiest day ${month.peak.date} (${num(month.peak.value)})`] : []),
-      ...(grid?.peak
-        ? [`busiest hour cell a=${grid.peak.a}, b=${grid.peak.b} (${num(grid.peak.value)})`]
+      ...(grid?.peak ? [`busiest hour cell ${cellText(grid.peak)}`] : []),
+      ...(grid?.quietest
+        ? [`quietest ${grid.returned < grid.cells ? 'returned cell' : 'cell'} ${cellText(grid.quietest)}`]
         : []),
     ];
     const headline = `Activity heatmap (${args.chain} / ${args.platform})${busiest.length ? `: ${busiest.join('; ')}` : ': no activity returned'}`;
@@ -64,7 +94,14 @@ export const getActivityHeatmap = defineTool({
         ? [
             `Hourly activity (keys "a-b"; a = ${grid.a[0]}..${grid.a[1]}, b = ${grid.b[0]}..${grid.b[1]}; what a and b mean is not stated by the API; darker = more, max ${num(maxHourly)})`,
             ...gridLines(grid),
-            ...(grid.ignoredKeys ? [`(${grid.ignoredKeys} keys not of the form "a-b" left out)`] : []),
+            ...(grid.returned < grid.cells
+              ? [
+                  `${plural(grid.returned, 'cell')} of the ${grid.cells} in these ranges returned; the other ${grid.cells - grid.returned} not sent (drawn ·, as 0).`,
+                ]
+              : []),
+            ...(grid.ignoredKeys
+              ? [`(${plural(grid.ignoredKeys, 'key')} not of the form "a-b" left out)`]
+              : []),
           ]
         : ['Hourly activity: none returned.']),
       month
@@ -82,10 +119,6 @@ export const getActivityHeatmap = defineTool({
       lines,
       query: { chain: args.chain, platform: args.platform },
       data: {
-        busiest: {
-          day: month?.peak ?? null,
-          hourCell: grid?.peak ?? null,
-        },
         ...(grid
           ? {
               hourly: {
@@ -94,6 +127,9 @@ export const getActivityHeatmap = defineTool({
                 b: grid.b,
                 max: maxHourly ?? grid.max,
                 peak: grid.peak,
+                quietest: grid.quietest,
+                // Only where the upstream left cells out (drawn as 0).
+                ...(grid.returned < grid.cells ? { cellsReturned: grid.returned, cells: grid.cells } : {}),
                 rows: grid.rows,
               },
             }
@@ -102,27 +138,12 @@ export const getActivityHeatmap = defineTool({
           ? {
               monthly: {
                 ...asRecord(cleanDeep(calendar)),
-                from: month.from,
+                ...seriesJson(month, true),
                 max: int(monthly.maxActivity) ?? month.max,
-                peak: month.peak,
-                activeDays: month.active,
-                values: month.values,
               },
             }
           : {}),
-        ...(consistency
-          ? {
-              consistency: {
-                from: consistency.from,
-                to: consistency.to,
-                days: consistency.values.length,
-                activeDays: consistency.active,
-                total: consistency.total,
-                max: consistency.max,
-                ...(detailed ? { values: consistency.values } : {}),
-              },
-            }
-          : {}),
+        ...(consistency ? { consistency: seriesJson(consistency, detailed) } : {}),
         ...(detailed ? { upstream: asRecord(cleanDeep(data)) } : {}),
       },
     });

@@ -34,7 +34,7 @@ export const getAnalyticsOverview = defineTool({
     const detailed = ctx.format === 'detailed';
     const statsDescribed = describeObject(stats, [], detailed);
     const metricsDescribed = describeObject(metrics, [], detailed);
-    const headline = `Analytics overview (${args.chain} / ${args.platform}): ${num(stats.totalStreamers)} streamers, ${num(stats.liveStreamers)} live, ${num(stats.totalViewers)} viewers`;
+    const headline = `Analytics overview (${args.chain} / ${args.platform}): ${num(stats.totalStreamers)} ${stats.totalStreamers === 1 ? 'streamer' : 'streamers'}, ${num(stats.liveStreamers)} live, ${num(stats.totalViewers)} ${stats.totalViewers === 1 ? 'viewer' : 'viewers'}`;
     const flags = [
       typeof body.cached === 'boolean' ? `served from cache: ${body.cached ? 'yes' : 'no'}` : undefined,
       typeof body.precomputed === 'boolean' ? `precomputed: ${body.precomputed ? 'yes' : 'no'}` : undefined,

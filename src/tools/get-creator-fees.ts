@@ -4,7 +4,18 @@ import { accountFor, asArray, asRecord, failures, noteLines } from '../format/ba
 import { decimalSum } from '../format/decimal.js';
 import { extraLine, NOTHING_MORE } from '../format/generic.js';
 import { fitRows, result } from '../format/result.js';
-import { clean, cleanDeep, coin, decimalText, exact, idColumn, label, money, table } from '../format/text.js';
+import {
+  clean,
+  cleanDeep,
+  coin,
+  decimalText,
+  exact,
+  idColumn,
+  label,
+  money,
+  plural,
+  table,
+} from '../format/text.js';
 import { failureGroups, idsShortened } from './batch-output.js';
 import { idList, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
@@ -18,7 +29,7 @@ export function feeTotals(fees: ReadonlyArray<Record<string, unknown>>) {
   for (const f of fees) {
     const amount = exact(f.totalFees);
     if (amount === null) continue;
-    const currency = clean(f.currency, 16) || '(no currency)';
+    const currency = currencyOf(f);
     byCurrency.set(currency, [...(byCurrency.get(currency) ?? []), amount]);
   }
   return {
@@ -31,11 +42,43 @@ export function feeTotals(fees: ReadonlyArray<Record<string, unknown>>) {
   };
 }
 
+/**
+ * Each record's rank by totalFees among the records of its currency (highest first, ties share a rank;
+ * null without a number), and each currency's highest: amounts in different currencies are never compared.
+ */
+export function fiatRanks(fees: ReadonlyArray<Record<string, unknown>>) {
+  const rank = new Map<Record<string, unknown>, number>();
+  const top = new Map<string, { tokenAddress: string; totalFees: number; tokens?: number }>();
+  const byCurrency = new Map<string, Array<Record<string, unknown>>>();
+  for (const f of fees) {
+    if (exact(f.totalFees) === null) continue;
+    const currency = currencyOf(f);
+    byCurrency.set(currency, [...(byCurrency.get(currency) ?? []), f]);
+  }
+  for (const [currency, list] of byCurrency) {
+    const sorted = [...list].sort((x, y) => (exact(y.totalFees) as number) - (exact(x.totalFees) as number));
+    const r = ranks(sorted.map((f) => exact(f.totalFees)));
+    sorted.forEach((f, i) => {
+      rank.set(f, r[i] as number);
+    });
+    const first = sorted[0] as Record<string, unknown>;
+    const shared = r.filter((n) => n === 1).length;
+    top.set(currency, {
+      tokenAddress: clean(first.tokenAddress, 64),
+      totalFees: exact(first.totalFees) as number,
+      ...(shared > 1 ? { tokens: shared } : {}),
+    });
+  }
+  return { rank: (f: Record<string, unknown>) => rank.get(f) ?? null, top };
+}
+
+const currencyOf = (f: Record<string, unknown>) => clean(f.currency, 16) || '(no currency)';
+
 export const getCreatorFees = defineTool({
   name: 'get_creator_fees',
   title: 'Creator fees (batch)',
   description:
-    "Creator fees of tokens, ranked by fees in chain_a's native coin, with exact totals (native coin, per currency). detailed: any other fields.",
+    "Creator fees of tokens, ranked by fees in chain_a's native coin and, within each currency, by total fees; exact totals (native coin, per currency). detailed: any other fields.",
   input: { tokenAddresses: idList(100, 'Token addresses') },
   ids: 'tokenAddresses',
   output: {
@@ -71,17 +114,27 @@ export const getCreatorFees = defineTool({
     const rank = ranks(fees.map(native));
     const ranked = fees.map((f, i) => ({ f, rank: native(f) === null ? null : (rank[i] as number) }));
     const totals = feeTotals(found);
+    const fiat = fiatRanks(found);
+    const topText = (currency: string) => {
+      const t = fiat.top.get(currency);
+      return t
+        ? `; highest ${t.tokenAddress} ${money(t.totalFees)}${t.tokens ? ` (${t.tokens} tokens share it; the first named)` : ''}`
+        : '';
+    };
     const detailed = ctx.format === 'detailed';
     const failed = failures(errors, 'tokenAddresses');
     const totalParts = [
       ...(totals.nativeCoin.tokens
-        ? [`${decimalText(totals.nativeCoin.total)} in native coin (${totals.nativeCoin.tokens} tokens)`]
+        ? [
+            `${decimalText(totals.nativeCoin.total)} in native coin (${plural(totals.nativeCoin.tokens, 'token')})`,
+          ]
         : []),
       ...totals.byCurrency.map(
-        (c) => `${money(Number(c.total))} ${label(c.currency, 16)} (${c.tokens} tokens)`,
+        (c) =>
+          `${money(Number(c.total))} ${label(c.currency, 16)} (${plural(c.tokens, 'token')}${topText(c.currency)})`,
       ),
     ];
-    const headline = `Creator fees: ${found.length} of ${args.tokenAddresses.length} tokens found${
+    const headline = `Creator fees: ${found.length} of ${plural(args.tokenAddresses.length, 'token')} found${
       errors.length ? `, ${errors.length} failed` : ''
     }${totalParts.length ? `; total ${totalParts.join(' · ')}` : ''}`;
     const extra = found.some((f) => Object.keys(f).some((k) => !SHOWN.includes(k)));
@@ -104,6 +157,7 @@ export const getCreatorFees = defineTool({
                 { header: 'native coin', align: 'right' },
                 { header: 'total fees', align: 'right' },
                 { header: 'currency' },
+                { header: 'fees rank', align: 'right' },
                 { header: 'creator' },
               ],
               rows.map(({ f, rank }, i) => [
@@ -112,13 +166,16 @@ export const getCreatorFees = defineTool({
                 coin(f.feesInNativeCoin),
                 money(f.totalFees),
                 label(f.currency, 12),
+                String(fiat.rank(f) ?? '–'),
                 clean(f.creatorAddress, 64),
               ]),
             )
           : []),
         ...(idsShortened ? [idsShortened] : []),
         ...(rows.length
-          ? ["native coin: fees in chain_a's native coin, every decimal as sent; totals are exact sums."]
+          ? [
+              "#: rank by native coin (fees in chain_a's native coin, every decimal as sent); fees rank: rank by total fees within the row's currency; totals are exact sums.",
+            ]
           : []),
         ...(detailed ? rows.flatMap(({ f }) => extraLine(clean(f.tokenAddress, 64), f, SHOWN)) : []),
         ...(nothingMore ? [nothingMore] : []),
@@ -126,6 +183,7 @@ export const getCreatorFees = defineTool({
       ];
       const results = rows.map(({ f, rank }) => ({
         rank,
+        feesRank: fiat.rank(f),
         ...(detailed
           ? (cleanDeep(f) as Record<string, unknown>)
           : {
@@ -145,7 +203,11 @@ export const getCreatorFees = defineTool({
           totals: {
             nativeCoin: Number(totals.nativeCoin.total),
             nativeCoinTokens: totals.nativeCoin.tokens,
-            byCurrency: totals.byCurrency.map((c) => ({ ...c, total: Number(c.total) })),
+            byCurrency: totals.byCurrency.map((c) => ({
+              ...c,
+              total: Number(c.total),
+              ...(fiat.top.has(c.currency) ? { highest: fiat.top.get(c.currency) } : {}),
+            })),
           },
           results,
           ...(errors.length ? { errors: failed.json } : {}),

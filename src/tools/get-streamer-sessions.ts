@@ -3,28 +3,51 @@ import { numericStats } from '../format/aggregate.js';
 import { asArray, asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
 import { fitRows, result, tabular } from '../format/result.js';
-import { approx, clean, exact, num, table } from '../format/text.js';
+import { approx, clean, exact, num, plural, table, utcIso, utcMinute } from '../format/text.js';
 import { mintId, page, SCOPES, SHAPES, segment } from './shared.js';
 import { defineTool } from './tool.js';
 
 const COLUMNS = ['startTime', 'endTime', 'duration', 'peakViewers', 'averageViewers'] as const;
 
-/** `2026-11-20T14:02:11.000Z` → `2026-11-20 14:02Z`; anything else is shown cleaned, as it came. */
-const when = (v: unknown) => {
-  const text = clean(v, 40);
-  const m = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)(?::[\d.]+)?(Z|[+-]\d\d:?\d\d)$/.exec(text);
-  return m ? `${m[1]} ${m[2]}${m[3] === 'Z' ? 'Z' : m[3]}` : text || '–';
-};
+/** `2025-05-01T06:00:00-05:00` → `2025-05-01 11:00Z` (UTC); a time without a zone as it came. */
+const when = (v: unknown) => utcMinute(v).text;
+/** A time for JSON: UTC ISO where it states its zone, else as sent (cleaned), null when absent. */
+const whenJson = (v: unknown) => utcIso(v) ?? (clean(v, 40) || null);
+
+/** A session with its start and end in UTC where they state a zone (the same text as the table's). */
+const inUtc = (s: Record<string, unknown>) => ({
+  ...s,
+  ...(utcIso(s.startTime) ? { startTime: utcIso(s.startTime) } : {}),
+  ...(utcIso(s.endTime) ? { endTime: utcIso(s.endTime) } : {}),
+});
+
+/** What the table's times are: UTC only when every time shown stated its zone (and so was converted). */
+function timesNote(rows: ReadonlyArray<Record<string, unknown>>): string {
+  const times = rows.flatMap((s) => [s.startTime, s.endTime]).filter((t) => t != null && t !== '');
+  const unzoned = times.filter((t) => !utcMinute(t).utc).length;
+  return unzoned === 0
+    ? 'Times in UTC'
+    : unzoned === times.length
+      ? 'Times as sent (no time zone stated)'
+      : `Times in UTC where the upstream stated a zone; ${plural(unzoned, 'time')} without one shown as sent`;
+}
+
+/** The session with the highest number in `field` (the first listed among ties), and how many tie with it. */
+function highest(sessions: Array<Record<string, unknown>>, field: string) {
+  let best: { s: Record<string, unknown>; value: number; ties: number } | undefined;
+  for (const s of sessions) {
+    const v = exact(s[field]);
+    if (v === null) continue;
+    if (!best || v > best.value) best = { s, value: v, ties: 0 };
+    else if (v === best.value) best.ties++;
+  }
+  return best;
+}
 
 /** Page figures computed over every session returned (before any budget cut). */
 function sessionFigures(sessions: Array<Record<string, unknown>>) {
-  let peak: { s: Record<string, unknown>; value: number; ties: number } | undefined;
-  for (const s of sessions) {
-    const v = exact(s.peakViewers);
-    if (v === null) continue;
-    if (!peak || v > peak.value) peak = { s, value: v, ties: 0 };
-    else if (v === peak.value) peak.ties++;
-  }
+  const peak = highest(sessions, 'peakViewers');
+  const longest = highest(sessions, 'duration');
   const averages = numericStats(sessions.map((s) => s.averageViewers));
   const durations = numericStats(sessions.map((s) => s.duration));
   const time = (v: unknown) => (typeof v === 'string' ? Date.parse(v) : Number.NaN);
@@ -36,9 +59,10 @@ function sessionFigures(sessions: Array<Record<string, unknown>>) {
     const end = time(s.endTime);
     if (!Number.isNaN(start)) {
       starts.push(start);
-      if (!earliest || start < earliest.at) earliest = { at: start, text: clean(s.startTime, 40) };
+      if (!earliest || start < earliest.at) earliest = { at: start, text: whenJson(s.startTime) ?? '' };
     }
-    if (!Number.isNaN(end) && (!latest || end > latest.at)) latest = { at: end, text: clean(s.endTime, 40) };
+    if (!Number.isNaN(end) && (!latest || end > latest.at))
+      latest = { at: end, text: whenJson(s.endTime) ?? '' };
   }
   let order: 'newest first' | 'oldest first' | 'not ordered by start time' | undefined;
   if (starts.length >= 2) {
@@ -63,8 +87,18 @@ function sessionFigures(sessions: Array<Record<string, unknown>>) {
           peak: {
             peakViewers: peak.value,
             sessionId: clean(peak.s.sessionId, 64) || null,
-            startTime: clean(peak.s.startTime, 40) || null,
+            startTime: whenJson(peak.s.startTime),
             ...(peak.ties ? { sessionsWithSamePeak: peak.ties + 1 } : {}),
+          },
+        }
+      : {}),
+    ...(longest
+      ? {
+          longest: {
+            duration: longest.value,
+            sessionId: clean(longest.s.sessionId, 64) || null,
+            startTime: whenJson(longest.s.startTime),
+            ...(longest.ties ? { sessionsWithSameDuration: longest.ties + 1 } : {}),
           },
         }
       : {}),
@@ -90,12 +124,28 @@ function sessionFigures(sessions: Array<Record<string, unknown>>) {
   };
 }
 
+/** What the figures cover: this page only, or (page 1 not full, or the upstream's total met) the whole history. */
+function coverage(sessions: number, page: number, limit: number, total: number | null) {
+  const whole =
+    sessions > 0 && (total !== null ? total === sessions && page === 1 : page === 1 && sessions < limit);
+  return {
+    json: { page, sessions, ...(total !== null ? { total } : {}), wholeHistory: whole },
+    text: whole
+      ? `Figures over all ${plural(sessions, 'session')} (${total !== null ? "the upstream's total" : `page 1 is not full`})`
+      : `Figures over page ${page} only (${sessions}${total !== null ? ` of ${num(total)}` : ''} ${sessions === 1 ? 'session' : 'sessions'})`,
+  };
+}
+
 /** The figures as text lines: the answer before the rows. */
-function figureLines(f: ReturnType<typeof sessionFigures>, total: number): string[] {
+function figureLines(f: ReturnType<typeof sessionFigures>, total: number, cover: string): string[] {
   const parts: string[] = [];
   if (f.peak)
     parts.push(
-      `Peak: ${num(f.peak.peakViewers)} viewers in session ${f.peak.sessionId ?? '(no id)'}, started ${when(f.peak.startTime)}${f.peak.sessionsWithSamePeak ? ` (${f.peak.sessionsWithSamePeak} sessions share this peak; the first listed is named)` : ''}`,
+      `peak ${plural(f.peak.peakViewers, 'viewer')} in session ${f.peak.sessionId ?? '(no id)'}, started ${when(f.peak.startTime)}${f.peak.sessionsWithSamePeak ? ` (${f.peak.sessionsWithSamePeak} sessions share this peak; the first listed is named)` : ''}`,
+    );
+  if (f.longest)
+    parts.push(
+      `longest ${num(f.longest.duration)} in session ${f.longest.sessionId ?? '(no id)'}, started ${when(f.longest.startTime)}${f.longest.sessionsWithSameDuration ? ` (${f.longest.sessionsWithSameDuration} sessions share this duration; the first listed is named)` : ''}`,
     );
   if (f.averageViewers)
     parts.push(
@@ -103,20 +153,20 @@ function figureLines(f: ReturnType<typeof sessionFigures>, total: number): strin
     );
   if (f.totalDuration !== undefined)
     parts.push(
-      `total duration ${num(f.totalDuration)} (unit not stated by the API${f.durationMissing ? `; ${f.durationMissing} sessions without a duration` : ''})`,
+      `total duration ${num(f.totalDuration)} (unit not stated by the API${f.durationMissing ? `; ${plural(f.durationMissing, 'session')} without a duration` : ''})`,
     );
   const span =
     f.earliestStart || f.latestEnd
       ? [`From ${when(f.earliestStart ?? '–')} to ${when(f.latestEnd ?? '–')} (earliest start, latest end)`]
       : [];
-  return [...(parts.length ? [parts.join(' · ')] : []), ...span];
+  return [...(parts.length ? [`${cover}: ${parts.join(' · ')}`] : []), ...span];
 }
 
 export const getStreamerSessions = defineTool({
   name: 'get_streamer_sessions',
   title: 'Streaming sessions',
   description:
-    "One token's past streaming sessions, with the page's peak session, mean and median averageViewers, total duration, time span. detailed: session ids.",
+    "One token's past streaming sessions, with the page's peak and longest session, mean and median averageViewers, total duration, time span (UTC). detailed: session ids.",
   input: {
     mint: mintId.describe('Token mint id'),
     limit: z.number().int().min(1).max(100).default(20).describe('Sessions per page'),
@@ -138,14 +188,18 @@ export const getStreamerSessions = defineTool({
   render(body, args, ctx) {
     const sessions = asArray(body.data).map(asRecord);
     const figures = sessionFigures(sessions);
-    const peakText = figures.peak ? `, peak ${num(figures.peak.peakViewers)} viewers` : '';
-    const headline = `Sessions of ${args.mint}: ${num(sessions.length)} on page ${args.page}${peakText} (${figures.order ? `${figures.order}; ` : ''}${args.chain} / ${args.platform})`;
-    const next =
-      sessions.length >= args.limit
-        ? `page ${args.page + 1} may hold more (this page is full).`
-        : sessions.length === 0 && args.page > 1
-          ? 'no sessions on this page; earlier pages (page 1 first) may have some.'
-          : undefined;
+    // The document gives this response no pagination object; an upstream that sends one with a total is believed.
+    const total = exact(asRecord(body.pagination).total);
+    const cover = coverage(sessions.length, args.page, args.limit, total);
+    const peakText = figures.peak ? `, peak ${plural(figures.peak.peakViewers, 'viewer')}` : '';
+    const headline = `Sessions of ${args.mint}: ${num(sessions.length)} on page ${args.page}${total !== null ? ` (${num(total)} in all)` : ''}${peakText} (${figures.order ? `${figures.order}; ` : ''}${args.chain} / ${args.platform})`;
+    const more = total !== null ? args.page * args.limit < total : sessions.length >= args.limit;
+    // Paging a long history and adding page figures is the assistant's arithmetic: fewer pages, or one program.
+    const next = more
+      ? `page ${args.page + 1} ${total !== null ? 'holds more' : 'may hold more (this page is full)'}${args.limit < 100 ? '; limit 100 (the most per page) needs fewer pages' : ''}. These figures cover this page only: run_analysis totals a whole history (peak, longest, sums) in one call.`
+      : sessions.length === 0 && args.page > 1
+        ? 'no sessions on this page; earlier pages (page 1 first) may have some.'
+        : undefined;
     const query = {
       mint: args.mint,
       limit: args.limit,
@@ -162,7 +216,7 @@ export const getStreamerSessions = defineTool({
       result({
         headline,
         lines: [
-          ...figureLines(figures, sessions.length),
+          ...figureLines(figures, sessions.length, cover.text),
           ...(rows.length
             ? table(
                 [
@@ -181,7 +235,7 @@ export const getStreamerSessions = defineTool({
                 ]),
               )
             : ['No sessions.']),
-          ...(rows.length ? ['Times in UTC; durations as returned (unit not stated by the API).'] : []),
+          ...(rows.length ? [`${timesNote(rows)}; durations as returned (unit not stated by the API).`] : []),
           ...(ctx.format === 'detailed'
             ? rows.map(
                 (s) =>
@@ -191,8 +245,8 @@ export const getStreamerSessions = defineTool({
         ],
         query,
         data: {
-          ...(sessions.length ? { aggregates: figures } : {}),
-          ...tabular(rows, COLUMNS, ctx.format === 'detailed'),
+          ...(sessions.length ? { aggregates: { covers: cover.json, ...figures } } : {}),
+          ...tabular(rows.map(inUtc), COLUMNS, ctx.format === 'detailed'),
         },
         next,
       }),

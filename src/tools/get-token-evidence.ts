@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { asArray, asRecord } from '../format/batch.js';
 import { parseFindings } from '../format/botting.js';
 import { result } from '../format/result.js';
-import { clean } from '../format/text.js';
+import { clean, plural } from '../format/text.js';
 import { seriesData, sessionsData, VIEW_LIMITS } from '../view-data.js';
 import { mintId, SCOPES, SHAPES, segment } from './shared.js';
 import { defineTool } from './tool.js';
@@ -95,12 +95,12 @@ export const getTokenEvidence = defineTool({
           : null,
     });
     const curve = counts.series
-      ? `${counts.series} series of ${counts.points} points`
+      ? `${counts.series} series of ${plural(counts.points, 'point')}`
       : 'no series points read';
     const empty = counts.resultsWithoutPoints
-      ? ` (${counts.resultsWithoutPoints} analytics result${counts.resultsWithoutPoints === 1 ? '' : 's'} with no numeric points)`
+      ? ` (${plural(counts.resultsWithoutPoints, 'analytics result')} with no numeric points)`
       : '';
-    const summary = `Evidence for ${mint}: ${curve}${empty}, ${counts.sessions} sessions${finding ? `, botting ${finding.level}` : ''}`;
+    const summary = `Evidence for ${mint}: ${curve}${empty}, ${plural(counts.sessions, 'session')}${finding ? `, botting ${finding.level}` : ''}`;
     return result({
       headline: summary,
       lines: [],

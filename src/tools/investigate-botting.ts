@@ -28,6 +28,7 @@ import {
   label,
   money,
   num,
+  plural,
   quote,
   table,
   WHOLE_ID_ROWS,
@@ -239,7 +240,9 @@ async function investigate(
   const records = new Map<string, StreamerRecord>();
   streamers.forEach((outcome, i) => {
     if ('error' in outcome) {
-      notes.push(`No streamer records for ${plan.streamers[i]?.length} ids: ${reasonOf(outcome.error)}`);
+      notes.push(
+        `No streamer records for ${plural(plan.streamers[i]?.length ?? 0, 'id')}: ${reasonOf(outcome.error)}`,
+      );
       return;
     }
     for (const r of asArray(outcome.body.data).map(asRecord))
@@ -250,7 +253,9 @@ async function investigate(
   let feeErrors = 0;
   fees.forEach((outcome, i) => {
     if ('error' in outcome) {
-      notes.push(`No creator fees for ${plan.fees[i]?.length} ids: ${reasonOf(outcome.error)}`);
+      notes.push(
+        `No creator fees for ${plural(plan.fees[i]?.length ?? 0, 'id')}: ${reasonOf(outcome.error)}`,
+      );
       return;
     }
     for (const f of asArray(outcome.body.data).map(asRecord)) {
@@ -263,7 +268,9 @@ async function investigate(
     feeErrors += asArray(outcome.body.errors).length;
   });
   if (feeErrors)
-    notes.push(`Creator fees unavailable for ${feeErrors} tokens (see get_creator_fees for the reasons).`);
+    notes.push(
+      `Creator fees unavailable for ${plural(feeErrors, 'token')} (see get_creator_fees for the reasons).`,
+    );
 
   const ranked = rankFindings(found);
   return {

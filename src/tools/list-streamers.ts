@@ -11,6 +11,7 @@ import {
   exact,
   idColumn,
   num,
+  plural,
   shortener,
   shortId,
   table,
@@ -22,6 +23,17 @@ import { idList, otherChainHint, page, SCOPES, SHAPES } from './shared.js';
 const WHOLE_IDS = 25;
 
 import { defineTool } from './tool.js';
+
+/**
+ * The record field each sortBy reads as (our reading: the document says only "sorted by the requested
+ * field"); averageViewers is no field of the documented record, so its values show only where sent.
+ */
+const SORT_FIELD = {
+  viewers: 'currentViewers',
+  time: 'totalStreamingTime',
+  averageViewers: 'averageViewers',
+  marketCap: 'tokenMarketCap',
+} as const;
 
 export const listStreamers = defineTool({
   name: 'list_streamers',
@@ -62,7 +74,23 @@ export const listStreamers = defineTool({
     const showScope = args.chain === 'all' || args.platform === 'all';
     // Concise text: the total streaming time when it ranks the rows; detailed text and the JSON always.
     const streamTime = args.sortBy === 'time' || ctx.format === 'detailed';
-    const columns = streamerColumns(showScope, streamTime);
+    const base = streamerColumns(showScope, streamTime);
+    // The rows are in the upstream's order by the sort field: that field's values are shown so the order can
+    // be read; a field the records do not carry (averageViewers, undocumented) is said to be missing instead.
+    const sortField = SORT_FIELD[args.sortBy];
+    const sortShown = base.keys.includes(sortField);
+    const sortSent = records.some((r) => exact(r[sortField]) !== null);
+    const extraSort = !sortShown && sortSent;
+    const columns = extraSort
+      ? {
+          keys: [...base.keys, sortField],
+          text: [...base.text, { header: sortField, align: 'right' as const }],
+        }
+      : base;
+    const orderNote =
+      records.length && !sortShown && !sortSent
+        ? `Order: the upstream's, by ${args.sortBy} ${args.sortOrder}; the records carry no ${sortField} value, so the order cannot be checked from this data.`
+        : undefined;
     const returned = new Set(records.map((r) => r.mintId));
     const notFound =
       total < requested && (totalPages ?? 1) <= 1 ? args.tokenAddresses.filter((a) => !returned.has(a)) : [];
@@ -80,14 +108,14 @@ export const listStreamers = defineTool({
     );
     const scopeText = `${args.chain} / ${args.platform}`;
     const headline = records.length
-      ? `Streamers: ${records.length} of ${num(total)} (${pageText}, by ${args.sortBy} ${args.sortOrder}; ${scopeText}); on this page: ${live} live, ${decimalText(viewers)} viewers now`
-      : `Streamers: none of the ${requested} requested addresses ${args.page > 1 && total > 0 ? `on page ${args.page} (${num(total)} found in all)` : `found on ${scopeText}`}`;
+      ? `Streamers: ${records.length} of ${num(total)} (${pageText}, by ${args.sortBy} ${args.sortOrder}; ${scopeText}); on this page: ${live} live, ${decimalText(viewers)} ${viewers === '1' ? 'viewer' : 'viewers'} now`
+      : `Streamers: ${requested === 1 ? 'the requested address not' : `none of the ${requested} requested addresses`} ${args.page > 1 && total > 0 ? `on page ${args.page} (${num(total)} found in all)` : `found on ${scopeText}`}`;
     // Which addresses are missing shows only when every found row is on this page; else the count.
     const missingCount = Math.max(0, requested - total);
     const shown = shortener(notFound);
     const listed = notFound.length > WHOLE_IDS ? notFound.map(shown) : notFound;
     const missing = missingCount
-      ? `${missingCount} of ${requested} requested addresses have no streamer data on ${scopeText}${
+      ? `${missingCount} of ${plural(requested, 'requested address', 'requested addresses')} ${missingCount === 1 ? 'has' : 'have'} no streamer data on ${scopeText}${
           listed.length
             ? `: ${listed.join(', ')}${listed !== notFound ? ' (shortened: the addresses you passed)' : ''}`
             : ''
@@ -97,7 +125,7 @@ export const listStreamers = defineTool({
     // Which addresses are missing shows only when every found row is on one page: the next step says how.
     const which =
       missingCount && !notFound.length && total > 0
-        ? `limit ${requested} (all on one page) names the ${missingCount} missing addresses.`
+        ? `limit ${requested} (all on one page) names the ${plural(missingCount, 'missing address', 'missing addresses')}.`
         : undefined;
     const next =
       [pg.hasNext === true ? `page ${args.page + 1}.` : undefined, which, hint].filter(Boolean).join(' ') ||
@@ -120,17 +148,26 @@ export const listStreamers = defineTool({
           ...(records.length
             ? table(
                 columns.text,
-                rows.map((r, i) => streamerRow(r, showScope, ids.show(clean(r.mintId, 64), i), streamTime)),
+                rows.map((r, i) => [
+                  ...streamerRow(r, showScope, ids.show(clean(r.mintId, 64), i), streamTime),
+                  ...(extraSort ? [num(r[sortField])] : []),
+                ]),
               )
             : []),
           ...(idsShortened ? [idsShortened] : []),
+          ...(orderNote ? [orderNote] : []),
           ...(ctx.format === 'detailed'
             ? rows.flatMap((r) => extraLine(shortId(clean(r.mintId, 64)), r, columns.keys))
             : []),
         ],
         query,
         data: {
-          aggregates: { rows: records.length, live, currentViewers: Number(viewers) },
+          aggregates: {
+            rows: records.length,
+            live,
+            currentViewers: Number(viewers),
+            ...(orderNote ? { order: orderNote } : records.length ? { sortedBy: sortField } : {}),
+          },
           pagination: cleanDeep(pg) as Record<string, unknown>,
           ...tabular(rows, columns.keys, ctx.format === 'detailed'),
           ...(missingCount ? { notFoundCount: missingCount } : {}),

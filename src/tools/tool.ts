@@ -5,7 +5,7 @@ import * as z from 'zod';
 import type { ApiRequest } from '../api/client.js';
 import { errorTag } from '../format/errors.js';
 import type { Rendered } from '../format/result.js';
-import { literal } from '../format/text.js';
+import { literal, plural } from '../format/text.js';
 import {
   type Chain,
   mintId,
@@ -397,7 +397,7 @@ function received(value: unknown): string {
   if (typeof value === 'string')
     return value.length > 48
       ? `a ${value.length}-character string`
-      : `${literal(value)} (${value.length} characters)`;
+      : `${literal(value)} (${plural(value.length, 'character')})`;
   if (Array.isArray(value)) return `a list of ${value.length}`;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return value === null ? 'null' : typeof value;

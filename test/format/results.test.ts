@@ -43,7 +43,12 @@ describe('list_streamers', () => {
     expect(out.text.split('\n')[0]).toBe(
       `Streamers: 10 of 30 (page 1 of 3, by viewers desc; chain_a / platform_a); on this page: ${live} live, ${viewers.toLocaleString('en')} viewers now`,
     );
-    expect(sc(out).aggregates).toEqual({ rows: 10, live, currentViewers: viewers });
+    expect(sc(out).aggregates).toEqual({
+      rows: 10,
+      live,
+      currentViewers: viewers,
+      sortedBy: 'currentViewers',
+    });
     expect(sc(out).summary).toBe(out.text.split('\n')[0]);
     // The name quoted (upstream data), the whole id beside it (a table of up to 25 rows).
     expect(out.text).toContain(`${sorted[0]?.mintId}  "${sorted[0]?.coinName}"`);
@@ -85,7 +90,7 @@ describe('list_streamers', () => {
   it('names the requested addresses that have no streamer', async () => {
     const out = await call(h.client, 'list_streamers', { tokenAddresses: [a[0], UNKNOWN_ID] });
     expect(out.text).toContain(
-      `1 of 2 requested addresses have no streamer data on chain_a / platform_a: ${UNKNOWN_ID}`,
+      `1 of 2 requested addresses has no streamer data on chain_a / platform_a: ${UNKNOWN_ID}`,
     );
     expect(sc(out).notFound).toEqual([UNKNOWN_ID]);
   });
@@ -145,7 +150,7 @@ describe('single-token tools', () => {
   it('get_streamer_sessions: a table, and the next page when this one is full', async () => {
     const t = sim.data.tokens.find((x) => x.platform === 'platform_a' && x.sessions.length > 7);
     const out = await call(h.client, 'get_streamer_sessions', { mint: t?.mintId, limit: 7 });
-    expect(out.text).toContain('Next: page 2 may hold more (this page is full).');
+    expect(out.text).toContain('Next: page 2 may hold more (this page is full); limit 100');
     expect(sc(out).rows).toHaveLength(7);
     expect((sc(out).rows as unknown[][])[0]?.[0]).toBe(t?.sessions[0]?.startTime);
   });
@@ -216,7 +221,7 @@ describe('batch tools', () => {
     const withFees = a.filter((id) => token(id).fees).slice(0, 3);
     const out = await call(h.client, 'get_creator_fees', { tokenAddresses: [...withFees, UNKNOWN_ID] });
     expect(out.text.split('\n')[0]).toMatch(
-      /^Creator fees: 3 of 4 tokens found, 1 failed; total [\d,.]+ in native coin \(3 tokens\) · [\d,.]+ USD \(3 tokens\)$/,
+      /^Creator fees: 3 of 4 tokens found, 1 failed; total [\d,.]+ in native coin \(3 tokens\) · [\d,.]+ USD \(3 tokens; highest \w{32,44} [\d,.]+\)$/,
     );
     expect(sc(out).results).toContainEqual(
       expect.objectContaining({

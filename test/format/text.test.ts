@@ -18,6 +18,8 @@ import {
   shortId,
   sparkline,
   table,
+  utcIso,
+  utcMinute,
 } from '../../src/format/text.js';
 
 describe('clean', () => {
@@ -178,7 +180,48 @@ describe('heatmap pieces', () => {
       active: 2,
       total: 14,
       peak: { date: '2026-11-03', value: 9 },
+      quietest: { date: '2026-11-01', value: 0 },
     });
+  });
+  it('keeps the dates of a sparse series: absent dates are null, never closed up into consecutive days', () => {
+    const s = dailySeries({ '2025-05-01': 14, '2025-04-30': 30, '2025-04-27': 52, '2025-04-12': 7 });
+    expect(s).toMatchObject({ from: '2025-04-12', to: '2025-05-01', days: 20, dated: 4, active: 4 });
+    expect(s?.values?.map((v, i) => (v === null ? null : [i, v])).filter(Boolean)).toEqual([
+      [0, 7],
+      [15, 52],
+      [18, 30],
+      [19, 14],
+    ]);
+    // Across a month boundary and a leap day, by the calendar.
+    expect(dailySeries({ '2024-02-28': 1, '2024-03-01': 2 })?.values).toEqual([1, null, 2]);
+  });
+  it('the quietest of the cells returned, ties counted, whatever the key order', () => {
+    const grid = hourlyGrid({ '21-6': 97, '3-1': 2, '0-7': 2, '14-3': 40 });
+    expect(grid).toMatchObject({
+      a: [0, 21],
+      b: [1, 7],
+      quietest: { a: 0, b: 7, value: 2, cells: 2 },
+      returned: 4,
+      cells: 22 * 7,
+    });
+  });
+  it('a sparkline draws an unknown value as ·, not as the lowest bar', () => {
+    expect(sparkline([7, null, null, 52, 30])).toBe('▁··█▅');
+    expect(sparkline([null, null])).toBe('··');
+  });
+});
+
+describe('times in UTC', () => {
+  it('converts a stated offset, keeps Z, and never calls a time without a zone UTC', () => {
+    expect(utcIso('2025-05-01T06:00:00-05:00')).toBe('2025-05-01T11:00:00Z');
+    expect(utcIso('2025-04-26T14:50:00+02:00')).toBe('2025-04-26T12:50:00Z');
+    expect(utcIso('2025-04-26T14:50:00.5+0200')).toBe('2025-04-26T12:50:00.500Z');
+    expect(utcIso('2026-11-20T14:02:11.000Z')).toBe('2026-11-20T14:02:11.000Z');
+    expect(utcIso('2025-04-26T14:50:00')).toBeUndefined();
+    expect(utcIso('yesterday')).toBeUndefined();
+    expect(utcMinute('2025-05-01T06:00:00-05:00')).toEqual({ text: '2025-05-01 11:00Z', utc: true });
+    expect(utcMinute('2025-04-26T14:50:00')).toEqual({ text: '2025-04-26T14:50:00', utc: false });
+    expect(utcMinute(null)).toEqual({ text: '–', utc: false });
   });
 });
 

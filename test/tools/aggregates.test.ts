@@ -37,14 +37,14 @@ describe('get_creator_fees', () => {
     const out = await call(h.client, 'get_creator_fees', { tokenAddresses: [A, B, C] });
     expect(out.text).toContain('867.273174');
     expect(out.text.split('\n')[0]).toBe(
-      'Creator fees: 3 of 3 tokens found; total 867.573174 in native coin (3 tokens) · 3.30 USD (2 tokens) · 5 EUR (1 tokens)',
+      `Creator fees: 3 of 3 tokens found; total 867.573174 in native coin (3 tokens) · 3.30 USD (2 tokens; highest ${B} 2.20) · 5 EUR (1 token; highest ${C} 5)`,
     );
     expect(sc(out).totals).toEqual({
       nativeCoin: 867.573174,
       nativeCoinTokens: 3,
       byCurrency: [
-        { currency: 'USD', total: 3.3, tokens: 2 },
-        { currency: 'EUR', total: 5, tokens: 1 },
+        { currency: 'USD', total: 3.3, tokens: 2, highest: { tokenAddress: B, totalFees: 2.2 } },
+        { currency: 'EUR', total: 5, tokens: 1, highest: { tokenAddress: C, totalFees: 5 } },
       ],
     });
     // Ranked by native coin, highest first.
@@ -76,14 +76,14 @@ describe('get_creator_fees', () => {
     expect(sc(out).totals).toMatchObject({
       nativeCoin: 17.5,
       nativeCoinTokens: 3,
-      byCurrency: [{ currency: 'USD', total: 60, tokens: 3 }],
+      byCurrency: [{ currency: 'USD', total: 60, tokens: 3, highest: { tokenAddress: D, totalFees: 30 } }],
     });
   });
 
   it('an empty answer has no totals to invent', async () => {
     fees([], [{ tokenAddress: A, error: 'Token not found' }]);
     const out = await call(h.client, 'get_creator_fees', { tokenAddresses: [A] });
-    expect(out.text.split('\n')[0]).toBe('Creator fees: 0 of 1 tokens found, 1 failed');
+    expect(out.text.split('\n')[0]).toBe('Creator fees: 0 of 1 token found, 1 failed');
     expect(sc(out).totals).toEqual({ nativeCoin: 0, nativeCoinTokens: 0, byCurrency: [] });
   });
 });
@@ -146,7 +146,9 @@ describe('get_streamer_sessions', () => {
     ]);
     const out = await call(h.client, 'get_streamer_sessions', { mint: mint() });
     expect(sc(out).aggregates).toEqual({
+      covers: { page: 1, sessions: 4, wholeHistory: true },
       peak: { peakViewers: 50, sessionId: 's1', startTime: '2026-11-01T10:00:00Z', sessionsWithSamePeak: 2 },
+      longest: { duration: 1.1, sessionId: 's4', startTime: '2026-11-03T10:00:00Z' },
       averageViewers: { mean: 70 / 3, median: 20, sessions: 3, withoutNumber: 1 },
       // 0.1 + 0.2 + 1.1 is 1.4000000000000001 in floating point.
       totalDuration: 1.4,
@@ -190,7 +192,12 @@ describe('list_streamers', () => {
       },
     });
     const out = await call(h.client, 'list_streamers', { tokenAddresses: [A, B, C, D] });
-    expect(sc(out).aggregates).toEqual({ rows: 4, live: 2, currentViewers: 1_234 });
+    expect(sc(out).aggregates).toEqual({
+      rows: 4,
+      live: 2,
+      currentViewers: 1_234,
+      sortedBy: 'currentViewers',
+    });
     expect(out.text.split('\n')[0]).toMatch(
       /^Streamers: 4 of 4 .*; on this page: 2 live, 1,234 viewers now$/,
     );
@@ -242,12 +249,10 @@ describe('get_streamers_analytics and the heatmap', () => {
     });
     const out = await call(h.client, 'get_activity_heatmap');
     expect(out.text.split('\n')[0]).toBe(
-      'Activity heatmap (chain_a / platform_a): busiest day 2026-11-01 (30); busiest hour cell a=1, b=2 (9)',
+      'Activity heatmap (chain_a / platform_a): busiest day 2026-11-01 (30); busiest hour cell a=1, b=2 (9); quietest returned cell a=0, b=1 (4)',
     );
-    expect(sc(out).busiest).toEqual({
-      day: { date: '2026-11-01', value: 30 },
-      hourCell: { a: 1, b: 2, value: 9 },
-    });
+    expect((sc(out).monthly as Record<string, unknown>).peak).toEqual({ date: '2026-11-01', value: 30 });
+    expect((sc(out).hourly as Record<string, unknown>).peak).toEqual({ a: 1, b: 2, value: 9 });
   });
 });
 
@@ -286,5 +291,239 @@ describe('detailed earns its tokens', () => {
     const [m] = ids(sim, 'platform_a', 1) as [string];
     const concise = await call(h.client, 'get_streamer_core', { mint: m });
     expect(concise.text).not.toContain(nothing);
+  });
+});
+
+// The outside trials' findings: each a figure the assistant had to compute itself, or a claim the data did not
+// support. Bodies as an upstream built from the document alone sent them (offsets, sparse maps, other orders).
+describe('figures an assistant would otherwise compute', () => {
+  const [mint] = ['M'.repeat(44)];
+
+  it('get_creator_fees: the rank by fiat fees per currency, beside the native-coin rank', async () => {
+    // Native order C, A, B; USD order B, A (and C alone in EUR): "rank by USD" must not need a sort.
+    fees([
+      { tokenAddress: A, totalFees: 50, currency: 'USD', feesInNativeCoin: 2 },
+      { tokenAddress: B, totalFees: 900.5, currency: 'USD', feesInNativeCoin: 1 },
+      { tokenAddress: C, totalFees: 10, currency: 'EUR', feesInNativeCoin: 3 },
+      { tokenAddress: D, totalFees: 50, currency: 'USD' },
+    ]);
+    const out = await call(h.client, 'get_creator_fees', { tokenAddresses: [A, B, C, D] });
+    const results = sc(out).results as Array<Record<string, unknown>>;
+    expect(results.map((r) => [r.tokenAddress, r.rank, r.feesRank])).toEqual([
+      [C, 1, 1],
+      [A, 2, 2],
+      [B, 3, 1],
+      [D, null, 2],
+    ]);
+    expect(out.text.split('\n')[0]).toContain(`1,000.50 USD (3 tokens; highest ${B} 900.50)`);
+    const row = (id: string) => out.text.split('\n').find((l) => /^[\d–] /.test(l) && l.includes(id)) ?? '';
+    expect(row(B)).toMatch(/900\.50 {2}USD +1$/);
+    expect(row(D)).toMatch(/50 {2}USD +2$/);
+    expect(out.text).toContain('fees rank: rank by total fees within the row');
+  });
+
+  const sessions = (data: unknown[], extra: Record<string, unknown> = {}) =>
+    sim.inject({ status: 200, body: { success: true, data, ...extra } });
+  const offsetSessions = [
+    {
+      sessionId: 'a',
+      startTime: '2025-05-01T06:00:00-05:00',
+      endTime: null,
+      duration: null,
+      peakViewers: 400,
+      averageViewers: 200,
+    },
+    {
+      sessionId: 'b',
+      startTime: '2025-04-30T12:30:00+02:00',
+      endTime: '2025-04-30T14:50:00+02:00',
+      duration: 8400,
+      peakViewers: 437,
+      averageViewers: 213,
+    },
+    {
+      sessionId: 'c',
+      startTime: '2025-04-29T05:00:00.250-05:00',
+      endTime: '2025-04-29T13:20:00+02:00',
+      duration: 4800,
+      peakViewers: 2222,
+      averageViewers: 226,
+    },
+  ];
+
+  it('get_streamer_sessions: every time in UTC where it states a zone, in both channels', async () => {
+    sessions(offsetSessions);
+    const out = await call(h.client, 'get_streamer_sessions', { mint });
+    expect(out.text).not.toMatch(/[+-]0[25]:00/);
+    expect(out.text).toContain('2025-05-01 11:00Z  –');
+    expect(out.text).toContain('2025-04-30 10:30Z  2025-04-30 12:50Z');
+    expect(out.text).toContain('From 2025-04-29 10:00Z to 2025-04-30 12:50Z (earliest start, latest end)');
+    expect(out.text).toContain('Times in UTC;');
+    const rows = sc(out).rows as unknown[][];
+    expect(rows.map((r) => [r[0], r[1]])).toEqual([
+      ['2025-05-01T11:00:00Z', null],
+      ['2025-04-30T10:30:00Z', '2025-04-30T12:50:00Z'],
+      ['2025-04-29T10:00:00.250Z', '2025-04-29T11:20:00Z'],
+    ]);
+    expect(sc(out).aggregates).toMatchObject({
+      peak: { sessionId: 'c', startTime: '2025-04-29T10:00:00.250Z' },
+      earliestStart: '2025-04-29T10:00:00.250Z',
+      latestEnd: '2025-04-30T12:50:00Z',
+    });
+    // A time without a zone names no instant: shown as sent, and the footer no longer says UTC for it.
+    sessions([{ ...offsetSessions[1], endTime: '2025-04-30T14:50:00' }]);
+    const local = await call(h.client, 'get_streamer_sessions', { mint });
+    expect(local.text).toContain('2025-04-30 10:30Z  2025-04-30T14:50:00');
+    expect(local.text).toContain(
+      'Times in UTC where the upstream stated a zone; 1 time without one shown as sent;',
+    );
+  });
+
+  it('get_streamer_sessions: the longest session, what the figures cover, and how to cover a whole history', async () => {
+    sessions(offsetSessions);
+    const full = await call(h.client, 'get_streamer_sessions', { mint, limit: 3 });
+    expect(sc(full).aggregates).toMatchObject({
+      covers: { page: 1, sessions: 3, wholeHistory: false },
+      longest: { duration: 8400, sessionId: 'b', startTime: '2025-04-30T10:30:00Z' },
+    });
+    expect(full.text).toContain(
+      'Figures over page 1 only (3 sessions): peak 2,222 viewers in session c, started 2025-04-29 10:00Z · longest 8,400 in session b, started 2025-04-30 10:30Z',
+    );
+    expect(full.text).toContain('(unit not stated by the API; 1 session without a duration)');
+    const next =
+      'page 2 may hold more (this page is full); limit 100 (the most per page) needs fewer pages. These figures cover this page only: run_analysis totals a whole history (peak, longest, sums) in one call.';
+    expect(full.text).toContain(`Next: ${next}`);
+    expect(sc(full).next).toBe(next);
+    // At limit 100 already, no advice to ask it.
+    sessions(Array.from({ length: 100 }, (_, i) => ({ ...offsetSessions[1], sessionId: `s${i}` })));
+    const hundred = await call(h.client, 'get_streamer_sessions', { mint, limit: 100 });
+    expect(sc(hundred).next).toBe(
+      'page 2 may hold more (this page is full). These figures cover this page only: run_analysis totals a whole history (peak, longest, sums) in one call.',
+    );
+    // A page that is not full is the whole history; an upstream's total, where one is sent, is said.
+    sessions(offsetSessions);
+    const whole = await call(h.client, 'get_streamer_sessions', { mint });
+    expect(whole.text).toContain('Figures over all 3 sessions (page 1 is not full): ');
+    expect(sc(whole).aggregates).toMatchObject({ covers: { wholeHistory: true } });
+    expect(sc(whole)).not.toHaveProperty('next');
+    sessions(offsetSessions, { pagination: { total: 42 } });
+    const paged = await call(h.client, 'get_streamer_sessions', { mint, limit: 3, page: 2 });
+    expect(paged.text.split('\n')[0]).toContain(': 3 on page 2 (42 in all)');
+    expect(paged.text).toContain('Figures over page 2 only (3 of 42 sessions)');
+    expect(sc(paged).aggregates).toMatchObject({ covers: { page: 2, sessions: 3, total: 42 } });
+    expect(sc(paged).next).toMatch(/^page 3 holds more; limit 100/);
+  });
+
+  it('get_streamer_sessions on the simulator: the longest session is the one with the largest duration', async () => {
+    const id = ids(sim, 'platform_a', 160).find((m) => (sim.data.byMint.get(m)?.sessions.length ?? 0) >= 20);
+    const page = sim.data.byMint.get(id as string)?.sessions.slice(0, 20) ?? [];
+    const longest = page.reduce((best, s) => (s.duration > best.duration ? s : best));
+    const out = await call(h.client, 'get_streamer_sessions', { mint: id });
+    expect(sc(out).aggregates).toMatchObject({
+      longest: { duration: longest.duration, sessionId: longest.sessionId, startTime: longest.startTime },
+    });
+    expect(out.text).toContain(
+      `longest ${longest.duration.toLocaleString('en')} in session ${longest.sessionId}`,
+    );
+  });
+
+  // The second trial's heatmap: hour-weekday keys (1–7), zero cells left out, a month map with gaps.
+  const sparse = {
+    daily: { hourlyActivity: { '21-6': 97, '20-6': 80, '3-1': 2, '14-3': 40, '0-7': 12, '23-5': 61 } },
+    monthly: {
+      dailyActivity: { '2025-05-01': 14, '2025-04-30': 30, '2025-04-27': 52, '2025-04-12': 7 },
+      maxActivity: 52,
+      calendar: { year: 2025, month: 5, daysInMonth: 31, startDayOfWeek: 4 },
+    },
+    consistency: { consistencyData: { '2025-04-29': 3, '2025-04-30': 5, '2025-05-01': 1 } },
+  };
+
+  it('get_activity_heatmap: a sparse month keeps its dates; never drawn as consecutive days', async () => {
+    sim.inject({ status: 200, body: { success: true, data: sparse } });
+    const out = await call(h.client, 'get_activity_heatmap');
+    const monthly = sc(out).monthly as Record<string, unknown>;
+    expect(monthly).toMatchObject({ from: '2025-04-12', to: '2025-05-01', datesWithValue: 4 });
+    const values = monthly.values as Array<number | null>;
+    expect(values).toHaveLength(20);
+    expect([values[0], values[15], values[18], values[19]]).toEqual([7, 52, 30, 14]);
+    expect(values.filter((v) => v === null)).toHaveLength(16);
+    const month = out.text.split('\n').find((l) => l.startsWith('Month 2025-05:')) ?? '';
+    expect(month).not.toContain('4 days');
+    expect(month).toContain(
+      '20 days 2025-04-12 to 2025-05-01, 4 with a value (· = no value sent for that date)',
+    );
+    expect(month).toMatch(/: [▁-█]·{14}[▁-█]··[▁-█][▁-█] /);
+  });
+
+  it('get_activity_heatmap: the quietest cell and each series` max date, in both channels', async () => {
+    sim.inject({ status: 200, body: { success: true, data: sparse } });
+    const out = await call(h.client, 'get_activity_heatmap');
+    expect(out.text.split('\n')[0]).toContain(
+      'busiest hour cell a=21, b=6 (97); quietest returned cell a=3, b=1 (2)',
+    );
+    expect(sc(out).hourly).toMatchObject({
+      a: [0, 23],
+      b: [1, 7],
+      peak: { a: 21, b: 6, value: 97 },
+      quietest: { a: 3, b: 1, value: 2 },
+      cellsReturned: 6,
+      cells: 168,
+    });
+    expect(out.text).toContain(
+      '6 cells of the 168 in these ranges returned; the other 162 not sent (drawn ·, as 0).',
+    );
+    expect(out.text).toContain('max 5 on 2025-04-30, min 1 on 2025-05-01), total 9');
+    expect(sc(out).consistency).toEqual({
+      from: '2025-04-29',
+      to: '2025-05-01',
+      days: 3,
+      activeDays: 3,
+      total: 9,
+      peak: { date: '2025-04-30', value: 5 },
+      quietest: { date: '2025-05-01', value: 1 },
+    });
+  });
+
+  it('get_activity_heatmap on the simulator: both channels name the same busiest and quietest', async () => {
+    const out = await call(h.client, 'get_activity_heatmap');
+    const hourly = sc(out).hourly as { peak: { a: number; b: number }; quietest: { a: number; b: number } };
+    expect(out.text.split('\n')[0]).toContain(`busiest hour cell a=${hourly.peak.a}, b=${hourly.peak.b} (`);
+    expect(out.text.split('\n')[0]).toContain(
+      `quietest cell a=${hourly.quietest.a}, b=${hourly.quietest.b} (`,
+    );
+    const c = sc(out).consistency as { peak: { date: string; value: number } };
+    expect(out.text).toMatch(
+      new RegExp(`Consistency: .*max ${c.peak.value.toLocaleString('en')} on ${c.peak.date}`),
+    );
+  });
+
+  it('list_streamers: the sort key is shown, or its absence from the records is said', async () => {
+    const tokens = ids(sim, 'platform_a', 5);
+    const out = await call(h.client, 'list_streamers', { tokenAddresses: tokens, sortBy: 'averageViewers' });
+    const note =
+      "Order: the upstream's, by averageViewers desc; the records carry no averageViewers value, so the order cannot be checked from this data.";
+    expect(out.text).toContain(note);
+    expect(sc(out).aggregates).toMatchObject({ order: note });
+    const byViewers = await call(h.client, 'list_streamers', { tokenAddresses: tokens });
+    expect(byViewers.text).not.toContain('Order:');
+    expect(sc(byViewers).aggregates).toMatchObject({ sortedBy: 'currentViewers' });
+    // An upstream that does send the field: a column in both channels, so the order can be read.
+    sim.inject({
+      status: 200,
+      body: {
+        success: true,
+        data: [
+          { mintId: A, currentViewers: 5, averageViewers: 301.4 },
+          { mintId: B, currentViewers: 900, averageViewers: 60 },
+        ],
+        pagination: { total: 2 },
+      },
+    });
+    const sent = await call(h.client, 'list_streamers', { tokenAddresses: [A, B], sortBy: 'averageViewers' });
+    expect(sent.text).not.toContain('Order:');
+    expect(sent.text.split('\n')[1]).toMatch(/ averageViewers$/);
+    expect(sent.text.split('\n')[2]).toMatch(/ 301\.4$/);
+    expect(sc(sent).columns).toContain('averageViewers');
+    expect((sc(sent).rows as unknown[][])[0]?.at(-1)).toBe(301.4);
   });
 });
