@@ -7,6 +7,7 @@ import { decimalSum } from '../../src/format/decimal.js';
 import { EXAMPLES } from '../../src/reference.js';
 import type { SimSession } from '../../src/simulator/data.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
+import { NOT_COVERED } from '../../src/tools/coverage.js';
 import { call, connect, type Harness, ids, SIM_KEY, sc, startSim } from '../helpers.js';
 
 let sim: Simulator;
@@ -227,7 +228,7 @@ try { await ${expr}; return 'sent'; } catch (e) { return String(e.message); }`,
       const row = rows.find((r) => r.mintId === id);
       // The upstream's own error text, kept; the coverage beside it.
       expect(row?.error).toBe(expected.errors.find((e) => e.mintId === id)?.error);
-      expect(row?.coverage).toBe('streams on platform_c, which botting analysis does not cover');
+      expect(row?.coverage).toBe(NOT_COVERED);
     }
     for (const id of onB) expect(rows.find((r) => r.mintId === id)?.coverage).toBeNull();
     // The lookup is one /streamers request, counted in the run's requests.
