@@ -266,6 +266,18 @@ describe('guidance that points the right way', () => {
   });
 });
 
+describe('botting levels', () => {
+  it('instructions and reference name no level beyond the documented HIGH (another upstream names its own)', async () => {
+    const instructions = h.client.getInstructions() ?? '';
+    const { contents } = await h.client.readResource({ uri: 'streamer-analytics://reference' });
+    const reference = (contents[0] as { text: string }).text;
+    for (const text of [instructions, reference]) {
+      expect(text).not.toMatch(/\b(MEDIUM|LOW)\b/);
+      expect(text).not.toMatch(/\["HIGH", "/);
+    }
+  });
+});
+
 describe('where token ids come from', () => {
   it('instructions and reference say ids come from the user, and point nowhere that lists tokens without them', async () => {
     const instructions = h.client.getInstructions() ?? '';
