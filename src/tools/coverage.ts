@@ -83,9 +83,10 @@ export const notCoveredCount = (n: number) => `${n} not covered (${UNCOVERED_PLA
 export function notCoveredReport(c: Coverage, verdictsWhere: string) {
   const upstream = failures(c.uncoveredErrors);
   const verdicts = c.uncoveredFindings.map((f) => f.mintId);
+  const one = c.notCovered.length === 1;
   const lines = c.notCovered.length
     ? [
-        `Not covered (${c.notCovered.length}): ${c.notCovered.length === 1 ? 'streams' : 'stream'} on ${UNCOVERED_PLATFORM}, which botting analysis does not take; left out of every count above. The upstream answered:`,
+        `Not covered (${c.notCovered.length}): ${one ? 'streams' : 'stream'} on ${UNCOVERED_PLATFORM}, which botting analysis does not take, so ${one ? 'it is' : 'they are'} in no level count or average. The upstream answered:`,
         ...upstream.lines.slice(1).map((l) => l.replace(/^ {2}/, '  error ')),
         ...(verdicts.length
           ? [
