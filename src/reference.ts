@@ -28,9 +28,9 @@ export const EXAMPLES = {
   ].join('\n'),
   bottedLive: [
     'const [streamers, botting] = await Promise.all([api.list_streamers({ tokenAddresses: mintIds }), api.analyze_botting({ mintIds })]);',
-    'const level = new Map(botting.data.results.map((r) => [r.mintId, r.confidenceLevel]));',
-    'const rows = streamers.data.filter((s) => s.isCurrentlyLive && ["HIGH", "MEDIUM"].includes(level.get(s.mintId)));',
-    'return sortBy(rows.map((s) => ({ mintId: s.mintId, coinSymbol: s.coinSymbol, currentViewers: s.currentViewers, level: level.get(s.mintId) })), "currentViewers", "desc");',
+    'const verdict = new Map(botting.data.results.filter((r) => !r.coverage).map((r) => [r.mintId, r]));',
+    'const rows = streamers.data.filter((s) => s.isCurrentlyLive && verdict.has(s.mintId)).map((s) => ({ mintId: s.mintId, coinSymbol: s.coinSymbol, currentViewers: s.currentViewers, level: verdict.get(s.mintId).confidenceLevel, confidence: verdict.get(s.mintId).confidence }));',
+    'return sortBy(sortBy(rows, "currentViewers", "desc"), "confidence", "desc");',
   ].join('\n'),
 } as const;
 
@@ -38,7 +38,8 @@ export const EXAMPLES = {
 const EXAMPLE_TITLES: Record<keyof typeof EXAMPLES, string> = {
   topShare: "The top n earners' share of a fee total (tokenAddresses: up to 500; n)",
   history: "A token's whole session history: count, total duration, longest session (mint)",
-  bottedLive: 'Live tokens flagged HIGH or MEDIUM, most watched first (mintIds: up to 500)',
+  bottedLive:
+    'Live tokens by botting confidence, most suspicious first, each with its level (level names vary by upstream; only HIGH is documented) (mintIds: up to 500)',
 };
 
 export const INSTRUCTIONS = [
@@ -137,7 +138,7 @@ export function referenceText(tools: readonly Tool[]): string {
     '## Notes',
     "- Token ids (mint ids, also called token addresses; 32 to 44 characters) come from the user: every token tool needs them, and no endpoint lists tokens without them. get_analytics_overview's liveMetrics, whose contents the API does not document, may name a few live tokens.",
     '- Units of durations and streaming times are not stated by the API: report them as returned.',
-    '- The botting confidence levels: HIGH is documented; the full set is not.',
+    "- The botting confidence levels: HIGH is documented; the full set is not, and another upstream may name others (ELEVATED, say). Select by confidence, or by the levels a result's counts.byLevel shows; never by a list of names assumed here. The average confidence the tools state is computed over the analysed tokens (3 decimals), not taken from the upstream's summary.",
     '- Every result has a text and a structuredContent with the same facts; errors end with a tag like [error: rate_limited · retryable · retry_after_s=12].',
     '- The server computes the figures a question needs from the full answer (totals, ranks, peaks, means, medians, live counts, busiest day): no need to add, sort or average rows. Request counts are in structuredContent `calls`.',
     "- Numbers: native-coin amounts keep every decimal the upstream sent; fiat to the cent; totals are exact decimal sums; '≈' marks a rounded computed value; 12.3M (a suffix) marks an abbreviation, exact with response_format detailed and in structuredContent.",

@@ -226,30 +226,34 @@ describe('guidance that points the right way', () => {
     );
   });
 
-  it('botting on chain_b says that platform_c tokens are not covered', async () => {
-    const c = ids(sim, 'platform_c', 2);
-    const b = ids(sim, 'platform_b', 2);
-    const analyzed = await call(g.client, 'analyze_botting', { mintIds: [...b, ...c], chain: 'chain_b' });
-    // Next to each platform_c token's result, in both channels.
-    for (const id of c) {
-      const line = analyzed.text.split('\n').find((l) => l.includes(id));
-      expect(line).toContain('streams on platform_c, which botting analysis does not cover');
-      expect(failedOf(analyzed)).toContainEqual({
-        id,
-        error: 'streams on platform_c, which botting analysis does not cover',
-      });
-    }
-    const investigated = await call(g.client, 'investigate_botting', {
-      mintIds: [...b, ...c],
-      chain: 'chain_b',
+  it("botting on chain_b counts platform_c tokens as not covered, apart from failures, the upstream's words kept", async () => {
+    const c = ids(sim, 'platform_c', 3);
+    const b = ids(sim, 'platform_b', 3);
+    // What the upstream itself says of the platform_c tokens (the simulator: "Token not found").
+    const res = await fetch(`${sim.url}/botting/bulk`, {
+      method: 'POST',
+      headers: { 'x-api-key': sim.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ mintIds: c, chain: 'chain_b', platform: 'platform_b' }),
     });
-    const errors = failedOf(investigated);
-    expect(errors.filter((e) => c.includes(e.id)).map((e) => e.error)).toEqual([
-      'streams on platform_c, which botting analysis does not cover',
-      'streams on platform_c, which botting analysis does not cover',
-    ]);
-    expect(investigated.text).toContain('streams on platform_c, which botting analysis does not cover');
-    expect(investigated.text).toContain('get_streamer_sessions with chain chain_b, platform platform_b');
+    const upstream = ((await res.json()) as { data: { errors: Array<{ error: string }> } }).data;
+    const said = upstream.errors[0]?.error as string;
+    expect(said).toBeTruthy();
+    for (const tool of ['analyze_botting', 'investigate_botting']) {
+      const out = await call(g.client, tool, { mintIds: [...b, ...c], chain: 'chain_b' });
+      const counts = sc(out).counts as Record<string, number>;
+      // Counts match what is shown: every id asked is analysed, failed or not covered, once.
+      expect(counts, tool).toMatchObject({ requested: 6, notCovered: 3, failed: 0 });
+      expect((counts.analysed ?? 0) + (counts.failed ?? 0) + (counts.notCovered ?? 0)).toBe(6);
+      expect(out.text.split('\n')[0]).toContain('; 3 not covered (platform_c) (6 requested, 0 failed;');
+      expect(failedOf(out)).toEqual([]);
+      expect(out.text).not.toContain('Failed (');
+      // The server's words are never quoted as if the upstream had said them; the upstream's are kept.
+      expect(out.text).not.toMatch(/"[^"\n]*botting analysis does not/);
+      expect(out.text).toContain(`error ${JSON.stringify(said)} (3): ${c.join(', ')}`);
+      expect(sc(out).notCovered).toEqual(c);
+      expect(sc(out).notCoveredUpstreamErrors).toEqual([{ error: said, count: 3, mintIds: c }]);
+      expect(out.text).toContain('get_streamer_sessions with chain chain_b, platform platform_b');
+    }
   });
 
   it('an investigation whose every request was refused is an auth error, not a report', async () => {
@@ -259,6 +263,18 @@ describe('guidance that points the right way', () => {
     expect(out.isError).toBe(true);
     expect(out.text).toContain('refused the API key');
     expect(out.text).toMatch(/\[error: auth · final\]$/);
+  });
+});
+
+describe('botting levels', () => {
+  it('instructions and reference name no level beyond the documented HIGH (another upstream names its own)', async () => {
+    const instructions = h.client.getInstructions() ?? '';
+    const { contents } = await h.client.readResource({ uri: 'streamer-analytics://reference' });
+    const reference = (contents[0] as { text: string }).text;
+    for (const text of [instructions, reference]) {
+      expect(text).not.toMatch(/\b(MEDIUM|LOW)\b/);
+      expect(text).not.toMatch(/\["HIGH", "/);
+    }
   });
 });
 

@@ -21,11 +21,38 @@ interface Row {
 }
 type SortKey = 'level' | 'score' | 'confidence' | 'viewers' | 'marketCap';
 const PAGE = 50;
-const LEVEL_ORDER = ['HIGH', 'MEDIUM', 'LOW'];
-const levelRank = (l: string) => {
-  const i = LEVEL_ORDER.indexOf(l.toUpperCase());
-  return i < 0 ? LEVEL_ORDER.length : i;
-};
+/** The one level the interface document names; the set of levels is not documented (another upstream names its own). */
+const FLAGGED = 'HIGH';
+
+/**
+ * The levels present, most suspicious first: HIGH (documented) first, then by the mean confidence of each
+ * level's rows in this answer, then by name; no list of names is assumed. Returns the rank of each level.
+ */
+function levelRanks(rows: readonly Row[]): Map<string, number> {
+  const sums = new Map<string, { total: number; n: number }>();
+  for (const r of rows) {
+    const s = sums.get(r.level) ?? { total: 0, n: 0 };
+    if (r.confidence !== null) {
+      s.total += r.confidence;
+      s.n++;
+    }
+    sums.set(r.level, s);
+  }
+  const mean = (l: string) => {
+    const s = sums.get(l);
+    return s?.n ? s.total / s.n : -1;
+  };
+  const order = [...sums.keys()].sort(
+    (a, b) =>
+      Number(b.toUpperCase() === FLAGGED) - Number(a.toUpperCase() === FLAGGED) ||
+      mean(b) - mean(a) ||
+      (a < b ? -1 : a > b ? 1 : 0),
+  );
+  return new Map(order.map((l, i) => [l, i]));
+}
+
+/** A level's badge: HIGH (documented) marked; every other level, whatever its name, neutral. */
+const levelClass = (l: string) => `level ${l.toUpperCase() === FLAGGED ? 'level-flagged' : 'level-other'}`;
 const tokenName = (r: Row) => (r.name && r.symbol ? `${r.name} (${r.symbol})` : seriesLabel(r));
 
 export function board(root: HTMLElement, data: Json, app: App) {
@@ -33,17 +60,13 @@ export function board(root: HTMLElement, data: Json, app: App) {
   const scope = asRecord(data.scope);
   const total = typeof data.total === 'number' ? data.total : rows.length;
   const state = { sort: 'level' as SortKey, desc: false, level: '', live: false, q: '', shown: PAGE };
-  const levels = [...new Set(rows.map((r) => r.level))].sort((a, b) => levelRank(a) - levelRank(b));
+  const ranks = levelRanks(rows);
+  const levels = [...ranks.keys()];
+  const levelRank = (l: string) => ranks.get(l) ?? ranks.size;
 
   const counts = el('ul', { class: 'chips', 'aria-label': 'Tokens per level' });
   for (const l of levels)
-    counts.append(
-      el(
-        'li',
-        { class: `level level-${l.toLowerCase()}` },
-        `${l}: ${n(rows.filter((r) => r.level === l).length)}`,
-      ),
-    );
+    counts.append(el('li', { class: levelClass(l) }, `${l}: ${n(rows.filter((r) => r.level === l).length)}`));
   const reasons = new Map<string, number>();
   for (const r of rows) for (const why of r.reasons) reasons.set(why, (reasons.get(why) ?? 0) + 1);
   const top = [...reasons].sort((a, b) => b[1] - a[1]).slice(0, 5);
@@ -125,7 +148,7 @@ export function board(root: HTMLElement, data: Json, app: App) {
       'tr',
       { 'data-mint': r.mintId },
       el('td', { class: 'token' }, open),
-      el('td', { class: 'level' }, el('span', { class: `level level-${r.level.toLowerCase()}` }, r.level)),
+      el('td', { class: 'level' }, el('span', { class: levelClass(r.level) }, r.level)),
       el('td', { class: 'num score', 'data-label': 'score' }, n(r.score)),
       el('td', { class: 'num confidence', 'data-label': 'conf.' }, conf(r.confidence)),
       el('td', { class: 'num viewers', 'data-label': 'viewers' }, n(r.viewers)),

@@ -131,21 +131,22 @@ const DEMO_IDS =
   "Demo mode: the simulator knows only its own sample tokens; get_analytics_overview's live metrics name the most watched ones.";
 
 /**
- * The next step when at least half of the ids sent are unknown where they were looked for: they may be
- * another chain's tokens, so `tries` (the same tool on the other chains) says where to look. None for fewer.
+ * The next step when at least half of the ids sent are unknown with the chain and platform asked (`where`):
+ * they may belong to another platform or chain, so `tries` (the same tool with the pairs not yet asked,
+ * nearest first) says where to look. None for fewer.
  */
 export function unknownIdsHint(
   unknown: number,
   requested: number,
-  chain: string,
+  where: string,
   tries: readonly string[],
 ): string | undefined {
   if (unknown === 0 || unknown * 2 < requested || tries.length === 0) return undefined;
   const how =
     unknown === requested
-      ? `${requested === 1 ? 'the id sent is not' : `none of the ${requested} ids sent is`} known on ${chain}`
-      : `${unknown} of the ${requested} ids sent ${unknown === 1 ? 'is' : 'are'} unknown on ${chain}`;
-  return `${how}; they may be another chain's tokens: try ${tries.join(', or ')}.`;
+      ? `${requested === 1 ? 'the id sent was not found' : `none of the ${requested} ids sent was found`} with ${where}`
+      : `${unknown} of the ${requested} ids sent ${unknown === 1 ? 'was' : 'were'} not found with ${where}`;
+  return `${how} (no other chain or platform was asked); they may be another platform's or chain's tokens: try ${tries.join(', or ')}.`;
 }
 
 const isConfigurationCode = (code: string) => ['ENOTFOUND', 'EAI_NONAME', 'EAI_FAIL'].includes(code);

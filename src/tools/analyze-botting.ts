@@ -1,9 +1,10 @@
 import * as z from 'zod';
 import type { ApiRequest } from '../api/client.js';
-import { accountFor, asArray, asRecord, failures, type ItemError, noteLines } from '../format/batch.js';
+import { accountFor, asArray, asRecord, failures, noteLines } from '../format/batch.js';
 import {
   type Finding,
   FLAGGED_LEVEL,
+  levelCounts,
   levelStats,
   levelsLine,
   parseFindings,
@@ -17,15 +18,19 @@ import { fitRows, result } from '../format/result.js';
 import type { StreamerRecord } from '../format/streamer.js';
 import { clean, cleanDeep, num, quote, table } from '../format/text.js';
 import { boardData } from '../view-data.js';
-import { batchOutput } from './batch-output.js';
+import { batchOutput, failureGroups } from './batch-output.js';
 import {
   analysedTokens,
-  byCoverage,
+  type Coverage,
   LOOKUP_BATCH,
-  markCoverage,
   NOT_COVERED,
-  notCoveredLine,
+  NOT_COVERED_CELL,
+  notCoveredCount,
+  notCoveredReport,
+  splitCoverage,
   streamerLookup,
+  UNCOVERED_PLATFORM,
+  uncoveredError,
 } from './coverage.js';
 import { type Chain, idList, otherChainHint, SCOPES, SHAPES, scopeHint } from './shared.js';
 import { defineTool, type RenderContext } from './tool.js';
@@ -60,6 +65,7 @@ export const analyzeBotting = defineTool({
   output: {
     calls: z.object({}).loose().optional(),
     notCovered: z.array(z.string()).optional(),
+    notCoveredUpstreamErrors: failureGroups,
     ...batchOutput,
   },
   request: bottingRequest,
@@ -80,27 +86,36 @@ export const analyzeBotting = defineTool({
         : undefined,
     ]);
     const data = asRecord(body.data);
-    const summary = asRecord(data.summary);
-    const accounted = accountFor(parseFindings(data.results), (f) => f.mintId, data.errors, mintIds, summary);
+    const accounted = accountFor(
+      parseFindings(data.results),
+      (f) => f.mintId,
+      data.errors,
+      mintIds,
+      asRecord(data.summary),
+    );
     const records = new Map<string, StreamerRecord>();
     if (lookup && 'body' in lookup)
       for (const r of asArray(lookup.body.data).map(asRecord))
         records.set(clean(r.mintId, 64), r as StreamerRecord);
-    const findings = rankFindings(accounted.results);
-    const { errors } = accounted;
-    const notCovered = markCoverage(chain, findings, errors, records);
+    const coverage = splitCoverage(chain, rankFindings(accounted.results), accounted.errors, records);
     const notes = [
       ...accounted.notes,
       ...(lookup && 'error' in lookup
         ? [
-            `Could not check which tokens stream on platform_c (not covered): ${describeError(lookup.error).split('\n')[0]}`,
+            `Could not check which tokens stream on ${UNCOVERED_PLATFORM} (not covered): ${describeError(lookup.error).split('\n')[0]}`,
           ]
         : []),
     ];
     ctx.view?.(
-      boardData(findings, errors, { chain, platform, hours, requested: mintIds.length }, mintIds, records),
+      boardData(
+        [...coverage.findings, ...coverage.uncoveredFindings],
+        [...coverage.errors, ...coverage.uncoveredErrors.map(uncoveredError)],
+        { chain, platform, hours, requested: mintIds.length },
+        mintIds,
+        records,
+      ),
     );
-    return render(args, ctx, findings, errors, notes, summary, notCovered, lookup ? 2 : 1);
+    return render(args, ctx, coverage, notes, lookup ? 2 : 1);
   },
 });
 
@@ -123,7 +138,7 @@ async function markApiCoverage(
       pieces.push(send(streamerLookup(mintIds.slice(at, at + LOOKUP_BATCH), chain, platform)));
     for (const piece of await Promise.all(pieces))
       for (const r of asArray(piece.data).map(asRecord))
-        if (r.platform === 'platform_c' && typeof r.mintId === 'string') onC.add(r.mintId);
+        if (r.platform === UNCOVERED_PLATFORM && typeof r.mintId === 'string') onC.add(r.mintId);
   } catch {
     return body;
   }
@@ -141,33 +156,38 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 function render(
   args: { mintIds: string[]; hours: number; chain: string; platform: string },
   ctx: RenderContext,
-  findings: Finding[],
-  errors: ItemError[],
+  coverage: Coverage,
   notes: string[],
-  summary: Record<string, unknown>,
-  notCovered: string[],
   requests: number,
 ) {
   const scope = scopeHint(args.chain, args.platform);
+  const { findings: covered, errors, uncoveredFindings, notCovered } = coverage;
   const failed = failures(errors, 'mintIds', (n) =>
-    otherChainHint('analyze_botting', args.chain as Chain, SCOPES.botting, n, args.mintIds.length),
+    otherChainHint(
+      'analyze_botting',
+      args.chain as Chain,
+      args.platform,
+      SCOPES.botting,
+      n,
+      args.mintIds.length,
+    ),
   );
-  // Counts, levels and the average are over the tokens the endpoint covers; platform_c verdicts apart. The
-  // upstream's own average includes those verdicts, so with any of them it is computed again here.
-  const { covered, ordered, isCovered } = byCoverage(findings, notCovered);
-  const stats = levelStats(covered, notCovered.length ? undefined : summary.averageConfidence);
+  // Counts, levels and the average are over the tokens the endpoint covers; platform_c tokens apart.
+  const stats = levelStats(covered);
   const high = stats.byLevel[FLAGGED_LEVEL] ?? 0;
   const headline = `Botting analysis: ${high} of ${analysedTokens(covered.length)} flagged ${FLAGGED_LEVEL}${
-    notCovered.length ? `; ${notCovered.length} more on platform_c, not covered` : ''
+    notCovered.length ? `; ${notCoveredCount(notCovered.length)}` : ''
   } (${args.mintIds.length} requested, ${errors.length} failed; ${args.chain} / ${args.platform}, last ${args.hours} h)`;
+  const uncovered = notCoveredReport(coverage, 'in brackets in the table');
   const counts = {
     requested: args.mintIds.length,
     analysed: covered.length,
     failed: errors.length,
-    byLevel: stats.byLevel,
-    ...(stats.averageConfidence !== null ? { averageConfidence: stats.averageConfidence } : {}),
     ...(args.chain === 'chain_b' ? { notCovered: notCovered.length } : {}),
+    ...levelCounts(stats),
   };
+  const ordered = [...covered, ...uncoveredFindings];
+  const isCovered = (f: Finding) => !uncoveredFindings.includes(f);
   const cut = {
     what: 'analysed tokens (most suspicious first)',
     how: () => 'Ask for fewer mintIds per call.',
@@ -179,7 +199,7 @@ function render(
         headline,
         lines: [
           covered.length > 0 && levelsLine(stats),
-          ...(notCovered.length ? [notCoveredLine(notCovered)] : []),
+          ...uncovered.lines,
           ...noteLines(notes),
           ...(rows.length
             ? [
@@ -193,13 +213,11 @@ function render(
                     { header: 'reasons' },
                   ],
                   rows.map((f) => [
-                    isCovered(f.mintId) ? f.level : `(${f.level})`,
+                    isCovered(f) ? f.level : `(${f.level})`,
                     num(f.confidence),
                     num(f.score),
                     f.mintId,
-                    isCovered(f.mintId)
-                      ? reasonsText(f.reasons, full ? Infinity : 2)
-                      : `NOT COVERED: ${NOT_COVERED}`,
+                    `${isCovered(f) ? '' : `${NOT_COVERED_CELL}; `}${reasonsText(f.reasons, full ? Infinity : 2)}`,
                   ]),
                 ),
               ]
@@ -221,9 +239,9 @@ function render(
                   score: f.score,
                   reasons: full ? f.reasons : f.reasons.slice(0, REASONS_IN_JSON),
                 }),
-            ...(isCovered(f.mintId) ? {} : { covered: false, coverage: NOT_COVERED }),
+            ...(isCovered(f) ? {} : { covered: false, coverage: NOT_COVERED }),
           })),
-          ...(notCovered.length ? { notCovered } : {}),
+          ...uncovered.json,
           ...(errors.length ? { errors: failed.json } : {}),
           ...(notes.length ? { integrity: notes } : {}),
         },

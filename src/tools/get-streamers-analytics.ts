@@ -41,7 +41,14 @@ export const getStreamersAnalytics = defineTool({
       'fewer points or a shorter period',
       true,
       (n) =>
-        otherChainHint('get_streamers_analytics', args.chain, SCOPES.noPlatformC, n, args.mintIds.length),
+        otherChainHint(
+          'get_streamers_analytics',
+          args.chain,
+          args.platform,
+          SCOPES.noPlatformC,
+          n,
+          args.mintIds.length,
+        ),
       { chain: args.chain, platform: args.platform, period: args.period, points: args.points },
     ),
 });

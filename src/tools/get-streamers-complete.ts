@@ -28,7 +28,15 @@ export const getStreamersComplete = defineTool({
       ctx.budget,
       undefined,
       false,
-      (n) => otherChainHint('get_streamers_complete', args.chain, SCOPES.noPlatformC, n, args.mintIds.length),
+      (n) =>
+        otherChainHint(
+          'get_streamers_complete',
+          args.chain,
+          args.platform,
+          SCOPES.noPlatformC,
+          n,
+          args.mintIds.length,
+        ),
       { chain: args.chain, platform: args.platform },
     ),
 });

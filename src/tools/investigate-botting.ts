@@ -5,12 +5,15 @@ import { accountFor, asArray, asRecord, failures, type ItemError, noteLines } fr
 import {
   type Finding,
   FLAGGED_LEVEL,
+  levelCounts,
   levelStats,
   levelsLine,
   parseFindings,
   rankFindings,
   reasonsText,
+  shareLines,
   topReasons,
+  unanalysed,
   withReasons,
 } from '../format/botting.js';
 import { describeError } from '../format/errors.js';
@@ -37,12 +40,14 @@ import { boardData } from '../view-data.js';
 import { failureGroups, idsShortened } from './batch-output.js';
 import {
   analysedTokens,
-  byCoverage,
+  type Coverage,
   LOOKUP_BATCH,
-  markCoverage,
-  NOT_COVERED,
-  notCoveredLine,
+  NOT_COVERED_CELL,
+  notCoveredCount,
+  notCoveredReport,
+  splitCoverage,
   streamerLookup,
+  uncoveredError,
 } from './coverage.js';
 import { INVESTIGATION_TTL_MS, recall, remember } from './investigation-cache.js';
 import { type Chain, idList, otherChainHint, SCOPES, SHAPES, scopeHint } from './shared.js';
@@ -62,13 +67,13 @@ interface Fees {
 
 /** An investigation's joined data: what the cache keeps and every slice is rendered from. */
 interface Investigation {
+  /** The ranking's data: covered findings most suspicious first, then every platform_c token (unranked). */
   ranked: Finding[];
-  errors: ItemError[];
+  /** Findings and failures split by coverage: every count is over the covered ones. */
+  coverage: Coverage;
   notes: string[];
   records: Map<string, StreamerRecord>;
   fees: Map<string, Fees>;
-  /** Findings on platform_c (chain_b), whose verdicts rest on no data. */
-  notCovered: string[];
   calls: { botting: number; streamers: number; fees: number };
   /** Every upstream request answered: only such an investigation is kept for re-slicing. */
   complete: boolean;
@@ -116,6 +121,7 @@ export const investigateBotting = defineTool({
     rows: z.array(z.array(z.unknown())).optional(),
     items: z.array(z.object({}).loose()).optional(),
     notCovered: z.array(z.string()).optional(),
+    notCoveredUpstreamErrors: failureGroups,
     errors: failureGroups,
     notes: z.array(z.string()).optional(),
     shown: z.object({}).loose().optional(),
@@ -136,8 +142,8 @@ export const investigateBotting = defineTool({
     if (!hit && kept && ctx.caller) remember(ctx.caller, key, data);
     ctx.view?.(
       boardData(
-        data.ranked,
-        data.errors,
+        [...data.coverage.findings, ...data.coverage.uncoveredFindings],
+        [...data.coverage.errors, ...data.coverage.uncoveredErrors.map(uncoveredError)],
         { chain: args.chain, platform: args.platform, hours: args.hours, requested: args.mintIds.length },
         args.mintIds,
         data.records,
@@ -272,14 +278,19 @@ async function investigate(
       `Creator fees unavailable for ${plural(feeErrors, 'token')} (see get_creator_fees for the reasons).`,
     );
 
-  const ranked = rankFindings(found);
+  const coverage = splitCoverage(chain, rankFindings(found), errors, records);
   return {
-    ranked,
-    errors,
+    // A platform_c token stays in the ranking's data (its viewers, fees), after the covered ones: a verdict
+    // on no data in brackets, or the upstream's failure as sent.
+    ranked: [
+      ...coverage.findings,
+      ...coverage.uncoveredFindings,
+      ...coverage.uncoveredErrors.map((e) => unanalysed(e)),
+    ],
+    coverage,
     notes,
     records,
     fees: feesById,
-    notCovered: markCoverage(chain, ranked, errors, records),
     calls: { botting: plan.botting.length, streamers: plan.streamers.length, fees: plan.fees.length },
     complete,
   };
@@ -333,10 +344,12 @@ function report(
   /** Whether a re-slice within the cache's lifetime is free (not after a failed request). */
   kept: boolean,
 ) {
-  const { errors, notes, records, fees, calls } = data;
-  // Every count is over the tokens the botting endpoint covers; platform_c verdicts rest on no data, so
-  // they are counted apart and ranked after the covered ones.
-  const { covered, ordered: ranked, isCovered } = byCoverage(data.ranked, data.notCovered);
+  const { notes, records, fees, calls, ranked, coverage } = data;
+  const { findings: covered, errors, notCovered } = coverage;
+  // Every count is over the tokens the botting endpoint covers; platform_c tokens rest on no data, so they
+  // are counted apart and ranked after the covered ones.
+  const off = new Set(notCovered);
+  const isCovered = (id: string) => !off.has(id);
   const stats = levelStats(covered);
   const flagged = covered.filter((f) => f.level === FLAGGED_LEVEL);
   const isLive = (f: Finding) => records.get(f.mintId)?.isCurrentlyLive === true;
@@ -345,9 +358,22 @@ function report(
   for (const f of flaggedLive) liveViewers += exact(records.get(f.mintId)?.currentViewers) ?? 0;
   const reasons = topReasons(covered);
   const failed = failures(errors, 'mintIds', (n) =>
-    otherChainHint('investigate_botting', args.chain as Chain, SCOPES.botting, n, args.mintIds.length),
+    otherChainHint(
+      'investigate_botting',
+      args.chain as Chain,
+      args.platform,
+      SCOPES.botting,
+      n,
+      args.mintIds.length,
+    ),
   );
-  const notCovered = data.notCovered;
+  const uncovered = notCoveredReport(coverage, 'in brackets in the table');
+  // Viewers (and fees) over every token asked, each level's share: the not-covered and failed ones too.
+  const shares = shareLines(
+    { findings: covered, notCovered, failed: errors.map((e) => e.id) },
+    (id) => exact(records.get(id)?.currentViewers),
+    args.includeCreatorFees ? (id) => fees.get(id)?.feesInNativeCoin ?? null : undefined,
+  );
 
   // The slice: levels (case-insensitive), live only, then the order asked for, then the offset.
   const wanted = args.levels ? new Set(args.levels.map((l) => l.toUpperCase())) : undefined;
@@ -368,12 +394,12 @@ function report(
   const matched = sorted.length - matchedOff;
 
   const scopeText = `(${args.mintIds.length} requested, ${errors.length} failed; ${args.chain} / ${args.platform}, last ${args.hours} h)`;
-  const offText = notCovered.length ? `; ${notCovered.length} more on platform_c, not covered` : '';
+  const offText = notCovered.length ? `; ${notCoveredCount(notCovered.length)}` : '';
   const flaggedText = `${flagged.length} of ${analysedTokens(covered.length)} flagged ${FLAGGED_LEVEL}, ${flaggedLive.length} of them live now`;
   // With a filter, the headline leads with what it matched: that is the answer to the question asked.
   const headline = filterText
     ? `Botting investigation: ${matched} of ${analysedTokens(covered.length)} ${matched === 1 ? 'matches' : 'match'} ${filterText}${
-        matchedOff ? ` (and ${matchedOff} not covered, on platform_c)` : ''
+        matchedOff ? ` (and ${notCoveredCount(matchedOff)})` : ''
       }; in all, ${flagged.length} flagged ${FLAGGED_LEVEL}, ${flaggedLive.length} of them live now${offText} ${scopeText}`
     : `Botting investigation: ${flaggedText}${offText} ${scopeText}`;
   // The flagged live tokens are counted here; the table (or levels + liveOnly) names them, in its order.
@@ -405,19 +431,20 @@ function report(
     'symbol',
     'reasons',
     ...(showFees ? ['feesInNativeCoin', 'totalFees', 'currency'] : []),
-    ...(args.chain === 'chain_b' ? ['covered'] : []),
+    ...(args.chain === 'chain_b' ? ['covered', 'upstreamError'] : []),
   ];
   const counts = {
     requested: args.mintIds.length,
     analysed: covered.length,
     failed: errors.length,
-    byLevel: stats.byLevel,
-    ...(stats.averageConfidence !== null ? { averageConfidence: stats.averageConfidence } : {}),
+    ...(args.chain === 'chain_b' ? { notCovered: notCovered.length } : {}),
+    ...levelCounts(stats),
+    ...shares.json,
     flagged: flagged.length,
     flaggedLive: flaggedLive.length,
     flaggedLiveViewers: liveViewers,
     matching: sorted.length,
-    ...(args.chain === 'chain_b' ? { notCovered: notCovered.length, matchingNotCovered: matchedOff } : {}),
+    ...(args.chain === 'chain_b' ? { matchingNotCovered: matchedOff } : {}),
   };
   const cut = {
     what: `ranked findings (${SORT_TEXT[args.sortBy]})`,
@@ -444,12 +471,13 @@ function report(
           headline,
           lines: [
             ...(covered.length ? [levelsLine(stats), flaggedLine] : []),
+            ...shares.lines,
             ...(reasons.length
               ? [
                   `Most frequent reasons: ${reasons.map((r) => `${quote(r.reason, 60)} (${r.count})`).join('; ')}`,
                 ]
               : []),
-            ...(notCovered.length ? [notCoveredLine(notCovered)] : []),
+            ...uncovered.lines,
             ...noteLines(notes),
             ...(ranked.length ? [sliceLine] : []),
             ...(ageLine ? [ageLine] : []),
@@ -481,7 +509,7 @@ function report(
                       const fee = fees.get(f.mintId);
                       return [
                         String(args.offset + i + 1),
-                        isCovered(f.mintId) ? f.level : `(${f.level})`,
+                        isCovered(f.mintId) ? f.level : f.error === undefined ? `(${f.level})` : '–',
                         num(f.confidence),
                         num(f.score),
                         r ? liveText(r.isCurrentlyLive) : '?',
@@ -496,9 +524,11 @@ function report(
                               fee ? `${money(fee.totalFees)} ${label(fee.currency)}` : '–',
                             ]
                           : []),
-                        isCovered(f.mintId)
-                          ? reasonsText(f.reasons, full ? Infinity : 1, 48)
-                          : `NOT COVERED: ${NOT_COVERED}`,
+                        `${isCovered(f.mintId) ? '' : `${NOT_COVERED_CELL}; `}${
+                          f.error === undefined
+                            ? reasonsText(f.reasons, full ? Infinity : 1, 48)
+                            : `upstream: ${quote(f.error, 60)}`
+                        }`,
                       ];
                     }),
                   ),
@@ -544,7 +574,7 @@ function report(
                     return [
                       args.offset + i + 1,
                       f.mintId,
-                      f.level,
+                      f.error === undefined ? f.level : null,
                       f.confidence,
                       f.score,
                       typeof r?.isCurrentlyLive === 'boolean' ? r.isCurrentlyLive : null,
@@ -556,11 +586,11 @@ function report(
                       ...(showFees
                         ? [fee?.feesInNativeCoin ?? null, fee?.totalFees ?? null, fee?.currency ?? null]
                         : []),
-                      ...(args.chain === 'chain_b' ? [isCovered(f.mintId)] : []),
+                      ...(args.chain === 'chain_b' ? [isCovered(f.mintId), f.error ?? null] : []),
                     ];
                   }),
                 }),
-            ...(notCovered.length ? { notCovered } : {}),
+            ...uncovered.json,
             ...(errors.length ? { errors: failed.json } : {}),
             ...(notes.length ? { notes } : {}),
             // An offset past the end shows nothing: where the ranking ends, for this channel's reader too.

@@ -121,7 +121,14 @@ export const listStreamers = defineTool({
             : ''
         }.`
       : undefined;
-    const hint = otherChainHint('list_streamers', args.chain, SCOPES.noPlatformC, missingCount, requested);
+    const hint = otherChainHint(
+      'list_streamers',
+      args.chain,
+      args.platform,
+      SCOPES.noPlatformC,
+      missingCount,
+      requested,
+    );
     // Which addresses are missing shows only when every found row is on one page: the next step says how.
     const which =
       missingCount && !notFound.length && total > 0

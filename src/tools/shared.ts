@@ -101,15 +101,35 @@ export const scopeHint = (chain: unknown, platform: unknown) =>
   chain === DEFAULT_CHAIN && platform === 'platform_a' ? '' : ` with chain ${chain}, platform ${platform}`;
 
 /**
- * The hint for ids unknown on `chain`: the same tool on the other chains the endpoint takes (chain all
- * too, where it takes it), from src/format/errors.ts. `unknown` of `requested` ids were not found.
+ * The hint for ids not found with the pair sent: the same tool with the pairs not yet asked that the
+ * endpoint takes, nearest first (the chain's other platforms, then chain all, then the other chains), from
+ * src/format/errors.ts. It names the pair that was asked and claims nothing of the others. `unknown` of
+ * `requested` ids were not found.
  */
-export function otherChainHint(tool: string, chain: Chain, scope: Scope, unknown: number, requested: number) {
-  if (chain === 'all') return undefined;
-  const tries = scope.chains
-    .filter((c) => c !== chain)
-    .map((c) => `${tool} with chain ${c}, platform ${platformFor(c, scope)}`);
-  return unknownIdsHint(unknown, requested, chain, tries);
+export function otherChainHint(
+  tool: string,
+  chain: Chain,
+  platform: string,
+  scope: Scope,
+  unknown: number,
+  requested: number,
+) {
+  const takes = (p: Platform) => scope.platforms.includes(p);
+  const pairs: Array<[Chain, Platform]> = [];
+  // The same chain's other platforms: each one the endpoint takes; `all` where it takes it and some other
+  // platform of the chain cannot be asked alone (chain_b's platform_c, on most endpoints).
+  if (chain !== 'all' && platform !== 'all') {
+    const siblings = Object.entries(PLATFORM_CHAIN).filter(([p, c]) => c === chain && p !== platform);
+    const alone = siblings.filter(([p]) => takes(p as Platform));
+    for (const [p] of alone) pairs.push([chain, p as Platform]);
+    if (takes('all') && alone.length < siblings.length) pairs.push([chain, 'all']);
+  }
+  // Every chain at once, then each other chain.
+  if (scope.chains.includes('all') && takes('all') && !(chain === 'all' && platform === 'all'))
+    pairs.push(['all', 'all']);
+  for (const c of scope.chains) if (c !== chain && c !== 'all') pairs.push([c, platformFor(c, scope)]);
+  const tries = pairs.slice(0, 3).map(([c, p]) => `${tool} with chain ${c}, platform ${p}`);
+  return unknownIdsHint(unknown, requested, `chain ${chain}, platform ${platform}`, tries);
 }
 
 /** The hint that proposes analyze_botting for one token on `platform`, or says why it cannot. */

@@ -591,6 +591,53 @@ describe.skipIf(!executablePath)('the board, as a person uses it', () => {
     }
   });
 
+  it('orders levels by the data (HIGH first, then mean confidence) and styles a level of any name', async () => {
+    const view = viewOf(result) as { rows: Array<Record<string, unknown>> };
+    // Another upstream's levels, in an order no fixed list gives: NOMINAL and INCONCLUSIVE before ELEVATED.
+    const verdicts: Array<[string, number]> = [
+      ['NOMINAL', 0.2],
+      ['INCONCLUSIVE', 0.05],
+      ['ELEVATED', 0.6],
+      ['HIGH', 0.9],
+    ];
+    const rows = verdicts.flatMap(([level, confidence], i) =>
+      [0, 1].map((k) => ({
+        ...view.rows[(2 * i + k) % view.rows.length],
+        level,
+        confidence: confidence - k / 100,
+      })),
+    );
+    const custom = { ...result, _meta: { [VIEW_DATA_KEY]: { ...view, rows, total: rows.length } } };
+    for (const width of [400, 960])
+      for (const theme of ['light', 'dark'] as const) {
+        const other = await openHost(browser, callTool, width);
+        try {
+          const frame = await mount(other, html, custom, theme);
+          const order = ['HIGH', 'ELEVATED', 'NOMINAL', 'INCONCLUSIVE'];
+          expect(await frame.locator('ul.chips li.level').allTextContents()).toEqual(
+            order.map((l) => `${l}: 2`),
+          );
+          const options = await frame.locator('select[aria-label="Level"] option').allTextContents();
+          expect(options.slice(1)).toEqual(order);
+          const badges = await frame.locator('table.board tbody td.level span').allTextContents();
+          expect(badges).toEqual(order.flatMap((l) => [l, l]));
+          // Every badge has a style (no name-based class left unstyled); HIGH alone is marked.
+          const styles = (await frame.evaluate(`[...document.querySelectorAll('span.level')].map((e) => [
+            e.textContent, e.className, getComputedStyle(e).backgroundColor])`)) as Array<
+            [string, string, string]
+          >;
+          for (const [level, cls, bg] of styles) {
+            expect(cls).toBe(level === 'HIGH' ? 'level level-flagged' : 'level level-other');
+            expect(bg).not.toBe('rgba(0, 0, 0, 0)');
+          }
+          expect((await textContrast(frame, HOST_BACKGROUND[theme])).ratio).toBeGreaterThanOrEqual(4.5);
+          await shoot(other, `board-levels-${width}-${theme}`);
+        } finally {
+          await other.close();
+        }
+      }
+  });
+
   it('sorts by viewers and filters by level, live and search', async () => {
     await board.locator('select[aria-label="Sort by"]').selectOption('viewers');
     const viewers = await board

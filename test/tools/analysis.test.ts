@@ -7,6 +7,7 @@ import { decimalSum } from '../../src/format/decimal.js';
 import { EXAMPLES } from '../../src/reference.js';
 import type { SimSession } from '../../src/simulator/data.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
+import { NOT_COVERED } from '../../src/tools/coverage.js';
 import { call, connect, type Harness, ids, SIM_KEY, sc, startSim } from '../helpers.js';
 
 let sim: Simulator;
@@ -103,24 +104,62 @@ describe('the guidance programs answer exactly', () => {
     const byMint = new Map(sim.data.tokens.map((t) => [t.mintId, t]));
     const verdicts = [0, 50, 100].map((at) =>
       raw('/botting/bulk', { mintIds: mintIds.slice(at, at + 50) }).then(
-        (b) => (b.data as { results: Array<{ mintId: string; confidenceLevel: string }> }).results,
+        (b) =>
+          (b.data as { results: Array<{ mintId: string; confidenceLevel: string; confidence: number }> })
+            .results,
       ),
     );
-    const flagged = new Map((await Promise.all(verdicts)).flat().map((r) => [r.mintId, r.confidenceLevel]));
+    const verdict = new Map((await Promise.all(verdicts)).flat().map((r) => [r.mintId, r]));
+    // Every live token with a verdict, whatever its level's name: none is assumed beyond what the data shows.
     const expected = mintIds
       .map((m) => byMint.get(m))
-      .filter((t) => t?.isCurrentlyLive && ['HIGH', 'MEDIUM'].includes(flagged.get(t.mintId) ?? ''))
+      .filter((t) => t?.isCurrentlyLive && verdict.has(t.mintId))
       .map((t) => ({
         mintId: t?.mintId,
         coinSymbol: t?.coinSymbol,
         currentViewers: t?.currentViewers,
-        level: flagged.get(t?.mintId ?? ''),
+        level: verdict.get(t?.mintId ?? '')?.confidenceLevel,
+        confidence: verdict.get(t?.mintId ?? '')?.confidence,
       }))
-      .sort((a, b) => (b.currentViewers ?? 0) - (a.currentViewers ?? 0));
+      .sort(
+        (a, b) =>
+          (b.confidence ?? 0) - (a.confidence ?? 0) || (b.currentViewers ?? 0) - (a.currentViewers ?? 0),
+      );
     expect(expected.length).toBeGreaterThan(0);
+    expect(new Set(expected.map((r) => r.level)).size).toBeGreaterThan(1);
     expect(sc(out).value).toEqual(expected);
     // Records read as a table in the text.
-    expect(out.text).toMatch(/mintId\s+coinSymbol\s+currentViewers\s+level/);
+    expect(out.text).toMatch(/mintId\s+coinSymbol\s+currentViewers\s+level\s+confidence/);
+  });
+  it('the botting example keeps every level an upstream names (HIGH, ELEVATED, NOMINAL, INCONCLUSIVE), none assumed', async () => {
+    const mintIds = ids(sim, 'platform_a', 40).filter((m) => sim.data.byMint.get(m)?.isCurrentlyLive);
+    const levels = ['NOMINAL', 'ELEVATED', 'HIGH', 'INCONCLUSIVE'];
+    const picked = mintIds.slice(0, 4);
+    expect(picked).toHaveLength(4);
+    sim.injectFor(/botting/, {
+      status: 200,
+      body: {
+        success: true,
+        data: {
+          results: picked.map((mintId, i) => ({
+            mintId,
+            confidenceLevel: levels[i],
+            confidence: [0.1, 0.6, 0.9, 0.3][i],
+            score: i,
+            reasons: [],
+          })),
+          errors: [],
+        },
+      },
+    });
+    const out = await run(withInputs({ mintIds: picked }, EXAMPLES.bottedLive));
+    expect(out.isError, out.text).toBe(false);
+    expect((sc(out).value as Array<{ level: string }>).map((r) => r.level)).toEqual([
+      'HIGH',
+      'ELEVATED',
+      'INCONCLUSIVE',
+      'NOMINAL',
+    ]);
   });
 });
 
@@ -227,7 +266,7 @@ try { await ${expr}; return 'sent'; } catch (e) { return String(e.message); }`,
       const row = rows.find((r) => r.mintId === id);
       // The upstream's own error text, kept; the coverage beside it.
       expect(row?.error).toBe(expected.errors.find((e) => e.mintId === id)?.error);
-      expect(row?.coverage).toBe('streams on platform_c, which botting analysis does not cover');
+      expect(row?.coverage).toBe(NOT_COVERED);
     }
     for (const id of onB) expect(rows.find((r) => r.mintId === id)?.coverage).toBeNull();
     // The lookup is one /streamers request, counted in the run's requests.

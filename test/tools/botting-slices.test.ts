@@ -2,6 +2,7 @@
 // lists computed here from its data; the short per-caller cache proven by the simulator's request log;
 // and platform_c tokens on chain_b named next to their result by both botting tools.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { decimalSum } from '../../src/format/decimal.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { INVESTIGATION_TTL_MS, recall, remember } from '../../src/tools/investigation-cache.js';
 import { call, connect, failedOf, type Harness, ids, sc, startSim } from '../helpers.js';
@@ -214,8 +215,9 @@ describe('platform_c tokens on chain_b', () => {
     const out = await call(h.client, 'analyze_botting', { mintIds: [c, ...b], chain: 'chain_b' });
     // Its level in brackets: shown, never counted.
     const line = out.text.split('\n').find((l) => l.startsWith('(LOW)') && l.includes(c));
-    expect(line).toContain('NOT COVERED: streams on platform_c, which botting analysis does not cover');
-    expect(out.text).toContain(`Not covered: 1 token streams on platform_c`);
+    expect(line).toContain('not covered (platform_c); (none)');
+    expect(out.text).toContain('Not covered (1): streams on platform_c');
+    expect(out.text).toContain(`a verdict on no data (1, in brackets in the table): ${c}`);
     expect(sc(out).counts).toMatchObject({ requested: 3, analysed: 2, notCovered: 1, byLevel: { LOW: 2 } });
     const results = sc(out).results as Array<Record<string, unknown>>;
     expect(results.find((r) => r.mintId === c)).toMatchObject({ covered: false });
@@ -243,7 +245,7 @@ describe('platform_c tokens on chain_b', () => {
       chain: 'chain_b',
       hours: 3,
     });
-    expect(out.text).toContain(`Not covered: 1 token streams on platform_c`);
+    expect(out.text).toContain('Not covered (1): streams on platform_c');
     expect(rowsOf(out).find((r) => r.mintId === c)).toMatchObject({ covered: false });
     expect(sc(out).notCovered).toEqual([c]);
     // The ids the upstream left out are not platform_c tokens: they keep the upstream's reason.
@@ -301,11 +303,11 @@ describe('platform_c tokens on chain_b', () => {
       const m = mix();
       const out = await call(h.client, 'investigate_botting', { mintIds: m.ids, chain: 'chain_b', hours: 5 });
       expect(out.text.split('\n')[0]).toBe(
-        `Botting investigation: 2 of 6 analysed tokens flagged HIGH, ${m.bHighLive.length} of them live now; 4 more on platform_c, not covered (10 requested, 0 failed; chain_b / platform_b, last 5 h)`,
+        `Botting investigation: 2 of 6 analysed tokens flagged HIGH, ${m.bHighLive.length} of them live now; 4 not covered (platform_c) (10 requested, 0 failed; chain_b / platform_b, last 5 h)`,
       );
       expect(sc(out).summary).toBe(out.text.split('\n')[0]);
       expect(out.text).toContain('Confidence levels: HIGH 2, MEDIUM 1, LOW 3');
-      expect(out.text).toContain('Not covered: 4 tokens stream on platform_c');
+      expect(out.text).toContain('Not covered (4): stream on platform_c');
       expect(sc(out).counts).toMatchObject({
         requested: 10,
         analysed: 6,
@@ -332,7 +334,7 @@ describe('platform_c tokens on chain_b', () => {
         levels: ['MEDIUM', 'HIGH'],
       });
       expect(out.text.split('\n')[0]).toBe(
-        `Botting investigation: 3 of 6 analysed tokens match levels MEDIUM, HIGH (and 4 not covered, on platform_c); in all, 2 flagged HIGH, ${m.bHighLive.length} of them live now; 4 more on platform_c, not covered (10 requested, 0 failed; chain_b / platform_b, last 6 h)`,
+        `Botting investigation: 3 of 6 analysed tokens match levels MEDIUM, HIGH (and 4 not covered (platform_c)); in all, 2 flagged HIGH, ${m.bHighLive.length} of them live now; 4 not covered (platform_c) (10 requested, 0 failed; chain_b / platform_b, last 6 h)`,
       );
       expect(sc(out).counts).toMatchObject({ matching: 7, matchingNotCovered: 4, flagged: 2 });
     });
@@ -341,23 +343,150 @@ describe('platform_c tokens on chain_b', () => {
       const m = mix();
       const out = await call(h.client, 'analyze_botting', { mintIds: m.ids, chain: 'chain_b' });
       expect(out.text.split('\n')[0]).toBe(
-        'Botting analysis: 2 of 6 analysed tokens flagged HIGH; 4 more on platform_c, not covered (10 requested, 0 failed; chain_b / platform_b, last 24 h)',
+        'Botting analysis: 2 of 6 analysed tokens flagged HIGH; 4 not covered (platform_c) (10 requested, 0 failed; chain_b / platform_b, last 24 h)',
       );
-      expect(out.text).toContain('Confidence levels: HIGH 2, MEDIUM 1, LOW 3 (average confidence ≈0.433)');
+      expect(out.text).toContain(
+        'Confidence levels: HIGH 2, MEDIUM 1, LOW 3 (average confidence ≈0.433, computed over the 6 analysed tokens, 3 decimals)',
+      );
       expect(sc(out).counts).toEqual({
         requested: 10,
         analysed: 6,
         failed: 0,
         byLevel: { HIGH: 2, MEDIUM: 1, LOW: 3 },
         averageConfidence: 0.433,
+        averageConfidenceOf: 'computed over the 6 analysed tokens, 3 decimals',
         notCovered: 4,
       });
       expect(sc(out).notCovered).toEqual(m.c);
     });
   });
 
+  it('investigate_botting keeps not-covered tokens in the ranking data: their viewers and fees count in the totals', async () => {
+    const b = ids(sim, 'platform_b', 3);
+    const c = ids(sim, 'platform_c', 3);
+    const all = [...b, ...c];
+    const out = await call(h.client, 'investigate_botting', {
+      mintIds: all,
+      chain: 'chain_b',
+      includeCreatorFees: true,
+    });
+    const rows = rowsOf(out);
+    // Every token asked is a row: the platform_c ones last, unranked for suspicion, with their record and fees.
+    expect(rows.map((r) => r.mintId).sort()).toEqual([...all].sort());
+    for (const id of c) {
+      const row = rows.find((r) => r.mintId === id);
+      expect(row).toMatchObject({
+        covered: false,
+        level: null,
+        viewers: token(id)?.currentViewers,
+        feesInNativeCoin: token(id)?.fees?.feesInNativeCoin ?? null,
+      });
+      expect(typeof row?.upstreamError).toBe('string');
+    }
+    const viewers = all.reduce((n, id) => n + (token(id)?.currentViewers ?? 0), 0);
+    const viewersC = c.reduce((n, id) => n + (token(id)?.currentViewers ?? 0), 0);
+    const counts = sc(out).counts as Record<string, Record<string, unknown>>;
+    expect(counts.viewersNow).toMatchObject({ total: viewers, tokensWithValue: 6 });
+    expect(counts.viewersNow?.notCovered).toMatchObject({ value: viewersC });
+    const fees = all.map((id) => token(id)?.fees?.feesInNativeCoin).filter((f) => f !== undefined);
+    expect(counts.feesInNativeCoin).toMatchObject({
+      total: Number(decimalSum(fees)),
+      tokensWithValue: fees.length,
+    });
+    expect(out.text).toContain(`Viewers now: ${viewers.toLocaleString('en')} over the 6 tokens asked`);
+    expect(out.text).toContain(`not covered ${viewersC.toLocaleString('en')}`);
+  });
+
   it('on chain_a no lookup is made', async () => {
     await call(h.client, 'analyze_botting', { mintIds: mints.slice(0, 3) });
     expect(sim.requests.map((r) => r.path)).toEqual(['/botting/bulk']);
+  });
+});
+
+describe('one average, and levels the document does not name', () => {
+  it('analyze_botting and investigate_botting give the same average confidence, computed, its source stated', async () => {
+    const a = ids(sim, 'platform_a', 12);
+    const analysed = await call(h.client, 'analyze_botting', { mintIds: a });
+    const investigated = await call(h.client, 'investigate_botting', { mintIds: a });
+    const confidences = a.map((id) => token(id)?.botting?.confidence).filter((v) => v !== undefined);
+    const mean = confidences.reduce((x, y) => x + y, 0) / confidences.length;
+    const expected = Number(mean.toFixed(3));
+    for (const out of [analysed, investigated]) {
+      expect(sc(out).counts).toMatchObject({
+        averageConfidence: expected,
+        averageConfidenceOf: `computed over the ${confidences.length} analysed tokens, 3 decimals`,
+      });
+    }
+    const levelsLine = (text: string) => text.split('\n').find((l) => l.startsWith('Confidence levels:'));
+    expect(levelsLine(analysed.text)).toBe(levelsLine(investigated.text));
+    expect(levelsLine(analysed.text)).toContain(
+      `average confidence ${expected === mean ? '' : '≈'}${expected}`,
+    );
+  });
+
+  // Another upstream's levels (the document shows only HIGH) and its own unrounded summary average.
+  const custom = (a: string[]) => {
+    const verdicts: Array<[string, number]> = [
+      ['NOMINAL', 0.12],
+      ['HIGH', 0.91],
+      ['INCONCLUSIVE', 0.09],
+      ['ELEVATED', 0.55],
+    ];
+    sim.injectFor(/botting/, {
+      status: 200,
+      body: {
+        success: true,
+        data: {
+          results: verdicts.map(([confidenceLevel, confidence], i) => ({
+            mintId: a[i],
+            confidenceLevel,
+            confidence,
+            score: Math.round(confidence * 10),
+            reasons: [`reason ${confidenceLevel}`],
+          })),
+          errors: [],
+          summary: { totalRequested: 4, successful: 4, failed: 0, averageConfidence: 0.4175000000000001 },
+        },
+      },
+    });
+    return Number(((0.12 + 0.91 + 0.09 + 0.55) / 4).toFixed(3));
+  };
+
+  it('analyze_botting with levels HIGH, ELEVATED, NOMINAL, INCONCLUSIVE: ordered by the data, the computed average', async () => {
+    const a = ids(sim, 'platform_a', 4);
+    const expected = custom(a);
+    const out = await call(h.client, 'analyze_botting', { mintIds: a });
+    expect(out.text).toContain(
+      `Confidence levels: HIGH 1, ELEVATED 1, NOMINAL 1, INCONCLUSIVE 1 (average confidence ≈${expected}, computed over the 4 analysed tokens, 3 decimals)`,
+    );
+    expect(out.text).not.toContain('0.4175000000000001');
+    expect((sc(out).results as Array<{ level: string }>).map((r) => r.level)).toEqual([
+      'HIGH',
+      'ELEVATED',
+      'NOMINAL',
+      'INCONCLUSIVE',
+    ]);
+  });
+
+  it("investigate_botting with those levels: each level's share of the viewers, and a filter on ELEVATED", async () => {
+    const a = ids(sim, 'platform_a', 4);
+    custom(a);
+    const out = await call(h.client, 'investigate_botting', { mintIds: a, hours: 7 });
+    const viewers = (id: string | undefined) => (id ? (token(id)?.currentViewers ?? 0) : 0);
+    const total = a.reduce((n, id) => n + viewers(id), 0);
+    const byLevel = (sc(out).counts as { viewersNow: { byLevel: Record<string, { value: number }> } })
+      .viewersNow.byLevel;
+    expect(Object.keys(byLevel)).toEqual(['HIGH', 'ELEVATED', 'NOMINAL', 'INCONCLUSIVE']);
+    expect(byLevel.HIGH?.value).toBe(viewers(a[1]));
+    expect(byLevel.ELEVATED?.value).toBe(viewers(a[3]));
+    expect(out.text).toContain(
+      `Viewers now: ${total.toLocaleString('en')} over the 4 tokens asked (4 with a value): HIGH `,
+    );
+    const elevated = await call(h.client, 'investigate_botting', {
+      mintIds: a,
+      hours: 7,
+      levels: ['elevated'],
+    });
+    expect(rowsOf(elevated).map((r) => r.mintId)).toEqual([a[3]]);
   });
 });

@@ -117,7 +117,7 @@ describe('ids unknown on the chain asked', () => {
     const b = ids(sim, 'platform_b', 30);
     const out = await call(h.client, 'analyze_botting', { mintIds: b });
     const hint =
-      "none of the 30 ids sent is known on chain_a; they may be another chain's tokens: try analyze_botting with chain chain_b, platform platform_b.";
+      "none of the 30 ids sent was found with chain chain_a, platform platform_a (no other chain or platform was asked); they may be another platform's or chain's tokens: try analyze_botting with chain chain_b, platform platform_b.";
     expect(out.text).toContain(`"Token not found" (30): ${b[0]?.slice(0, 6)}…`);
     expect(out.text).toContain(`Hint: ${hint}`);
     expect(sc(out).errors).toEqual([{ error: 'Token not found', count: 30, mintIds: b, hint }]);
@@ -127,9 +127,30 @@ describe('ids unknown on the chain asked', () => {
     const b = ids(sim, 'platform_b', 4);
     const out = await call(h.client, 'get_streamers_analytics', { mintIds: b });
     expect(out.text).toContain(
-      'try get_streamers_analytics with chain chain_b, platform all, or get_streamers_analytics with chain all, platform all.',
+      'try get_streamers_analytics with chain all, platform all, or get_streamers_analytics with chain chain_b, platform all.',
     );
     expect((sc(out).errors as Array<{ hint?: string }>)[0]?.hint).toContain('chain chain_b');
+  });
+
+  it('a token of another platform of the same chain: that platform is proposed first, and no chain is said to be searched', async () => {
+    const c = ids(sim, 'platform_c', 1);
+    const out = await call(h.client, 'get_streamers_analytics', {
+      mintIds: c,
+      chain: 'chain_b',
+      platform: 'platform_b',
+    });
+    const hint = (sc(out).errors as Array<{ hint?: string }>)[0]?.hint ?? '';
+    expect(hint).toMatch(/^the id sent was not found with chain chain_b, platform platform_b /);
+    expect(hint).toContain(': try get_streamers_analytics with chain chain_b, platform all, or ');
+    expect(hint).not.toContain('known on chain_b');
+    expect(out.text).toContain(`Hint: ${hint}`);
+    // The pair proposed first finds it.
+    const again = await call(h.client, 'get_streamers_analytics', {
+      mintIds: c,
+      chain: 'chain_b',
+      platform: 'all',
+    });
+    expect(again.text).not.toContain('Failed (');
   });
 
   it('a few unknown ids among many known ones get no hint', async () => {
@@ -150,7 +171,7 @@ describe('ids unknown on the chain asked', () => {
     expect(out.text).not.toContain(b[0]);
     expect(out.text).toContain(`${b[0]?.slice(0, 6)}…`);
     expect(nextLine(out)).toBe(
-      "none of the 30 ids sent is known on chain_a; they may be another chain's tokens: try list_streamers with chain chain_b, platform all, or list_streamers with chain all, platform all.",
+      "none of the 30 ids sent was found with chain chain_a, platform platform_a (no other chain or platform was asked); they may be another platform's or chain's tokens: try list_streamers with chain all, platform all, or list_streamers with chain chain_b, platform all.",
     );
     sameNext(out);
     expect(sc(out).notFound).toEqual(b);
