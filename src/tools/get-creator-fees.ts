@@ -167,7 +167,7 @@ export const getCreatorFees = defineTool({
                 money(f.totalFees),
                 label(f.currency, 12),
                 String(fiat.rank(f) ?? '–'),
-                clean(f.creatorAddress, 64),
+                f.creatorAddress === null ? '–' : clean(f.creatorAddress, 64),
               ]),
             )
           : []),
@@ -191,7 +191,8 @@ export const getCreatorFees = defineTool({
               feesInNativeCoin: exact(f.feesInNativeCoin),
               totalFees: exact(f.totalFees),
               currency: clean(f.currency, 16),
-              creatorAddress: clean(f.creatorAddress, 64),
+              // An upstream null stays null (never an empty string).
+              creatorAddress: f.creatorAddress == null ? null : clean(f.creatorAddress, 64),
             }),
       }));
       return result({

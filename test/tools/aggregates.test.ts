@@ -86,6 +86,13 @@ describe('get_creator_fees', () => {
     expect(out.text.split('\n')[0]).toBe('Creator fees: 0 of 1 token found, 1 failed');
     expect(sc(out).totals).toEqual({ nativeCoin: 0, nativeCoinTokens: 0, byCurrency: [] });
   });
+
+  it('an upstream null stays null in structuredContent and reads as – in the text, never an empty string', async () => {
+    fees([{ tokenAddress: A, creatorAddress: null, totalFees: 5, currency: 'USD', feesInNativeCoin: 1 }]);
+    const out = await call(h.client, 'get_creator_fees', { tokenAddresses: [A] });
+    expect((sc(out).results as Array<Record<string, unknown>>)[0]?.creatorAddress).toBeNull();
+    expect(out.text.split('\n').find((l) => /^[\d–] /.test(l) && l.includes(A))).toMatch(/ –$/);
+  });
 });
 
 describe('get_streamer_sessions', () => {
@@ -229,10 +236,14 @@ describe('get_streamers_analytics and the heatmap', () => {
       max: 9,
       maxAt: '2026-11-20T11:00:00Z',
       mean: 6,
+      maxRise: 4,
+      maxRiseAt: '2026-11-20T11:00:00Z',
+      maxFall: -8,
+      maxFallAt: '2026-11-20T14:00:00Z',
       ignored: 1,
     });
     expect(out.text).toContain(
-      'dataPoints[].viewers=computed over 4 points: first 5, last 1, min 1 at 2026-11-20T14:00:00Z, max 9 at 2026-11-20T11:00:00Z, mean 6 (1 non-numeric left out)',
+      'dataPoints[].viewers=computed over 4 points: first 5, last 1, min 1 at 2026-11-20T14:00:00Z, max 9 at 2026-11-20T11:00:00Z, mean 6, largest rise +4 at 2026-11-20T11:00:00Z, largest fall -8 at 2026-11-20T14:00:00Z (1 non-numeric left out)',
     );
   });
 
