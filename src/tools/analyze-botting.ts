@@ -98,7 +98,10 @@ export const analyzeBotting = defineTool({
         : []),
     ];
     ctx.view?.(
-      boardData(findings, errors, { chain, platform, hours, requested: mintIds.length }, mintIds, records),
+      boardData(findings, errors, { chain, platform, hours, requested: mintIds.length }, mintIds, records, {
+        title: 'Botting analysis',
+        hint: (n) => otherChainHint('analyze_botting', chain as Chain, SCOPES.botting, n, mintIds.length),
+      }),
     );
     return render(args, ctx, findings, errors, notes, summary, notCovered, lookup ? 2 : 1);
   },

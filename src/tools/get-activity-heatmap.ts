@@ -4,7 +4,7 @@ import { describeObject } from '../format/generic.js';
 import { dailySeries, gridLines, hourlyGrid, seriesLine } from '../format/heatmap.js';
 import { result } from '../format/result.js';
 import { cleanDeep, num } from '../format/text.js';
-import { heatmapGrids } from '../view-data.js';
+import { heatmapData } from '../view-data.js';
 import { SCOPES, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
 
@@ -33,7 +33,7 @@ export const getActivityHeatmap = defineTool({
   view: (body, { chain, platform }) => ({
     kind: 'heatmap',
     scope: { chain, platform },
-    grids: heatmapGrids(body.data),
+    ...heatmapData(body.data),
   }),
   render(body, args, ctx) {
     const data = asRecord(body.data);

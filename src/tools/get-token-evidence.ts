@@ -73,7 +73,7 @@ export const getTokenEvidence = defineTool({
     };
     ctx.view?.({
       kind: 'evidence',
-      scope: { mint, period, chain, platform },
+      scope: { mint, period, hours: HOURS[period], chain, platform },
       series:
         'body' in analytics
           ? seriesData(analytics.body.data, [mint])
