@@ -577,12 +577,7 @@ export function board(root: HTMLElement, data: Json, app: App) {
       : null,
   );
   const table = el('table', { class: 'board' }, el('thead', {}, head), tbody);
-  // The narrow layout's columns: level, score and each other drawn figure on one line, under the token's
-  // own line (its name has the panel's width) and over the reasons.
-  table.style.setProperty(
-    '--narrow',
-    `auto auto${has.viewers ? ' auto' : ''}${has.fees ? ' auto' : ''}${has.live ? ' minmax(3.4em, auto)' : ''} minmax(0, 1fr)`,
-  );
+
   // Nothing analysed: no table, no filters over nothing; the failures above say why.
   if (!rows.length) {
     root.append(

@@ -162,6 +162,8 @@ export function lineChart(
           live: true,
           // Each legend marker drawn as its line is: solid, then dashed, dotted, double past the palette.
           markers: {
+            // (A double border needs three pixels to show as two lines.)
+            width: (_u, i) => (i <= series.length && i > 3 * palette.length ? 3 : 2),
             dash: (_u, i) =>
               i > series.length ? 'dashed' : (MARKER_DASH[Math.floor((i - 1) / palette.length)] ?? 'double'),
           },
