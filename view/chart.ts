@@ -178,6 +178,7 @@ export function lineChart(
       : null;
     if (peak) {
       peak.style.borderRadius = '50%';
+      peak.style.borderStyle = 'solid';
       peak.style.background = fg;
     }
     // The id of each series on hover over its legend entry.
