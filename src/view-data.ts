@@ -2,9 +2,9 @@
 // upstream string cleaned and capped, only the ids that were asked for (others counted as unexpected), rows
 // capped with the cap stated. The view itself imports only VIEW_DATA_KEY from here.
 import type { ApiRequest } from './api/client.js';
-import { asArray, asRecord, type ItemError } from './format/batch.js';
+import { asArray, asRecord, failures as failureGroups, type ItemError } from './format/batch.js';
 import type { Finding } from './format/botting.js';
-import { type HourlyGrid, hourlyGrid } from './format/heatmap.js';
+import { dailySeries, type HourlyGrid, hourlyGrid } from './format/heatmap.js';
 import { mainSeries, messageOf, numberOf, readSeries, idOf as shapeIdOf } from './format/shape.js';
 import { clean } from './format/text.js';
 import { SHAPES } from './tools/shared.js';
@@ -22,6 +22,7 @@ export const VIEW_LIMITS = {
   fields: 12,
   sessions: 50,
   grids: 8,
+  days: 62,
 } as const;
 const CHARS = { id: 64, name: 80, symbol: 24, reason: 160, error: 160, field: 40, time: 40 } as const;
 
@@ -44,6 +45,32 @@ function requestedOnly<T>(items: readonly T[], idOf: (item: T) => string, reques
   return { kept, unexpected: items.length - kept.length };
 }
 
+/** The next step the text channel gives when `n` of the ids were not found (src/tools/shared.ts otherChainHint). */
+type Hint = (n: number) => string | undefined;
+/** The hint the text channel says with the failures, if any (the same words). */
+const hintOf = (errors: readonly ItemError[], hint?: Hint) =>
+  hint
+    ? (failureGroups(errors, 'ids', hint).json.find((g) => typeof g.hint === 'string')?.hint ?? null)
+    : null;
+
+/** A token's creator fees, as joined by investigate_botting. */
+export interface FeesOf {
+  totalFees: number | null;
+  currency: string;
+  feesInNativeCoin: number | null;
+}
+
+/** What the call asked beyond the data: the board opens with the same slice the text channel describes. */
+export interface BoardOptions {
+  /** The tool's own title (the view is headed as the tool is named). */
+  title: string;
+  /** The call's filters and order (investigate_botting's levels, liveOnly, sortBy). */
+  filters?: { levels?: string[] | undefined; liveOnly?: boolean; sortBy?: string };
+  /** Creator fees by id, when the call joined them. */
+  fees?: ReadonlyMap<string, FeesOf> | undefined;
+  hint?: Hint;
+}
+
 /** The investigation board: the requested tokens' findings, most suspicious first, joined with their records. */
 export function boardData(
   ranked: readonly Finding[],
@@ -51,17 +78,30 @@ export function boardData(
   scope: Record<string, unknown>,
   requested: readonly string[],
   records?: ReadonlyMap<string, Record<string, unknown>>,
+  options: BoardOptions = { title: 'Botting investigation' },
 ) {
   const findings = requestedOnly(ranked, (f) => f.mintId, requested);
   const failed = requestedOnly(errors, (e) => e.id, requested);
+  const { filters, fees } = options;
   return {
     kind: 'board' as const,
+    title: options.title,
     scope,
+    ...(filters
+      ? {
+          filters: {
+            levels: filters.levels?.map((l) => clean(l, 32)) ?? null,
+            liveOnly: filters.liveOnly === true,
+            sortBy: filters.sortBy ?? null,
+          },
+        }
+      : {}),
     total: findings.kept.length,
     limits: { rows: VIEW_LIMITS.rows },
     unexpected: findings.unexpected + failed.unexpected,
     rows: findings.kept.slice(0, VIEW_LIMITS.rows).map((f) => {
       const r = records?.get(f.mintId);
+      const fee = fees?.get(f.mintId);
       return {
         mintId: f.mintId,
         level: clean(f.level, 16),
@@ -72,11 +112,20 @@ export function boardData(
         live: typeof r?.isCurrentlyLive === 'boolean' ? r.isCurrentlyLive : null,
         viewers: numOr(r?.currentViewers),
         marketCap: numOr(r?.tokenMarketCap),
+        ...(fees
+          ? {
+              feesNative: numOr(fee?.feesInNativeCoin),
+              feesTotal: numOr(fee?.totalFees),
+              feesCurrency: fee ? clean(fee.currency, 16) || null : null,
+            }
+          : {}),
       };
     }),
+    failed: failed.kept.length,
     failures: failed.kept
       .slice(0, VIEW_LIMITS.failures)
       .map((e) => ({ id: clean(e.id, CHARS.id), error: clean(e.error, CHARS.error) })),
+    hint: hintOf(failed.kept, options.hint),
   };
 }
 
@@ -101,6 +150,7 @@ export function seriesData(
   data: unknown,
   requested: readonly string[],
   names: ReadonlyMap<string, TokenNames> = new Map(),
+  hint?: Hint,
 ) {
   const asked = new Set(requested);
   const results = asArray(asRecord(data).results).map(asRecord);
@@ -137,7 +187,12 @@ export function seriesData(
     (e) => e.id,
     requested,
   );
-  return { series, failures: failures.kept, unexpected: mine.unexpected + failures.unexpected };
+  return {
+    series,
+    failures: failures.kept,
+    hint: hintOf(failures.kept, hint),
+    unexpected: mine.unexpected + failures.unexpected,
+  };
 }
 
 /** A token's streaming sessions as the document gives them (its fields only), newest as sent, capped. */
@@ -172,6 +227,59 @@ export function heatmapGrids(data: unknown) {
   };
   visit(data, [], 0);
   return grids;
+}
+
+/** Days of a `{ "YYYY-MM-DD": n }` series as the view draws them: each day with its value, capped. */
+const daysOf = (days: Record<string, unknown>) =>
+  Object.entries(days)
+    .filter(
+      (e): e is [string, number] =>
+        /^\d{4}-\d\d-\d\d$/.test(e[0]) && typeof e[1] === 'number' && Number.isFinite(e[1]),
+    )
+    .sort((x, y) => (x[0] < y[0] ? -1 : 1))
+    .slice(-VIEW_LIMITS.days)
+    .map(([date, value]) => ({ date, value }));
+
+/**
+ * A heatmap answer's view: the facts the text channel heads with (busiest day, the month's days, the
+ * consistency total), read from the documented containers as the tool reads them, and every "a-b" grid.
+ */
+export function heatmapData(data: unknown) {
+  const d = asRecord(data);
+  const monthly = asRecord(d.monthly);
+  const calendar = asRecord(monthly.calendar);
+  const monthDays = asRecord(monthly.dailyActivity);
+  const consistencyDays = asRecord(asRecord(d.consistency).consistencyData);
+  const month = dailySeries(monthDays);
+  const consistency = dailySeries(consistencyDays);
+  const int = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : null);
+  const year = int(calendar.year);
+  const monthNo = int(calendar.month);
+  return {
+    grids: heatmapGrids(data),
+    month: month
+      ? {
+          label: year !== null && monthNo !== null ? `${year}-${String(monthNo).padStart(2, '0')}` : null,
+          from: month.from,
+          to: month.to,
+          max: month.max,
+          peak: month.peak,
+          active: month.active,
+          days: daysOf(monthDays),
+        }
+      : null,
+    consistency: consistency
+      ? {
+          from: consistency.from,
+          to: consistency.to,
+          days: consistency.days,
+          active: consistency.active,
+          total: consistency.total,
+          max: consistency.max,
+          peak: consistency.peak,
+        }
+      : null,
+  };
 }
 
 /** The names of up to 100 tokens from their streamer records (POST /streamers); none when that fails. */

@@ -1,11 +1,11 @@
 // The investigation board: one row per finding, most suspicious first, sortable and filterable. Rows stack
-// below 640 px (token, level, score and viewers on one line, the reasons under them); 50 rows are drawn at
-// a time (more on request), so 2,000 findings render as fast as 50. A token's evidence opens inline, under
+// below 640 px (the token on a line of its own, then level, score and viewers, the reasons under them); 50
+// rows are drawn at a time (more on request), so 2,000 findings render as fast as 50. A token's evidence opens inline, under
 // its row; closing it returns to that row.
 import type { App } from '@modelcontextprotocol/ext-apps';
 import { VIEW_DATA_KEY } from '../src/view-data.js';
 import { lineChart, type Series, type Span, seriesLabel } from './chart.js';
-import { asArray, asRecord, el, type Json, n, put, time, timeOf } from './dom.js';
+import { asArray, asRecord, el, type Json, n, plural, put, time, timeOf } from './dom.js';
 
 interface Row {
   mintId: string;
@@ -18,8 +18,12 @@ interface Row {
   live: boolean | null;
   viewers: number | null;
   marketCap: number | null;
+  /** Only when the call joined creator fees. */
+  feesNative?: number | null;
+  feesTotal?: number | null;
+  feesCurrency?: string | null;
 }
-type SortKey = 'level' | 'score' | 'confidence' | 'viewers' | 'marketCap';
+type SortKey = 'level' | 'score' | 'confidence' | 'viewers' | 'marketCap' | 'fees';
 const PAGE = 50;
 /** The one level the interface document names; the set of levels is not documented (another upstream names its own). */
 const FLAGGED = 'HIGH';
@@ -54,15 +58,58 @@ function levelRanks(rows: readonly Row[]): Map<string, number> {
 /** A level's badge: HIGH (documented) marked; every other level, whatever its name, neutral. */
 const levelClass = (l: string) => `level ${l.toUpperCase() === FLAGGED ? 'level-flagged' : 'level-other'}`;
 const tokenName = (r: Row) => (r.name && r.symbol ? `${r.name} (${r.symbol})` : seriesLabel(r));
+/** The call's sortBy (investigate_botting) as the board's own sort key. */
+const CALL_SORT: Record<string, SortKey> = {
+  suspicion: 'level',
+  score: 'score',
+  confidence: 'confidence',
+  viewers: 'viewers',
+  marketCap: 'marketCap',
+  fees: 'fees',
+};
+const sortValue = (r: Row, k: Exclude<SortKey, 'level'>) => (k === 'fees' ? (r.feesNative ?? null) : r[k]);
+/** One Escape handler per page: the board drawn last owns it. */
+let keys: AbortController | undefined;
+
+interface Column {
+  key: SortKey | null;
+  label: string;
+  cls: string;
+  cell: (r: Row) => HTMLTableCellElement;
+}
 
 export function board(root: HTMLElement, data: Json, app: App) {
   const rows = asArray(data.rows) as Row[];
   const scope = asRecord(data.scope);
+  const filters = asRecord(data.filters);
   const total = typeof data.total === 'number' ? data.total : rows.length;
-  const state = { sort: 'level' as SortKey, desc: false, level: '', live: false, q: '', shown: PAGE };
+  const title = typeof data.title === 'string' ? data.title : 'Botting investigation';
+  // Columns and filters only for what the data has (analyze_botting joins no streamer records).
+  const has = {
+    viewers: rows.some((r) => r.viewers !== null),
+    marketCap: rows.some((r) => r.marketCap !== null),
+    live: rows.some((r) => r.live !== null),
+    fees: rows.some((r) => 'feesNative' in r),
+  };
   const ranks = levelRanks(rows);
   const levels = [...ranks.keys()];
   const levelRank = (l: string) => ranks.get(l) ?? ranks.size;
+  // The board opens on the call's slice (its levels, liveOnly and sortBy); the person can clear it.
+  const callLevels = Array.isArray(filters.levels) ? filters.levels.map(String) : null;
+  const one =
+    callLevels?.length === 1
+      ? levels.find((l) => l.toUpperCase() === callLevels[0]?.toUpperCase())
+      : undefined;
+  const levelValue = callLevels ? (one ?? callLevels.join('\n')) : '';
+  const sort0 = CALL_SORT[String(filters.sortBy)] ?? 'level';
+  const state = {
+    sort: sort0,
+    desc: sort0 !== 'level',
+    level: levelValue,
+    live: filters.liveOnly === true,
+    q: '',
+    shown: PAGE,
+  };
 
   const counts = el('ul', { class: 'chips', 'aria-label': 'Tokens per level' });
   for (const l of levels)
@@ -78,37 +125,118 @@ export function board(root: HTMLElement, data: Json, app: App) {
   });
   const levelSelect = el('select', { 'aria-label': 'Level' }, el('option', { value: '' }, 'All levels'));
   for (const l of levels) levelSelect.append(el('option', { value: l }, l));
+  // Levels the call asked for that are not one level of this board (none, or several): as asked.
+  if (callLevels && !one) levelSelect.append(el('option', { value: levelValue }, callLevels.join(', ')));
+  levelSelect.value = state.level;
   const sortSelect = el('select', { 'aria-label': 'Sort by' });
-  const SORTS: Array<[SortKey, string]> = [
-    ['level', 'Most suspicious'],
-    ['score', 'Score'],
-    ['confidence', 'Confidence'],
-    ['viewers', 'Viewers'],
-    ['marketCap', 'Market cap'],
+  const SORTS: Array<[SortKey, string, boolean]> = [
+    ['level', 'Most suspicious', true],
+    ['score', 'Score', true],
+    ['confidence', 'Confidence', true],
+    ['viewers', 'Viewers', has.viewers],
+    ['marketCap', 'Market cap', has.marketCap],
+    ['fees', 'Fees (native coin)', has.fees],
   ];
-  for (const [key, label] of SORTS) sortSelect.append(el('option', { value: key }, label));
+  for (const [key, label, shown] of SORTS) if (shown) sortSelect.append(el('option', { value: key }, label));
+  sortSelect.value = state.sort;
   const liveBox = el('input', { type: 'checkbox', id: 'live-only' });
+  liveBox.checked = state.live;
+  const clear = el('button', { type: 'button', class: 'clear' }, 'Clear filters');
   const tbody = el('tbody');
   const shown = el('p', { class: 'muted', 'aria-live': 'polite' });
   const more = el('div', { class: 'controls more' });
 
-  const columns: Array<[SortKey | null, string, string]> = [
-    [null, 'Token', 'token'],
-    ['level', 'Level', 'level'],
-    ['score', 'Score', 'num score'],
-    ['confidence', 'Confidence', 'num confidence'],
-    ['viewers', 'Viewers', 'num viewers'],
-    ['marketCap', 'Market cap', 'num mcap'],
-    [null, 'Live', 'live'],
-    [null, 'Reasons', 'reasons'],
+  const td = (cls: string, text: string, label?: string) =>
+    el('td', label ? { class: cls, 'data-label': label } : { class: cls }, text);
+  const columns: Column[] = [
+    { key: null, label: 'Token', cls: 'token', cell: () => el('td', { class: 'token' }) },
+    {
+      key: 'level',
+      label: 'Level',
+      cls: 'level',
+      cell: (r) => el('td', { class: 'level' }, el('span', { class: levelClass(r.level) }, r.level)),
+    },
+    { key: 'score', label: 'Score', cls: 'num score', cell: (r) => td('num score', n(r.score), 'score') },
+    {
+      key: 'confidence',
+      label: 'Confidence',
+      cls: 'num confidence',
+      cell: (r) => td('num confidence', conf(r.confidence), 'conf.'),
+    },
+    ...(has.viewers
+      ? [
+          {
+            key: 'viewers' as const,
+            label: 'Viewers',
+            cls: 'num viewers',
+            cell: (r: Row) => td('num viewers', n(r.viewers), 'viewers'),
+          },
+        ]
+      : []),
+    ...(has.marketCap
+      ? [
+          {
+            key: 'marketCap' as const,
+            label: 'Market cap',
+            cls: 'num mcap',
+            cell: (r: Row) => td('num mcap', n(r.marketCap), 'mcap'),
+          },
+        ]
+      : []),
+    ...(has.fees
+      ? [
+          {
+            key: 'fees' as const,
+            label: 'Fees (native)',
+            cls: 'num fees',
+            cell: (r: Row) => {
+              const cell = td('num fees', n(r.feesNative), 'fees');
+              if (r.feesTotal != null)
+                cell.title = `total ${n(r.feesTotal)}${r.feesCurrency ? ` ${r.feesCurrency}` : ''}`;
+              return cell;
+            },
+          },
+        ]
+      : []),
+    ...(has.live
+      ? [
+          {
+            key: null,
+            label: 'Live',
+            cls: 'live',
+            cell: (r: Row) =>
+              el(
+                'td',
+                { class: r.live ? 'live is-live' : 'live' },
+                r.live === null ? '—' : r.live ? 'live' : '',
+              ),
+          },
+        ]
+      : []),
+    {
+      key: null,
+      label: 'Reasons',
+      cls: 'reasons',
+      cell: (r) =>
+        el(
+          'td',
+          { class: 'reasons' },
+          el('div', { title: r.reasons.join('; ') }, r.reasons.join('; ') || '(none)'),
+        ),
+    },
   ];
   const head = el('tr');
-  for (const [key, label, cls] of columns) {
+  for (const { key, label, cls } of columns) {
     if (!key) {
       head.append(el('th', { scope: 'col', class: cls }, label));
       continue;
     }
-    const button = el('button', { type: 'button', 'data-sort': key }, label);
+    const button = el(
+      'button',
+      { type: 'button', 'data-sort': key },
+      label,
+      el('span', { class: 'arrow', 'aria-hidden': 'true' }),
+    );
     button.addEventListener('click', () => sortBy(key, state.sort === key ? !state.desc : key !== 'level'));
     head.append(el('th', { scope: 'col', class: cls, 'aria-sort': 'none' }, button));
   }
@@ -124,60 +252,57 @@ export function board(root: HTMLElement, data: Json, app: App) {
 
   const compare = (a: Row, b: Row) => {
     const k = state.sort;
-    const va = k === 'level' ? levelRank(a.level) : a[k];
-    const vb = k === 'level' ? levelRank(b.level) : b[k];
+    const va = k === 'level' ? levelRank(a.level) : sortValue(a, k);
+    const vb = k === 'level' ? levelRank(b.level) : sortValue(b, k);
     if (va === null && vb === null) return 0;
     if (va === null) return 1;
     if (vb === null) return -1;
     return state.desc ? vb - va : va - vb;
   };
   const rowOf = (r: Row) => {
+    const full = r.name ? `${r.name}${r.symbol ? ` (${r.symbol})` : ''}` : r.symbol;
     const open = el('button', {
       type: 'button',
       class: 'token',
-      title: r.mintId,
+      title: full ? `${full}\n${r.mintId}` : r.mintId,
       'aria-expanded': 'false',
       'aria-label': `Evidence for ${tokenName(r)}`,
     });
-    open.append(
-      el('span', { class: 'name' }, r.name ?? seriesLabel(r)),
-      ' ',
-      el('span', { class: 'muted' }, r.symbol ?? ''),
-    );
-    const tr = el(
-      'tr',
-      { 'data-mint': r.mintId },
-      el('td', { class: 'token' }, open),
-      el('td', { class: 'level' }, el('span', { class: levelClass(r.level) }, r.level)),
-      el('td', { class: 'num score', 'data-label': 'score' }, n(r.score)),
-      el('td', { class: 'num confidence', 'data-label': 'conf.' }, conf(r.confidence)),
-      el('td', { class: 'num viewers', 'data-label': 'viewers' }, n(r.viewers)),
-      el('td', { class: 'num mcap', 'data-label': 'mcap' }, n(r.marketCap)),
-      el('td', { class: r.live ? 'live is-live' : 'live' }, r.live === null ? '—' : r.live ? 'live' : ''),
-      el(
-        'td',
-        { class: 'reasons' },
-        el('div', { title: r.reasons.join('; ') }, r.reasons.join('; ') || '(none)'),
-      ),
-    );
+    // The name wraps (two lines at most), the symbol always whole; no name: the whole id.
+    if (r.name || r.symbol)
+      open.append(
+        el('span', { class: 'name' }, r.name ?? ''),
+        r.symbol ? el('span', { class: 'symbol muted' }, r.symbol) : '',
+      );
+    else open.append(el('span', { class: 'ids' }, r.mintId));
+    const tr = el('tr', { 'data-mint': r.mintId }, ...columns.map((c) => c.cell(r)));
+    tr.firstElementChild?.append(open);
     open.addEventListener('click', () =>
       open.getAttribute('aria-expanded') === 'true' ? closeEvidence() : openEvidence(r, tr),
     );
     return tr;
   };
 
+  const wantedLevels = () =>
+    state.level ? new Set(state.level.split('\n').map((l) => l.toUpperCase())) : null;
   function draw() {
     closeEvidence(false);
     const q = state.q.trim().toLowerCase();
+    const wanted = wantedLevels();
     const visible = rows
-      .filter((r) => !state.level || r.level === state.level)
+      .filter((r) => !wanted || wanted.has(r.level.toUpperCase()))
       .filter((r) => !state.live || r.live === true)
       .filter((r) => !q || [r.name, r.symbol, r.mintId].some((s) => s?.toLowerCase().includes(q)))
       .sort(compare);
     for (const th of head.querySelectorAll('th')) {
       const key = th.querySelector('button')?.dataset.sort;
-      th.setAttribute('aria-sort', key === state.sort ? (state.desc ? 'descending' : 'ascending') : 'none');
+      const dir = key === state.sort ? (state.desc ? 'descending' : 'ascending') : 'none';
+      th.setAttribute('aria-sort', dir);
+      const arrow = th.querySelector('.arrow');
+      if (arrow) arrow.textContent = dir === 'descending' ? ' ▼' : dir === 'ascending' ? ' ▲' : '';
     }
+    const filtered = !!state.level || state.live;
+    clear.hidden = !filtered && !q;
     tbody.replaceChildren(...visible.slice(0, state.shown).map(rowOf));
     if (!visible.length)
       tbody.append(
@@ -188,7 +313,7 @@ export function board(root: HTMLElement, data: Json, app: App) {
             'td',
             { colspan: String(columns.length), class: 'muted' },
             q
-              ? `No token matches "${state.q.trim()}"${state.level || state.live ? ' with these filters' : ''}.`
+              ? `No token matches "${state.q.trim()}"${filtered ? ' with these filters' : ''}.`
               : 'No token matches these filters.',
           ),
         ),
@@ -196,8 +321,8 @@ export function board(root: HTMLElement, data: Json, app: App) {
     const drawn = Math.min(visible.length, state.shown);
     shown.textContent =
       drawn < visible.length
-        ? `Showing ${n(drawn)} of ${n(visible.length)} tokens`
-        : `${n(visible.length)} of ${n(rows.length)} tokens shown`;
+        ? `Showing ${n(drawn)} of ${plural(visible.length, 'token')}`
+        : `${n(visible.length)} of ${plural(rows.length, 'token')} shown`;
     more.replaceChildren();
     if (drawn < visible.length) {
       const next = el('button', { type: 'button' }, `Show ${n(Math.min(PAGE, visible.length - drawn))} more`);
@@ -229,6 +354,23 @@ export function board(root: HTMLElement, data: Json, app: App) {
     state.live = liveBox.checked;
     refilter();
   });
+  clear.addEventListener('click', () => {
+    state.level = levelSelect.value = '';
+    state.live = liveBox.checked = false;
+    state.q = search.value = '';
+    refilter();
+    levelSelect.focus();
+  });
+  // Escape closes the evidence wherever the focus is on the page (the README promises it).
+  keys?.abort();
+  keys = new AbortController();
+  document.addEventListener(
+    'keydown',
+    (e) => {
+      if (e.key === 'Escape' && open && root.isConnected) closeEvidence();
+    },
+    { signal: keys.signal },
+  );
 
   // ── Evidence, inline under the selected row ──
   let open: { row: HTMLTableRowElement; box: HTMLTableRowElement } | undefined;
@@ -246,7 +388,12 @@ export function board(root: HTMLElement, data: Json, app: App) {
   }
   function openEvidence(r: Row, row: HTMLTableRowElement, period = '1d') {
     if (open?.row !== row) closeEvidence(false);
-    const section = el('section', { class: 'evidence', 'aria-label': `Evidence for ${tokenName(r)}` });
+    const again = open !== undefined;
+    const section = el('section', {
+      class: 'evidence',
+      'aria-label': `Evidence for ${tokenName(r)}`,
+      tabindex: '-1',
+    });
     const box = open?.box ?? el('tr', { class: 'evidence-row' });
     box.replaceChildren(el('td', { colspan: String(columns.length) }, section));
     if (!open) row.after(box);
@@ -273,9 +420,9 @@ export function board(root: HTMLElement, data: Json, app: App) {
       el('p', { class: 'ids muted' }, r.mintId),
       body,
     );
-    section.addEventListener('keydown', (e) => {
-      if (e.key === 'Escape') closeEvidence();
-    });
+    // The focus moves into the panel (a new period keeps it on the period's menu).
+    if (again) periods.focus({ preventScroll: true });
+    else section.focus({ preventScroll: true });
     box.scrollIntoView?.({ block: 'nearest' });
     loadEvidence(r, period, body);
   }
@@ -312,6 +459,10 @@ export function board(root: HTMLElement, data: Json, app: App) {
     const series = asRecord(data.series);
     const sessions = data.sessions;
     const botting = asRecord(data.botting);
+    // The verdict of the panel's own window, said so (the list's may be another window).
+    const hours = asRecord(data.scope).hours;
+    const window = typeof hours === 'number' ? `over the last ${n(hours)} h` : 'over this period';
+    const listHours = typeof scope.hours === 'number' ? scope.hours : undefined;
     const chart = el('div', { class: 'chart', role: 'img', 'aria-label': 'Viewers over the period (UTC)' });
     const reasonsList = el('ul', { class: 'reasons-list' });
     for (const why of asArray(botting.reasons)) reasonsList.append(el('li', {}, String(why)));
@@ -330,8 +481,17 @@ export function board(root: HTMLElement, data: Json, app: App) {
             {},
             botting.error
               ? `Botting: unavailable (${String(botting.error)})`
-              : `Botting: ${String(botting.level ?? r.level)} · score ${n(botting.score ?? r.score)} · confidence ${conf(botting.confidence ?? r.confidence)}`,
+              : botting.level === undefined
+                ? `Botting ${window}: no finding`
+                : `Botting ${window}: ${String(botting.level)} · score ${n(botting.score)} · confidence ${conf(botting.confidence)}`,
           ),
+          listHours !== undefined && listHours !== hours
+            ? el(
+                'p',
+                { class: 'muted' },
+                `In the list, over the last ${n(listHours)} h: ${r.level} · score ${n(r.score)} · confidence ${conf(r.confidence)}`,
+              )
+            : null,
           reasonsList,
         ),
       ),
@@ -359,13 +519,17 @@ export function board(root: HTMLElement, data: Json, app: App) {
         spans.push({ from: Math.max(from, first), to: Math.min(to, last), value: s.peakViewers });
       }
       // The audience field, whatever the upstream names it (src/view-data.ts `primary`).
-      lineChart(chart, list, list[0]?.primary ?? 'viewers', 200, { label: 'session peak', list: spans });
-      if (t.length > 1)
+      const drawn = lineChart(chart, list, list[0]?.primary ?? 'viewers', 200, {
+        label: 'session peak',
+        list: spans,
+        empty: 'No viewers in this period.',
+      });
+      if (drawn && t.length > 1)
         chart.append(
           el(
             'p',
             { class: 'muted sampled' },
-            `Sampled: ${n(t.length)} points, one every ${every((last - first) / (t.length - 1))}; a peak between two points shows only in the sessions table. Dots: each listed session's peak, at its start (dashed over its span).`,
+            `Sampled: ${n(t.length)} points, one every ${every((last - first) / (t.length - 1))}; a peak between two points shows only in the sessions table.${spans.length ? " Dots: each listed session's peak, at its start (dashed over its span)." : ''}`,
           ),
         );
     }
@@ -380,35 +544,45 @@ export function board(root: HTMLElement, data: Json, app: App) {
     else body.append(sessionsTable(sessions.map(asRecord)));
   }
 
-  const failures = new Map<string, string[]>();
-  for (const f of asArray(data.failures).map(asRecord)) {
+  // Failures: counted in the header, listed compactly (a count per reason, the ids folded away).
+  const failureList = asArray(data.failures).map(asRecord);
+  const failedCount = typeof data.failed === 'number' ? data.failed : failureList.length;
+  const groups = new Map<string, string[]>();
+  for (const f of failureList) {
     const key = String(f.error);
-    failures.set(key, [...(failures.get(key) ?? []), String(f.id)]);
+    groups.set(key, [...(groups.get(key) ?? []), String(f.id)]);
   }
   // Grouped by reason, most frequent first, the reasons said in the summary (as the text channel does).
-  const groups = [...failures].sort((a, b) => b[1].length - a[1].length);
+  const sorted = [...groups].sort((a, b) => b[1].length - a[1].length);
   const failed = el(
     'details',
-    {},
+    { class: 'failures' },
     el(
       'summary',
       {},
-      `${n(asArray(data.failures).length)} failed: ${groups.map(([why, ids]) => `${why} (${n(ids.length)})`).join('; ')}`,
+      `${n(failedCount)} failed: ${sorted.map(([why, ids]) => `${why} (${n(ids.length)})`).join('; ')}`,
     ),
   );
-  for (const [why, ids] of groups)
-    failed.append(el('p', {}, `${why} (${n(ids.length)}): `, el('span', { class: 'ids' }, ids.join(', '))));
+  for (const [why, ids] of sorted)
+    failed.append(
+      el('p', {}, `${why} (${plural(ids.length, 'id')}):`),
+      el('div', { class: 'ids id-list' }, ids.join(', ')),
+    );
+  const hint = typeof data.hint === 'string' && data.hint ? data.hint : '';
   const cap = asRecord(data.limits).rows;
   const unexpected = typeof data.unexpected === 'number' ? data.unexpected : 0;
+  const requested = typeof scope.requested === 'number' ? scope.requested : undefined;
 
   put(
     root,
-    el('h1', {}, `Botting investigation: ${n(total)} tokens analysed`),
+    el('h1', {}, `${title}: ${plural(total, 'token')} analysed`),
     el(
       'p',
       { class: 'muted' },
-      `${String(scope.chain ?? '')} / ${String(scope.platform ?? '')}, last ${String(scope.hours ?? '')} h`,
+      `${requested !== undefined ? `${n(requested)} requested, ${n(failedCount)} failed; ` : ''}${String(scope.chain ?? '')} / ${String(scope.platform ?? '')}, last ${String(scope.hours ?? '')} h`,
     ),
+    groups.size ? failed : null,
+    hint ? el('p', { class: 'hint' }, `Hint: ${hint}`) : null,
     total > rows.length
       ? el(
           'p',
@@ -423,6 +597,24 @@ export function board(root: HTMLElement, data: Json, app: App) {
           `The upstream also answered for ${n(unexpected)} ids that were not requested: not shown, not counted.`,
         )
       : null,
+  );
+  const table = el('table', { class: 'board' }, el('thead', {}, head), tbody);
+
+  // Nothing analysed: no table, no filters over nothing; the failures above say why.
+  if (!rows.length) {
+    root.append(
+      el(
+        'p',
+        { class: 'error', role: 'alert' },
+        failedCount
+          ? `No token could be analysed: ${n(failedCount)} of ${plural(requested ?? failedCount, 'token')} failed.`
+          : 'No token was analysed.',
+      ),
+    );
+    return;
+  }
+  put(
+    root,
     counts,
     top.length
       ? el(
@@ -437,12 +629,12 @@ export function board(root: HTMLElement, data: Json, app: App) {
       search,
       levelSelect,
       sortSelect,
-      el('label', { for: 'live-only' }, liveBox, ' Live now'),
+      has.live || state.live ? el('label', { for: 'live-only' }, liveBox, ' Live now') : null,
+      clear,
     ),
     shown,
-    el('table', { class: 'board' }, el('thead', {}, head), tbody),
+    table,
     more,
-    failures.size ? failed : null,
   );
   draw();
 }

@@ -30,6 +30,13 @@ export function seriesLabels(series: ReadonlyArray<Pick<Series, 'mintId' | 'name
 // Distinct hues in the Okabe-Ito / Tableau 10 order, each at 3:1 or more on its theme's surface.
 const LIGHT = ['#0072b2', '#d55e00', '#008060', '#cc3d8f', '#7a5c00', '#5b4ab8', '#9c4a1a', '#4d6a00'];
 const DARK = ['#56b4e9', '#e69f00', '#2fd1a1', '#f08cc7', '#f0e442', '#b3a4ff', '#ff8f66', '#a6d96a'];
+/** The second, third and fourth round of the palette: dashed, dotted, dash-dot. */
+const DASHES = [
+  [8, 4],
+  [2, 3],
+  [10, 3, 2, 3],
+];
+const MARKER_DASH = ['solid', 'dashed', 'dotted', 'double'];
 const dark = () => document.documentElement.dataset.theme === 'dark';
 
 /** The widest of the tick labels, measured in the axis font: the axis is that wide, plus ticks and gap. */
@@ -54,14 +61,22 @@ export function lineChart(
   series: readonly Series[],
   field: string,
   height: number,
-  spans?: { label: string; list: readonly Span[] },
-) {
+  spans?: { label: string; list: readonly Span[]; empty?: string },
+): boolean {
   const times = [
     ...new Set([...series.flatMap((s) => s.t), ...(spans?.list ?? []).flatMap((s) => [s.from, s.to])]),
   ].sort((a, b) => a - b);
   if (!times.length) {
-    box.append(el('p', { class: 'muted' }, 'No data points in this period.'));
-    return;
+    box.append(el('p', { class: 'muted' }, spans?.empty ?? 'No data points in this period.'));
+    return false;
+  }
+  // Nothing but zeros and gaps: said in words, not drawn as a flat line on an axis of its own making.
+  const some = (v: number | null | undefined) => typeof v === 'number' && v !== 0;
+  if (!series.some((s) => (s.values[field] ?? []).some(some)) && !spans?.list.some((x) => some(x.value))) {
+    box.append(
+      el('p', { class: 'muted empty-chart' }, spans?.empty ?? `No ${field} other than 0 in this period.`),
+    );
+    return false;
   }
   const index = new Map(times.map((t, i) => [t, i]));
   const columns = series.map((s) => {
@@ -105,6 +120,8 @@ export function lineChart(
             label: labels[i] as string,
             stroke: palette[i % palette.length] as string,
             width: 1.5,
+            // Past the palette, each round of colours gets its own dash: no two series look alike.
+            ...(i >= palette.length ? { dash: DASHES[Math.floor(i / palette.length) - 1] ?? [2, 2] } : {}),
             spanGaps: true,
             value: (_u: uPlot, v: number | null) => n(v),
           })),
@@ -141,11 +158,29 @@ export function lineChart(
             values: (_u, splits) => splits.map((v) => n(v)),
           },
         ],
-        legend: { live: true },
+        legend: {
+          live: true,
+          // Each legend marker drawn as its line is: solid, then dashed, dotted, double past the palette.
+          markers: {
+            // (A double border needs three pixels to show as two lines.)
+            width: (_u, i) => (i <= series.length && i > 3 * palette.length ? 3 : 2),
+            dash: (_u, i) =>
+              i > series.length ? 'dashed' : (MARKER_DASH[Math.floor((i - 1) / palette.length)] ?? 'double'),
+          },
+        },
       },
       data,
       box,
     );
+    // The session peaks are dots on the chart: a filled dot in the legend too.
+    const peak = spans?.list.length
+      ? plot.root.querySelector<HTMLElement>('.u-legend .u-series:last-child .u-marker')
+      : null;
+    if (peak) {
+      peak.style.borderRadius = '50%';
+      peak.style.borderStyle = 'solid';
+      peak.style.background = fg;
+    }
     // The id of each series on hover over its legend entry.
     plot.root.querySelectorAll('.u-legend .u-series').forEach((row, i) => {
       const s = series[i - 1];
@@ -155,4 +190,5 @@ export function lineChart(
   draw();
   onTheme(() => box.isConnected && draw());
   new ResizeObserver(() => plot?.setSize({ width: Math.max(240, box.clientWidth), height })).observe(box);
+  return true;
 }

@@ -57,3 +57,23 @@ export const rethemed = () => {
 export function put(parent: HTMLElement, ...children: Array<Node | string | null | undefined | false>) {
   for (const c of children) if (c !== null && c !== undefined && c !== false) parent.append(c);
 }
+
+/** A count with its noun, singular for one: "1 token", "2 tokens" (`many` when the plural is not noun + s). */
+export const plural = (count: number, one: string, many = `${one}s`) =>
+  `${n(count)} ${count === 1 ? one : many}`;
+
+/** A tool result's text content, as the model reads it (what an error says, and what to change). */
+export const textOf = (result: { content?: unknown }) =>
+  asArray(result.content)
+    .map((c) => asRecord(c))
+    .filter((c) => c.type === 'text' && typeof c.text === 'string')
+    .map((c) => String(c.text))
+    .join('\n')
+    .trim();
+
+/** An error as the view shows it, in every view: its own style, read out, line by line. */
+export function errorBox(title: string, text: string) {
+  const box = el('div', { class: 'error-box', role: 'alert' }, el('p', { class: 'error-title' }, title));
+  for (const line of text.split('\n')) if (line.trim()) box.append(el('p', {}, line));
+  return box;
+}

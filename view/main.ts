@@ -11,7 +11,18 @@ import {
 import { VIEW_DATA_KEY } from '../src/view-data.js';
 import { board } from './board.js';
 import { lineChart, type Series } from './chart.js';
-import { asArray, asRecord, clearTheme, el, type Json, n, put, rethemed } from './dom.js';
+import {
+  asArray,
+  asRecord,
+  clearTheme,
+  el,
+  errorBox,
+  type Json,
+  plural,
+  put,
+  rethemed,
+  textOf,
+} from './dom.js';
 import { heatmap } from './heatmap.js';
 
 const root = document.getElementById('root') as HTMLElement;
@@ -24,9 +35,11 @@ function applyContext(ctx: ReturnType<App['getHostContext']>) {
   rethemed();
 }
 app.onhostcontextchanged = (ctx) => applyContext({ ...app.getHostContext(), ...ctx });
-app.ontoolresult = (result) => show(asRecord(asRecord(result._meta)[VIEW_DATA_KEY]));
+app.ontoolresult = (result) =>
+  show(asRecord(asRecord(result._meta)[VIEW_DATA_KEY]), result.isError ? textOf(result) : undefined);
 
-function show(data: Json) {
+/** Draws a result's view; a failed call shows what the server said (what was wrong, what to change). */
+function show(data: Json, error?: string) {
   const started = performance.now();
   clearTheme();
   root.replaceChildren();
@@ -34,11 +47,13 @@ function show(data: Json) {
     root.append(
       el('p', { class: 'banner', role: 'note' }, 'Simulated data (demo mode): not the real service.'),
     );
-  if (data.kind === 'board') board(root, data, app);
+  if (error !== undefined)
+    root.append(errorBox('The call failed: nothing to show.', error || 'The server gave no reason.'));
+  else if (data.kind === 'board') board(root, data, app);
   else if (data.kind === 'series') seriesView(data);
   else if (data.kind === 'heatmap') heatmap(root, data);
   else root.append(el('p', {}, 'Nothing to show for this result.'));
-  document.body.dataset.ready = String(data.kind ?? 'none');
+  document.body.dataset.ready = error !== undefined ? 'error' : String(data.kind ?? 'none');
   // When the result was drawn and painted (the bench reads it: result handed over → painted).
   document.body.dataset.renderMs = (performance.now() - started).toFixed(1);
   requestAnimationFrame(() =>
@@ -51,6 +66,17 @@ function show(data: Json) {
 function seriesView(data: Json) {
   const scope = asRecord(data.scope);
   const series = asArray(data.series) as Series[];
+  const failures = asArray(data.failures).map(asRecord);
+  const hint = typeof data.hint === 'string' ? data.hint : '';
+  const where = `${String(scope.chain ?? '')} / ${String(scope.platform ?? '')}, period ${String(scope.period ?? '')}`;
+  root.append(el('h1', {}, `Streamer analytics: ${plural(series.length, 'token')}`));
+  // No series at all: what failed and what to try, no field picker over nothing.
+  if (!series.length) {
+    root.append(el('p', { class: 'muted' }, where));
+    if (failures.length) root.append(failureList(failures, hint));
+    else root.append(el('p', { class: 'muted' }, 'The answer holds no series.'));
+    return;
+  }
   // The audience field first (the upstream's names are its own), then the others as they came.
   const primary = series.find((s) => s.primary)?.primary;
   const fields = [
@@ -65,40 +91,31 @@ function seriesView(data: Json) {
     lineChart(chart, series, field.value, 320);
   };
   field.addEventListener('change', draw);
-  const failures = asArray(data.failures).map(asRecord);
   put(
     root,
-    el('h1', {}, `Streamer analytics: ${n(series.length)} tokens`),
-    el(
-      'p',
-      { class: 'muted' },
-      `${String(scope.chain ?? '')} / ${String(scope.platform ?? '')}, period ${String(scope.period ?? '')}; times in UTC; values as the API gives them (no unit stated)`,
-    ),
-    el('div', { class: 'controls' }, el('label', {}, 'Field ', field)),
+    el('p', { class: 'muted' }, `${where}; times in UTC; values as the API gives them (no unit stated)`),
+    fields.length ? el('div', { class: 'controls' }, el('label', {}, 'Field ', field)) : null,
     chart,
-    failures.length
-      ? el(
-          'p',
-          { class: 'muted' },
-          `No series for ${n(failures.length)} tokens, by reason: ${byReason(failures)}`,
-        )
-      : null,
+    failures.length ? failureList(failures, hint) : null,
   );
   if (fields.length) draw();
-  else chart.append(el('p', { class: 'muted' }, 'No numeric series in this answer.'));
+  else chart.append(el('p', { class: 'muted' }, 'No numeric field in these series.'));
 }
 
-/** Failures grouped by reason, most frequent first: "reason (2): 7Juerc…, 467b9c…". */
-function byReason(failures: Json[]) {
+/** Failures grouped by reason, most frequent first, with every id whole, and the text channel's hint. */
+function failureList(failures: Json[], hint: string) {
   const groups = new Map<string, string[]>();
   for (const f of failures) {
     const why = String(f.error);
-    groups.set(why, [...(groups.get(why) ?? []), `${String(f.id).slice(0, 6)}…`]);
+    groups.set(why, [...(groups.get(why) ?? []), String(f.id)]);
   }
-  return [...groups]
-    .sort((a, b) => b[1].length - a[1].length)
-    .map(([why, ids]) => `${why} (${n(ids.length)}): ${ids.join(', ')}`)
-    .join('; ');
+  const box = el('div', { class: 'failures' });
+  for (const [why, ids] of [...groups].sort((a, b) => b[1].length - a[1].length))
+    box.append(
+      el('p', {}, `${why} (${plural(ids.length, 'token')}): `, el('span', { class: 'ids' }, ids.join(', '))),
+    );
+  if (hint) box.append(el('p', { class: 'hint' }, `Hint: ${hint}`));
+  return box;
 }
 
 await app.connect();

@@ -113,6 +113,11 @@ export const analyzeBotting = defineTool({
         { chain, platform, hours, requested: mintIds.length },
         mintIds,
         records,
+        {
+          title: 'Botting analysis',
+          hint: (n) =>
+            otherChainHint('analyze_botting', chain as Chain, platform, SCOPES.botting, n, mintIds.length),
+        },
       ),
     );
     return render(args, ctx, coverage, notes, lookup ? 2 : 1);

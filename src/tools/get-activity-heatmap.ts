@@ -11,7 +11,7 @@ import {
 } from '../format/heatmap.js';
 import { result } from '../format/result.js';
 import { cleanDeep, num, plural } from '../format/text.js';
-import { heatmapGrids } from '../view-data.js';
+import { heatmapData } from '../view-data.js';
 import { SCOPES, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
 
@@ -62,7 +62,7 @@ export const getActivityHeatmap = defineTool({
   view: (body, { chain, platform }) => ({
     kind: 'heatmap',
     scope: { chain, platform },
-    grids: heatmapGrids(body.data),
+    ...heatmapData(body.data),
   }),
   render(body, args, ctx) {
     const data = asRecord(body.data);

@@ -28,7 +28,9 @@ export const getStreamersAnalytics = defineTool({
   view: async (body, { mintIds, period, points, chain, platform }, send) => ({
     kind: 'series',
     scope: { chain, platform, period, points, requested: mintIds.length },
-    ...seriesData(body.data, mintIds, await tokenNames(send, mintIds, chain, platform)),
+    ...seriesData(body.data, mintIds, await tokenNames(send, mintIds, chain, platform), (n) =>
+      otherChainHint('get_streamers_analytics', chain, platform, SCOPES.noPlatformC, n, mintIds.length),
+    ),
   }),
   render: (body, args, ctx) =>
     renderGenericBatch(

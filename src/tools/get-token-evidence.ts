@@ -79,7 +79,7 @@ export const getTokenEvidence = defineTool({
     };
     ctx.view?.({
       kind: 'evidence',
-      scope: { mint, period, chain, platform },
+      scope: { mint, period, hours: HOURS[period], chain, platform },
       series: series ?? { error: clean('error' in analytics ? analytics.error : '', 160) },
       sessions:
         'body' in sessions ? sessionsData(sessions.body.data, mint) : { error: clean(sessions.error, 160) },

@@ -147,6 +147,20 @@ export const investigateBotting = defineTool({
         { chain: args.chain, platform: args.platform, hours: args.hours, requested: args.mintIds.length },
         args.mintIds,
         data.records,
+        {
+          title: 'Botting investigation',
+          filters: { levels: args.levels, liveOnly: args.liveOnly, sortBy: args.sortBy },
+          fees: args.includeCreatorFees ? data.fees : undefined,
+          hint: (n) =>
+            otherChainHint(
+              'investigate_botting',
+              args.chain as Chain,
+              args.platform,
+              SCOPES.botting,
+              n,
+              args.mintIds.length,
+            ),
+        },
       ),
     );
     return report(args, ctx, data, hit ? Math.round(hit.ageMs / 1000) : undefined, kept);

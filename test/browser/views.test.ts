@@ -422,9 +422,9 @@ for (const [index, [modeName, mode]] of Object.entries(MODES).entries()) {
             expect(fit.scroll).toBeLessThanOrEqual(fit.client);
             expect(fit.right).toBeLessThanOrEqual(width);
             expect(fit.hint).toBe(false);
-            // The title breaks between its ranges, never inside one.
+            // The ranges' line breaks between its ranges, never inside one.
             for (const lines of await frame
-              .locator('section h2 .nowrap')
+              .locator('section .nowrap')
               .evaluateAll((spans) => spans.map((x) => x.getClientRects().length)))
               expect(lines).toBe(1);
             // The lowest cells still stand out from the surface: a minimum tint and an outline.
@@ -736,5 +736,249 @@ describe.skipIf(!executablePath)('the board, as a person uses it', () => {
     await board.waitForSelector('.evidence .error');
     expect(await board.locator('.evidence .error').first().textContent()).toMatch(/unavailable|Could not/);
     sim.reset();
+  });
+});
+
+describe.skipIf(!executablePath)('the views say what the call asked for and what failed', () => {
+  let client: Client;
+  let html: string;
+  let close: () => Promise<void>;
+  let page: Page;
+  const callTool = (params: { name: string; arguments?: Record<string, unknown> }) => client.callTool(params);
+  const unknown = (count: number) =>
+    Array.from({ length: count }, (_, i) => `Fk${String(i).padStart(4, '9')}${'Z'.repeat(38)}`);
+  const shown = (frame: Frame) => frame.locator('p[aria-live]').textContent();
+  beforeAll(async () => {
+    ({ client, html, close } = await appsClient('browser-host', {
+      STREAMER_ANALYTICS_API_KEY: sim.apiKey,
+      STREAMER_ANALYTICS_BASE_URL: sim.url,
+    }));
+    page = await openHost(browser, callTool, 960);
+  });
+  afterAll(async () => {
+    await page?.close();
+    await close?.();
+  });
+
+  it("opens the board with the call's levels, live filter and order, which the person can clear", async () => {
+    const mintIds = ids(sim, 'platform_a', 25);
+    const none = await callTool({
+      name: 'investigate_botting',
+      arguments: { mintIds, levels: ['CRITICAL'] },
+    });
+    let frame = await mount(page, html, none);
+    expect(await frame.locator('select[aria-label="Level"]').inputValue()).toBe('CRITICAL');
+    expect(await shown(frame)).toBe('0 of 25 tokens shown');
+    await frame.getByRole('button', { name: 'Clear filters' }).click();
+    expect(await shown(frame)).toBe('25 of 25 tokens shown');
+
+    const live = await callTool({
+      name: 'investigate_botting',
+      arguments: { mintIds, sortBy: 'viewers', liveOnly: true },
+    });
+    const matching = (live.structuredContent as { counts: { matching: number } }).counts.matching;
+    expect(matching).toBeGreaterThan(1);
+    frame = await mount(page, html, live);
+    expect(await frame.locator('#live-only').isChecked()).toBe(true);
+    expect(await frame.locator('select[aria-label="Sort by"]').inputValue()).toBe('viewers');
+    expect(await shown(frame)).toBe(`${matching} of 25 tokens shown`);
+    const viewers = (await frame.locator('td.viewers').allTextContents()).map((t) =>
+      Number(t.replace(/\D/g, '')),
+    );
+    expect(viewers).toEqual([...viewers].sort((a, b) => b - a));
+    expect(await frame.locator('th[aria-sort="descending"] .arrow').textContent()).toBe(' ▼');
+
+    const two = await callTool({ name: 'investigate_botting', arguments: { mintIds, levels: ['high'] } });
+    frame = await mount(page, html, two);
+    expect(await frame.locator('select[aria-label="Level"]').inputValue()).toBe('HIGH');
+  });
+
+  it('shows a failed call as an error, with what to change, in every view', async () => {
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['investigate_botting', { mintIds: ids(sim, 'platform_a', 1), hours: 500 }],
+      ['get_streamers_analytics', { mintIds: ids(sim, 'platform_a', 1), points: 5 }],
+    ];
+    for (const [name, args] of calls) {
+      const result = await callTool({ name, arguments: args });
+      expect(result.isError).toBe(true);
+      const frame = await mount(page, html, result);
+      const box = frame.locator('.error-box[role="alert"]');
+      expect(await box.count()).toBe(1);
+      expect(await box.textContent()).toMatch(name === 'investigate_botting' ? /hours: got 500/ : /points/);
+      expect(await frame.locator('#root').innerText()).not.toContain('Nothing to show');
+    }
+  });
+
+  it('counts the failures in the header, folds their ids away, and gives the hint when all fail', async () => {
+    const mixed = await callTool({
+      name: 'investigate_botting',
+      arguments: { mintIds: [...ids(sim, 'platform_a', 20), ...unknown(60)] },
+    });
+    let frame = await mount(page, html, mixed);
+    const counts = (mixed.structuredContent as { counts: { requested: number; failed: number } }).counts;
+    expect(await frame.locator('h1 + p').textContent()).toContain(
+      `${counts.requested} requested, ${counts.failed} failed`,
+    );
+    expect(await frame.locator('details.failures').getAttribute('open')).toBeNull();
+    // The failures come before the table, not after every row.
+    const order = await frame.evaluate(
+      "document.querySelector('details.failures').compareDocumentPosition(document.querySelector('table.board'))",
+    );
+    expect(Number(order) & 4).toBe(4);
+
+    const all = await callTool({ name: 'investigate_botting', arguments: { mintIds: unknown(3) } });
+    frame = await mount(page, html, all);
+    const text = await frame.locator('#root').innerText();
+    expect(text).not.toContain('No token matches these filters');
+    expect(text).toContain('No token could be analysed: 3 of 3 tokens failed.');
+    expect(await frame.locator('p.hint').textContent()).toContain('chain_b');
+    expect(await frame.locator('table.board').count()).toBe(0);
+
+    const series = await callTool({ name: 'get_streamers_analytics', arguments: { mintIds: unknown(2) } });
+    frame = await mount(page, html, series);
+    expect(await frame.locator('select[aria-label="Field"]').count()).toBe(0);
+    const said = await frame.locator('.failures').textContent();
+    for (const id of unknown(2)) expect(said).toContain(id);
+    expect(said).toContain('Hint:');
+    expect(await frame.locator('#root').innerText()).not.toContain('No numeric series');
+  });
+
+  it('says one token, not "1 tokens"', async () => {
+    const [one] = ids(sim, 'platform_a', 1);
+    let frame = await mount(
+      page,
+      html,
+      await callTool({ name: 'investigate_botting', arguments: { mintIds: [one] } }),
+    );
+    expect(await frame.locator('h1').textContent()).toBe('Botting investigation: 1 token analysed');
+    expect(await shown(frame)).toBe('1 of 1 token shown');
+    frame = await mount(
+      page,
+      html,
+      await callTool({ name: 'get_streamers_analytics', arguments: { mintIds: [one, unknown(1)[0]] } }),
+    );
+    expect(await frame.locator('h1').textContent()).toBe('Streamer analytics: 1 token');
+    expect(await frame.locator('.failures').textContent()).toMatch(/\(1 token\)/);
+  });
+
+  it('has a sortable fees column when the call joined creator fees', async () => {
+    const result = await callTool({
+      name: 'investigate_botting',
+      arguments: { mintIds: ids(sim, 'platform_a', 25), includeCreatorFees: true, sortBy: 'fees' },
+    });
+    const frame = await mount(page, html, result);
+    expect(await frame.locator('th.fees button').textContent()).toContain('Fees');
+    expect(await frame.locator('select[aria-label="Sort by"]').inputValue()).toBe('fees');
+    const fees = (await frame.locator('td.fees').allTextContents())
+      .map((t) => Number(t.replace(/[^\d.]/g, '')))
+      .filter((v) => v > 0);
+    expect(fees.length).toBeGreaterThan(3);
+    expect(fees).toEqual([...fees].sort((a, b) => b - a));
+  });
+
+  it("names the evidence verdict's window, and Escape closes the panel as soon as it opens", async () => {
+    const frame = await mount(
+      page,
+      html,
+      await callTool({ name: 'investigate_botting', arguments: { mintIds: ids(sim, 'platform_a', 25) } }),
+    );
+    await frame.locator('table.board tbody tr button.token').first().click();
+    await frame.waitForSelector('.evidence h3');
+    await page.keyboard.press('Escape');
+    expect(await frame.locator('.evidence').count()).toBe(0);
+    await frame.locator('table.board tbody tr button.token').first().click();
+    await frame.locator('.evidence select[aria-label="Period"]').selectOption('30d');
+    await frame.waitForSelector('.evidence .split h3 + h3, .evidence .split div + div h3');
+    const verdict = await frame.locator('.evidence .split > div:nth-child(2) h3').textContent();
+    expect(verdict).toMatch(/^Botting over the last 168 h: /);
+    expect(await frame.locator('.evidence .split > div:nth-child(2) p.muted').textContent()).toMatch(
+      /^In the list, over the last 24 h: /,
+    );
+    await page.keyboard.press('Escape');
+    expect(await frame.locator('.evidence').count()).toBe(0);
+  });
+
+  it("titles analyze_botting's board as the tool does, without columns or filters it has no data for", async () => {
+    const frame = await mount(
+      page,
+      html,
+      await callTool({ name: 'analyze_botting', arguments: { mintIds: ids(sim, 'platform_a', 10) } }),
+    );
+    expect(await frame.locator('h1').textContent()).toMatch(/^Botting analysis: 10 tokens analysed/);
+    expect(await frame.locator('th.viewers, th.mcap, th.live, #live-only').count()).toBe(0);
+    expect(await frame.locator('select[aria-label="Sort by"] option[value="viewers"]').count()).toBe(0);
+    // No names: the whole id, not a shortened one that cannot be told apart.
+    const first = await frame.locator('table.board tbody tr').first().getAttribute('data-mint');
+    expect(await frame.locator('table.board tbody tr button.token').first().textContent()).toBe(first);
+  });
+
+  it('keeps every token name apart at 400 px: the name wraps, the symbol is whole, the full name on hover', async () => {
+    const narrow = await openHost(browser, callTool, 400);
+    try {
+      const frame = await mount(
+        narrow,
+        html,
+        await callTool({ name: 'investigate_botting', arguments: { mintIds: ids(sim, 'platform_a', 25) } }),
+      );
+      const cut = await frame.evaluate(`[...document.querySelectorAll('button.token')].filter((b) => {
+        const s = b.querySelector('.symbol'), name = b.querySelector('.name');
+        return (s && s.getBoundingClientRect().right > b.getBoundingClientRect().right + 1) ||
+          (name && name.scrollWidth > name.clientWidth + 1);
+      }).map((b) => b.textContent)`);
+      expect(cut).toEqual([]);
+      const title = await frame.locator('button.token').first().getAttribute('title');
+      const name = await frame.locator('button.token .name').first().textContent();
+      expect(title).toContain(name ?? '?');
+    } finally {
+      await narrow.close();
+    }
+  });
+
+  it('says a token had no viewers instead of drawing a flat line on a made-up axis', async () => {
+    const quiet = sim.data.tokens.find((t) => t.platform === 'platform_a' && t.sessions.length === 0);
+    expect(quiet).toBeDefined();
+    const frame = await mount(
+      page,
+      html,
+      await callTool({ name: 'investigate_botting', arguments: { mintIds: [quiet?.mintId ?? ''] } }),
+    );
+    await frame.locator('table.board tbody tr button.token').first().click();
+    await frame.waitForSelector('.evidence table.sessions');
+    expect(await frame.locator('.evidence .chart').textContent()).toContain('No viewers in this period.');
+    expect(await frame.locator('.evidence canvas').count()).toBe(0);
+    expect(await frame.locator('.evidence').textContent()).not.toContain('Dots:');
+  });
+
+  it('tells 25 series apart: past the palette each series is dashed', async () => {
+    const frame = await mount(
+      page,
+      html,
+      await callTool({ name: 'get_streamers_analytics', arguments: { mintIds: ids(sim, 'platform_a', 25) } }),
+    );
+    const styles = await frame.evaluate(
+      "[...document.querySelectorAll('.u-legend .u-series .u-marker')].map((m) => getComputedStyle(m).borderStyle + ' ' + getComputedStyle(m).borderColor)",
+    );
+    expect(new Set(styles as string[]).size).toBe((styles as string[]).length);
+  });
+
+  it('heads the heatmap with the facts the text gives, in plain words, labels readable', async () => {
+    const result = await callTool({ name: 'get_activity_heatmap', arguments: {} });
+    const text = (result.content as Array<{ text: string }>).map((c) => c.text).join('\n');
+    const day = /busiest day (\d{4}-\d\d-\d\d) \(([\d,]+)\)/.exec(text);
+    const total = /Consistency: .*, total ([\d,]+)/.exec(text);
+    expect(day && total).toBeTruthy();
+    const frame = await mount(page, html, result);
+    const facts = await frame.locator('dl.facts').textContent();
+    expect(facts).toContain(`Busiest day${day?.[1]} (${day?.[2]})`);
+    expect(facts).toContain(`total ${total?.[1]}`);
+    expect(await frame.locator('.days .cell').count()).toBeGreaterThan(27);
+    // No JSON path for a title, no "a\\b" corner: plain words (a and b stay unnamed, as the document leaves them).
+    const titles = await frame.locator('h2').allTextContents();
+    expect(titles.some((t) => t.includes('.') || t.includes('key "'))).toBe(false);
+    expect(await frame.locator('.heat [role="columnheader"]').first().textContent()).not.toBe('a\\b');
+    const size = await frame.evaluate(
+      "parseFloat(getComputedStyle(document.querySelector('.heat [role=columnheader]')).fontSize)",
+    );
+    expect(size).toBeGreaterThanOrEqual(11);
   });
 });

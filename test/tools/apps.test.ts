@@ -260,6 +260,77 @@ describe('the view data is bounded and cleaned like the text channel', () => {
   });
 });
 
+describe('the view data carries what the text channel says beyond the rows', () => {
+  const view = (r: { _meta?: unknown }) => meta(r)[VIEW_DATA_KEY] as Record<string, unknown>;
+  const unknown = (count: number) =>
+    Array.from({ length: count }, (_, i) => `Fk${String(i).padStart(4, '9')}${'Z'.repeat(38)}`);
+
+  it("carries the call's filters and order, the fees it joined, the failed count and the text's hint", async () => {
+    const mintIds = [...ids(sim, 'platform_a', 10), ...unknown(12)];
+    const out = await apps.client.callTool({
+      name: 'investigate_botting',
+      arguments: { mintIds, levels: ['HIGH'], liveOnly: true, sortBy: 'fees', includeCreatorFees: true },
+    });
+    const data = view(out) as {
+      title: string;
+      filters: unknown;
+      failed: number;
+      hint: string | null;
+      rows: Array<{ mintId: string; feesNative?: number | null; feesCurrency?: string | null }>;
+    };
+    expect(data.title).toBe('Botting investigation');
+    expect(data.filters).toEqual({ levels: ['HIGH'], liveOnly: true, sortBy: 'fees' });
+    expect(data.failed).toBe(12);
+    // The same hint, in the same words, as the text channel's.
+    const text = (out.content as Array<{ text: string }>).map((c) => c.text).join('\n');
+    expect(data.hint).toBeTruthy();
+    expect(text).toContain(`Hint: ${data.hint}`);
+    const feeOf = new Map(
+      sim.data.tokens.filter((t) => t.fees).map((t) => [t.mintId, t.fees?.feesInNativeCoin]),
+    );
+    const withFees = data.rows.filter((r) => feeOf.has(r.mintId));
+    expect(withFees.length).toBeGreaterThan(0);
+    for (const r of withFees) expect(r.feesNative).toBe(feeOf.get(r.mintId));
+
+    const plainBoard = view(
+      await apps.client.callTool({
+        name: 'analyze_botting',
+        arguments: { mintIds: ids(sim, 'platform_a', 3) },
+      }),
+    );
+    expect(plainBoard.title).toBe('Botting analysis');
+    expect(plainBoard.filters).toBeUndefined();
+    expect((plainBoard.rows as Array<Record<string, unknown>>)[0]).not.toHaveProperty('feesNative');
+  });
+
+  it("carries the heatmap's headline facts as the structured channel gives them", async () => {
+    const out = await apps.client.callTool({ name: 'get_activity_heatmap', arguments: {} });
+    const s = out.structuredContent as {
+      busiest: { day: unknown };
+      monthly: { activeDays: number };
+      consistency: { total: number; days: number };
+    };
+    const data = view(out) as {
+      month: { peak: unknown; active: number; days: unknown[] };
+      consistency: { total: number; days: number };
+    };
+    expect(data.month.peak).toEqual(s.busiest.day);
+    expect(data.month.active).toBe(s.monthly.activeDays);
+    expect(data.month.days.length).toBeGreaterThan(27);
+    expect(data.consistency.total).toBe(s.consistency.total);
+    expect(data.consistency.days).toBe(s.consistency.days);
+  });
+
+  it("says which window the evidence's verdict is over", async () => {
+    const [mint] = ids(sim, 'platform_a', 1);
+    const out = await apps.client.callTool({
+      name: 'get_token_evidence',
+      arguments: { mint, period: '30d' },
+    });
+    expect((view(out).scope as { hours: number }).hours).toBe(168);
+  });
+});
+
 describe('the simulator tells one consistent story', () => {
   it('never has averageViewers above peakViewers, in sessions or in analytics', async () => {
     for (const t of sim.data.tokens)
