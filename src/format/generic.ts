@@ -324,7 +324,10 @@ export function describeObject(
       read.records.forEach((item, i) => {
         for (const [k, v] of Object.entries(item)) {
           let column = columns.get(k);
-          if (!column) columns.set(k, (column = { values: [], at: [], nested: false }));
+          if (!column) {
+            column = { values: [], at: [], nested: false };
+            columns.set(k, column);
+          }
           if (v === undefined || v === null) continue;
           if (typeof v === 'object') column.nested = true;
           column.values.push(v);

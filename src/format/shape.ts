@@ -117,7 +117,10 @@ export function readSeries(list: readonly unknown[], maxFields = Infinity): Seri
     for (const [k, v] of Object.entries(r)) {
       if (k === time) continue;
       let column = columns.get(k);
-      if (!column) columns.set(k, (column = []));
+      if (!column) {
+        column = [];
+        columns.set(k, column);
+      }
       if (v !== undefined && v !== null) column.push(v);
     }
   const fields: string[] = [];
