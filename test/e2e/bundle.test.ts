@@ -89,10 +89,12 @@ describe('the MCP Bundle', () => {
   });
 
   // SDK v2 brings the wire codecs of both protocol eras (about 180 KiB minified, up from v1's 90); Ajv
-  // would add 290 more. The bench keeps the cold start itself within 4x of a Node that answers at once.
-  it('loads at most 425 KiB at start, without Ajv (the SDK needs it only for elicitation)', () => {
+  // would add 290 more. The server's own code is about 125 KiB of it (reading any upstream's shapes, the
+  // figures and the views' data took it from 425 to 435 KiB). The bench keeps the cold start itself
+  // within 4x of a Node that answers at once.
+  it('loads at most 450 KiB at start, without Ajv (the SDK needs it only for elicitation)', () => {
     const entry = join(dir, 'server/index.js');
-    expect(loadedAtStart(entry)).toBeLessThan(425 * 1024);
+    expect(loadedAtStart(entry)).toBeLessThan(450 * 1024);
     const everything = readdirSync(join(dir, 'server'), { recursive: true })
       .filter((f) => String(f).endsWith('.js'))
       .map((f) => readFileSync(join(dir, 'server', String(f)), 'utf8'))

@@ -306,15 +306,14 @@ describe('the view data carries what the text channel says beyond the rows', () 
   it("carries the heatmap's headline facts as the structured channel gives them", async () => {
     const out = await apps.client.callTool({ name: 'get_activity_heatmap', arguments: {} });
     const s = out.structuredContent as {
-      busiest: { day: unknown };
-      monthly: { activeDays: number };
+      monthly: { peak: unknown; activeDays: number };
       consistency: { total: number; days: number };
     };
     const data = view(out) as {
       month: { peak: unknown; active: number; days: unknown[] };
       consistency: { total: number; days: number };
     };
-    expect(data.month.peak).toEqual(s.busiest.day);
+    expect(data.month.peak).toEqual(s.monthly.peak);
     expect(data.month.active).toBe(s.monthly.activeDays);
     expect(data.month.days.length).toBeGreaterThan(27);
     expect(data.consistency.total).toBe(s.consistency.total);
