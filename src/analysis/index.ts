@@ -48,7 +48,7 @@ export interface RunOptions {
  * Failures: 'syntax' (the program does not parse), 'runtime' (an uncaught exception), 'timeout', 'memory'
  * (past the memory limit), 'stack' (recursion too deep), 'cancelled' (the signal), 'busy' (too many runs
  * waiting: this caller's share, or the wait ran out), 'answer_too_large' (the answer's JSON past the
- * engine's hard cap, 8 MiB: the budgeting under that is the tool's), 'internal' (the engine failed).
+ * engine's limit, ANSWER_MAX_CHARS characters, measured in the worker: the budgeting under that is the tool's), 'internal' (the engine failed).
  * `line` and `column` are 1-based, in the program as written (syntax and runtime errors, where known).
  */
 export type RunOutcome =

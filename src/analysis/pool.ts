@@ -11,6 +11,8 @@ import { Limiter } from '../api/limiter.js';
 import { Switch } from '../api/switch.js';
 import type { AnalysisHost, RunOptions, RunOutcome } from './index.js';
 import {
+  ANSWER_MAX_CHARS,
+  ARGS_MAX_CHARS,
   type FromWorker,
   type ToWorker,
   type WasmModule,
@@ -30,8 +32,8 @@ export interface PoolOptions {
   maxWaitingPerCaller?: number;
   /** Runs waiting in all; beyond, 'busy' at once. Default 64. */
   maxWaiting?: number;
-  /** The answer's JSON beyond this is refused in the worker. Default 8 MiB. */
-  maxAnswerBytes?: number;
+  /** The answer's JSON beyond this many characters is refused in the worker. Default ANSWER_MAX_CHARS (1 MiB). */
+  maxAnswerChars?: number;
 }
 
 const MiB = 1024 * 1024;
@@ -90,6 +92,7 @@ export class SandboxPool {
   readonly #spawning = new Set<Promise<Slot>>();
   readonly #all = new Set<Slot>();
   #starting = 0;
+  #started = 0;
   readonly #callerIds = new WeakMap<object, string>();
   #closed = false;
 
@@ -101,9 +104,14 @@ export class SandboxPool {
       warm: options.warm ?? 2,
       maxWaitingPerCaller: options.maxWaitingPerCaller ?? 8,
       maxWaiting: options.maxWaiting ?? 64,
-      maxAnswerBytes: options.maxAnswerBytes ?? 8 * MiB,
+      maxAnswerChars: options.maxAnswerChars ?? ANSWER_MAX_CHARS,
     };
     this.#limiter = new Limiter({ limit: this.#options.maxWorkers });
+  }
+
+  /** Workers started since the pool was made: for tests (a run that ends a worker starts another). */
+  get started(): number {
+    return this.#started;
   }
 
   /** Workers alive now (busy, idle or starting): for tests and the bench. */
@@ -308,6 +316,10 @@ export class SandboxPool {
               // Only the names given: the guest's prelude calls no other, and nothing else is trusted.
               if (!opts.apiNames.includes(message.name))
                 throw new Error(`api.${message.name} is not a function`);
+              if (message.args.length > ARGS_MAX_CHARS)
+                throw new Error(
+                  `api.${message.name}: its arguments are over ${ARGS_MAX_CHARS} characters of JSON`,
+                );
               return host.call(message.name, JSON.parse(message.args), { signal: runEnded.signal });
             })
             .then(
@@ -350,7 +362,7 @@ export class SandboxPool {
         code,
         apiNames: opts.apiNames,
         memoryBytes: opts.memoryBytes ?? DEFAULT_MEMORY,
-        maxAnswerBytes: this.#options.maxAnswerBytes,
+        maxAnswerChars: this.#options.maxAnswerChars,
       };
       worker.postMessage(run);
     });
@@ -394,6 +406,7 @@ export class SandboxPool {
   /** A new worker, resolved once it has instantiated QuickJS and warmed it up. */
   async #spawn(): Promise<Slot> {
     this.#starting++;
+    this.#started++;
     let worker: Worker | undefined;
     try {
       const wasm = await compiledQuickJS();
