@@ -48,6 +48,10 @@ const RETIRE_WASM_BYTES = 32 * MiB;
 const MAX_WASM_BYTES = RETIRE_WASM_BYTES + DEFAULT_MEMORY;
 /** A worker is replaced after this many runs (each leaves its QuickJS runtime behind: see worker.ts). */
 const RETIRE_RUNS = 1000;
+/** A new caller's wait for its turn, at most, in runs' time limits (4 × 30 s by default). */
+const WAIT_TURNS_MAX = 4;
+/** A worker's replacement start, allowed for in a wait of several turns (generous: two loaded cores). */
+const RESTART_MS = 1_000;
 /** An idle worker beyond the warm ones is ended after this long unused. */
 const IDLE_MS = 30_000;
 
@@ -139,14 +143,22 @@ export class SandboxPool {
         ...none,
       };
     }
-    // The wait for a sandbox: ended by the signal, or after as long as the run itself may take.
+    const caller = this.#callerKey(opts.caller);
+    // The wait for a sandbox: ended by the signal, or after as long as its turn can take. A caller with
+    // nothing running or waiting has its turn after each other caller's (round robin), that is within
+    // ceil((callers + 1) / maxWorkers) runs of a worker, each ended by its clock (and the worker replaced):
+    // it waits that long (up to WAIT_TURNS_MAX runs), so that callers from many addresses delay it but do
+    // not refuse it. A caller's further runs wait as long as one run may take.
+    const turns = this.#callers.has(caller)
+      ? 1
+      : Math.min(WAIT_TURNS_MAX, Math.ceil((this.#callers.size + 1) / this.#options.maxWorkers));
+    const waitMs = opts.timeoutMs * turns + RESTART_MS * (turns - 1);
     const wait = new Switch();
     const onAbort = () => wait.abort('cancelled');
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-    const waitTimer = setTimeout(() => wait.abort('waited'), opts.timeoutMs);
+    const waitTimer = setTimeout(() => wait.abort('waited'), waitMs);
     // First the caller's own turn (at most maxRunningPerCaller of its runs at once), then a worker in fair
     // turns between callers: one caller's programs never hold every worker.
-    const caller = this.#callerKey(opts.caller);
     let own = this.#callers.get(caller);
     if (!own) {
       own = new Limiter({
@@ -176,7 +188,7 @@ export class SandboxPool {
         return {
           ok: false,
           kind: 'busy',
-          message: busyMessage(`no sandbox came free within ${opts.timeoutMs / 1000} s`),
+          message: busyMessage(`no sandbox came free within ${waitMs / 1000} s`),
           ...none,
         };
       }

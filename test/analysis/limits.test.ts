@@ -249,13 +249,14 @@ describe('sharing the workers', () => {
       expect(refused.message).toBe(
         'the sandbox is busy: this caller already has 2 runs waiting; try again in a moment, or combine questions into one program',
       );
-      // Another caller still gets in line, and waits at most as long as its own time limit.
+      // Another caller still gets in line, and waits as long as its turn can take: one caller ahead of it on
+      // one worker, two runs of its time limit and a worker's restart; the loop holds the worker past that.
       const other = failure(
         await one.run('return 1', never, { apiNames: API, timeoutMs: 300, caller: 'other' }),
       );
       expect(other).toMatchObject({
         kind: 'busy',
-        message: expect.stringContaining('no sandbox came free within 0.3 s'),
+        message: expect.stringContaining('no sandbox came free within 1.6 s'),
       });
       controller.abort();
       expect((await Promise.all(held)).map((o) => !o.ok && o.kind)).toEqual([
@@ -288,6 +289,31 @@ describe('sharing the workers', () => {
       ]);
     } finally {
       await two.close();
+    }
+  });
+
+  it('a caller with nothing running waits its turn behind loops from many callers, not refused', async () => {
+    // Three callers' endless loops on one worker: the newcomer's turn comes after each of theirs, each
+    // ended by its clock, so past one time limit; it used to be refused busy after one.
+    const one = await createSandboxPool({ maxWorkers: 1, warm: 1 });
+    try {
+      await one.warmUp();
+      const loops = ['a', 'b', 'c'].map((caller) =>
+        one.run('for (;;) {}', never, { apiNames: API, timeoutMs: 600, caller }),
+      );
+      const victim = await one.run('return 1 + 1', never, {
+        apiNames: API,
+        timeoutMs: 600,
+        caller: 'victim',
+      });
+      expect(victim).toMatchObject({ ok: true, value: 2 });
+      expect((await Promise.all(loops)).map((o) => !o.ok && o.kind)).toEqual([
+        'timeout',
+        'timeout',
+        'timeout',
+      ]);
+    } finally {
+      await one.close();
     }
   });
 
