@@ -44,11 +44,11 @@ export interface RunOptions {
  * How a run ended. `logs` are the program's console lines, kept within a bound (200 lines, 16 KiB; a line
  * over 2,000 characters is shortened), and `logsCut` counts the lines left out; both come with a failure
  * too, to show how far the program got. `value` is the program's return value as JSON gave it (undefined
- * as null, BigInt as a string, functions dropped as JSON.stringify drops them).
+ * as null, BigInt, Infinity and NaN as strings, functions dropped as JSON.stringify drops them).
  * Failures: 'syntax' (the program does not parse), 'runtime' (an uncaught exception), 'timeout', 'memory'
  * (past the memory limit), 'stack' (recursion too deep), 'cancelled' (the signal), 'busy' (too many runs
  * waiting: this caller's share, or the wait ran out), 'answer_too_large' (the answer's JSON past the
- * engine's hard cap, 8 MiB: the budgeting under that is the tool's), 'internal' (the engine failed).
+ * engine's limit, ANSWER_MAX_CHARS characters, measured in the worker: the budgeting under that is the tool's), 'internal' (the engine failed).
  * `line` and `column` are 1-based, in the program as written (syntax and runtime errors, where known).
  */
 export type RunOutcome =

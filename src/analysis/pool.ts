@@ -11,6 +11,8 @@ import { Limiter } from '../api/limiter.js';
 import { Switch } from '../api/switch.js';
 import type { AnalysisHost, RunOptions, RunOutcome } from './index.js';
 import {
+  ANSWER_MAX_CHARS,
+  ARGS_MAX_CHARS,
   type FromWorker,
   type ToWorker,
   type WasmModule,
@@ -30,8 +32,8 @@ export interface PoolOptions {
   maxWaitingPerCaller?: number;
   /** Runs waiting in all; beyond, 'busy' at once. Default 64. */
   maxWaiting?: number;
-  /** The answer's JSON beyond this is refused in the worker. Default 8 MiB. */
-  maxAnswerBytes?: number;
+  /** The answer's JSON beyond this many characters is refused in the worker. Default ANSWER_MAX_CHARS (1 MiB). */
+  maxAnswerChars?: number;
 }
 
 const MiB = 1024 * 1024;
@@ -46,6 +48,10 @@ const RETIRE_WASM_BYTES = 32 * MiB;
 const MAX_WASM_BYTES = RETIRE_WASM_BYTES + DEFAULT_MEMORY;
 /** A worker is replaced after this many runs (each leaves its QuickJS runtime behind: see worker.ts). */
 const RETIRE_RUNS = 1000;
+/** A new caller's wait for its turn, at most, in runs' time limits (4 × 30 s by default). */
+const WAIT_TURNS_MAX = 4;
+/** A worker's replacement start, allowed for in a wait of several turns (generous: two loaded cores). */
+const RESTART_MS = 1_000;
 /** An idle worker beyond the warm ones is ended after this long unused. */
 const IDLE_MS = 30_000;
 
@@ -90,6 +96,7 @@ export class SandboxPool {
   readonly #spawning = new Set<Promise<Slot>>();
   readonly #all = new Set<Slot>();
   #starting = 0;
+  #started = 0;
   readonly #callerIds = new WeakMap<object, string>();
   #closed = false;
 
@@ -101,9 +108,14 @@ export class SandboxPool {
       warm: options.warm ?? 2,
       maxWaitingPerCaller: options.maxWaitingPerCaller ?? 8,
       maxWaiting: options.maxWaiting ?? 64,
-      maxAnswerBytes: options.maxAnswerBytes ?? 8 * MiB,
+      maxAnswerChars: options.maxAnswerChars ?? ANSWER_MAX_CHARS,
     };
     this.#limiter = new Limiter({ limit: this.#options.maxWorkers });
+  }
+
+  /** Workers started since the pool was made: for tests (a run that ends a worker starts another). */
+  get started(): number {
+    return this.#started;
   }
 
   /** Workers alive now (busy, idle or starting): for tests and the bench. */
@@ -131,14 +143,22 @@ export class SandboxPool {
         ...none,
       };
     }
-    // The wait for a sandbox: ended by the signal, or after as long as the run itself may take.
+    const caller = this.#callerKey(opts.caller);
+    // The wait for a sandbox: ended by the signal, or after as long as its turn can take. A caller with
+    // nothing running or waiting has its turn after each other caller's (round robin), that is within
+    // ceil((callers + 1) / maxWorkers) runs of a worker, each ended by its clock (and the worker replaced):
+    // it waits that long (up to WAIT_TURNS_MAX runs), so that callers from many addresses delay it but do
+    // not refuse it. A caller's further runs wait as long as one run may take.
+    const turns = this.#callers.has(caller)
+      ? 1
+      : Math.min(WAIT_TURNS_MAX, Math.ceil((this.#callers.size + 1) / this.#options.maxWorkers));
+    const waitMs = opts.timeoutMs * turns + RESTART_MS * (turns - 1);
     const wait = new Switch();
     const onAbort = () => wait.abort('cancelled');
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-    const waitTimer = setTimeout(() => wait.abort('waited'), opts.timeoutMs);
+    const waitTimer = setTimeout(() => wait.abort('waited'), waitMs);
     // First the caller's own turn (at most maxRunningPerCaller of its runs at once), then a worker in fair
     // turns between callers: one caller's programs never hold every worker.
-    const caller = this.#callerKey(opts.caller);
     let own = this.#callers.get(caller);
     if (!own) {
       own = new Limiter({
@@ -168,7 +188,7 @@ export class SandboxPool {
         return {
           ok: false,
           kind: 'busy',
-          message: busyMessage(`no sandbox came free within ${opts.timeoutMs / 1000} s`),
+          message: busyMessage(`no sandbox came free within ${waitMs / 1000} s`),
           ...none,
         };
       }
@@ -308,6 +328,10 @@ export class SandboxPool {
               // Only the names given: the guest's prelude calls no other, and nothing else is trusted.
               if (!opts.apiNames.includes(message.name))
                 throw new Error(`api.${message.name} is not a function`);
+              if (message.args.length > ARGS_MAX_CHARS)
+                throw new Error(
+                  `api.${message.name}: its arguments are over ${ARGS_MAX_CHARS} characters of JSON`,
+                );
               return host.call(message.name, JSON.parse(message.args), { signal: runEnded.signal });
             })
             .then(
@@ -350,7 +374,7 @@ export class SandboxPool {
         code,
         apiNames: opts.apiNames,
         memoryBytes: opts.memoryBytes ?? DEFAULT_MEMORY,
-        maxAnswerBytes: this.#options.maxAnswerBytes,
+        maxAnswerChars: this.#options.maxAnswerChars,
       };
       worker.postMessage(run);
     });
@@ -394,6 +418,7 @@ export class SandboxPool {
   /** A new worker, resolved once it has instantiated QuickJS and warmed it up. */
   async #spawn(): Promise<Slot> {
     this.#starting++;
+    this.#started++;
     let worker: Worker | undefined;
     try {
       const wasm = await compiledQuickJS();

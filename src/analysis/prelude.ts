@@ -4,18 +4,25 @@
 // log) and the api names; that function defines the globals and returns `finish`, which runs the program's
 // async function and turns its answer into JSON, in the guest.
 
+import { ARGS_MAX_CHARS, PARAMS_MAX } from './protocol.js';
+
 export const PRELUDE = String.raw`(function (hostCall, hostLog, namesJson) {
 'use strict';
 // Taken now: a program that replaces JSON's functions changes its own data, not what crosses to the host.
 const toJSON = JSON.stringify.bind(JSON);
 const fromJSON = JSON.parse.bind(JSON);
 const names = fromJSON(namesJson);
-const MAX_ARGS = 256 * 1024;
+const MAX_ARGS = ${ARGS_MAX_CHARS};
+const MAX_PARAMS = ${PARAMS_MAX};
 const LINE_CHARS = 2000;
 const G = globalThis;
 const define = (name, value) =>
   Object.defineProperty(G, name, { value, writable: true, configurable: true, enumerable: false });
 const stringify = (v) => toJSON(v, (k, x) => (typeof x === 'bigint' ? String(x) : x));
+// The answer and the log say what a number JSON cannot hold was (Infinity, NaN), where JSON writes null.
+const finite = Number.isFinite;
+const answerJSON = (v) =>
+  toJSON(v, (k, x) => (typeof x === 'bigint' || (typeof x === 'number' && !finite(x)) ? String(x) : x));
 const typeName = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
 
 // api: one async function per name; an unknown name throws with the closest names first.
@@ -43,14 +50,45 @@ const byCloseness = (typed, candidates) => {
     .sort((p, q) => p.t - q.t || p.d - q.d || p.i - q.i)
     .map((p) => p.x);
 };
+// What no api function takes, refused here rather than sent to the host (whose time all callers share):
+// more named parameters than any has, or a parameter that is an object or a list of objects or lists.
+const isScalar = (v) => v === null || typeof v !== 'object';
+const argsProblem = (args) => {
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return undefined;
+  const keys = Object.keys(args);
+  if (keys.length > MAX_PARAMS)
+    return keys.length + ' named parameters (' + keys.slice(0, 5).map((k) => toJSON(k.slice(0, 40))).join(', ') +
+      ', …); it takes at most ' + MAX_PARAMS + ', named in its line of the description';
+  for (const k of keys) {
+    const v = args[k];
+    if (isScalar(v) || (Array.isArray(v) && v.every(isScalar))) continue;
+    return 'parameter ' + toJSON(k.slice(0, 40)) + ' is ' + (Array.isArray(v) ? 'a list holding lists or objects' : typeName(v)) +
+      '; parameters are strings, numbers, booleans or lists of ids';
+  }
+  return undefined;
+};
+// An api call's promise notes when the program reads it (await, then, catch, Promise.all all call its
+// then): one that failed and was never read is named in the log, not dropped silently.
+const records = new WeakMap();
+const unread = [];
+class ApiCall extends Promise {
+  then(onFulfilled, onRejected) {
+    const record = records.get(this);
+    if (record) record.read = true;
+    return super.then(onFulfilled, onRejected);
+  }
+}
 const fns = {};
 for (const name of names) {
-  const fn = async function (args) {
+  const send = async function (args) {
     // Where the program called from: an error that comes back later carries this line, not the helper's.
     const site = new Error();
     const json = stringify(args === undefined ? {} : args);
     if (json !== undefined && json.length > MAX_ARGS)
       throw new TypeError('api.' + name + ': its arguments are ' + json.length + ' characters of JSON, over the ' + MAX_ARGS + ' an api call takes');
+    // Judged as they would cross (a Date as its text, functions left out).
+    const problem = json === undefined ? undefined : argsProblem(fromJSON(json));
+    if (problem !== undefined) throw new TypeError('api.' + name + ': ' + problem + '. Nothing was sent.');
     let text;
     try {
       text = await hostCall(name, json === undefined ? '{}' : json);
@@ -60,6 +98,17 @@ for (const name of names) {
       throw error;
     }
     return fromJSON(text);
+  };
+  const fn = function (args) {
+    const record = { read: false };
+    const call = new ApiCall((resolve, reject) =>
+      send(args).then(resolve, (e) => {
+        record.error = e;
+        unread.push(record);
+        reject(e);
+      }));
+    records.set(call, record);
+    return call;
   };
   Object.defineProperty(fn, 'name', { value: name });
   fns[name] = fn;
@@ -212,11 +261,11 @@ define('sortBy', function sortBy(rows, field, order) {
 
 // console: each call one line, kept by the worker within its bound.
 const show = (v) => {
-  if (typeof v === 'string') return v;
+  if (typeof v === 'string' || typeof v === 'number') return String(v);
   if (v instanceof Error) return v.name + ': ' + v.message;
   if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return String(v);
   try {
-    const s = stringify(v);
+    const s = answerJSON(v);
     return s === undefined ? String(v) : s;
   } catch (e) {
     return String(v);
@@ -228,15 +277,23 @@ const line = (...args) => {
 };
 define('console', Object.freeze({ log: line, info: line, warn: line, error: line, debug: line }));
 
-// The program's async function, run; its answer as JSON text (undefined as null, BigInt as a string).
+// The program's async function, run; its answer as JSON text (undefined as null, BigInt, Infinity and
+// NaN as strings), and a note on the api calls that failed unread.
 return async function finish(program) {
   const value = await program();
   let json;
   try {
-    json = stringify(value);
+    json = answerJSON(value);
   } catch (e) {
     throw new TypeError('the returned value cannot be made JSON (' + e.message + '): return plain objects, arrays, strings and numbers');
   }
-  return json === undefined ? 'null' : json;
+  const missed = unread.filter((r) => !r.read);
+  const first = missed.length ? missed[0].error : undefined;
+  const note = missed.length
+    ? missed.length + (missed.length === 1 ? ' api call' : ' api calls') + ' failed and ' + (missed.length === 1 ? 'was' : 'were') +
+      ' never awaited (its error is lost unless awaited or caught); the first: ' +
+      String(first && first.message !== undefined ? first.message : first).slice(0, 300)
+    : undefined;
+  return { json: json === undefined ? 'null' : json, note };
 };
 })`;

@@ -4,6 +4,20 @@
 /** The globals a program finds besides the JavaScript built-ins (src/analysis/prelude.ts defines them). */
 export const GLOBALS = ['api', 'sum', 'mean', 'median', 'maxBy', 'minBy', 'sortBy', 'console'] as const;
 
+/**
+ * The answer's JSON, in characters, past which it is refused: measured in the worker, where the JSON is
+ * made, so that a larger answer never crosses to the main thread (which parses and renders what does).
+ */
+export const ANSWER_MAX_CHARS = 1024 * 1024;
+
+/**
+ * An api call's arguments, as JSON characters, past which the guest refuses the call (500 ids of 44
+ * characters take 24,000); the pool refuses longer ones unparsed, whatever the guest did.
+ */
+export const ARGS_MAX_CHARS = 64 * 1024;
+/** Named parameters an api call may have (every tool has fewer): more are refused in the guest. */
+export const PARAMS_MAX = 16;
+
 /** Why a run ended without an answer. */
 export type FailureKind =
   | 'syntax'
@@ -33,8 +47,8 @@ export type ToWorker =
       code: string;
       apiNames: readonly string[];
       memoryBytes: number;
-      /** The answer's JSON beyond this many bytes is refused in the worker. */
-      maxAnswerBytes: number;
+      /** The answer's JSON beyond this many characters is refused in the worker. */
+      maxAnswerChars: number;
     }
   | { t: 'settle'; id: number; ok: true; json: string }
   | { t: 'settle'; id: number; ok: false; message: string };

@@ -41,6 +41,19 @@ const logsCut = new Int32Array(setup.logsCut);
 // The package's CommonJS types say `{ default }`; loaded as ES module (as here and in the bundle) it is the variant.
 const variant = releaseSync as unknown as QuickJSSyncVariant;
 const memory = new wasmApi.Memory({ initial: 256, maximum: Math.ceil(setup.maxWasmBytes / PAGE) });
+/** Whether the WebAssembly memory refused to grow (its ceiling) during the run in progress: seen here, as it happens. */
+let growRefused = false;
+{
+  const grow = (memory as unknown as { grow(pages: number): number }).grow.bind(memory);
+  (memory as unknown as { grow(pages: number): number }).grow = (pages: number) => {
+    try {
+      return grow(pages);
+    } catch (error) {
+      growRefused = true;
+      throw error;
+    }
+  };
+}
 const QuickJS = await newQuickJSWASMModuleFromVariant(
   newVariant(variant, { wasmModule: setup.wasm as never, wasmMemory: memory as never }),
 );
@@ -79,11 +92,13 @@ async function run(message: Extract<ToWorker, { t: 'run' }>): Promise<void> {
   // counts 8 bytes a block: quickjs-emscripten issue 255), so it stops one huge allocation, not many
   // small ones. The run's limit is kept on the WebAssembly memory instead: its growth since the run began,
   // checked whenever QuickJS polls for an interrupt (then the run is interrupted) and when it ends; past
-  // it the run fails as 'memory'. The worker's memory ceiling is the hard bound within one builtin.
+  // it, or once the memory refused to grow at the worker's ceiling, the run fails as 'memory'. The
+  // worker's memory ceiling is the hard bound within one builtin.
   runtime.setMemoryLimit(message.memoryBytes);
   runtime.setMaxStackSize(MAX_STACK_BYTES);
   const base = memory.buffer.byteLength;
-  overMemory = () => memory.buffer.byteLength - base > message.memoryBytes;
+  growRefused = false;
+  overMemory = () => growRefused || memory.buffer.byteLength - base > message.memoryBytes;
   runtime.setInterruptHandler(overMemory);
   const context = runtime.newContext();
   const calls = new Map<number, QuickJSDeferredPromise>();
@@ -174,13 +189,17 @@ async function execute(
     runtime.executePendingJobs().dispose();
     const result = await settled;
     if (result.error) return failure(context, keep(result.error), 'runtime', message.code);
-    const json = context.getString(keep(result.value));
-    const bytes = Buffer.byteLength(json);
-    if (bytes > message.maxAnswerBytes) {
+    const answer = keep(result.value);
+    const json = context.getString(keep(context.getProp(answer, 'json')));
+    const note = keep(context.getProp(answer, 'note'));
+    // Past the log's own bound too: it says what the program did not see.
+    if (context.typeof(note) === 'string') post({ t: 'log', text: context.getString(note) });
+    // Measured here, where the JSON is made: past the limit, it never crosses to the main thread.
+    if (json.length > message.maxAnswerChars) {
       return {
         ok: false,
         kind: 'answer_too_large',
-        message: `the answer is ${mib(bytes)} of JSON, over the ${mib(message.maxAnswerBytes)} the sandbox hands back: aggregate or select in the program and return less`,
+        message: `${json.length.toLocaleString('en-US')} characters of JSON`,
       };
     }
     if (overMemory()) return { ok: false, kind: 'memory', message: OVER_MEMORY };
@@ -189,7 +208,6 @@ async function execute(
 }
 
 const OVER_MEMORY = 'InternalError: out of memory: the program went past its memory limit';
-const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 interface GuestError {
   name?: unknown;
@@ -216,15 +234,13 @@ function failure(
   const where = code === undefined ? {} : positionOf(error.stack, code);
   let kind: FailureKind = phase === 'internal' ? 'internal' : 'runtime';
   let message = name ? `${name}: ${text}` : `Uncaught ${text}`;
-  if (name === 'InternalError' && text === 'interrupted' && overMemory()) {
+  // A limit is what the host itself observed (the memory it watches), never what a thrown value says: a
+  // program can throw { name: 'InternalError', message: 'out of memory' }, and a limit ends the worker.
+  // An error QuickJS raised at its own bound (one allocation past the limit, recursion past its stack
+  // bound) was refused cleanly, before anything was allocated: the program threw, and the worker is kept.
+  if (overMemory()) {
     kind = 'memory';
     message = OVER_MEMORY;
-  } else if (name === 'InternalError' && /out of memory|string too long|array too long/.test(text)) {
-    kind = 'memory';
-    message = `${message}: the program went past its memory limit`;
-  } else if (/stack overflow/.test(text)) {
-    kind = 'stack';
-    message = `${message}: recursion too deep`;
   } else if (name === 'SyntaxError' && phase === 'compile') {
     kind = 'syntax';
   }
@@ -288,7 +304,7 @@ async function warmUp(): Promise<void> {
     code: 'return [sum([0.1, 0.2]), median([3, 1, 2]), sortBy([{ a: 2 }, { a: 1 }], "a")[0], typeof api.x]',
     apiNames: ['x'],
     memoryBytes: 16 * 1024 * 1024,
-    maxAnswerBytes: 1024,
+    maxAnswerChars: 1024,
   });
   for (const h of handles.reverse()) if (h.alive) h.dispose();
   context.dispose();

@@ -1,6 +1,7 @@
 // run_analysis's answer in both channels: a headline, records as a compact table, scalars as lines, the
 // program's log apart with its own bound; over the budget, whole rows are cut and both channels say so.
 import { fitRows, type Rendered } from './result.js';
+import { asTime, isoTime } from './shape.js';
 import { clean, grouped, num, plural, table } from './text.js';
 
 export interface Answer {
@@ -14,6 +15,8 @@ export interface Answer {
 }
 
 const COLUMNS = 12;
+/** Names of the fields past the table's columns, listed in the text (the rest counted). */
+const MORE_FIELDS_NAMED = 20;
 const CELL = 60;
 /** The part of each channel the log may take. */
 const LOG_SHARE = 0.25;
@@ -32,20 +35,27 @@ export function denoise(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(denoise);
   if (isRecord(value)) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value))
-      Object.defineProperty(out, k, {
-        value: denoise(v),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+    for (const k of Object.keys(value)) {
+      // Defined, not assigned, for the one key that assigning would not keep.
+      if (k === '__proto__')
+        Object.defineProperty(out, k, {
+          value: denoise(value[k]),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      else out[k] = denoise(value[k]);
+    }
     return out;
   }
   return value;
 }
 
-/** Significant digits of a number's shortest round-trip text. */
+/** Significant digits of a number's shortest round-trip text (15 when its text is too short to hold more). */
 function significant(value: number): number {
+  const text = String(value);
+  // Sixteen characters with a point (and perhaps a sign) hold at most 15 digits.
+  if (text.length <= 16 && !text.includes('e')) return 15;
   const mantissa = String(Math.abs(value)).split('e')[0] ?? '';
   return mantissa.replace('.', '').replace(/^0+/, '').length;
 }
@@ -58,11 +68,12 @@ export function renderAnswer(answer: Answer, budget: number): Rendered {
   // longest list field.
   const field = isRecord(value) ? longestList(value) : undefined;
   const rows = Array.isArray(value) ? value : field ? (value as Record<string, unknown[]>)[field] : undefined;
+  // Read once for every attempt: whether the rows are records.
+  const noun = rows?.length && rows.every(isRecord) ? 'rows' : 'values';
   // A cut answer says so first, in both channels' headline: how many rows are shown of how many.
   const headlineOf = (shown: unknown): string => {
     if (!rows || !Array.isArray(shown) || shown.length >= rows.length)
       return `Analysis answer: ${gist(value)} (${calls})`;
-    const noun = rows.every(isRecord) ? 'rows' : 'values';
     const part = `${grouped(shown.length)} of ${grouped(rows.length)} ${noun}${field ? ` of ${JSON.stringify(clean(field, 40))}` : ''} shown, cut to fit the result budget`;
     return `Analysis answer: ${field ? `${gist(value)}; ` : ''}${part} (${calls})`;
   };
@@ -77,8 +88,27 @@ export function renderAnswer(answer: Answer, budget: number): Rendered {
   };
   if (!rows) return build(value);
   const what = field ? `rows of the answer's ${JSON.stringify(field)}` : 'rows of the answer';
-  // The rows are fitted to the whole budget: each attempt is measured with the log in it.
-  return fitRows(rows, budget, { what, how: () => HOW, format: 'concise' }, build);
+  // The rows are fitted to the whole budget: each attempt is measured with the log in it, and renders no
+  // more rows than can fit in structuredContent (each costs its own JSON), so no attempt is the whole answer.
+  const rest = field ? JSON.stringify({ ...(value as Record<string, unknown>), [field]: [] }).length : 2;
+  return fitRows(
+    rows,
+    budget,
+    { what, how: () => HOW, format: 'concise', most: rowsWithin(rows, budget - rest) },
+    build,
+  );
+}
+
+/** How many of the first rows' JSON (with a comma each) fits in `room` characters; reads no further. */
+function rowsWithin(rows: readonly unknown[], room: number): number {
+  let used = 0;
+  let count = 0;
+  for (const row of rows) {
+    used += (JSON.stringify(row) ?? 'null').length + 1;
+    if (used > room) break;
+    count++;
+  }
+  return count;
 }
 
 /** The answer in a few words, for the headline. */
@@ -91,7 +121,7 @@ function gist(value: unknown): string {
   if (isRecord(value)) {
     const keys = Object.keys(value);
     return keys.length <= 4 && keys.every((k) => !isComposite(value[k]))
-      ? keys.map((k) => `${clean(k, 40)} ${cell(value[k])}`).join(', ')
+      ? keys.map((k) => `${clean(k, 40)} ${cell(value[k], CELL, k)}`).join(', ')
       : plural(keys.length, 'field');
   }
   if (typeof value === 'string' && isProse(value))
@@ -118,7 +148,7 @@ function bodyLines(value: unknown, label?: string): string[] {
     for (const [k, v] of Object.entries(value)) {
       const name = label === undefined ? clean(k, 60) : `${label}.${clean(k, 60)}`;
       if (isComposite(v) && (label === undefined || Array.isArray(v))) lines.push(...bodyLines(v, name));
-      else lines.push(`${name}: ${cell(v, 400)}`);
+      else lines.push(`${name}: ${cell(v, 400, k)}`);
     }
     return lines.length ? lines : [...head, `${label ?? 'answer'}: {} (empty object)`];
   }
@@ -128,30 +158,54 @@ function bodyLines(value: unknown, label?: string): string[] {
 }
 
 function recordTable(records: Record<string, unknown>[]): string[] {
-  const keys: string[] = [];
-  for (const r of records) for (const k of Object.keys(r)) if (!keys.includes(k)) keys.push(k);
-  const shown = keys.slice(0, COLUMNS);
+  const keys = new Set<string>();
+  for (const r of records) for (const k of Object.keys(r)) keys.add(k);
+  const all = [...keys];
+  const shown = all.slice(0, COLUMNS);
   const numeric = shown.map((k) =>
     records.every((r) => r[k] === undefined || r[k] === null || typeof r[k] === 'number'),
   );
   const lines = table(
     shown.map((k, i) => ({ header: clean(k, 30), align: numeric[i] ? 'right' : 'left' })),
-    records.map((r) => shown.map((k) => (r[k] === undefined ? '' : cell(r[k])))),
+    records.map((r) => shown.map((k) => (r[k] === undefined ? '' : cell(r[k], CELL, k)))),
   );
-  if (keys.length > shown.length)
+  const more = all.slice(COLUMNS);
+  if (more.length) {
+    const named = more.slice(0, MORE_FIELDS_NAMED).map((k) => clean(k, 30));
+    const rest = more.length - named.length;
     lines.push(
-      `(${keys.length - shown.length} more fields in structuredContent: ${keys.slice(COLUMNS).join(', ')})`,
+      `(${grouped(more.length)} more fields in structuredContent: ${named.join(', ')}${rest ? `, and ${grouped(rest)} more` : ''})`,
     );
+  }
   return lines;
 }
 
-/** One value for the text: numbers exactly (grouped), strings cleaned, lists and objects as compact JSON. */
-function cell(value: unknown, max = CELL): string {
+/**
+ * One value for the text: numbers exactly (grouped), strings cleaned, lists and objects as compact JSON.
+ * A number in a field named as a time or a year is never grouped: an epoch time shows its ISO time beside
+ * its digits (as the endpoint tools show them), a year its digits.
+ */
+function cell(value: unknown, max = CELL, name?: string): string {
   if (value === null || value === undefined) return '–';
-  if (typeof value === 'number') return num(value);
+  if (typeof value === 'number') return name === undefined ? num(value) : numberText(name, value);
   if (typeof value === 'boolean') return String(value);
   if (typeof value === 'string') return clean(value, max);
   return clean(JSON.stringify(value), max);
+}
+
+/** Field names that read as a time (`sampled_at`, `from_ts`, `startTime`, `updatedAt`): as src/format/generic.ts reads them. */
+const TIME_NAME =
+  /(^|[_\-. ])(ts|time|timestamp|epoch|at|date|since|until|when)$|[a-z0-9](Time|At|Ts|Epoch|Date|Timestamp|Since|Until)$/;
+/** Field names that read as a year (`year`, `calendarYear`, `start_year`). */
+const YEAR_NAME = /(^|[_\-. ])year$|[a-z0-9]Year$|^year$/i;
+
+function numberText(name: string, value: number): string {
+  if (Number.isInteger(value) && value > 0 && value < 10_000 && YEAR_NAME.test(name)) return String(value);
+  if (TIME_NAME.test(name)) {
+    const t = asTime(value);
+    if (t !== undefined) return `${String(value)} (${isoTime(t)})`;
+  }
+  return num(value);
 }
 
 /** The log, in both channels, within its share of the budget: the first lines, and how many were cut. */

@@ -24,6 +24,11 @@ export interface Cut {
   format: 'concise' | 'detailed';
   /** Where `items` start in a longer ranking (investigate_botting's offset): the note counts from there. */
   offset?: number;
+  /**
+   * A bound the caller computed cheaply: more rows than this cannot fit (run_analysis's answer, which may
+   * hold 100,000 rows). The search then renders no attempt past it, rather than the whole list.
+   */
+  most?: number;
 }
 
 /**
@@ -51,10 +56,13 @@ export function fitRows<T>(
     const s = size(r);
     return s.text <= budget && s.json <= budget;
   };
-  const full = attempt(items.length);
-  if (fits(full)) return full;
+  const most = Math.min(items.length, Math.max(0, cut.most ?? items.length));
+  if (most === items.length) {
+    const full = attempt(items.length);
+    if (fits(full)) return full;
+  }
   let low = 0;
-  let high = items.length - 1;
+  let high = Math.min(most, items.length - 1);
   let best = attempt(0);
   while (low <= high) {
     const mid = (low + high) >> 1;

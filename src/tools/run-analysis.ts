@@ -13,8 +13,6 @@ export const API_MAX_IDS = 500;
 export const CODE_MAX = 20_000;
 /** Memory one run may use (the engine's own default, stated here for the messages). */
 const MEMORY_MIB = 64;
-/** The answer's JSON past which it is refused, not cut (the budget cut works below it). */
-const ANSWER_MAX = 1024 * 1024;
 const DEFAULT_LIMITS = { timeoutMs: 30_000, maxRequests: 200 };
 const TIMEOUT_ENV = 'STREAMER_ANALYTICS_ANALYSIS_TIMEOUT_MS';
 const REQUESTS_ENV = 'STREAMER_ANALYTICS_ANALYSIS_MAX_REQUESTS';
@@ -120,7 +118,8 @@ export function runAnalysisTool(endpoints: readonly Tool[]): Tool {
       });
       if (!outcome.ok || host.usage.limitReached || host.usage.refusedLimitReached)
         throw new ToolFailure(failureText(outcome, host.usage, limits));
-      // Deeper than any reader can use, and than JSON.stringify's recursion can take (checked first).
+      // Past 1 MiB (ANSWER_MAX_CHARS) the worker refused the answer before it crossed; deeper than any reader
+      // can use, and than JSON.stringify's recursion can take, it is refused here.
       if (deeperThan(outcome.value, ANSWER_DEPTH))
         throw new ToolFailure(
           failureText(
@@ -129,21 +128,6 @@ export function runAnalysisTool(endpoints: readonly Tool[]): Tool {
               ok: false,
               kind: 'answer_too_deep',
               message: `nested more than ${ANSWER_DEPTH} levels`,
-            },
-            host.usage,
-            limits,
-          ),
-        );
-      // Past 1 MiB, an answer is refused rather than cut: the program should aggregate.
-      const size = JSON.stringify(outcome.value ?? null).length;
-      if (size > ANSWER_MAX)
-        throw new ToolFailure(
-          failureText(
-            {
-              ...outcome,
-              ok: false,
-              kind: 'answer_too_large',
-              message: `${grouped(size)} characters of JSON`,
             },
             host.usage,
             limits,
@@ -217,9 +201,13 @@ function failureText(
           `The program threw${where}: ${message}. ${progress}`,
           /ReferenceError|is not defined/.test(message)
             ? `In scope: ${GLOBALS.join(', ')} (no fetch, require, process or import).`
-            : /cannot read propert(y|ies) .* of (undefined|null)/i.test(message)
-              ? 'A field is not where the program looked: inspect the data first, e.g. return Object.keys(row).'
-              : "Fix the program and run it again; catch an api call's error to go on without it.",
+            : /out of memory|too long/.test(message)
+              ? `A run has ${MEMORY_MIB} MiB: keep only the fields you need from each body, and aggregate as you go.`
+              : /stack overflow/.test(message)
+                ? 'Use a loop instead of deep recursion.'
+                : /cannot read propert(y|ies) .* of (undefined|null)/i.test(message)
+                  ? 'A field is not where the program looked: inspect the data first, e.g. return Object.keys(row).'
+                  : "Fix the program and run it again; catch an api call's error to go on without it.",
           errorTag('analysis_error', false),
         ];
         break;

@@ -183,11 +183,21 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
     // A `__proto__` key that reached us as an object's prototype (a JSON parse or copy that assigned it)
     // is an unknown parameter like any other.
     if (hasForeignPrototype(raw)) return { error: argumentError(spec.name, [PROTO_ISSUE], raw, json()) };
-    const given = normalize(raw ?? {}, props);
+    const { given, unknown } = normalize(raw ?? {}, props);
     // Repeated ids are sent once, and the per-call maximum counts distinct ids.
     const duplicates = spec.ids ? dedupe(given, spec.ids) : [];
+    // Unknown keys never reach the schema (a caller may send 80,000): they are one issue of their own,
+    // naming the first few, beside the schema's issues with the rest.
     const parsed = schema.safeParse(given);
-    if (!parsed.success) return { error: argumentError(spec.name, parsed.error.issues, given, json()) };
+    if (unknown || !parsed.success)
+      return {
+        error: argumentError(
+          spec.name,
+          [...(unknown ? [unknown] : []), ...(parsed.success ? [] : parsed.error.issues)],
+          given,
+          json(),
+        ),
+      };
     const args = parsed.data as Args<S>;
     if (spec.scope) {
       const scope = resolveScope(args.chain, args.platform, spec.scope);
@@ -283,17 +293,31 @@ const PROTO_ISSUE = {
 
 const NUMERIC = /^-?\d+(\.\d+)?$/;
 
+/** Unknown parameters named in an argument error; the rest are counted. */
+const UNKNOWN_NAMED = 5;
+
+/** zod's issue for unknown keys, with how many there were in all (`keys` holds the first few). */
+type UnknownKeys = z.core.$ZodIssue & { code: 'unrecognized_keys'; keys: string[]; total?: number };
+
 /**
  * Arguments as real clients send them, read the way they mean them: `null` for an optional parameter
  * means omitted (strict-mode clients send it); a number or boolean sent as a string ("25", "true") is
- * that number or boolean; ids lose surrounding whitespace. Anything else is left for the schema to judge.
+ * that number or boolean; ids lose surrounding whitespace. Keys the tool does not have are left out and
+ * returned as one issue (the first few named, all counted); anything else is left for the schema to judge.
  */
-function normalize(raw: unknown, props: Record<string, JsonProp>): unknown {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+function normalize(raw: unknown, props: Record<string, JsonProp>): { given: unknown; unknown?: UnknownKeys } {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { given: raw };
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(raw)) {
-    // null means omitted for a parameter the tool has; an unknown one stays, to be refused.
-    if (value === null && Object.hasOwn(props, key)) continue;
+  const keys: string[] = [];
+  let total = 0;
+  for (const key of Object.keys(raw)) {
+    if (!Object.hasOwn(props, key)) {
+      if (total++ < UNKNOWN_NAMED) keys.push(key);
+      continue;
+    }
+    const value = (raw as Record<string, unknown>)[key];
+    // null means omitted for a parameter the tool has.
+    if (value === null) continue;
     const prop = props[key];
     const type = prop?.type;
     let v = value;
@@ -303,10 +327,13 @@ function normalize(raw: unknown, props: Record<string, JsonProp>): unknown {
       v = v.trim() === 'true';
     else if (typeof v === 'string' && prop?.minLength !== undefined) v = v.trim();
     else if (Array.isArray(v) && type === 'array') v = v.map((x) => (typeof x === 'string' ? x.trim() : x));
-    // Defined, not assigned: a key named "__proto__" stays a key, to be refused as unknown.
-    Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+    out[key] = v;
   }
-  return out;
+  if (!total) return { given: out };
+  return {
+    given: out,
+    unknown: { code: 'unrecognized_keys', keys, total, path: [], message: '' } as UnknownKeys,
+  };
 }
 
 /** Keeps the first occurrence of each id in `args[key]`; returns the ids that were repeated. */
@@ -412,7 +439,11 @@ function argumentError(
   const props = (schema.properties ?? {}) as Record<string, JsonProp>;
   const lines = issues.slice(0, 8).map((issue) => {
     if (issue.code === 'unrecognized_keys') {
-      const keys = issue.keys.map((k) => literal(k === PROTO_ARGUMENT ? '__proto__' : k, 40));
+      // Named as far as a reader needs (the first few, each cut), whatever the caller sent.
+      const named = issue.keys.slice(0, UNKNOWN_NAMED);
+      const more = ((issue as UnknownKeys).total ?? issue.keys.length) - named.length;
+      const keys = named.map((k) => literal(k === PROTO_ARGUMENT ? '__proto__' : k, 40));
+      if (more > 0) keys.push(`and ${more.toLocaleString('en-US')} more`);
       return `- unknown parameter ${keys.join(', ')}; parameters are: ${Object.keys(props).join(', ')}`;
     }
     const [key, index] = issue.path;

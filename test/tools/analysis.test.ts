@@ -378,6 +378,19 @@ return r.summary;`,
     );
   });
 
+  it('65,000 rows each with a field of its own render in time linear in the answer, naming a few of the fields left out', async () => {
+    // 0.9 MB, under the 1 MiB limit: the column list was built with a linear search per key, and the whole
+    // answer rendered at every step of the fit (7 to 33 s of the main thread, which every caller shares).
+    const started = performance.now();
+    const out = await run('return Array.from({ length: 65000 }, (_, i) => ({ ["c" + i]: 1 }));');
+    const elapsed = performance.now() - started;
+    expect(out.isError, out.text).toBe(false);
+    expect(elapsed).toBeLessThan(5_000);
+    expect(out.text).toMatch(/\(([\d,]+) more fields in structuredContent: c12, c13, .*, and [\d,]+ more\)/);
+    expect(Math.max(...out.text.split('\n').map((l) => l.length))).toBeLessThan(1_000);
+    expect(sc(out).summary).toMatch(/^Analysis answer: [\d,]+ of 65,000 rows shown/);
+  });
+
   it('an answer past 1 MiB ends with its error', async () => {
     const out = await run('return "x".repeat(3 * 1024 * 1024);');
     expect(out.isError).toBe(true);
@@ -417,6 +430,39 @@ describe('what a program leaves behind', () => {
     expect(out.text).toContain('tokenAddresses');
     expect(out.text).toContain('[error: analysis_refused_limit · final]');
     expect(sim.requests).toHaveLength(0);
+  });
+
+  it('many unknown keys are refused in the sandbox, a few by the tool, each error naming the first five', async () => {
+    const out = await run(
+      [
+        'const many = {}; for (let i = 0; i < 5000; i++) many["k" + i] = 0;',
+        'const few = {}; for (let i = 0; i < 12; i++) few["k" + i] = 0;',
+        'const messages = [];',
+        'for (const args of [many, few]) { try { await api.check_health(args); } catch (e) { messages.push(e.message); } }',
+        'return messages;',
+      ].join('\n'),
+    );
+    expect(out.isError, out.text).toBe(false);
+    const [many, few = ''] = sc(out).value as string[];
+    expect(many).toBe(
+      'api.check_health: 5000 named parameters ("k0", "k1", "k2", "k3", "k4", …); it takes at most 16, named in its line of the description. Nothing was sent.',
+    );
+    expect(few).toContain('unknown parameter "k0", "k1", "k2", "k3", "k4", and 7 more; parameters are:');
+    expect(few.length).toBeLessThan(500);
+    expect(sim.requests).toHaveLength(0);
+  });
+
+  it('an api call that fails unawaited is named in the log, not dropped', async () => {
+    const out = await run('api.check_health({ bogus: 1 });\nawait api.check_health();\nreturn 1;');
+    expect(out.isError, out.text).toBe(false);
+    const logs = sc(out).logs as string[];
+    expect(logs.at(-1)).toMatch(
+      /^1 api call failed and was never awaited \(its error is lost unless awaited or caught\); the first: Invalid arguments for check_health .*unknown parameter "bogus"/,
+    );
+    expect(out.text).toContain('1 api call failed and was never awaited');
+    // One awaited and caught is not.
+    const read = await run('const p = api.check_health({ bogus: 1 });\ntry { await p; } catch {}\nreturn 1;');
+    expect(sc(read).logs).toBeUndefined();
   });
 
   it('an answer nested past 64 levels ends with its own error, not an internal one', async () => {
@@ -464,6 +510,21 @@ describe('the sandbox', () => {
       '3. CCC 161',
     ]);
     expect(sc(out).value).toBe('Top 3 by viewers:\n1. AAA 2,525\n2. BBB 1,469\n3. CCC 161');
+  });
+
+  it('a number named as a time reads as its ISO time, never grouped; Infinity and NaN as themselves', async () => {
+    const out = await run(
+      'return { first: { sampled_at: 1794572410, viewers: 1794572410 }, rows: [{ startTime: 1794572410000, year: 2026 }] };',
+    );
+    expect(out.text).toContain('first.sampled_at: 1794572410 (2026-11-13T');
+    expect(out.text).toContain('first.viewers: 1,794,572,410');
+    expect(out.text).toContain('1794572410000 (2026-11-13T');
+    expect(out.text).not.toContain('1,794,572,410,000');
+    expect(out.text).not.toContain('2,026');
+    const infinite = await run('return 1 / 0;');
+    expect(sc(infinite).summary).toBe('Analysis answer: Infinity (0 upstream requests)');
+    expect(sc(infinite).value).toBe('Infinity');
+    expect(sc(await run('console.log(0 / 0); return { r: 0 / 0 };')).logs).toEqual(['NaN']);
   });
 
   it('float noise of the program prints at 15 significant digits; upstream numbers exactly', async () => {

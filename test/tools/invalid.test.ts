@@ -124,6 +124,22 @@ describe('what the refusal says', () => {
     expect(sim.requests).toHaveLength(0);
   });
 
+  it('80,000 unknown parameters: the first five named, the rest counted, in work linear in the keys', async () => {
+    const args: Record<string, unknown> = {};
+    for (let i = 0; i < 80_000; i++) args[`k${i}`] = 0;
+    const out = await call(h.client, 'check_health', args);
+    // It listed every key (949 KB, past what a call's answer is reserved).
+    expect(out.text).toContain(
+      '- unknown parameter "k0", "k1", "k2", "k3", "k4", and 79,995 more; parameters are: response_format',
+    );
+    expect(out.text.length).toBeLessThan(400);
+    // With the schema's own issues beside them.
+    const both = await call(h.client, 'get_streamer_core', { mint: 'x', a: 1, b: 2 });
+    expect(both.text).toContain('unknown parameter "a", "b"; parameters are:');
+    expect(both.text).toContain('- mint: got "x"');
+    expect(sim.requests).toHaveLength(0);
+  });
+
   it('does not echo a huge value back', async () => {
     const out = await call(h.client, 'get_streamer_core', { mint: 'x'.repeat(10_000) });
     expect(out.text).toContain('got a 10000-character string');
