@@ -43,6 +43,13 @@ const variant = releaseSync as unknown as QuickJSSyncVariant;
 const memory = new wasmApi.Memory({ initial: 256, maximum: Math.ceil(setup.maxWasmBytes / PAGE) });
 /** Whether the WebAssembly memory refused to grow (its ceiling) during the run in progress: seen here, as it happens. */
 let growRefused = false;
+/**
+ * Whether the run's error reads as one QuickJS raises at its own bound (out of memory, stack overflow):
+ * the run is reported as the program's error (the host saw no limit), but the instance is not trusted
+ * again (an out-of-memory can leave QuickJS's state broken: quickjs-emscripten 257, quickjs.rb 23). A
+ * program that throws such a value itself only costs its own worker a restart.
+ */
+let engineBound = false;
 {
   const grow = (memory as unknown as { grow(pages: number): number }).grow.bind(memory);
   (memory as unknown as { grow(pages: number): number }).grow = (pages: number) => {
@@ -98,6 +105,7 @@ async function run(message: Extract<ToWorker, { t: 'run' }>): Promise<void> {
   runtime.setMaxStackSize(MAX_STACK_BYTES);
   const base = memory.buffer.byteLength;
   growRefused = false;
+  engineBound = false;
   overMemory = () => growRefused || memory.buffer.byteLength - base > message.memoryBytes;
   runtime.setInterruptHandler(overMemory);
   const context = runtime.newContext();
@@ -121,7 +129,8 @@ async function run(message: Extract<ToWorker, { t: 'run' }>): Promise<void> {
   // and 269: an assertion in JS_FreeRuntime, on both QuickJS and QuickJS-ng, 0.31 and 0.32), and every
   // program runs in promise jobs. So each run's runtime is left behind, unreachable, and the worker is
   // retired once its memory has grown (the pool's RETIRE_WASM_BYTES) or after many runs.
-  let reusable = !(outcome.ok === false && ['memory', 'stack', 'internal'].includes(outcome.kind));
+  let reusable =
+    !engineBound && !(outcome.ok === false && ['memory', 'stack', 'internal'].includes(outcome.kind));
   if (reusable) {
     try {
       for (const h of handles.reverse()) if (h.alive) h.dispose();
@@ -236,8 +245,13 @@ function failure(
   let message = name ? `${name}: ${text}` : `Uncaught ${text}`;
   // A limit is what the host itself observed (the memory it watches), never what a thrown value says: a
   // program can throw { name: 'InternalError', message: 'out of memory' }, and a limit ends the worker.
-  // An error QuickJS raised at its own bound (one allocation past the limit, recursion past its stack
-  // bound) was refused cleanly, before anything was allocated: the program threw, and the worker is kept.
+  // An error that reads as QuickJS's own bound (one allocation past the limit, recursion past its stack
+  // bound) is the program's error as reported, but its worker is retired (engineBound).
+  if (
+    (name === 'InternalError' && /out of memory|stack overflow|too long/.test(text)) ||
+    (name === 'RangeError' && /stack overflow|call stack/.test(text))
+  )
+    engineBound = true;
   if (overMemory()) {
     kind = 'memory';
     message = OVER_MEMORY;

@@ -103,18 +103,18 @@ describe('memory and stack', () => {
     expect(await run('return 4')).toMatchObject({ ok: true, value: 4 });
   });
 
-  it('one huge string is refused by QuickJS at once: the program threw, and the worker is kept', async () => {
+  it('one huge string is refused by QuickJS at once: the program threw; its worker is not trusted again', async () => {
     const started = performance.now();
     const before = pool.started;
     const outcome = failure(await run("const s = 'x'.repeat(2 ** 28);\nreturn s.length"));
     expect(outcome).toMatchObject({ kind: 'runtime', line: 1, message: 'InternalError: out of memory' });
     expect(performance.now() - started).toBeLessThan(8_000);
     expect(await run('return 5')).toMatchObject({ ok: true, value: 5 });
-    expect(pool.started).toBe(before);
+    // QuickJS's own out-of-memory can leave its state broken: the worker is replaced, not reused.
+    expect(pool.started).toBeGreaterThan(before);
   });
 
-  it('a thrown value that names a limit is the program’s error, never a limit: no worker is ended', async () => {
-    const before = pool.started;
+  it('a thrown value that names a limit is the program’s error, never a limit (it costs only a worker restart)', async () => {
     for (const thrown of [
       "{ name: 'InternalError', message: 'out of memory' }",
       "new InternalError('out of memory')",
@@ -125,7 +125,6 @@ describe('memory and stack', () => {
       expect(outcome.kind).toBe('runtime');
     }
     expect(await run('return 6')).toMatchObject({ ok: true, value: 6 });
-    expect(pool.started).toBe(before);
   });
 
   it('a smaller memory limit is the run’s own', async () => {
