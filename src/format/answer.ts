@@ -1,7 +1,7 @@
 // run_analysis's answer in both channels: a headline, records as a compact table, scalars as lines, the
 // program's log apart with its own bound; over the budget, whole rows are cut and both channels say so.
 import { fitRows, type Rendered } from './result.js';
-import { asTime, isoTime } from './shape.js';
+import { asTime, isoTime, timeNamed, yearNamed } from './shape.js';
 import { clean, grouped, num, plural, table } from './text.js';
 
 export interface Answer {
@@ -194,14 +194,10 @@ function cell(value: unknown, max = CELL, name?: string): string {
 }
 
 /** Field names that read as a time (`sampled_at`, `from_ts`, `startTime`, `updatedAt`): as src/format/generic.ts reads them. */
-const TIME_NAME =
-  /(^|[_\-. ])(ts|time|timestamp|epoch|at|date|since|until|when)$|[a-z0-9](Time|At|Ts|Epoch|Date|Timestamp|Since|Until)$/;
-/** Field names that read as a year (`year`, `calendarYear`, `start_year`). */
-const YEAR_NAME = /(^|[_\-. ])year$|[a-z0-9]Year$|^year$/i;
 
 function numberText(name: string, value: number): string {
-  if (Number.isInteger(value) && value > 0 && value < 10_000 && YEAR_NAME.test(name)) return String(value);
-  if (TIME_NAME.test(name)) {
+  if (Number.isInteger(value) && value > 0 && value < 10_000 && yearNamed(name)) return String(value);
+  if (timeNamed(name)) {
     const t = asTime(value);
     if (t !== undefined) return `${String(value)} (${isoTime(t)})`;
   }

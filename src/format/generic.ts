@@ -10,6 +10,9 @@ import {
   readSeries,
   idOf as shapeIdOf,
   timeKeyed,
+  timeNamed,
+  timeTuples,
+  yearNamed,
 } from './shape.js';
 import { approx, clean, cleanDeep, dict, num, plural, quote, sparkline } from './text.js';
 
@@ -168,20 +171,14 @@ const timeText = (v: unknown) => {
   return n === undefined ? clean(v, 40) : isoTime(asTime(n) as number);
 };
 
-/** Field names that read as a time (`checked_at`, `from_ts`, `since_epoch`, `startTime`, `updatedAt`). */
-const TIME_NAME =
-  /(^|[_\-. ])(ts|time|timestamp|epoch|at|date|since|until|when)$|[a-z0-9](Time|At|Ts|Epoch|Date|Timestamp|Since|Until)$/;
-/** Field names that read as a year (`year`, `calendarYear`, `start_year`). */
-const YEAR_NAME = /(^|[_\-. ])year$|[a-z0-9]Year$|^year$/i;
-
 /**
  * A number as the text shows it, by what its field reads as: a year as its digits (2025, never 2,025); an
  * epoch time in a field named as a time as its digits with its ISO time beside it; any other number
  * grouped (`exact` in detailed mode: every decimal as sent).
  */
 function numberText(name: string, v: number, full: boolean): string {
-  if (Number.isInteger(v) && v > 0 && v < 10_000 && YEAR_NAME.test(name)) return String(v);
-  if (TIME_NAME.test(name)) {
+  if (Number.isInteger(v) && v > 0 && v < 10_000 && yearNamed(name)) return String(v);
+  if (timeNamed(name)) {
     const t = asTime(v);
     if (t !== undefined) return `${String(v)} (${isoTime(t)})`;
   }
@@ -271,7 +268,8 @@ export function describeObject(
         add(key, scalarText(v, rawKey), scalarJson(v));
       else if (Array.isArray(v)) walkArray(key, v, depth);
       else if (isRecord(v) && Object.keys(v).length === 0) add(key, '{}', {});
-      else if (isRecord(v) && timeKeyed(v) && !full) walkArray(key, timeKeyed(v, VALUES) ?? [], depth, true);
+      else if (isRecord(v) && timeKeyed(v) && !full)
+        walkArray(key, timeKeyed(v, VALUES) ?? [], depth, 'keyed');
       else if (isRecord(v) && timeKeyed(v)) {
         // Every point, in time order, each under its key as sent.
         const points = Object.entries(v).sort(
@@ -293,12 +291,20 @@ export function describeObject(
         );
     }
   };
-  const walkArray = (key: string, list: unknown[], depth: number, keyed = false) => {
+  /** How a series' points came: a list of records, a time-keyed record, or a list of [time, value] tuples. */
+  const walkArray = (
+    key: string,
+    list: unknown[],
+    depth: number,
+    shape: 'list' | 'keyed' | 'tuples' = 'list',
+  ) => {
     if (list.length === 0) {
       add(key, '[]', []);
       return;
     }
-    if (!keyed && list.every(isRecord) && (full || (list.length <= SHORT_LIST && !series))) {
+    const tuples = shape === 'list' && !full ? timeTuples(list) : undefined;
+    if (tuples) return walkArray(key, tuples, depth, 'tuples');
+    if (shape === 'list' && list.every(isRecord) && (full || (list.length <= SHORT_LIST && !series))) {
       const records = list.map(record);
       add(
         key,
@@ -313,7 +319,13 @@ export function describeObject(
       const read = readSeries(list);
       const tk = read.time;
       const label = (k: string) =>
-        keyed ? (k === KEY_TIME ? `${key}{}` : `${key}{}.${clean(k, 40)}`) : `${key}[].${clean(k, 40)}`;
+        shape === 'keyed'
+          ? k === KEY_TIME
+            ? `${key}{}`
+            : `${key}{}.${clean(k, 40)}`
+          : shape === 'tuples'
+            ? `${key}[]${k === KEY_TIME ? '[0]' : k}`
+            : `${key}[].${clean(k, 40)}`;
       // Each field's values and their points' times, gathered in one pass (first-seen order): linear in
       // the series' size, however many distinct fields its points have.
       const times = tk === undefined ? undefined : read.records.map((item) => timeText(item[tk]));

@@ -192,11 +192,49 @@ export function timeKeyed(value: unknown, name = 'value'): Array<Record<string, 
   return points.sort((a, b) => (a[KEY_TIME] as number) - (b[KEY_TIME] as number));
 }
 
-/** A value as a series' list of records: a list of records, or a time-keyed record (timeKeyed). */
+/**
+ * A list of tuples whose first element is a time (`[[1746097200000, 772], …]`, epoch s or ms, or a
+ * date-time; in order, as a clock reads): its points as records, earliest first, each tuple's time (ms)
+ * under KEY_TIME and its other elements under `[1]`, `[2]`… (positions, not upstream names). Undefined
+ * for any other value.
+ */
+export function timeTuples(value: unknown): Array<Record<string, unknown>> | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const points: Array<Record<string, unknown>> = [];
+  const times: number[] = [];
+  for (const item of value) {
+    if (!Array.isArray(item) || item.length < 2 || item.length > 16) return undefined;
+    const t = asTime(numberOf(item[0]) ?? item[0]);
+    if (t === undefined) return undefined;
+    const point: Record<string, unknown> = { [KEY_TIME]: t };
+    for (let i = 1; i < item.length; i++) point[`[${i}]`] = item[i];
+    points.push(point);
+    times.push(t);
+  }
+  if (!inOrder(times) && times.length > 1) return undefined;
+  return points.sort((a, b) => (a[KEY_TIME] as number) - (b[KEY_TIME] as number));
+}
+
+/**
+ * A value as a series' list of records: a list of records, a list of time tuples (timeTuples), or a
+ * time-keyed record (timeKeyed).
+ */
 export function seriesList(value: unknown, name?: string): unknown[] | undefined {
-  if (Array.isArray(value)) return value;
+  if (Array.isArray(value)) return timeTuples(value) ?? value;
   return timeKeyed(value, name);
 }
+
+/**
+ * Field names that read as a point in time (`checked_at`, `from_ts`, `since_epoch`, `startTime`,
+ * `updatedAt`): `Time` only after a word that names an event (start, end, update…), since `totalStreamingTime`
+ * or `watch_time` is a duration.
+ */
+const TIME_NAME =
+  /(^|[_\-. ])(ts|timestamp|epoch|at|date|since|until|when)$|[a-z0-9](At|Ts|Epoch|Date|Timestamp|Since|Until)$|(^|[_\-. ]|[a-z0-9])(start|end|begin|finish|create|created|update|updated|modified|seen|check|checked|sample|sampled|observed|event|last|first)[_\-. ]?time$/i;
+/** Whether a field's name reads as a point in time (a number there may be shown as its ISO time). */
+export const timeNamed = (name: string) => TIME_NAME.test(name);
+/** Field names that read as a year (`year`, `calendarYear`, `start_year`). */
+export const yearNamed = (name: string) => /(^|[_\-. ])year$|[a-z0-9]Year$|^year$/i.test(name);
 
 /**
  * The series of a record whose fields are not documented: the list of records with a time field holding

@@ -318,6 +318,39 @@ describe('shapes of an independent upstream', () => {
     expect(out.text).toContain('lag=null');
   });
 
+  it('a duration whose name ends in Time is never shown as a date; an event time is', async () => {
+    sim.inject({
+      status: 200,
+      body: envelope(
+        [{ profile: { mint: A, totalStreamingTime: 1_491_492_365, lastSeenTime: T0 } }],
+        [],
+        1,
+      ),
+    });
+    const out = await call(h.client, 'get_streamers_complete', { mintIds: [A] });
+    expect(out.text).toContain('profile.totalStreamingTime=1,491,492,365');
+    expect(out.text).not.toContain('2017-04-06');
+    expect(out.text).toContain(`profile.lastSeenTime=${T0} (${new Date(T0 * 1000).toISOString()})`);
+  });
+
+  it('analytics: a series sent as [time, value] pairs is a series, in time order, its times as ISO', async () => {
+    // Epoch milliseconds, one level deeper than the element, as pairs: [[t, viewers], …].
+    const points = Array.from({ length: 12 }, (_, k) => [(T0 + k * 3600) * 1000, k === 5 ? 900 : 100 + k]);
+    sim.inject({
+      status: 200,
+      body: envelope([{ mintId: A, metrics: { viewers: { points, peak: 900 } } }], [], 1),
+    });
+    const out = await call(h.client, 'get_streamers_analytics', { mintIds: [A] });
+    const at = (k: number) => new Date((T0 + k * 3600) * 1000).toISOString();
+    expect(out.text).toContain(
+      `metrics.viewers.points[][1]=computed over 12 points: first 100, last 111, min 100 at ${at(0)}, max 900 at ${at(5)}`,
+    );
+    expect(out.text).not.toMatch(/mixed items/);
+    const first = (sc(out).results as Array<Record<string, unknown>>)[0] ?? {};
+    expect(first['metrics.viewers.points[][1]']).toMatchObject({ count: 12, max: 900, maxAt: at(5) });
+    expect(first['metrics.viewers.points[][0]']).toMatchObject({ count: 12, first: at(0), last: at(11) });
+  });
+
   it('list_streamers detailed: a field the upstream sent as null is shown as null', async () => {
     sim.inject({
       status: 200,
