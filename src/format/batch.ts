@@ -224,7 +224,7 @@ export function renderGenericBatch(
     Object.keys(e.raw).filter((k) => e.raw[k] === e.id);
   const entries = results.map((e) => ({
     ...e,
-    described: describeObject(e.raw, idKeys(e), detailed, series),
+    described: describeObject(e.raw, idKeys(e), detailed, series, e.id),
   }));
   const unmatched = errors.filter((e) => e.error === NO_MATCH).length;
   const headline = `${what}: ${requested.length} requested, ${results.length} returned${unidentified ? ` (${unidentified} not matched to an id)` : ''}, ${errors.length - unmatched} failed${unmatched ? `, ${unmatched} without a matched result` : ''} (${scope})`;

@@ -231,7 +231,10 @@ export function describeObject(
   full = false,
   /** Lists of records are series at any length (time series: every point counts, none shown alone). */
   series = false,
+  /** The element's own id (a batch element's): concise leaves out nested fields that only repeat it. */
+  ownId?: string,
 ): Described {
+  const repeatsId = (v: unknown) => !full && ownId !== undefined && v === ownId;
   const entries: Array<{ key: string; text: string; structured: unknown; late: boolean }> = [];
   const add = (key: string, text: string, structured: unknown, late = false) =>
     entries.push({ key, text, structured, late });
@@ -249,7 +252,7 @@ export function describeObject(
     const text: string[] = [];
     const json = dict<unknown>();
     for (const [k, v] of Object.entries(item)) {
-      if (v === null || v === undefined) continue;
+      if (v === null || v === undefined || repeatsId(v)) continue;
       const key = clean(k, 40);
       const nested = typeof v === 'object' ? `{${plural(Object.keys(v).length, 'field')}}` : undefined;
       text.push(`${key}=${nested ?? scalarText(v, k)}`);
@@ -261,7 +264,7 @@ export function describeObject(
     for (const [rawKey, v] of Object.entries(obj)) {
       const key = prefix + clean(rawKey, 40);
       if (depth === 0 && skip.includes(rawKey)) continue;
-      if (v === undefined) continue;
+      if (v === undefined || (depth > 0 && repeatsId(v))) continue;
       if (v === null) {
         if (full) add(key, 'null', null);
       } else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')

@@ -95,6 +95,8 @@ describe('short lists of records', () => {
     const sessions = sim.data.byMint.get(mint)?.sessions.slice(0, 5) ?? [];
     expect(sessions.length).toBeGreaterThan(1);
     for (const s of sessions) expect(out.text).toContain(`{sessionId="${s.sessionId}"`);
+    // The token's id heads its entry; concise does not repeat it in every nested record.
+    expect(out.text.split(mint).length - 1).toBe(1);
     const [result] = sc(out).results as Array<Record<string, unknown>>;
     expect(result?.[SIM_NAMES.recentSessions]).toHaveLength(sessions.length);
   });
@@ -321,11 +323,7 @@ describe('shapes of an independent upstream', () => {
   it('a duration whose name ends in Time is never shown as a date; an event time is', async () => {
     sim.inject({
       status: 200,
-      body: envelope(
-        [{ profile: { mint: A, totalStreamingTime: 1_491_492_365, lastSeenTime: T0 } }],
-        [],
-        1,
-      ),
+      body: envelope([{ profile: { mint: A, totalStreamingTime: 1_491_492_365, lastSeenTime: T0 } }], [], 1),
     });
     const out = await call(h.client, 'get_streamers_complete', { mintIds: [A] });
     expect(out.text).toContain('profile.totalStreamingTime=1,491,492,365');

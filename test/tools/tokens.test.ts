@@ -96,6 +96,15 @@ describe('results against the raw upstream body', () => {
     expect(share(out.structured, tokens(body))).toBeLessThanOrEqual(0.16);
   });
 
+  it('get_streamers_complete, 12 ids: both channels at most 80% of the raw tokens (no nested repeat of each id)', async () => {
+    const mintIds = ids(sim, 'platform_a', 12);
+    const upstream = tokens(await raw('/streamers/complete', { mintIds }));
+    const out = await call(h.client, 'get_streamers_complete', { mintIds });
+    // Measured: 77% and 74% (before, each session repeated its token's id: 105% and 103%).
+    expect(share(out.text, upstream)).toBeLessThanOrEqual(0.8);
+    expect(share(out.structured, upstream)).toBeLessThanOrEqual(0.8);
+  });
+
   it('get_activity_heatmap: text at most 30% of the raw tokens, structuredContent at most 32%', async () => {
     const upstream = tokens(await raw('/analytics/heatmap?chain=chain_a&platform=platform_a'));
     const out = await call(h.client, 'get_activity_heatmap', {});
