@@ -346,7 +346,7 @@ describe('platform_c tokens on chain_b', () => {
         'Botting analysis: 2 of 6 analysed tokens flagged HIGH; 4 not covered (platform_c) (10 requested, 0 failed; chain_b / platform_b, last 24 h)',
       );
       expect(out.text).toContain(
-        'Confidence levels: HIGH 2, MEDIUM 1, LOW 3 (average confidence ≈0.433, computed over the 6 analysed tokens, 3 decimals)',
+        'Confidence levels: HIGH 2, MEDIUM 1, LOW 3 (average confidence ≈0.433, computed over the 6 analysed tokens, 3 significant digits)',
       );
       expect(sc(out).counts).toEqual({
         requested: 10,
@@ -354,7 +354,9 @@ describe('platform_c tokens on chain_b', () => {
         failed: 0,
         byLevel: { HIGH: 2, MEDIUM: 1, LOW: 3 },
         averageConfidence: 0.433,
-        averageConfidenceOf: 'computed over the 6 analysed tokens, 3 decimals',
+        averageConfidenceOf: 'computed over the 6 analysed tokens, 3 significant digits',
+        flagged: 2,
+        flaggedLevels: ['HIGH'],
         notCovered: 4,
       });
       expect(sc(out).notCovered).toEqual(m.c);
@@ -410,11 +412,11 @@ describe('one average, and levels the document does not name', () => {
     const investigated = await call(h.client, 'investigate_botting', { mintIds: a });
     const confidences = a.map((id) => token(id)?.botting?.confidence).filter((v) => v !== undefined);
     const mean = confidences.reduce((x, y) => x + y, 0) / confidences.length;
-    const expected = Number(mean.toFixed(3));
+    const expected = Number(mean.toPrecision(3));
     for (const out of [analysed, investigated]) {
       expect(sc(out).counts).toMatchObject({
         averageConfidence: expected,
-        averageConfidenceOf: `computed over the ${confidences.length} analysed tokens, 3 decimals`,
+        averageConfidenceOf: `computed over the ${confidences.length} analysed tokens, 3 significant digits`,
       });
     }
     const levelsLine = (text: string) => text.split('\n').find((l) => l.startsWith('Confidence levels:'));
@@ -449,7 +451,7 @@ describe('one average, and levels the document does not name', () => {
         },
       },
     });
-    return Number(((0.12 + 0.91 + 0.09 + 0.55) / 4).toFixed(3));
+    return Number(((0.12 + 0.91 + 0.09 + 0.55) / 4).toPrecision(3));
   };
 
   it('analyze_botting with levels HIGH, ELEVATED, NOMINAL, INCONCLUSIVE: ordered by the data, the computed average', async () => {
@@ -457,7 +459,7 @@ describe('one average, and levels the document does not name', () => {
     const expected = custom(a);
     const out = await call(h.client, 'analyze_botting', { mintIds: a });
     expect(out.text).toContain(
-      `Confidence levels: HIGH 1, ELEVATED 1, NOMINAL 1, INCONCLUSIVE 1 (average confidence ≈${expected}, computed over the 4 analysed tokens, 3 decimals)`,
+      `Confidence levels: HIGH 1, ELEVATED 1, NOMINAL 1, INCONCLUSIVE 1 (average confidence ≈${expected}, computed over the 4 analysed tokens, 3 significant digits)`,
     );
     expect(out.text).not.toContain('0.4175000000000001');
     expect((sc(out).results as Array<{ level: string }>).map((r) => r.level)).toEqual([

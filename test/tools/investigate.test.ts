@@ -262,8 +262,9 @@ describe('investigate_botting: ids shortened only where the budget forces it, an
   });
 
   it('under a budget that cuts rows, shortening that lets no more rows in is not done', async () => {
-    // structuredContent (every id whole, up to three reasons a row) is what fills 7,000 characters first.
-    const small = await connect(sim, { budgetChars: 7_000 });
+    // structuredContent (every id whole, up to three reasons a row) is what fills 7,100 characters first
+    // (the counts name the flagged levels: a few characters more than 7,000 held).
+    const small = await connect(sim, { budgetChars: 7_100 });
     const out = await call(small.client, 'investigate_botting', { mintIds: known, ...ask });
     await small.close();
     const shown = shownIds(out);
