@@ -492,3 +492,24 @@ describe('one average, and levels the document does not name', () => {
     expect(rowsOf(elevated).map((r) => r.mintId)).toEqual([a[3]]);
   });
 });
+
+describe('not-covered failures wrapped over several lines', () => {
+  it('investigate_botting: only a reason line carries the error label; wrapped ids keep their indent', async () => {
+    const c = ids(sim, 'platform_c', 12);
+    const b = ids(sim, 'platform_b', 1);
+    sim.injectFor(/botting/, {
+      status: 200,
+      body: {
+        success: true,
+        data: { results: [], errors: [...c, ...b].map((mintId) => ({ mintId, error: 'Token not found' })) },
+      },
+    });
+    const out = await call(h.client, 'investigate_botting', { mintIds: [...c, ...b], chain: 'chain_b' });
+    const lines = out.text.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('Not covered (12)'));
+    expect(lines[at + 1]).toMatch(/^ {2}error "Token not found" \(12\): /);
+    // The two ids past the first ten, on their own line, without a label.
+    expect(lines[at + 2]).toMatch(/^ {4}\S+, \S+$/);
+    expect(out.text).not.toMatch(/^ {2}error {2}/m);
+  });
+});
