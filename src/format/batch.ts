@@ -16,9 +16,9 @@ export interface ItemError {
   error: string;
 }
 
-const NO_RESULT = 'no result returned';
+export const NO_RESULT = 'no result returned';
 /** An id with no result matched to it, when some results could not be matched to any id. */
-const NO_MATCH = 'no result matched to this id';
+export const NO_MATCH = 'no result matched to this id';
 
 export const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 export const asRecord = (v: unknown): Record<string, unknown> =>
@@ -125,7 +125,7 @@ export const noteLines = (notes: string[]) => notes.map((n) => `Note: ${n}`);
 const WHOLE_IDS = { text: 25, json: 100 };
 const IDS_PER_LINE = 10;
 /** An upstream reason that says the id is unknown ("Token not found"). */
-const NOT_FOUND = /not found/i;
+export const NOT_FOUND = /not found/i;
 
 export interface Failures {
   /** `Failed (347), by reason:` then one line per reason with its count and ids. */

@@ -1,7 +1,7 @@
 // Botting analysis results (document: "Botting analysis result"), shared by analyze_botting and investigate_botting.
-import { asArray, asRecord } from './batch.js';
+import { asArray, asRecord, type ItemError, NO_MATCH, NO_RESULT, NOT_FOUND } from './batch.js';
 import { decimalSum } from './decimal.js';
-import { clean, coin, dict, num, pct, quote } from './text.js';
+import { clean, coin, dict, label, money, num, pct, quote } from './text.js';
 
 export interface Finding {
   mintId: string;
@@ -14,8 +14,8 @@ export interface Finding {
   error?: string;
 }
 
-/** The level the document shows; the full set is not documented, so only this one counts as "flagged". */
-export const FLAGGED_LEVEL = 'HIGH';
+/** The one level the document shows; the set of levels and their order are not documented. */
+export const HIGH_LEVEL = 'HIGH';
 
 const numOrNull = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
@@ -37,17 +37,8 @@ export function parseFindings(results: unknown): Finding[] {
  * documented, so levels are ordered by the mean confidence of their tokens in this very answer.
  */
 export function rankFindings(findings: readonly Finding[]): Finding[] {
-  const sums = new Map<string, { total: number; n: number }>();
-  for (const f of findings) {
-    const s = sums.get(f.level) ?? { total: 0, n: 0 };
-    s.total += f.confidence ?? 0;
-    s.n++;
-    sums.set(f.level, s);
-  }
-  const levelRank = (level: string) => {
-    const s = sums.get(level);
-    return s ? s.total / s.n : 0;
-  };
+  const means = levelMeans(findings);
+  const levelRank = (level: string) => means.get(level) ?? 0;
   return [...findings].sort(
     (a, b) =>
       levelRank(b.level) - levelRank(a.level) ||
@@ -56,11 +47,73 @@ export function rankFindings(findings: readonly Finding[]): Finding[] {
   );
 }
 
+/** Each level's mean confidence in this answer (a missing confidence counts 0): what orders the levels. */
+function levelMeans(findings: readonly Finding[]): Map<string, number> {
+  const sums = new Map<string, { total: number; n: number }>();
+  for (const f of findings) {
+    const s = sums.get(f.level) ?? { total: 0, n: 0 };
+    s.total += f.confidence ?? 0;
+    s.n++;
+    sums.set(f.level, s);
+  }
+  return new Map([...sums].map(([level, s]) => [level, s.total / s.n]));
+}
+
+/**
+ * Which levels count as flagged, from the data, not from names: HIGH (the one level the document shows)
+ * and every level whose tokens' mean confidence is at least HIGH's (an upstream's CRITICAL above it). With
+ * no HIGH verdict in the answer there is nothing to compare a level with, so none is flagged; the most
+ * suspicious level is named instead. One rule for both tools and both channels.
+ */
+export interface Flagging {
+  /** The flagged levels, most suspicious first. */
+  levels: string[];
+  /** How they were chosen, when it is more than "HIGH": the same sentence in both channels. */
+  rule?: string;
+}
+
+export function flagging(findings: readonly Finding[]): Flagging {
+  const means = [...levelMeans(findings)].filter(([level]) => level !== '');
+  means.sort((a, b) => b[1] - a[1]);
+  const high = means.find(([level]) => level.toUpperCase() === HIGH_LEVEL);
+  if (high) {
+    const levels = means.filter(([, m]) => m >= high[1]).map(([level]) => level);
+    const above = levels.filter((l) => l !== high[0]);
+    return {
+      levels,
+      ...(above.length
+        ? { rule: `${high[0]} and ${above.join(', ')} (mean confidence at least ${high[0]}'s)` }
+        : {}),
+    };
+  }
+  const top = means[0];
+  if (!top) return { levels: [] };
+  const n = findings.filter((f) => f.level === top[0]).length;
+  return {
+    levels: [],
+    rule: `none (no ${HIGH_LEVEL} verdict to compare the levels with); the most suspicious level here is ${top[0]} (${n} ${n === 1 ? 'token' : 'tokens'}, mean confidence ${num(roundConfidence(top[1]))})`,
+  };
+}
+
+/** How the headline names the flagged levels: "HIGH", "CRITICAL or HIGH". */
+export const flaggedName = (f: Flagging) => (f.levels.length ? f.levels.join(' or ') : HIGH_LEVEL);
+
+/** The flagged rule as a text line, when there is more to say than "HIGH". */
+export const flaggedRuleLine = (f: Flagging) => (f.rule ? `Flagged: ${f.rule}` : undefined);
+
+/** The structured counterpart: the flagged count, its levels and the rule. */
+export const flaggedCounts = (f: Flagging, findings: readonly Finding[]) => ({
+  flagged: findings.filter((x) => f.levels.includes(x.level)).length,
+  flaggedLevels: f.levels,
+  ...(f.rule ? { flaggedRule: f.rule } : {}),
+});
+
 export interface LevelStats {
   byLevel: Record<string, number>;
   /**
    * The mean confidence of the findings counted, computed here (never the upstream's summary, whose set of
-   * tokens is not documented and may include verdicts the counts leave out), rounded to 3 decimals.
+   * tokens is not documented and may include verdicts the counts leave out), on the upstream's own scale
+   * (a ratio or a percentage alike), to CONFIDENCE_DIGITS significant digits.
    */
   averageConfidence: number | null;
   /** How many findings the mean is over (those with a numeric confidence). */
@@ -69,8 +122,13 @@ export interface LevelStats {
   averageRounded?: boolean;
 }
 
-/** Decimals of a computed mean confidence: one rule for every tool and channel. */
-export const CONFIDENCE_DECIMALS = 3;
+/**
+ * Significant digits of a computed mean confidence: one rule for every tool and channel, natural on any
+ * scale (0.433 of 1, 32.2 of 100).
+ */
+export const CONFIDENCE_DIGITS = 3;
+
+const roundConfidence = (v: number) => Number(v.toPrecision(CONFIDENCE_DIGITS));
 
 /** Counts per level (most suspicious first) and the mean confidence, both over `ranked` only. */
 export function levelStats(ranked: readonly Finding[]): LevelStats {
@@ -79,7 +137,7 @@ export function levelStats(ranked: readonly Finding[]): LevelStats {
   const confidences = ranked.map((f) => f.confidence).filter((c): c is number => c !== null);
   if (!confidences.length) return { byLevel, averageConfidence: null, averageOver: 0 };
   const computed = confidences.reduce((a, b) => a + b, 0) / confidences.length;
-  const rounded = Number(computed.toFixed(CONFIDENCE_DECIMALS));
+  const rounded = roundConfidence(computed);
   return {
     byLevel,
     averageConfidence: rounded,
@@ -90,7 +148,7 @@ export function levelStats(ranked: readonly Finding[]): LevelStats {
 
 /** Where the mean confidence comes from, in both channels' words. */
 export const averageSource = (stats: LevelStats) =>
-  `computed over the ${stats.averageOver} analysed ${stats.averageOver === 1 ? 'token' : 'tokens'}, ${CONFIDENCE_DECIMALS} decimals`;
+  `computed over the ${stats.averageOver} analysed ${stats.averageOver === 1 ? 'token' : 'tokens'}, ${CONFIDENCE_DIGITS} significant digits`;
 
 /** The structured counterpart of levelsLine's figures. */
 export const levelCounts = (stats: LevelStats) => ({
@@ -169,6 +227,8 @@ export interface TokenGroups {
 
 interface Share {
   tokens: number;
+  /** How many of them have a value. */
+  withValue: number;
   /** Exact (viewers) or an exact decimal string turned number (fees). */
   value: number;
   share: number | null;
@@ -179,76 +239,154 @@ interface Share {
  * analyst asks ("what share of viewers do the HIGH tokens account for") without adding rows.
  */
 export function groupShares(groups: TokenGroups, amountOf: (id: string) => number | null) {
-  const named: Array<[string, string[]]> = [];
   const byLevel = new Map<string, string[]>();
   for (const f of groups.findings) {
     const list = byLevel.get(f.level);
     if (list) list.push(f.mintId);
     else byLevel.set(f.level, [f.mintId]);
   }
-  for (const [level, ids] of byLevel) named.push([level, ids]);
   const values = (ids: readonly string[]) => ids.map(amountOf).filter((v): v is number => v !== null);
   const every = [...groups.findings.map((f) => f.mintId), ...groups.notCovered, ...groups.failed];
   const all = values(every);
   const total = Number(decimalSum(all));
   const part = (ids: readonly string[]): Share => {
-    const v = Number(decimalSum(values(ids)));
-    return { tokens: ids.length, value: v, share: total > 0 ? Number((v / total).toFixed(4)) : null };
+    const vs = values(ids);
+    const v = Number(decimalSum(vs));
+    return {
+      tokens: ids.length,
+      withValue: vs.length,
+      value: v,
+      share: total > 0 ? Number((v / total).toFixed(4)) : null,
+    };
   };
   return {
     total,
     withValue: all.length,
     asked: every.length,
-    byLevel: Object.fromEntries(named.map(([level, ids]) => [level, part(ids)])) as Record<string, Share>,
+    byLevel: Object.fromEntries([...byLevel].map(([level, ids]) => [level, part(ids)])) as Record<
+      string,
+      Share
+    >,
     ...(groups.notCovered.length ? { notCovered: part(groups.notCovered) } : {}),
     ...(groups.failed.length ? { failed: part(groups.failed) } : {}),
   };
 }
 
+/** A token's creator fees, as joined: native coin, and the total in its own currency. */
+export interface TokenFees {
+  totalFees: number | null;
+  currency: string;
+  feesInNativeCoin: number | null;
+}
+
+/** A fee record's currency, or what stands for none. */
+export const currencyOf = (f: TokenFees) => f.currency || '(no currency)';
+
+const sharesJson = (s: ReturnType<typeof groupShares>) => {
+  const share = (p: Share) => ({ value: p.value, share: p.share });
+  return {
+    total: s.total,
+    tokensWithValue: s.withValue,
+    byLevel: Object.fromEntries(Object.entries(s.byLevel).map(([l, p]) => [l, share(p)])),
+    ...(s.notCovered ? { notCovered: share(s.notCovered) } : {}),
+    ...(s.failed ? { failed: share(s.failed) } : {}),
+  };
+};
+
+/** Each level's part (and the not-covered and failed tokens'), as text; `onlyWithValue` drops empty ones. */
+function partsText(s: ReturnType<typeof groupShares>, show: (v: number) => string, onlyWithValue: boolean) {
+  const part = (name: string, p: Share) =>
+    `${name} ${show(p.value)}${p.share !== null ? ` (${pct(p.share)})` : ''}`;
+  const named: Array<[string, Share | undefined]> = [
+    ...Object.entries(s.byLevel),
+    ['not covered', s.notCovered],
+    ['failed', s.failed],
+  ];
+  return named
+    .filter((e): e is [string, Share] => e[1] !== undefined && (!onlyWithValue || e[1].withValue > 0))
+    .map(([name, p]) => part(name, p))
+    .join(', ');
+}
+
 /**
- * Viewers now (and native-coin fees when joined) over every token asked, with each level's share, the
- * not-covered and the failed tokens' too: one line each, the same figures in the JSON.
+ * Viewers now (and, when joined, creator fees in native coin and in each fiat currency apart) over every
+ * token asked, with each level's share, the not-covered and the failed tokens' too: one line each (the
+ * currencies share one), the same figures in the JSON. Amounts in different currencies are never added.
  */
 export function shareLines(
   groups: TokenGroups,
   viewersOf: (id: string) => number | null,
-  feesOf?: (id: string) => number | null,
+  feesOf?: (id: string) => TokenFees | undefined,
 ) {
   const lines: string[] = [];
   const json: Record<string, unknown> = {};
-  const figures: Array<[string, string, (id: string) => number | null, (v: number) => string]> = [
-    ['viewersNow', 'Viewers now', viewersOf, num],
-    ...(feesOf
-      ? [
-          ['feesInNativeCoin', 'Creator fees in native coin', feesOf, coin] as [
-            string,
-            string,
-            (id: string) => number | null,
-            (v: number) => string,
-          ],
-        ]
-      : []),
-  ];
-  for (const [key, what, amountOf, show] of figures) {
-    const s = groupShares(groups, amountOf);
-    const part = (name: string, p: Share) =>
-      `${name} ${show(p.value)}${p.share !== null ? ` (${pct(p.share)})` : ''}`;
-    const parts = [
-      ...Object.entries(s.byLevel).map(([level, p]) => part(level, p)),
-      ...(s.notCovered ? [part('not covered', s.notCovered)] : []),
-      ...(s.failed ? [part('failed', s.failed)] : []),
-    ];
+  const viewers = groupShares(groups, viewersOf);
+  lines.push(
+    `Viewers now: ${num(viewers.total)} over the ${viewers.asked} tokens asked (${viewers.withValue} with a value): ${partsText(viewers, num, false)}`,
+  );
+  json.viewersNow = sharesJson(viewers);
+  if (!feesOf) return { lines, json };
+  const native = groupShares(groups, (id) => feesOf(id)?.feesInNativeCoin ?? null);
+  lines.push(
+    `Creator fees in native coin: ${coin(native.total)} over the ${native.asked} tokens asked (${native.withValue} with a value): ${partsText(native, coin, false)}`,
+  );
+  json.feesInNativeCoin = sharesJson(native);
+  const every = [...groups.findings.map((f) => f.mintId), ...groups.notCovered, ...groups.failed];
+  const currencies = [
+    ...new Set(
+      every.flatMap((id) => {
+        const f = feesOf(id);
+        return f && f.totalFees !== null ? [currencyOf(f)] : [];
+      }),
+    ),
+  ].sort();
+  const perCurrency = currencies.map((currency) => ({
+    currency,
+    s: groupShares(groups, (id) => {
+      const f = feesOf(id);
+      return f && currencyOf(f) === currency ? f.totalFees : null;
+    }),
+  }));
+  if (perCurrency.length) {
     lines.push(
-      `${what}: ${show(s.total)} over the ${s.asked} tokens asked (${s.withValue} with a value): ${parts.join(', ')}`,
+      `Creator fees per currency (each apart): ${perCurrency
+        .map(
+          ({ currency, s }) =>
+            `${label(currency, 16)} ${money(s.total)} over ${s.withValue} ${s.withValue === 1 ? 'token' : 'tokens'}: ${partsText(s, money, true)}`,
+        )
+        .join('; ')}`,
     );
-    const share = (p: Share) => ({ value: p.value, share: p.share });
-    json[key] = {
-      total: s.total,
-      tokensWithValue: s.withValue,
-      byLevel: Object.fromEntries(Object.entries(s.byLevel).map(([l, p]) => [l, share(p)])),
-      ...(s.notCovered ? { notCovered: share(s.notCovered) } : {}),
-      ...(s.failed ? { failed: share(s.failed) } : {}),
-    };
+    json.totalFeesByCurrency = perCurrency.map(({ currency, s }) => ({ currency, ...sharesJson(s) }));
   }
   return { lines, json };
+}
+
+/** The longest window botting analysis takes (the tools' `hours` maximum). */
+export const MAX_HOURS = 168;
+
+/**
+ * When at least two tokens failed with one and the same upstream message (not "not found", not the
+ * server's own words, not a failed request's reason) and the window is shorter than the longest, the
+ * message likely says the window held no data ("No viewer data available in the last 24h", in whatever
+ * words): the next step is a larger window. Undefined otherwise.
+ */
+export function widerWindowHint(
+  errors: readonly ItemError[],
+  hours: number,
+  /** Reasons that are not the upstream's per-token answer (a whole request failed). */
+  requestReasons: ReadonlySet<string> = new Set(),
+): string | undefined {
+  if (hours >= MAX_HOURS) return undefined;
+  const counts = new Map<string, number>();
+  for (const e of errors)
+    if (
+      !NOT_FOUND.test(e.error) &&
+      e.error !== NO_RESULT &&
+      e.error !== NO_MATCH &&
+      !requestReasons.has(e.error)
+    )
+      counts.set(e.error, (counts.get(e.error) ?? 0) + 1);
+  const [message, n] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+  if (n < 2) return undefined;
+  return `${n} tokens failed with one message (${quote(message, 80)}): if it means no data in the last ${hours} h, retry with a larger hours (up to ${MAX_HOURS}).`;
 }

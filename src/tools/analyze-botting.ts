@@ -3,13 +3,17 @@ import type { ApiRequest } from '../api/client.js';
 import { accountFor, asArray, asRecord, failures, noteLines } from '../format/batch.js';
 import {
   type Finding,
-  FLAGGED_LEVEL,
+  flaggedCounts,
+  flaggedName,
+  flaggedRuleLine,
+  flagging,
   levelCounts,
   levelStats,
   levelsLine,
   parseFindings,
   rankFindings,
   reasonsText,
+  widerWindowHint,
   withReasons,
 } from '../format/botting.js';
 import { describeError } from '../format/errors.js';
@@ -179,8 +183,9 @@ function render(
   );
   // Counts, levels and the average are over the tokens the endpoint covers; platform_c tokens apart.
   const stats = levelStats(covered);
-  const high = stats.byLevel[FLAGGED_LEVEL] ?? 0;
-  const headline = `Botting analysis: ${high} of ${analysedTokens(covered.length)} flagged ${FLAGGED_LEVEL}${
+  const flagged = flagging(covered);
+  const flaggedFigures = flaggedCounts(flagged, covered);
+  const headline = `Botting analysis: ${flaggedFigures.flagged} of ${analysedTokens(covered.length)} flagged ${flaggedName(flagged)}${
     notCovered.length ? `; ${notCoveredCount(notCovered.length)}` : ''
   } (${args.mintIds.length} requested, ${errors.length} failed; ${args.chain} / ${args.platform}, last ${args.hours} h)`;
   const uncovered = notCoveredReport(coverage, 'in brackets in the table');
@@ -190,7 +195,9 @@ function render(
     failed: errors.length,
     ...(args.chain === 'chain_b' ? { notCovered: notCovered.length } : {}),
     ...levelCounts(stats),
+    ...flaggedFigures,
   };
+  const window = widerWindowHint(errors, args.hours);
   const ordered = [...covered, ...uncoveredFindings];
   const isCovered = (f: Finding) => !uncoveredFindings.includes(f);
   const cut = {
@@ -204,6 +211,7 @@ function render(
         headline,
         lines: [
           covered.length > 0 && levelsLine(stats),
+          covered.length > 0 && flaggedRuleLine(flagged),
           ...uncovered.lines,
           ...noteLines(notes),
           ...(rows.length
@@ -250,7 +258,7 @@ function render(
           ...(errors.length ? { errors: failed.json } : {}),
           ...(notes.length ? { integrity: notes } : {}),
         },
-        next: `get_streamer_sessions${scope} for one token's history; get_streamer_core${scope} to see whether it is live.`,
+        next: `${window ? `${window} ` : ''}get_streamer_sessions${scope} for one token's history; get_streamer_core${scope} to see whether it is live.`,
       }),
     ),
   );

@@ -87,7 +87,8 @@ export function notCoveredReport(c: Coverage, verdictsWhere: string) {
   const lines = c.notCovered.length
     ? [
         `Not covered (${c.notCovered.length}): ${one ? 'streams' : 'stream'} on ${UNCOVERED_PLATFORM}, which botting analysis does not take, so ${one ? 'it is' : 'they are'} in no level count or average. The upstream answered:`,
-        ...upstream.lines.slice(1).map((l) => l.replace(/^ {2}/, '  error ')),
+        // Each reason's first line is labelled; its wrapped ids and any note below it keep their indent.
+        ...upstream.lines.slice(1).map((l) => l.replace(/^ {2}(?=")/, '  error ')),
         ...(verdicts.length
           ? [
               `  a verdict on no data (${verdicts.length}, ${verdictsWhere}): ${verdicts.slice(0, 10).join(', ')}${verdicts.length > 10 ? ` and ${verdicts.length - 10} more` : ''}`,

@@ -4,7 +4,10 @@ import { ApiError } from '../api/errors.js';
 import { accountFor, asArray, asRecord, failures, type ItemError, noteLines } from '../format/batch.js';
 import {
   type Finding,
-  FLAGGED_LEVEL,
+  flaggedCounts,
+  flaggedName,
+  flaggedRuleLine,
+  flagging,
   levelCounts,
   levelStats,
   levelsLine,
@@ -12,8 +15,10 @@ import {
   rankFindings,
   reasonsText,
   shareLines,
+  type TokenFees,
   topReasons,
   unanalysed,
+  widerWindowHint,
   withReasons,
 } from '../format/botting.js';
 import { describeError } from '../format/errors.js';
@@ -59,11 +64,7 @@ const CHUNK = { botting: 50, streamers: LOOKUP_BATCH, fees: 100 } as const;
 const chunk = <T>(list: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
 
-interface Fees {
-  totalFees: number | null;
-  currency: string;
-  feesInNativeCoin: number | null;
-}
+type Fees = TokenFees;
 
 /** An investigation's joined data: what the cache keeps and every slice is rendered from. */
 interface Investigation {
@@ -77,6 +78,8 @@ interface Investigation {
   calls: { botting: number; streamers: number; fees: number };
   /** Every upstream request answered: only such an investigation is kept for re-slicing. */
   complete: boolean;
+  /** The reasons given to the ids of a whole failed botting request (not the upstream's per-token answer). */
+  requestReasons: Set<string>;
 }
 
 const SORTS = ['suspicion', 'viewers', 'marketCap', 'score', 'confidence', 'fees'] as const;
@@ -237,10 +240,12 @@ async function investigate(
   const found: Finding[] = [];
   const errors: ItemError[] = [];
   const notes: string[] = [];
+  const requestReasons = new Set<string>();
   botting.forEach((outcome, i) => {
     const ids = plan.botting[i] as string[];
     if ('error' in outcome) {
       const reason = reasonOf(outcome.error);
+      requestReasons.add(reason);
       for (const id of ids) errors.push({ id, error: reason });
       return;
     }
@@ -307,6 +312,7 @@ async function investigate(
     fees: feesById,
     calls: { botting: plan.botting.length, streamers: plan.streamers.length, fees: plan.fees.length },
     complete,
+    requestReasons,
   };
 }
 
@@ -365,7 +371,9 @@ function report(
   const off = new Set(notCovered);
   const isCovered = (id: string) => !off.has(id);
   const stats = levelStats(covered);
-  const flagged = covered.filter((f) => f.level === FLAGGED_LEVEL);
+  const flagLevels = flagging(covered);
+  const flagged = covered.filter((f) => flagLevels.levels.includes(f.level));
+  const flaggedAs = flaggedName(flagLevels);
   const isLive = (f: Finding) => records.get(f.mintId)?.isCurrentlyLive === true;
   const flaggedLive = flagged.filter(isLive);
   let liveViewers = 0;
@@ -386,7 +394,7 @@ function report(
   const shares = shareLines(
     { findings: covered, notCovered, failed: errors.map((e) => e.id) },
     (id) => exact(records.get(id)?.currentViewers),
-    args.includeCreatorFees ? (id) => fees.get(id)?.feesInNativeCoin ?? null : undefined,
+    args.includeCreatorFees ? (id) => fees.get(id) : undefined,
   );
 
   // The slice: levels (case-insensitive), live only, then the order asked for, then the offset.
@@ -409,17 +417,21 @@ function report(
 
   const scopeText = `(${args.mintIds.length} requested, ${errors.length} failed; ${args.chain} / ${args.platform}, last ${args.hours} h)`;
   const offText = notCovered.length ? `; ${notCoveredCount(notCovered.length)}` : '';
-  const flaggedText = `${flagged.length} of ${analysedTokens(covered.length)} flagged ${FLAGGED_LEVEL}, ${flaggedLive.length} of them live now`;
+  const flaggedText = `${flagged.length} of ${analysedTokens(covered.length)} flagged ${flaggedAs}, ${flaggedLive.length} of them live now`;
   // With a filter, the headline leads with what it matched: that is the answer to the question asked.
   const headline = filterText
     ? `Botting investigation: ${matched} of ${analysedTokens(covered.length)} ${matched === 1 ? 'matches' : 'match'} ${filterText}${
         matchedOff ? ` (and ${notCoveredCount(matchedOff)})` : ''
-      }; in all, ${flagged.length} flagged ${FLAGGED_LEVEL}, ${flaggedLive.length} of them live now${offText} ${scopeText}`
+      }; in all, ${flagged.length} flagged ${flaggedAs}, ${flaggedLive.length} of them live now${offText} ${scopeText}`
     : `Botting investigation: ${flaggedText}${offText} ${scopeText}`;
   // The flagged live tokens are counted here; the table (or levels + liveOnly) names them, in its order.
-  const flaggedLine = `Flagged ${FLAGGED_LEVEL} and live now: ${flaggedLive.length ? `${flaggedLive.length} (${grouped(liveViewers)} viewers)` : 'none'}`;
+  const flaggedLine = `Flagged ${flaggedAs} and live now: ${flaggedLive.length ? `${flaggedLive.length} (${grouped(liveViewers)} viewers)` : 'none'}`;
+  // Whether this slice is already the list the next step would point at: live, exactly the flagged levels.
+  const asked = new Set(args.levels?.map((l) => l.toUpperCase()));
   const listsFlaggedLive =
-    args.liveOnly && args.levels?.length === 1 && args.levels[0]?.toUpperCase() === FLAGGED_LEVEL;
+    args.liveOnly &&
+    asked.size === flagLevels.levels.length &&
+    flagLevels.levels.every((l) => asked.has(l.toUpperCase()));
   const sliceLine = `${filterText ? `Filter ${filterText}: ${sorted.length} of ${ranked.length} findings match; ranked` : 'Ranked'} ${SORT_TEXT[args.sortBy]}${
     args.offset
       ? page.length
@@ -454,7 +466,7 @@ function report(
     ...(args.chain === 'chain_b' ? { notCovered: notCovered.length } : {}),
     ...levelCounts(stats),
     ...shares.json,
-    flagged: flagged.length,
+    ...flaggedCounts(flagLevels, covered),
     flaggedLive: flaggedLive.length,
     flaggedLiveViewers: liveViewers,
     matching: sorted.length,
@@ -468,7 +480,8 @@ function report(
     offset: args.offset,
   };
 
-  const next = `${flaggedLive.length && !listsFlaggedLive ? `levels ["${FLAGGED_LEVEL}"] with liveOnly true lists the ${flaggedLive.length} flagged live tokens (no new upstream requests); ` : ''}get_streamer_sessions${scopeHint(args.chain, args.platform)} on a flagged token for its history; get_streamer_core${scopeHint(args.chain, args.platform)} for its current state.`;
+  const window = widerWindowHint(errors, args.hours, data.requestReasons);
+  const next = `${window ? `${window} ` : ''}${flaggedLive.length && !listsFlaggedLive ? `levels ${JSON.stringify(flagLevels.levels)} with liveOnly true lists the ${flaggedLive.length} flagged live tokens (no new upstream requests); ` : ''}get_streamer_sessions${scopeHint(args.chain, args.platform)} on a flagged token for its history; get_streamer_core${scopeHint(args.chain, args.platform)} for its current state.`;
   const detailed = ctx.format === 'detailed';
   const pointed = new Set(flaggedLive.map((f) => f.mintId));
   // Ids whole where the budget allows; else shortened, but never in the first rows or the rows the headline
@@ -484,7 +497,7 @@ function report(
         return result({
           headline,
           lines: [
-            ...(covered.length ? [levelsLine(stats), flaggedLine] : []),
+            ...(covered.length ? [levelsLine(stats), flaggedRuleLine(flagLevels), flaggedLine] : []),
             ...shares.lines,
             ...(reasons.length
               ? [

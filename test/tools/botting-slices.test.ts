@@ -346,7 +346,7 @@ describe('platform_c tokens on chain_b', () => {
         'Botting analysis: 2 of 6 analysed tokens flagged HIGH; 4 not covered (platform_c) (10 requested, 0 failed; chain_b / platform_b, last 24 h)',
       );
       expect(out.text).toContain(
-        'Confidence levels: HIGH 2, MEDIUM 1, LOW 3 (average confidence ≈0.433, computed over the 6 analysed tokens, 3 decimals)',
+        'Confidence levels: HIGH 2, MEDIUM 1, LOW 3 (average confidence ≈0.433, computed over the 6 analysed tokens, 3 significant digits)',
       );
       expect(sc(out).counts).toEqual({
         requested: 10,
@@ -354,7 +354,9 @@ describe('platform_c tokens on chain_b', () => {
         failed: 0,
         byLevel: { HIGH: 2, MEDIUM: 1, LOW: 3 },
         averageConfidence: 0.433,
-        averageConfidenceOf: 'computed over the 6 analysed tokens, 3 decimals',
+        averageConfidenceOf: 'computed over the 6 analysed tokens, 3 significant digits',
+        flagged: 2,
+        flaggedLevels: ['HIGH'],
         notCovered: 4,
       });
       expect(sc(out).notCovered).toEqual(m.c);
@@ -410,11 +412,11 @@ describe('one average, and levels the document does not name', () => {
     const investigated = await call(h.client, 'investigate_botting', { mintIds: a });
     const confidences = a.map((id) => token(id)?.botting?.confidence).filter((v) => v !== undefined);
     const mean = confidences.reduce((x, y) => x + y, 0) / confidences.length;
-    const expected = Number(mean.toFixed(3));
+    const expected = Number(mean.toPrecision(3));
     for (const out of [analysed, investigated]) {
       expect(sc(out).counts).toMatchObject({
         averageConfidence: expected,
-        averageConfidenceOf: `computed over the ${confidences.length} analysed tokens, 3 decimals`,
+        averageConfidenceOf: `computed over the ${confidences.length} analysed tokens, 3 significant digits`,
       });
     }
     const levelsLine = (text: string) => text.split('\n').find((l) => l.startsWith('Confidence levels:'));
@@ -449,7 +451,7 @@ describe('one average, and levels the document does not name', () => {
         },
       },
     });
-    return Number(((0.12 + 0.91 + 0.09 + 0.55) / 4).toFixed(3));
+    return Number(((0.12 + 0.91 + 0.09 + 0.55) / 4).toPrecision(3));
   };
 
   it('analyze_botting with levels HIGH, ELEVATED, NOMINAL, INCONCLUSIVE: ordered by the data, the computed average', async () => {
@@ -457,7 +459,7 @@ describe('one average, and levels the document does not name', () => {
     const expected = custom(a);
     const out = await call(h.client, 'analyze_botting', { mintIds: a });
     expect(out.text).toContain(
-      `Confidence levels: HIGH 1, ELEVATED 1, NOMINAL 1, INCONCLUSIVE 1 (average confidence ≈${expected}, computed over the 4 analysed tokens, 3 decimals)`,
+      `Confidence levels: HIGH 1, ELEVATED 1, NOMINAL 1, INCONCLUSIVE 1 (average confidence ≈${expected}, computed over the 4 analysed tokens, 3 significant digits)`,
     );
     expect(out.text).not.toContain('0.4175000000000001');
     expect((sc(out).results as Array<{ level: string }>).map((r) => r.level)).toEqual([
@@ -488,5 +490,26 @@ describe('one average, and levels the document does not name', () => {
       levels: ['elevated'],
     });
     expect(rowsOf(elevated).map((r) => r.mintId)).toEqual([a[3]]);
+  });
+});
+
+describe('not-covered failures wrapped over several lines', () => {
+  it('investigate_botting: only a reason line carries the error label; wrapped ids keep their indent', async () => {
+    const c = ids(sim, 'platform_c', 12);
+    const b = ids(sim, 'platform_b', 1);
+    sim.injectFor(/botting/, {
+      status: 200,
+      body: {
+        success: true,
+        data: { results: [], errors: [...c, ...b].map((mintId) => ({ mintId, error: 'Token not found' })) },
+      },
+    });
+    const out = await call(h.client, 'investigate_botting', { mintIds: [...c, ...b], chain: 'chain_b' });
+    const lines = out.text.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('Not covered (12)'));
+    expect(lines[at + 1]).toMatch(/^ {2}error "Token not found" \(12\): /);
+    // The two ids past the first ten, on their own line, without a label.
+    expect(lines[at + 2]).toMatch(/^ {4}\S+, \S+$/);
+    expect(out.text).not.toMatch(/^ {2}error {2}/m);
   });
 });

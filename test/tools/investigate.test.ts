@@ -262,8 +262,9 @@ describe('investigate_botting: ids shortened only where the budget forces it, an
   });
 
   it('under a budget that cuts rows, shortening that lets no more rows in is not done', async () => {
-    // structuredContent (every id whole, up to three reasons a row) is what fills 7,000 characters first.
-    const small = await connect(sim, { budgetChars: 7_000 });
+    // structuredContent (every id whole, up to three reasons a row) is what fills 7,100 characters first
+    // (the counts name the flagged levels: a few characters more than 7,000 held).
+    const small = await connect(sim, { budgetChars: 7_100 });
     const out = await call(small.client, 'investigate_botting', { mintIds: known, ...ask });
     await small.close();
     const shown = shownIds(out);
@@ -272,5 +273,172 @@ describe('investigate_botting: ids shortened only where the budget forces it, an
     for (const id of shown) expect(out.text).toContain(id);
     expect(out.text).not.toMatch(/Ids shortened/);
     expect(sc(out).idsShortened).toBeUndefined();
+  });
+});
+
+describe('another upstream: levels CRITICAL > HIGH > GUARDED > CLEAR, confidence in percent, two currencies', () => {
+  // Verdicts as a second upstream gives them (its choices, not the document's): a CRITICAL above HIGH,
+  // percentages, score 0-10; three tokens with no data in the window; fees in USD and EUR.
+  const verdicts: Array<[string, number]> = [
+    ['HIGH', 81.5],
+    ['CLEAR', 9.2],
+    ['CRITICAL', 96.1],
+    ['GUARDED', 47.3],
+    ['HIGH', 79],
+  ];
+  const NO_DATA = 'No viewer data available in the last 24h';
+  const serve = (a: string[]) => {
+    sim.injectFor(/botting/, {
+      status: 200,
+      body: {
+        success: true,
+        data: {
+          results: verdicts.map(([confidenceLevel, confidence], i) => ({
+            mintId: a[i],
+            confidenceLevel,
+            confidence,
+            score: Math.round(confidence) / 10,
+            reasons: [`reason ${confidenceLevel}`],
+          })),
+          errors: a.slice(5).map((mintId) => ({ mintId, error: NO_DATA })),
+        },
+      },
+    });
+    // Fees: USD for even positions, EUR for odd ones.
+    sim.injectFor(/creator-fees/, {
+      status: 200,
+      body: {
+        success: true,
+        data: a.map((tokenAddress, i) => ({
+          tokenAddress,
+          creatorAddress: null,
+          totalFees: 100 * (i + 1) + 0.25,
+          currency: i % 2 ? 'EUR' : 'USD',
+          feesInNativeCoin: (i + 1) / 10,
+        })),
+        errors: [],
+      },
+    });
+  };
+  const a = () => known.slice(0, 8);
+
+  it('investigate_botting: CRITICAL counts as flagged (its mean confidence is above HIGH’s), in both channels and in Next', async () => {
+    const mints = a();
+    serve(mints);
+    const out = await call(h.client, 'investigate_botting', { mintIds: mints, includeCreatorFees: true });
+    const live = [mints[0], mints[2], mints[4]].filter((id) => id && token(id)?.isCurrentlyLive).length;
+    expect(out.text.split('\n')[0]).toBe(
+      `Botting investigation: 3 of 5 analysed tokens flagged CRITICAL or HIGH, ${live} of them live now (8 requested, 3 failed; chain_a / platform_a, last 24 h)`,
+    );
+    expect(out.text).toContain("Flagged: HIGH and CRITICAL (mean confidence at least HIGH's)");
+    expect(sc(out).counts).toMatchObject({
+      flagged: 3,
+      flaggedLevels: ['CRITICAL', 'HIGH'],
+      flaggedRule: "HIGH and CRITICAL (mean confidence at least HIGH's)",
+      flaggedLive: live,
+      byLevel: { CRITICAL: 1, HIGH: 2, GUARDED: 1, CLEAR: 1 },
+      // (81.5 + 9.2 + 96.1 + 47.3 + 79) / 5 = 62.62: on the upstream's scale, 3 significant digits.
+      averageConfidence: 62.6,
+      averageConfidenceOf: 'computed over the 5 analysed tokens, 3 significant digits',
+    });
+    expect(out.text).toContain(
+      '(average confidence ≈62.6, computed over the 5 analysed tokens, 3 significant digits)',
+    );
+    if (live) expect(sc(out).next).toContain('levels ["CRITICAL","HIGH"] with liveOnly true');
+    // The larger window, for the three tokens that failed with one message.
+    expect(sc(out).next).toContain(
+      `3 tokens failed with one message ("${NO_DATA}"): if it means no data in the last 24 h, retry with a larger hours (up to 168).`,
+    );
+    expect(out.text).toContain(`Next: ${sc(out).next}`);
+  });
+
+  it('investigate_botting: fee shares by level per currency, never added across currencies, in both channels', async () => {
+    const mints = a();
+    serve(mints);
+    const out = await call(h.client, 'investigate_botting', {
+      mintIds: mints,
+      includeCreatorFees: true,
+      hours: 48,
+    });
+    // USD: positions 0 (HIGH 100.25), 2 (CRITICAL 300.25), 4 (HIGH 500.25), 6 (failed 700.25) = 1,601.
+    // EUR: 1 (CLEAR 200.25), 3 (GUARDED 400.25), 5 (failed 600.25), 7 (failed 800.25) = 2,001.
+    expect(out.text).toContain(
+      'Creator fees per currency (each apart): EUR 2,001 over 4 tokens: GUARDED 400.25 (20%), CLEAR 200.25 (10%), failed 1,400.50 (70%); USD 1,601 over 4 tokens: CRITICAL 300.25 (18.8%), HIGH 600.50 (37.5%), failed 700.25 (43.7%)',
+    );
+    const byCurrency = (sc(out).counts as { totalFeesByCurrency: Array<Record<string, unknown>> })
+      .totalFeesByCurrency;
+    expect(byCurrency.map((c) => [c.currency, c.total, c.tokensWithValue])).toEqual([
+      ['EUR', 2001, 4],
+      ['USD', 1601, 4],
+    ]);
+    expect(byCurrency[1]?.byLevel).toMatchObject({
+      CRITICAL: { value: 300.25, share: 0.1875 },
+      HIGH: { value: 600.5, share: 0.3751 },
+    });
+    // 48 hours: the message still asks for a larger window (it is the upstream's, whatever it says).
+    expect(sc(out).next).toContain('retry with a larger hours (up to 168)');
+  });
+
+  it('analyze_botting: the same flagged rule, average and larger-window Next', async () => {
+    const mints = a();
+    serve(mints);
+    const out = await call(h.client, 'analyze_botting', { mintIds: mints });
+    expect(out.text.split('\n')[0]).toBe(
+      'Botting analysis: 3 of 5 analysed tokens flagged CRITICAL or HIGH (8 requested, 3 failed; chain_a / platform_a, last 24 h)',
+    );
+    expect(out.text).toContain("Flagged: HIGH and CRITICAL (mean confidence at least HIGH's)");
+    expect(out.text).toContain(
+      '(average confidence ≈62.6, computed over the 5 analysed tokens, 3 significant digits)',
+    );
+    expect(sc(out).counts).toMatchObject({
+      flagged: 3,
+      flaggedLevels: ['CRITICAL', 'HIGH'],
+      averageConfidence: 62.6,
+    });
+    expect(sc(out).next).toMatch(
+      /^3 tokens failed with one message .*retry with a larger hours \(up to 168\)/,
+    );
+    expect(out.text).toContain(`Next: ${sc(out).next}`);
+  });
+
+  it('no HIGH verdict: none flagged, and the most suspicious level is named; 168 hours: no larger window offered', async () => {
+    const mints = a();
+    sim.injectFor(/botting/, {
+      status: 200,
+      body: {
+        success: true,
+        data: {
+          results: [
+            { mintId: mints[0], confidenceLevel: 'CRITICAL', confidence: 95.5, score: 9.6, reasons: [] },
+            { mintId: mints[1], confidenceLevel: 'CLEAR', confidence: 4, score: 0.4, reasons: [] },
+          ],
+          errors: mints.slice(2).map((mintId) => ({ mintId, error: NO_DATA })),
+        },
+      },
+    });
+    const out = await call(h.client, 'analyze_botting', { mintIds: mints, hours: 168 });
+    expect(out.text.split('\n')[0]).toContain('0 of 2 analysed tokens flagged HIGH');
+    const rule =
+      'none (no HIGH verdict to compare the levels with); the most suspicious level here is CRITICAL (1 token, mean confidence 95.5)';
+    expect(out.text).toContain(`Flagged: ${rule}`);
+    expect(sc(out).counts).toMatchObject({ flagged: 0, flaggedLevels: [], flaggedRule: rule });
+    expect(sc(out).next).not.toContain('larger hours');
+  });
+
+  it('failures that are not a shared upstream message (not found, a failed request) offer no larger window', async () => {
+    const out = await call(h.client, 'investigate_botting', { mintIds: [...known.slice(0, 3), ...unknown] });
+    expect(failedOf(out).length).toBe(unknown.length);
+    expect(sc(out).next).not.toContain('larger hours');
+    // The first chunk of 50 fails three times: its ids share the request's reason, not an upstream answer.
+    const first = known[0] as string;
+    sim.injectFor(
+      (r) => r.path === '/botting/bulk' && (bodyOf(r).mintIds as string[]).includes(first),
+      { status: 503 },
+      { status: 503 },
+      { status: 503 },
+    );
+    const failed = await call(h.client, 'investigate_botting', { mintIds: known.slice(0, 60), hours: 5 });
+    expect(failedOf(failed).length).toBe(50);
+    expect(sc(failed).next).not.toContain('larger hours');
   });
 });
