@@ -44,7 +44,7 @@ function notOkState(key: string, value: unknown): string | false | undefined {
 interface NotOk {
   field: string;
   state: string | false;
-  /** The other scalar fields beside it (a note, a lag, a name), as sent. */
+  /** The other scalar fields of the object it sits in (a note, a lag, a name), as sent; none at the top level. */
   with?: Record<string, unknown>;
 }
 
@@ -69,7 +69,7 @@ function notOkFields(body: unknown): NotOk[] {
         found.push({
           field: key,
           state,
-          ...(beside.length && !Array.isArray(v)
+          ...(beside.length && depth > 0 && !Array.isArray(v)
             ? {
                 with: Object.fromEntries(
                   beside
