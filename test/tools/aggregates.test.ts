@@ -215,6 +215,15 @@ describe('get_streamer_sessions', () => {
     expect(zero.text.split('\n')[0]).toMatch(/: 0 on page 1 \(0 in all\)/);
   });
 
+  it("get_streamer_core with chain all points the sessions at the token's own chain and platform", async () => {
+    const id = ids(sim, 'platform_b', 1)[0] as string;
+    const out = await call(h.client, 'get_streamer_core', { mint: id, chain: 'all' });
+    const next =
+      'get_streamer_sessions with chain chain_b, platform platform_b for its stream history; analyze_botting with chain chain_b, platform platform_b to check its viewer counts.';
+    expect(sc(out).next).toBe(next);
+    expect(out.text).toContain(`Next: ${next}`);
+  });
+
   const at = (ms: number) => new Date(Date.UTC(2026, 10, 1) + ms).toISOString().replace('Z', '+00:00');
   const run = (i: number, lengthMs: number, duration: number) => ({
     sessionId: `s${i}`,
