@@ -193,7 +193,7 @@ function figureLines(f: ReturnType<typeof sessionFigures>, total: number, cover:
     );
   if (f.totalDuration !== undefined)
     parts.push(
-      `total duration ${num(f.totalDuration)}${f.durationUnit ? ` ${f.durationUnit} (${approx(f.totalDurationHours, 1)} h` : ' (unit not stated by the API'}${f.durationMissing ? `; ${plural(f.durationMissing, 'session')} without a duration` : ''})`,
+      `total duration ${num(f.totalDuration)}${f.durationUnit ? ` ${f.durationUnit} (${approx(f.totalDurationHours, (f.totalDurationHours ?? 0) < 10 ? 2 : 1)} h` : ' (unit not stated by the API'}${f.durationMissing ? `; ${plural(f.durationMissing, 'session')} without a duration` : ''})`,
     );
   const span =
     f.earliestStart || f.latestEnd

@@ -247,7 +247,7 @@ describe('get_streamer_sessions', () => {
       totalDurationHours: 13_500_123 / 3_600_000,
     });
     expect(ms.text).toContain('longest 9,000,000 ms in session s0');
-    expect(ms.text).toContain('total duration 13,500,123 ms (≈3.8 h)');
+    expect(ms.text).toContain('total duration 13,500,123 ms (≈3.75 h)');
     expect(ms.text).toContain(`durations in ms: ${evidence} (computed here; the API states no unit).`);
     expect(ms.text).not.toContain('unit not stated');
     // Seconds; a session under way (no end, no duration) does not count against it.
@@ -257,12 +257,17 @@ describe('get_streamer_sessions', () => {
     ]);
     const s = await call(h.client, 'get_streamer_sessions', { mint: mint() });
     expect(sc(s).aggregates).toMatchObject({ durationUnit: 's', totalDuration: 13_500 });
-    expect(s.text).toContain('total duration 13,500 s (≈3.8 h; 1 session without a duration)');
+    expect(s.text).toContain('total duration 13,500 s (3.75 h; 1 session without a duration)');
     expect(s.text).toContain('duration equals end − start in seconds for all 3 rows with a duration');
-    // One row that disagrees, or a row with a duration and no end: no unit.
+    // One row that disagrees, a row with a duration and no end, or times without a zone: no unit.
     for (const odd of [
       [...lengths.map((l, i) => run(i, l, l)), run(5, 1000, 1001)],
       [...lengths.map((l, i) => run(i, l, l)), { ...run(5, 1000, 1000), endTime: null }],
+      // Times without a zone name no instant: no difference is computed from them.
+      lengths.map((l, i) => {
+        const r = run(i, l, l);
+        return { ...r, startTime: r.startTime.slice(0, 23), endTime: r.endTime.slice(0, 23) };
+      }),
     ]) {
       sessions(odd);
       const out = await call(h.client, 'get_streamer_sessions', { mint: mint() });
