@@ -1,8 +1,102 @@
 import * as z from 'zod';
 import { describeObject, NOTHING_MORE, nothingMore } from '../format/generic.js';
 import { result } from '../format/result.js';
-import { cleanDeep } from '../format/text.js';
+import { clean, cleanDeep, num, quote } from '../format/text.js';
 import { defineTool } from './tool.js';
+
+// The document does not show /health's body: any field, at any depth, whose value reads as a state that is
+// not ok is reported, whatever its name. A state is a short value (up to three words); one naming a problem
+// and no negation reads as not ok ("degraded", "partial_outage", "DOWN"); "ok", "up", "healthy", "pass"
+// and any other value are not flagged.
+const BAD = new Set([
+  'degraded',
+  'down',
+  'error',
+  'errored',
+  'errors',
+  'fail',
+  'failed',
+  'failing',
+  'failure',
+  'unhealthy',
+  'outage',
+  'critical',
+  'unavailable',
+  'offline',
+  'warn',
+  'warning',
+]);
+const NEGATION = new Set(['no', 'not', 'non', 'none', 'without']);
+/** Field names that say yes or no to being ok: a `false` under one of these is a state that is not ok. */
+const OK_NAMES = /^(ok|healthy|up|pass(ed|ing)?|available|reachable|connected|operational|alive|ready)$/i;
+
+function notOkState(key: string, value: unknown): string | false | undefined {
+  if (value === false && OK_NAMES.test(key)) return false;
+  if (typeof value !== 'string' || value.length > 40) return undefined;
+  const words = value
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter(Boolean);
+  if (words.length === 0 || words.length > 3 || words.some((w) => NEGATION.has(w))) return undefined;
+  return words.some((w) => BAD.has(w)) ? clean(value, 40) : undefined;
+}
+
+interface NotOk {
+  field: string;
+  state: string | false;
+  /** The other scalar fields of the object it sits in (a note, a lag, a name), as sent; none at the top level. */
+  with?: Record<string, unknown>;
+}
+
+/** Every field of the body whose value reads as a state that is not ok, with the fields beside it. */
+function notOkFields(body: unknown): NotOk[] {
+  const found: NotOk[] = [];
+  const walk = (v: unknown, path: string, depth: number) => {
+    if (depth > 6 || found.length >= 10 || !v || typeof v !== 'object') return;
+    const entries = Array.isArray(v)
+      ? v.map((x, i) => [`[${i}]`, x] as const)
+      : Object.entries(v).map(([k, x]) => [k, x] as const);
+    for (const [k, x] of entries) {
+      const key = k.startsWith('[') ? `${path}${k}` : path ? `${path}.${clean(k, 40)}` : clean(k, 40);
+      const state = notOkState(k, x);
+      if (state !== undefined) {
+        const beside = entries.filter(
+          ([k2, x2]) =>
+            k2 !== k &&
+            (typeof x2 === 'string' || typeof x2 === 'number' || typeof x2 === 'boolean') &&
+            notOkState(k2, x2) === undefined,
+        );
+        found.push({
+          field: key,
+          state,
+          ...(beside.length && depth > 0 && !Array.isArray(v)
+            ? {
+                with: Object.fromEntries(
+                  beside
+                    .slice(0, 4)
+                    .map(([k2, x2]) => [clean(k2, 40), typeof x2 === 'string' ? clean(x2, 120) : x2]),
+                ),
+              }
+            : {}),
+        });
+      } else walk(x, key, depth + 1);
+    }
+  };
+  walk(body, '', 0);
+  return found;
+}
+
+/** `checks.ingest.state="degraded" (lagSeconds=420, note="poller behind")` */
+const scalar = (v: unknown) =>
+  typeof v === 'string' ? quote(v, 120) : typeof v === 'number' ? num(v) : String(v);
+const notOkText = (n: NotOk) =>
+  `${n.field}=${scalar(n.state)}${
+    n.with
+      ? ` (${Object.entries(n.with)
+          .map(([k, v]) => `${k}=${scalar(v)}`)
+          .join(', ')})`
+      : ''
+  }`;
 
 export const checkHealth = defineTool({
   name: 'check_health',
@@ -10,11 +104,18 @@ export const checkHealth = defineTool({
   description:
     'Checks that the service is reachable, with the status it reports. Use first when other tools fail. detailed: every field.',
   input: {},
-  output: { health: z.object({}).loose().optional(), detail: z.string().optional() },
+  output: {
+    health: z.object({}).loose().optional(),
+    notOk: z.array(z.object({}).loose()).optional(),
+    detail: z.string().optional(),
+  },
   request: () => ({ method: 'GET', path: '/health' }),
   render(body, _args, ctx) {
     const described = describeObject(body, ['success'], ctx.format === 'detailed');
-    const headline = 'Service reachable: GET /health answered';
+    const notOk = notOkFields(body);
+    const headline = notOk.length
+      ? `Service reachable; not ok: ${notOk.map(notOkText).join('; ')}`
+      : 'Service reachable: GET /health answered';
     const same = ctx.format === 'detailed' && nothingMore(body, ['success']);
     const health =
       ctx.format === 'detailed' ? (cleanDeep(body) as Record<string, unknown>) : described.fields;
@@ -22,7 +123,7 @@ export const checkHealth = defineTool({
       headline,
       lines: [described.parts.length > 0 && `reported: ${described.parts.join('; ')}`, same && NOTHING_MORE],
       query: {},
-      data: { health, ...(same ? { detail: NOTHING_MORE } : {}) },
+      data: { health, ...(notOk.length ? { notOk } : {}), ...(same ? { detail: NOTHING_MORE } : {}) },
     });
   },
 });

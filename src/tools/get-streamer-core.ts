@@ -4,7 +4,7 @@ import { describeObject, NOTHING_MORE } from '../format/generic.js';
 import { result } from '../format/result.js';
 import { liveText, type StreamerRecord } from '../format/streamer.js';
 import { clean, cleanDeep, num, quote } from '../format/text.js';
-import { bottingHint, mintId, SCOPES, SHAPES, scopeHint, segment } from './shared.js';
+import { bottingHint, mintId, PLATFORM_CHAIN, SCOPES, SHAPES, scopeHint, segment } from './shared.js';
 import { defineTool } from './tool.js';
 
 const DOCUMENTED = [
@@ -19,6 +19,18 @@ const DOCUMENTED = [
   'chain',
   'platform',
 ];
+
+/**
+ * The pair to pass on: the token's own chain and platform where its record names a concrete pair (asked
+ * with chain all, the record tells where it is), else the pair asked.
+ */
+function ownPair(r: StreamerRecord, args: { chain: string; platform: string }): [string, string] {
+  const platform = r.platform as string;
+  return Object.hasOwn(PLATFORM_CHAIN, platform) &&
+    PLATFORM_CHAIN[platform as keyof typeof PLATFORM_CHAIN] === r.chain
+    ? [r.chain as string, platform]
+    : [args.chain, args.platform];
+}
 
 export const getStreamerCore = defineTool({
   name: 'get_streamer_core',
@@ -62,7 +74,7 @@ export const getStreamerCore = defineTool({
       ],
       query: { mint: args.mint, chain: args.chain, platform: args.platform },
       data: { streamer, ...(ctx.format === 'detailed' && !extra.length ? { detail: NOTHING_MORE } : {}) },
-      next: `get_streamer_sessions${scopeHint(args.chain, args.platform)} for its stream history; ${bottingHint(r.platform ?? args.platform)}.`,
+      next: `get_streamer_sessions${scopeHint(...ownPair(r, args))} for its stream history; ${bottingHint(r.platform ?? args.platform)}.`,
     });
   },
 });

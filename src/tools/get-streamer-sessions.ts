@@ -4,7 +4,7 @@ import { asArray, asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
 import { fitRows, result, tabular } from '../format/result.js';
 import { approx, clean, exact, num, plural, table, utcIso, utcMinute } from '../format/text.js';
-import { mintId, page, SCOPES, SHAPES, segment } from './shared.js';
+import { mintId, otherPairs, page, SCOPES, SHAPES, segment } from './shared.js';
 import { defineTool } from './tool.js';
 
 const COLUMNS = ['startTime', 'endTime', 'duration', 'peakViewers', 'averageViewers'] as const;
@@ -44,12 +44,45 @@ function highest(sessions: Array<Record<string, unknown>>, field: string) {
   return best;
 }
 
+/**
+ * What the sessions themselves show of the duration's unit (the document states none): milliseconds or
+ * seconds when every session with a duration also states its start and end with a zone and its duration is
+ * exactly end − start in that unit; undefined otherwise (a time missing, or any one that disagrees).
+ */
+function durationUnit(sessions: Array<Record<string, unknown>>) {
+  let rows = 0;
+  let ms = true;
+  let s = true;
+  let elapsed = false;
+  for (const row of sessions) {
+    const d = exact(row.duration);
+    if (d === null) continue;
+    const start = utcIso(row.startTime);
+    const end = utcIso(row.endTime);
+    if (!start || !end) return undefined;
+    const diff = Date.parse(end) - Date.parse(start);
+    if (Number.isNaN(diff)) return undefined;
+    if (diff > 0) elapsed = true;
+    ms &&= d === diff;
+    s &&= Math.abs(d * 1000 - diff) < 1e-6;
+    rows++;
+  }
+  if (!rows || !elapsed || ms === s) return undefined;
+  const unit = ms ? ('ms' as const) : ('s' as const);
+  return {
+    unit,
+    evidence: `duration equals end − start in ${ms ? 'ms' : 'seconds'} for all ${plural(rows, 'row')} with a duration`,
+    perHour: ms ? 3_600_000 : 3600,
+  };
+}
+
 /** Page figures computed over every session returned (before any budget cut). */
 function sessionFigures(sessions: Array<Record<string, unknown>>) {
   const peak = highest(sessions, 'peakViewers');
   const longest = highest(sessions, 'duration');
   const averages = numericStats(sessions.map((s) => s.averageViewers));
   const durations = numericStats(sessions.map((s) => s.duration));
+  const unit = durationUnit(sessions);
   const time = (v: unknown) => (typeof v === 'string' ? Date.parse(v) : Number.NaN);
   let earliest: { at: number; text: string } | undefined;
   let latest: { at: number; text: string } | undefined;
@@ -116,6 +149,13 @@ function sessionFigures(sessions: Array<Record<string, unknown>>) {
       ? {
           totalDuration: Number(durations.sum),
           ...(durations.ignored ? { durationMissing: durations.ignored } : {}),
+          ...(unit
+            ? {
+                durationUnit: unit.unit,
+                durationUnitEvidence: unit.evidence,
+                totalDurationHours: Number(durations.sum) / unit.perHour,
+              }
+            : {}),
         }
       : {}),
     ...(earliest ? { earliestStart: earliest.text } : {}),
@@ -145,7 +185,7 @@ function figureLines(f: ReturnType<typeof sessionFigures>, total: number, cover:
     );
   if (f.longest)
     parts.push(
-      `longest ${num(f.longest.duration)} in session ${f.longest.sessionId ?? '(no id)'}, started ${when(f.longest.startTime)}${f.longest.sessionsWithSameDuration ? ` (${f.longest.sessionsWithSameDuration} sessions share this duration; the first listed is named)` : ''}`,
+      `longest ${num(f.longest.duration)}${f.durationUnit ? ` ${f.durationUnit}` : ''} in session ${f.longest.sessionId ?? '(no id)'}, started ${when(f.longest.startTime)}${f.longest.sessionsWithSameDuration ? ` (${f.longest.sessionsWithSameDuration} sessions share this duration; the first listed is named)` : ''}`,
     );
   if (f.averageViewers)
     parts.push(
@@ -153,7 +193,7 @@ function figureLines(f: ReturnType<typeof sessionFigures>, total: number, cover:
     );
   if (f.totalDuration !== undefined)
     parts.push(
-      `total duration ${num(f.totalDuration)} (unit not stated by the API${f.durationMissing ? `; ${plural(f.durationMissing, 'session')} without a duration` : ''})`,
+      `total duration ${num(f.totalDuration)}${f.durationUnit ? ` ${f.durationUnit} (${approx(f.totalDurationHours, (f.totalDurationHours ?? 0) < 10 ? 2 : 1)} h` : ' (unit not stated by the API'}${f.durationMissing ? `; ${plural(f.durationMissing, 'session')} without a duration` : ''})`,
     );
   const span =
     f.earliestStart || f.latestEnd
@@ -192,14 +232,29 @@ export const getStreamerSessions = defineTool({
     const total = exact(asRecord(body.pagination).total);
     const cover = coverage(sessions.length, args.page, args.limit, total);
     const peakText = figures.peak ? `, peak ${plural(figures.peak.peakViewers, 'viewer')}` : '';
-    const headline = `Sessions of ${args.mint}: ${num(sessions.length)} on page ${args.page}${total !== null ? ` (${num(total)} in all)` : ''}${peakText} (${figures.order ? `${figures.order}; ` : ''}${args.chain} / ${args.platform})`;
+    // An empty first page is not a zero: the token may have no sessions, or be another chain's or platform's
+    // (an upstream may answer either with an empty list). Where else to look, in both channels.
+    const unsure = sessions.length === 0 && args.page === 1 && total === null;
+    const elsewhere =
+      args.chain === 'all' && args.platform === 'all'
+        ? []
+        : otherPairs('get_streamer_sessions', args.chain, args.platform, SCOPES.any);
+    const why =
+      elsewhere.length === 0
+        ? 'no sessions, or a token the service does not know'
+        : `no sessions, or not a ${args.chain} / ${args.platform} token`;
+    const headline = unsure
+      ? `Sessions of ${args.mint}: none on page 1 with ${args.chain} / ${args.platform} (${why}: an empty page does not say which)`
+      : `Sessions of ${args.mint}: ${num(sessions.length)} on page ${args.page}${total !== null ? ` (${num(total)} in all)` : ''}${peakText} (${figures.order ? `${figures.order}; ` : ''}${args.chain} / ${args.platform})`;
     const more = total !== null ? args.page * args.limit < total : sessions.length >= args.limit;
     // Paging a long history and adding page figures is the assistant's arithmetic: fewer pages, or one program.
     const next = more
       ? `page ${args.page + 1} ${total !== null ? 'holds more' : 'may hold more (this page is full)'}${args.limit < 100 ? '; limit 100 (the most per page) needs fewer pages' : ''}. These figures cover this page only: run_analysis totals a whole history (peak, longest, sums) in one call.`
       : sessions.length === 0 && args.page > 1
         ? 'no sessions on this page; earlier pages (page 1 first) may have some.'
-        : undefined;
+        : unsure
+          ? `to tell which, try ${[...elsewhere, "get_streamer_core with chain all to find the token's chain and platform"].join(', or ')}.`
+          : undefined;
     const query = {
       mint: args.mint,
       limit: args.limit,
@@ -234,8 +289,14 @@ export const getStreamerSessions = defineTool({
                   num(s.averageViewers),
                 ]),
               )
-            : ['No sessions.']),
-          ...(rows.length ? [`${timesNote(rows)}; durations as returned (unit not stated by the API).`] : []),
+            : unsure
+              ? []
+              : ['No sessions.']),
+          ...(rows.length
+            ? [
+                `${timesNote(rows)}; ${figures.durationUnitEvidence ? `durations in ${figures.durationUnit}: ${figures.durationUnitEvidence} (computed here; the API states no unit)` : 'durations as returned (unit not stated by the API)'}.`,
+              ]
+            : []),
           ...(ctx.format === 'detailed'
             ? rows.map(
                 (s) =>

@@ -114,6 +114,19 @@ export function otherChainHint(
   unknown: number,
   requested: number,
 ) {
+  return unknownIdsHint(
+    unknown,
+    requested,
+    `chain ${chain}, platform ${platform}`,
+    otherPairs(tool, chain, platform, scope),
+  );
+}
+
+/**
+ * The calls of `tool` with the pairs not yet asked that the endpoint takes, nearest first (the chain's other
+ * platforms, then chain all, then the other chains), at most three: where else an id may be found.
+ */
+export function otherPairs(tool: string, chain: Chain, platform: string, scope: Scope): string[] {
   const takes = (p: Platform) => scope.platforms.includes(p);
   const pairs: Array<[Chain, Platform]> = [];
   // The same chain's other platforms: each one the endpoint takes; `all` where it takes it and some other
@@ -128,8 +141,7 @@ export function otherChainHint(
   if (scope.chains.includes('all') && takes('all') && !(chain === 'all' && platform === 'all'))
     pairs.push(['all', 'all']);
   for (const c of scope.chains) if (c !== chain && c !== 'all') pairs.push([c, platformFor(c, scope)]);
-  const tries = pairs.slice(0, 3).map(([c, p]) => `${tool} with chain ${c}, platform ${p}`);
-  return unknownIdsHint(unknown, requested, `chain ${chain}, platform ${platform}`, tries);
+  return pairs.slice(0, 3).map(([c, p]) => `${tool} with chain ${c}, platform ${p}`);
 }
 
 /** The hint that proposes analyze_botting for one token on `platform`, or says why it cannot. */

@@ -290,6 +290,44 @@ describe('service-wide tools', () => {
     const { key, value } = SIM_NAMES.health;
     expect(out.text).toContain(`${key}="${value}"`);
     expect(sc(out).health).toMatchObject({ [key]: value });
+    // The simulator's service is well ("ok" or "healthy"): nothing is flagged.
+    expect(out.text.split('\n')[0]).toBe('Service reachable: GET /health answered');
+    expect(sc(out)).not.toHaveProperty('notOk');
+  });
+
+  it('check_health: any field, at any depth and under any name, whose value reads as not ok reaches the headline, in both channels', async () => {
+    sim.inject({
+      status: 200,
+      body: {
+        success: true,
+        state: 'operational',
+        checks: {
+          database: { state: 'up', latencyMs: 4 },
+          cache: { status: 'PASS', lastError: 'no errors' },
+          ingest: { state: 'degraded', lagSeconds: 41, note: 'platform_c poller behind' },
+        },
+        components: [
+          { name: 'search', condition: 'partial_outage' },
+          { name: 'mail', healthy: false },
+        ],
+        queue: 'down',
+      },
+    });
+    const out = await call(h.client, 'check_health');
+    const headline =
+      'Service reachable; not ok: checks.ingest.state="degraded" (lagSeconds=41, note="platform_c poller behind"); components[0].condition="partial_outage" (name="search"); components[1].healthy=false (name="mail"); queue="down"';
+    expect(out.text.split('\n')[0]).toBe(headline);
+    expect(sc(out).summary).toBe(headline);
+    expect(sc(out).notOk).toEqual([
+      {
+        field: 'checks.ingest.state',
+        state: 'degraded',
+        with: { lagSeconds: 41, note: 'platform_c poller behind' },
+      },
+      { field: 'components[0].condition', state: 'partial_outage', with: { name: 'search' } },
+      { field: 'components[1].healthy', state: false, with: { name: 'mail' } },
+      { field: 'queue', state: 'down' },
+    ]);
   });
 });
 

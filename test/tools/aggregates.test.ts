@@ -178,8 +178,105 @@ describe('get_streamer_sessions', () => {
     expect(sc(one).aggregates).not.toHaveProperty('order');
     sessions([]);
     const none = await call(h.client, 'get_streamer_sessions', { mint: mint() });
-    expect(none.text.split('\n')[0]).toMatch(/: 0 on page 1 \(chain_a/);
     expect(sc(none)).not.toHaveProperty('aggregates');
+  });
+
+  it("an empty page 1 is not a zero: it may be another chain's or platform's token, and says where to look, in both channels", async () => {
+    sessions([]);
+    const none = await call(h.client, 'get_streamer_sessions', { mint: mint() });
+    const headline = none.text.split('\n')[0] as string;
+    expect(headline).toContain(
+      ': none on page 1 with chain_a / platform_a (no sessions, or not a chain_a / platform_a token: an empty page does not say which)',
+    );
+    expect(sc(none).summary).toBe(headline);
+    const next =
+      "to tell which, try get_streamer_sessions with chain all, platform all, or get_streamer_sessions with chain chain_b, platform all, or get_streamer_core with chain all to find the token's chain and platform.";
+    expect(sc(none).next).toBe(next);
+    expect(none.text).toContain(`Next: ${next}`);
+    expect(none.text).not.toContain('No sessions.');
+    // The chain's other platform first; every chain at once says only that the token may be unknown.
+    sessions([]);
+    const b = await call(h.client, 'get_streamer_sessions', { mint: mint(), platform: 'platform_b' });
+    expect(sc(b).next).toMatch(
+      /^to tell which, try get_streamer_sessions with chain chain_b, platform platform_c, or get_streamer_sessions with chain all, platform all, or get_streamer_sessions with chain chain_a, platform platform_a, or get_streamer_core/,
+    );
+    sessions([]);
+    const all = await call(h.client, 'get_streamer_sessions', { mint: mint(), chain: 'all' });
+    expect(sc(all).summary).toContain('(no sessions, or a token the service does not know: ');
+    expect(sc(all).next).toBe(
+      "to tell which, try get_streamer_core with chain all to find the token's chain and platform.",
+    );
+    // A later empty page, or an upstream total of 0, is what it says.
+    sessions([]);
+    const later = await call(h.client, 'get_streamer_sessions', { mint: mint(), page: 2 });
+    expect(later.text.split('\n')[0]).toMatch(/: 0 on page 2 \(chain_a/);
+    sim.inject({ status: 200, body: { success: true, data: [], pagination: { total: 0 } } });
+    const zero = await call(h.client, 'get_streamer_sessions', { mint: mint() });
+    expect(zero.text.split('\n')[0]).toMatch(/: 0 on page 1 \(0 in all\)/);
+  });
+
+  it("get_streamer_core with chain all points the sessions at the token's own chain and platform", async () => {
+    const id = ids(sim, 'platform_b', 1)[0] as string;
+    const out = await call(h.client, 'get_streamer_core', { mint: id, chain: 'all' });
+    const next =
+      'get_streamer_sessions with chain chain_b, platform platform_b for its stream history; analyze_botting with chain chain_b, platform platform_b to check its viewer counts.';
+    expect(sc(out).next).toBe(next);
+    expect(out.text).toContain(`Next: ${next}`);
+  });
+
+  const at = (ms: number) => new Date(Date.UTC(2026, 10, 1) + ms).toISOString().replace('Z', '+00:00');
+  const run = (i: number, lengthMs: number, duration: number) => ({
+    sessionId: `s${i}`,
+    startTime: at(i * 86_400_000),
+    endTime: at(i * 86_400_000 + lengthMs),
+    duration,
+    peakViewers: 10,
+    averageViewers: 5,
+  });
+
+  it('the duration unit only where every row shows it: duration = end − start in ms or in seconds, in both channels', async () => {
+    // Milliseconds: 2.5 h + 1 h + 0.25 h.
+    const lengths = [9_000_000, 3_600_000, 900_123];
+    sessions(lengths.map((l, i) => run(i, l, l)));
+    const ms = await call(h.client, 'get_streamer_sessions', { mint: mint() });
+    const evidence = 'duration equals end − start in ms for all 3 rows with a duration';
+    expect(sc(ms).aggregates).toMatchObject({
+      totalDuration: 13_500_123,
+      durationUnit: 'ms',
+      durationUnitEvidence: evidence,
+      totalDurationHours: 13_500_123 / 3_600_000,
+    });
+    expect(ms.text).toContain('longest 9,000,000 ms in session s0');
+    expect(ms.text).toContain('total duration 13,500,123 ms (≈3.75 h)');
+    expect(ms.text).toContain(`durations in ms: ${evidence} (computed here; the API states no unit).`);
+    expect(ms.text).not.toContain('unit not stated');
+    // Seconds; a session under way (no end, no duration) does not count against it.
+    sessions([
+      { sessionId: 'live', startTime: at(9 * 86_400_000), endTime: null, duration: null },
+      ...lengths.map((l, i) => run(i, l - (l % 1000), (l - (l % 1000)) / 1000)),
+    ]);
+    const s = await call(h.client, 'get_streamer_sessions', { mint: mint() });
+    expect(sc(s).aggregates).toMatchObject({ durationUnit: 's', totalDuration: 13_500 });
+    expect(s.text).toContain('total duration 13,500 s (3.75 h; 1 session without a duration)');
+    expect(s.text).toContain('duration equals end − start in seconds for all 3 rows with a duration');
+    // One row that disagrees, a row with a duration and no end, or times without a zone: no unit.
+    for (const odd of [
+      [...lengths.map((l, i) => run(i, l, l)), run(5, 1000, 1001)],
+      [...lengths.map((l, i) => run(i, l, l)), { ...run(5, 1000, 1000), endTime: null }],
+      // Times without a zone name no instant: no difference is computed from them.
+      lengths.map((l, i) => {
+        const r = run(i, l, l);
+        return { ...r, startTime: r.startTime.slice(0, 23), endTime: r.endTime.slice(0, 23) };
+      }),
+    ]) {
+      sessions(odd);
+      const out = await call(h.client, 'get_streamer_sessions', { mint: mint() });
+      expect(sc(out).aggregates).not.toHaveProperty('durationUnit');
+      expect(sc(out).aggregates).not.toHaveProperty('totalDurationHours');
+      expect(out.text).toContain('(unit not stated by the API');
+      expect(out.text).toContain('durations as returned (unit not stated by the API).');
+      expect(out.text).not.toMatch(/\d h\b/);
+    }
   });
 });
 
@@ -433,9 +530,12 @@ describe('figures an assistant would otherwise compute', () => {
     expect(sc(out).aggregates).toMatchObject({
       longest: { duration: longest.duration, sessionId: longest.sessionId, startTime: longest.startTime },
     });
+    // The simulator's durations are end − start in seconds: the page shows it, so the unit is said.
     expect(out.text).toContain(
-      `longest ${longest.duration.toLocaleString('en')} in session ${longest.sessionId}`,
+      `longest ${longest.duration.toLocaleString('en')} s in session ${longest.sessionId}`,
     );
+    expect(sc(out).aggregates).toMatchObject({ durationUnit: 's' });
+    expect(out.text).toContain(`duration equals end − start in seconds for all ${page.length} rows`);
   });
 
   // The second trial's heatmap: hour-weekday keys (1–7), zero cells left out, a month map with gaps.
