@@ -1,4 +1,5 @@
 // The HTTP transport's limits, in process with small values: requests in flight, and time per request.
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { REFERENCE_URI } from '../../src/reference.js';
@@ -210,5 +211,72 @@ describe('HTTP limits', () => {
     expect(refused?.status).toBe(429);
     expect(refused?.headers.get('retry-after')).toBe('1');
     expect(await refused?.text()).toMatch(/Too many sessions started/);
+  });
+});
+
+describe('the rate of body bytes per address', () => {
+  it('bodies without a length are counted once read: past a burst of 4 bodies’ worth, 429 with Retry-After', async () => {
+    // A server of its own with 64 KiB bodies: a burst of 256 KiB, then 64 KiB a second.
+    const max = 64 * 1024;
+    const own = await serveHttp(
+      {
+        ...HTTP_DEFAULTS,
+        port: 0,
+        token: undefined,
+        allowedHosts: [],
+        allowedOrigins: [],
+        maxBodyBytes: max,
+      },
+      {
+        logger: silentLogger,
+        ready: async () => ({ ready: true, detail: 'test' }),
+        makeServer: () => createServer({ config: testConfig(sim), logger: silentLogger }),
+      },
+    );
+    try {
+      const ping = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'ping',
+        params: { pad: 'x'.repeat(max - 200) },
+      });
+      // Sent chunked: Node's request without a content-length, the body written in two pieces.
+      const send = () =>
+        new Promise<{ status: number; retryAfter: string | undefined }>((resolve, reject) => {
+          const req = httpRequest(own.url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          });
+          req.on('response', (res) => {
+            res.resume();
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode ?? 0,
+                retryAfter: res.headers['retry-after'] as string | undefined,
+              }),
+            );
+          });
+          req.on('error', reject);
+          req.write(ping.slice(0, 1000));
+          req.end(ping.slice(1000));
+        });
+      const started = performance.now();
+      const answered: number[] = [];
+      let refused: { status: number; retryAfter: string | undefined } | undefined;
+      while (!refused && answered.length < 40) {
+        const answer = await send();
+        if (answer.status === 429) refused = answer;
+        else answered.push(answer.status);
+      }
+      const seconds = (performance.now() - started) / 1000;
+      expect(answered.every((s) => s === 200)).toBe(true);
+      // Four bodies' worth, the one that went into debt, and one more for each second taken.
+      expect(answered.length).toBeGreaterThanOrEqual(4);
+      expect(answered.length).toBeLessThanOrEqual(5 + Math.ceil(seconds));
+      expect(refused?.status).toBe(429);
+      expect(Number(refused?.retryAfter)).toBeGreaterThanOrEqual(1);
+    } finally {
+      await own.close();
+    }
   });
 });
