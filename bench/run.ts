@@ -12,7 +12,7 @@ import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/clien
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Agent, request } from 'undici';
+import { Agent, request, fetch as undiciFetch } from 'undici';
 import { startHttpServer } from '../scripts/http-server.js';
 import { nodeBinary } from '../scripts/node-version.js';
 import { prng, widenPage } from '../src/simulator/data.js';
@@ -189,15 +189,27 @@ async function connect(args: string[], env: Record<string, string>, era: Era = '
   return { client: client as unknown as AnyClient, pid: transport.pid as number };
 }
 
-async function connectHttp(url: string, era: Era): Promise<AnyClient> {
+/**
+ * A client over --http, from a loopback address of its own when `from` is given (127.0.0.2 and on): the
+ * server shares its places, sessions and bodies per address, so clients that are strangers to each other
+ * each come from their own, as a team's machines do; from one address they would meet its session rate.
+ */
+async function connectHttp(url: string, era: Era, from?: number): Promise<AnyClient> {
   const info = { name: 'load', version: '1.0.0' };
+  const agent = from === undefined ? undefined : new Agent({ localAddress: `127.0.0.${2 + (from % 250)}` });
+  const opts = agent
+    ? {
+        fetch: ((input: string | URL, init?: RequestInit) =>
+          undiciFetch(input, { ...(init as object), dispatcher: agent } as never)) as unknown as typeof fetch,
+      }
+    : {};
   if (era === '2026') {
     const client = new ModernClient(info, PIN);
-    await client.connect(new ModernHttp(new URL(url)));
+    await client.connect(new ModernHttp(new URL(url), opts));
     return client as unknown as AnyClient;
   }
   const client = new LegacyClient(info);
-  await client.connect(new LegacyHttp(new URL(url)));
+  await client.connect(new LegacyHttp(new URL(url), opts));
   return client as unknown as AnyClient;
 }
 
@@ -507,7 +519,9 @@ async function httpLoad(env: Record<string, string>, mints: string[]) {
     targets.map((t) => [n, t] as const),
   )) {
     const { pid } = server;
-    const connected = await Promise.all(Array.from({ length: clients }, () => connectHttp(server.url, era)));
+    const connected = await Promise.all(
+      Array.from({ length: clients }, (_, c) => connectHttp(server.url, era, c)),
+    );
     const latencies: number[] = [];
     let errors = 0;
     let peakRss = 0;
