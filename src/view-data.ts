@@ -7,6 +7,7 @@ import type { Finding } from './format/botting.js';
 import { dailySeries, type HourlyGrid, hourlyGrid } from './format/heatmap.js';
 import { mainSeries, messageOf, numberOf, readSeries, idOf as shapeIdOf } from './format/shape.js';
 import { clean } from './format/text.js';
+import { LOOKUP_BATCH, NOT_COVERED, streamerLookup, UNCOVERED_PLATFORM } from './tools/coverage.js';
 import { SHAPES } from './tools/shared.js';
 
 /** Where a result carries its MCP Apps view's data (read by the server and by the view). */
@@ -71,18 +72,73 @@ export interface BoardOptions {
   hint?: Hint;
 }
 
-/** The investigation board: the requested tokens' findings, most suspicious first, joined with their records. */
+/** A board's findings and failures, split by coverage (src/tools/coverage.ts Coverage). */
+export interface BoardFindings {
+  findings: readonly Finding[];
+  errors: readonly ItemError[];
+  /** platform_c tokens: rows of their own (never failures, never in a level count or the hint). */
+  uncoveredFindings?: readonly Finding[];
+  uncoveredErrors?: readonly ItemError[];
+}
+
+/** A token's name, symbol, live state, viewers and market cap from its streamer record (each null if absent). */
+const recordFacts = (r: Record<string, unknown> | undefined) => ({
+  ...namesOf(r),
+  live: typeof r?.isCurrentlyLive === 'boolean' ? r.isCurrentlyLive : null,
+  viewers: numOr(r?.currentViewers),
+  marketCap: numOr(r?.tokenMarketCap),
+});
+
+/**
+ * The investigation board: the requested tokens' findings, most suspicious first, joined with their records;
+ * then the tokens botting analysis does not cover (as the text channel lists them: apart, last, never failed).
+ */
 export function boardData(
-  ranked: readonly Finding[],
-  errors: readonly ItemError[],
+  split: BoardFindings,
   scope: Record<string, unknown>,
   requested: readonly string[],
   records?: ReadonlyMap<string, Record<string, unknown>>,
   options: BoardOptions = { title: 'Botting investigation' },
 ) {
-  const findings = requestedOnly(ranked, (f) => f.mintId, requested);
-  const failed = requestedOnly(errors, (e) => e.id, requested);
+  const findings = requestedOnly(split.findings, (f) => f.mintId, requested);
+  const failed = requestedOnly(split.errors, (e) => e.id, requested);
+  const offFindings = requestedOnly(split.uncoveredFindings ?? [], (f) => f.mintId, requested);
+  const offErrors = requestedOnly(split.uncoveredErrors ?? [], (e) => e.id, requested);
   const { filters, fees } = options;
+  const feesOf = (id: string) => {
+    if (!fees) return {};
+    const fee = fees.get(id);
+    return {
+      feesNative: numOr(fee?.feesInNativeCoin),
+      feesTotal: numOr(fee?.totalFees),
+      feesCurrency: fee ? clean(fee.currency, 16) || null : null,
+    };
+  };
+  const verdict = (f: Finding) => ({
+    mintId: f.mintId,
+    level: clean(f.level, 16),
+    confidence: f.confidence,
+    score: f.score,
+    reasons: f.reasons.slice(0, VIEW_LIMITS.reasons).map((why) => clean(why, CHARS.reason)),
+    ...recordFacts(records?.get(f.mintId)),
+    ...feesOf(f.mintId),
+  });
+  const covered = findings.kept.slice(0, VIEW_LIMITS.rows).map(verdict);
+  // Not covered: a verdict on no data keeps its level (shown in brackets), a failure its upstream message.
+  const uncovered = [
+    ...offFindings.kept.map((f) => ({ ...verdict(f), covered: false, upstreamError: null })),
+    ...offErrors.kept.map((e) => ({
+      mintId: clean(e.id, CHARS.id),
+      level: '',
+      confidence: null,
+      score: null,
+      reasons: [],
+      ...recordFacts(records?.get(e.id)),
+      ...feesOf(e.id),
+      covered: false,
+      upstreamError: clean(e.error, CHARS.error),
+    })),
+  ].slice(0, Math.max(0, VIEW_LIMITS.rows - covered.length));
   return {
     kind: 'board' as const,
     title: options.title,
@@ -96,37 +152,52 @@ export function boardData(
           },
         }
       : {}),
+    /** Tokens analysed (covered): the text channel's "analysed" count. */
     total: findings.kept.length,
     limits: { rows: VIEW_LIMITS.rows },
-    unexpected: findings.unexpected + failed.unexpected,
-    rows: findings.kept.slice(0, VIEW_LIMITS.rows).map((f) => {
-      const r = records?.get(f.mintId);
-      const fee = fees?.get(f.mintId);
-      return {
-        mintId: f.mintId,
-        level: clean(f.level, 16),
-        confidence: f.confidence,
-        score: f.score,
-        reasons: f.reasons.slice(0, VIEW_LIMITS.reasons).map((why) => clean(why, CHARS.reason)),
-        ...namesOf(r),
-        live: typeof r?.isCurrentlyLive === 'boolean' ? r.isCurrentlyLive : null,
-        viewers: numOr(r?.currentViewers),
-        marketCap: numOr(r?.tokenMarketCap),
-        ...(fees
-          ? {
-              feesNative: numOr(fee?.feesInNativeCoin),
-              feesTotal: numOr(fee?.totalFees),
-              feesCurrency: fee ? clean(fee.currency, 16) || null : null,
-            }
-          : {}),
-      };
-    }),
+    unexpected: findings.unexpected + failed.unexpected + offFindings.unexpected + offErrors.unexpected,
+    rows: [...covered, ...uncovered],
     failed: failed.kept.length,
     failures: failed.kept
       .slice(0, VIEW_LIMITS.failures)
       .map((e) => ({ id: clean(e.id, CHARS.id), error: clean(e.error, CHARS.error) })),
     hint: hintOf(failed.kept, options.hint),
+    /** Tokens botting analysis does not cover (chain_b's platform_c): counted apart, as the text does. */
+    ...(split.uncoveredFindings || split.uncoveredErrors
+      ? {
+          notCovered: {
+            count: offFindings.kept.length + offErrors.kept.length,
+            platform: UNCOVERED_PLATFORM,
+            reason: NOT_COVERED,
+          },
+        }
+      : {}),
   };
+}
+
+/**
+ * The streamer records of the ids (POST /streamers, one request per 100 ids), for a view only: none for a
+ * chunk that fails (the view then shows the ids alone).
+ */
+export async function streamerRecords(
+  send: (req: ApiRequest) => Promise<Record<string, unknown>>,
+  mintIds: readonly string[],
+  chain: string,
+  platform: string,
+): Promise<Map<string, Record<string, unknown>>> {
+  const wanted = new Set(mintIds);
+  const chunks: string[][] = [];
+  for (let at = 0; at < mintIds.length; at += LOOKUP_BATCH) chunks.push(mintIds.slice(at, at + LOOKUP_BATCH));
+  const bodies = await Promise.all(
+    chunks.map((ids) =>
+      send(streamerLookup(ids, chain, platform)).catch(() => ({}) as Record<string, unknown>),
+    ),
+  );
+  const out = new Map<string, Record<string, unknown>>();
+  for (const body of bodies)
+    for (const r of asArray(body.data).map(asRecord))
+      if (typeof r.mintId === 'string' && wanted.has(r.mintId)) out.set(r.mintId, r);
+  return out;
 }
 
 /** One token's series: times (ms since the epoch, ascending) and each numeric field's values at them. */

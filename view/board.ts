@@ -3,9 +3,10 @@
 // rows are drawn at a time (more on request), so 2,000 findings render as fast as 50. A token's evidence opens inline, under
 // its row; closing it returns to that row.
 import type { App } from '@modelcontextprotocol/ext-apps';
+import { coin, money } from '../src/format/text.js';
 import { VIEW_DATA_KEY } from '../src/view-data.js';
-import { lineChart, type Series, type Span, seriesLabel } from './chart.js';
-import { asArray, asRecord, el, type Json, n, plural, put, time, timeOf } from './dom.js';
+import { lineChart, type Series, type Span } from './chart.js';
+import { advice, asArray, asRecord, el, type Json, n, plural, put, time, timeOf } from './dom.js';
 
 interface Row {
   mintId: string;
@@ -22,6 +23,10 @@ interface Row {
   feesNative?: number | null;
   feesTotal?: number | null;
   feesCurrency?: string | null;
+  /** false: a token botting analysis does not cover (platform_c); its level, if any, a verdict on no data. */
+  covered?: boolean;
+  /** A not-covered token's failure, the upstream's message. */
+  upstreamError?: string | null;
 }
 type SortKey = 'level' | 'score' | 'confidence' | 'viewers' | 'marketCap' | 'fees';
 const PAGE = 50;
@@ -35,6 +40,7 @@ const FLAGGED = 'HIGH';
 function levelRanks(rows: readonly Row[]): Map<string, number> {
   const sums = new Map<string, { total: number; n: number }>();
   for (const r of rows) {
+    if (!isCovered(r)) continue;
     const s = sums.get(r.level) ?? { total: 0, n: 0 };
     if (r.confidence !== null) {
       s.total += r.confidence;
@@ -55,9 +61,16 @@ function levelRanks(rows: readonly Row[]): Map<string, number> {
   return new Map(order.map((l, i) => [l, i]));
 }
 
+const isCovered = (r: Row) => r.covered !== false;
 /** A level's badge: HIGH (documented) marked; every other level, whatever its name, neutral. */
 const levelClass = (l: string) => `level ${l.toUpperCase() === FLAGGED ? 'level-flagged' : 'level-other'}`;
-const tokenName = (r: Row) => (r.name && r.symbol ? `${r.name} (${r.symbol})` : seriesLabel(r));
+/** A mint id shortened for reading beside a name: "PjDp…BhxH" (names repeat; ids do not). */
+export const shortId = (id: string) => (id.length > 12 ? `${id.slice(0, 4)}…${id.slice(-4)}` : id);
+/** What a person (and a screen reader) calls a token: name, symbol and a short id, or the whole id alone. */
+const tokenName = (r: Row) =>
+  r.name || r.symbol
+    ? `${[r.name, r.symbol && (r.name ? `(${r.symbol})` : r.symbol)].filter(Boolean).join(' ')} ${shortId(r.mintId)}`
+    : r.mintId;
 /** The call's sortBy (investigate_botting) as the board's own sort key. */
 const CALL_SORT: Record<string, SortKey> = {
   suspicion: 'level',
@@ -91,9 +104,20 @@ export function board(root: HTMLElement, data: Json, app: App) {
     live: rows.some((r) => r.live !== null),
     fees: rows.some((r) => 'feesNative' in r),
   };
+  // Fees: the native coin's exact digits and the fiat total, each column's decimal points aligned.
+  const feeDecimals = Math.max(0, ...rows.map((r) => decimals(coin(r.feesNative))));
+  const fiatDecimals = Math.max(0, ...rows.map((r) => decimals(money(r.feesTotal))));
+  const noFees = rows.filter((r) => 'feesNative' in r && r.feesNative == null && r.feesTotal == null).length;
   const ranks = levelRanks(rows);
   const levels = [...ranks.keys()];
-  const levelRank = (l: string) => ranks.get(l) ?? ranks.size;
+  // Most suspicious highest: the level order as a value that sorts descending (not-covered rows: none, last).
+  const levelValue0 = (r: Row) => (isCovered(r) ? ranks.size - (ranks.get(r.level) ?? ranks.size) : null);
+  const off = asRecord(data.notCovered);
+  const offCount = typeof off.count === 'number' ? off.count : rows.filter((r) => !isCovered(r)).length;
+  const offPlatform = typeof off.platform === 'string' ? off.platform : 'another platform';
+  const offReason =
+    typeof off.reason === 'string' ? off.reason : 'not covered: botting analysis does not take its platform';
+  const offLabel = `not covered (${offPlatform})`;
   // The board opens on the call's slice (its levels, liveOnly and sortBy); the person can clear it.
   const callLevels = Array.isArray(filters.levels) ? filters.levels.map(String) : null;
   const one =
@@ -104,7 +128,7 @@ export function board(root: HTMLElement, data: Json, app: App) {
   const sort0 = CALL_SORT[String(filters.sortBy)] ?? 'level';
   const state = {
     sort: sort0,
-    desc: sort0 !== 'level',
+    desc: true,
     level: levelValue,
     live: filters.liveOnly === true,
     q: '',
@@ -113,9 +137,18 @@ export function board(root: HTMLElement, data: Json, app: App) {
 
   const counts = el('ul', { class: 'chips', 'aria-label': 'Tokens per level' });
   for (const l of levels)
-    counts.append(el('li', { class: levelClass(l) }, `${l}: ${n(rows.filter((r) => r.level === l).length)}`));
+    counts.append(
+      el(
+        'li',
+        { class: levelClass(l) },
+        `${l}: ${n(rows.filter((r) => isCovered(r) && r.level === l).length)}`,
+      ),
+    );
+  if (offCount)
+    counts.append(el('li', { class: 'level level-off', title: offReason }, `${offLabel}: ${n(offCount)}`));
   const reasons = new Map<string, number>();
-  for (const r of rows) for (const why of r.reasons) reasons.set(why, (reasons.get(why) ?? 0) + 1);
+  for (const r of rows)
+    if (isCovered(r)) for (const why of r.reasons) reasons.set(why, (reasons.get(why) ?? 0) + 1);
   const top = [...reasons].sort((a, b) => b[1] - a[1]).slice(0, 5);
 
   const search = el('input', {
@@ -125,6 +158,7 @@ export function board(root: HTMLElement, data: Json, app: App) {
   });
   const levelSelect = el('select', { 'aria-label': 'Level' }, el('option', { value: '' }, 'All levels'));
   for (const l of levels) levelSelect.append(el('option', { value: l }, l));
+  if (offCount) levelSelect.append(el('option', { value: OFF }, 'Not covered'));
   // Levels the call asked for that are not one level of this board (none, or several): as asked.
   if (callLevels && !one) levelSelect.append(el('option', { value: levelValue }, callLevels.join(', ')));
   levelSelect.value = state.level;
@@ -154,7 +188,22 @@ export function board(root: HTMLElement, data: Json, app: App) {
       key: 'level',
       label: 'Level',
       cls: 'level',
-      cell: (r) => el('td', { class: 'level' }, el('span', { class: levelClass(r.level) }, r.level)),
+      cell: (r) =>
+        isCovered(r)
+          ? el('td', { class: 'level' }, el('span', { class: levelClass(r.level) }, r.level))
+          : el(
+              'td',
+              { class: 'level' },
+              el(
+                'span',
+                {
+                  class: 'level level-off',
+                  title: `${offReason}; the upstream ${r.upstreamError ? `said "${r.upstreamError}"` : `gave a verdict on no data: ${r.level || 'none'}`}`,
+                },
+                'not covered',
+              ),
+              r.level ? el('span', { class: 'muted verdict' }, ` (${r.level})`) : '',
+            ),
     },
     { key: 'score', label: 'Score', cls: 'num score', cell: (r) => td('num score', n(r.score), 'score') },
     {
@@ -187,12 +236,28 @@ export function board(root: HTMLElement, data: Json, app: App) {
       ? [
           {
             key: 'fees' as const,
-            label: 'Fees (native)',
+            label: 'Fees',
             cls: 'num fees',
+            // The native coin's exact digits, the fiat total under them; each's decimal points aligned.
             cell: (r: Row) => {
-              const cell = td('num fees', n(r.feesNative), 'fees');
-              if (r.feesTotal != null)
-                cell.title = `total ${n(r.feesTotal)}${r.feesCurrency ? ` ${r.feesCurrency}` : ''}`;
+              const cell = el(
+                'td',
+                { class: 'num fees', 'data-label': 'fees' },
+                el('span', { class: 'native' }, aligned(r.feesNative, feeDecimals)),
+                r.feesNative == null && r.feesTotal == null
+                  ? ''
+                  : el(
+                      'span',
+                      { class: 'fiat muted' },
+                      r.feesTotal == null
+                        ? '—'
+                        : `${aligned(r.feesTotal, fiatDecimals, money)}${r.feesCurrency ? ` ${r.feesCurrency}` : ''}`,
+                    ),
+              );
+              cell.title =
+                r.feesNative == null && r.feesTotal == null
+                  ? NO_FEES
+                  : `${r.feesNative == null ? 'no native-coin amount' : `${coin(r.feesNative)} in the native coin`}; ${r.feesTotal == null ? 'no fiat total' : `${money(r.feesTotal)}${r.feesCurrency ? ` ${r.feesCurrency}` : ''}`}`;
               return cell;
             },
           },
@@ -221,7 +286,15 @@ export function board(root: HTMLElement, data: Json, app: App) {
         el(
           'td',
           { class: 'reasons' },
-          el('div', { title: r.reasons.join('; ') }, r.reasons.join('; ') || '(none)'),
+          isCovered(r)
+            ? el('div', { title: r.reasons.join('; ') }, r.reasons.join('; ') || '(none)')
+            : el(
+                'div',
+                {},
+                r.upstreamError
+                  ? `not analysed; the upstream said "${r.upstreamError}"`
+                  : `a verdict on no data${r.reasons.length ? `: ${r.reasons.join('; ')}` : ''}`,
+              ),
         ),
     },
   ];
@@ -237,8 +310,10 @@ export function board(root: HTMLElement, data: Json, app: App) {
       label,
       el('span', { class: 'arrow', 'aria-hidden': 'true' }),
     );
-    button.addEventListener('click', () => sortBy(key, state.sort === key ? !state.desc : key !== 'level'));
-    head.append(el('th', { scope: 'col', class: cls, 'aria-sort': 'none' }, button));
+    button.addEventListener('click', () => sortBy(key, state.sort === key ? !state.desc : true));
+    const th = el('th', { scope: 'col', class: cls, 'aria-sort': 'none' }, button);
+    if (key === 'fees') th.title = 'Creator fees: the native coin (sorted by), the fiat total under it';
+    head.append(th);
   }
   function sortBy(key: SortKey, desc: boolean) {
     state.sort = key;
@@ -246,14 +321,12 @@ export function board(root: HTMLElement, data: Json, app: App) {
     sortSelect.value = key;
     draw();
   }
-  sortSelect.addEventListener('change', () =>
-    sortBy(sortSelect.value as SortKey, sortSelect.value !== 'level'),
-  );
+  sortSelect.addEventListener('change', () => sortBy(sortSelect.value as SortKey, true));
 
   const compare = (a: Row, b: Row) => {
     const k = state.sort;
-    const va = k === 'level' ? levelRank(a.level) : sortValue(a, k);
-    const vb = k === 'level' ? levelRank(b.level) : sortValue(b, k);
+    const va = k === 'level' ? levelValue0(a) : sortValue(a, k);
+    const vb = k === 'level' ? levelValue0(b) : sortValue(b, k);
     if (va === null && vb === null) return 0;
     if (va === null) return 1;
     if (vb === null) return -1;
@@ -268,14 +341,20 @@ export function board(root: HTMLElement, data: Json, app: App) {
       'aria-expanded': 'false',
       'aria-label': `Evidence for ${tokenName(r)}`,
     });
-    // The name wraps (two lines at most), the symbol always whole; no name: the whole id.
+    // The name wraps (two lines at most), the symbol and a short id always whole (two tokens may share a
+    // name); no name: the whole id.
     if (r.name || r.symbol)
       open.append(
         el('span', { class: 'name' }, r.name ?? ''),
         r.symbol ? el('span', { class: 'symbol muted' }, r.symbol) : '',
+        el('span', { class: 'short-id muted' }, shortId(r.mintId)),
       );
     else open.append(el('span', { class: 'ids' }, r.mintId));
-    const tr = el('tr', { 'data-mint': r.mintId }, ...columns.map((c) => c.cell(r)));
+    const tr = el(
+      'tr',
+      isCovered(r) ? { 'data-mint': r.mintId } : { 'data-mint': r.mintId, class: 'not-covered' },
+      ...columns.map((c) => c.cell(r)),
+    );
     tr.firstElementChild?.append(open);
     open.addEventListener('click', () =>
       open.getAttribute('aria-expanded') === 'true' ? closeEvidence() : openEvidence(r, tr),
@@ -285,12 +364,16 @@ export function board(root: HTMLElement, data: Json, app: App) {
 
   const wantedLevels = () =>
     state.level ? new Set(state.level.split('\n').map((l) => l.toUpperCase())) : null;
+  // A level asked for matches a covered row of that level and a not-covered row with that verdict (as the
+  // text channel counts them: "and N not covered"); "Not covered" matches those rows alone.
+  const levelMatches = (r: Row, wanted: Set<string>) =>
+    wanted.has(OFF.toUpperCase()) ? !isCovered(r) : wanted.has(r.level.toUpperCase());
   function draw() {
     closeEvidence(false);
     const q = state.q.trim().toLowerCase();
     const wanted = wantedLevels();
     const visible = rows
-      .filter((r) => !wanted || wanted.has(r.level.toUpperCase()))
+      .filter((r) => !wanted || levelMatches(r, wanted))
       .filter((r) => !state.live || r.live === true)
       .filter((r) => !q || [r.name, r.symbol, r.mintId].some((s) => s?.toLowerCase().includes(q)))
       .sort(compare);
@@ -579,10 +662,10 @@ export function board(root: HTMLElement, data: Json, app: App) {
     el(
       'p',
       { class: 'muted' },
-      `${requested !== undefined ? `${n(requested)} requested, ${n(failedCount)} failed; ` : ''}${String(scope.chain ?? '')} / ${String(scope.platform ?? '')}, last ${String(scope.hours ?? '')} h`,
+      `${requested !== undefined ? `${n(requested)} requested, ${n(failedCount)} failed; ` : ''}${offCount ? `${n(offCount)} ${offLabel}; ` : ''}${String(scope.chain ?? '')} / ${String(scope.platform ?? '')}, last ${String(scope.hours ?? '')} h`,
     ),
     groups.size ? failed : null,
-    hint ? el('p', { class: 'hint' }, `Hint: ${hint}`) : null,
+    hint ? el('p', { class: 'hint' }, `Hint: ${advice(hint)}`) : null,
     total > rows.length
       ? el(
           'p',
@@ -635,6 +718,16 @@ export function board(root: HTMLElement, data: Json, app: App) {
     shown,
     table,
     more,
+    offCount
+      ? el(
+          'p',
+          { class: 'muted footnote' },
+          `Not covered (${n(offCount)}): ${offReason.replace(/^not covered: /, '')}; greyed, in no level count, last in the order of suspicion.`,
+        )
+      : null,
+    noFees
+      ? el('p', { class: 'muted footnote' }, `— in the fees column: ${NO_FEES} (${plural(noFees, 'token')}).`)
+      : null,
   );
   draw();
 }
@@ -692,6 +785,23 @@ const every = (ms: number) => {
     : min < 120
       ? `${n(Math.round(min))} min`
       : `${n(Math.round(min / 6) / 10)} h`;
+};
+/** The level filter's value for the tokens botting analysis does not cover (no level name can hold a NUL). */
+const OFF = '\u0000not covered';
+const NO_FEES = 'no fee data from the upstream for this token';
+/** How many decimals a formatted number has. */
+const decimals = (text: string) => /\.(\d+)$/.exec(text)?.[1]?.length ?? 0;
+/**
+ * A number with its own digits, padded with figure spaces to `places` decimals so that a column's decimal
+ * points line up (tabular figures); a dash when there is none.
+ */
+const aligned = (v: number | null | undefined, places: number, format: (v: unknown) => string = coin) => {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return '—';
+  const text = format(v);
+  const have = decimals(text);
+  // (A missing point is a punctuation space wide, each missing digit a figure space.)
+  const point = have === 0 && places > 0 ? '\u2008' : '';
+  return text + point + '\u2007'.repeat(Math.max(0, places - have));
 };
 /** A confidence as 0.80 beside 0.96: two decimals, always (a dash when there is none). */
 const conf = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(2) : '—');

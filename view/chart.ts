@@ -49,6 +49,27 @@ function axisSize(self: uPlot, values: string[] | null, axisIdx: number, cycleNu
   return Math.ceil(text + (axis.ticks?.size ?? 6) + (axis.gap ?? 5) + 6);
 }
 
+/** The chart's width: its panel's content width (at least 240 px). */
+const widthOf = (box: HTMLElement) => {
+  const style = getComputedStyle(box);
+  const inner =
+    box.clientWidth - parseFloat(style.paddingLeft || '0') - parseFloat(style.paddingRight || '0');
+  return Math.max(240, Math.floor(inner));
+};
+
+/** Time tick labels, centred on their ticks: one whose half would pass the canvas's edge is left out. */
+function xLabels(self: uPlot, splits: number[]): string[] {
+  const axis = self.axes[0] as uPlot.Axis;
+  self.ctx.font = (axis.font as unknown as [string])?.[0] ?? '12px system-ui';
+  const left = self.bbox.left / devicePixelRatio;
+  return splits.map((v) => {
+    const label = time(v * 1000, true);
+    const half = self.ctx.measureText(label).width / devicePixelRatio / 2;
+    const x = left + self.valToPos(v, 'x');
+    return x - half < 0 || x + half > self.width ? '' : label;
+  });
+}
+
 /** A value held over a span of time (ms), drawn as a dashed level line: a session's peak over the session. */
 export interface Span {
   from: number;
@@ -108,10 +129,10 @@ export function lineChart(
     const axis = { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: muted, width: 1 } };
     plot = new uPlot(
       {
-        width: Math.max(240, box.clientWidth),
+        width: widthOf(box),
         height,
-        // Room on the right for half of the last time label, which is centred on its tick.
-        padding: [12, 40, 0, 0],
+        // The plot runs to the panel's edge; a time label that would not fit there is left out (xLabels).
+        padding: [12, 8, 0, 0],
         // Ticks on UTC hours and days, as they are labelled (not the browser's zone).
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
         series: [
@@ -149,7 +170,7 @@ export function lineChart(
         axes: [
           {
             ...axis,
-            values: (_u, splits) => splits.map((v) => time(v * 1000, true)),
+            values: xLabels,
             space: 90,
           },
           {
@@ -189,6 +210,9 @@ export function lineChart(
   };
   draw();
   onTheme(() => box.isConnected && draw());
-  new ResizeObserver(() => plot?.setSize({ width: Math.max(240, box.clientWidth), height })).observe(box);
+  // The plot follows the panel's width, as it changes.
+  new ResizeObserver(() => {
+    if (plot && plot.width !== widthOf(box)) plot.setSize({ width: widthOf(box), height });
+  }).observe(box);
   return true;
 }

@@ -71,9 +71,33 @@ export const textOf = (result: { content?: unknown }) =>
     .join('\n')
     .trim();
 
-/** An error as the view shows it, in every view: its own style, read out, line by line. */
+/**
+ * A hint as advice to a person: a tool call in it ("analyze_botting with chain chain_b, platform platform_b")
+ * reads as the place to look ("chain_b / platform_b"); the model reads the text channel's own words.
+ */
+export const advice = (text: string) =>
+  text.replace(/\b[a-z]+(?:_[a-z]+)+ with chain ([\w-]+), platform ([\w-]+)/g, '$1 / $2');
+
+/** The demo mode's line in a result's text (src/server.ts): the page's banner says it instead. */
+export const DEMO_LINE = /^SIMULATED DATA \(demo mode\)/i;
+/** The machine tag that ends an error's text, "[error: kind · final]". */
+const TAG = /^\[error: (.+)\]$/;
+
+/**
+ * An error as the view shows it, in every view: its own style, read out, line by line, in plain words; the
+ * demo marker left to the page's banner, the machine tag small and dim.
+ */
 export function errorBox(title: string, text: string) {
   const box = el('div', { class: 'error-box', role: 'alert' }, el('p', { class: 'error-title' }, title));
-  for (const line of text.split('\n')) if (line.trim()) box.append(el('p', {}, line));
+  for (const line of text.split('\n')) {
+    const said = line.trim();
+    if (!said || DEMO_LINE.test(said)) continue;
+    const tag = TAG.exec(said);
+    box.append(
+      tag
+        ? el('p', { class: 'error-tag muted', title: 'error kind (for support)' }, tag[1] ?? '')
+        : el('p', {}, advice(line)),
+    );
+  }
   return box;
 }

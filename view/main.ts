@@ -12,9 +12,11 @@ import { VIEW_DATA_KEY } from '../src/view-data.js';
 import { board } from './board.js';
 import { lineChart, type Series } from './chart.js';
 import {
+  advice,
   asArray,
   asRecord,
   clearTheme,
+  DEMO_LINE,
   el,
   errorBox,
   type Json,
@@ -43,7 +45,8 @@ function show(data: Json, error?: string) {
   const started = performance.now();
   clearTheme();
   root.replaceChildren();
-  if (data.simulated === true)
+  // The demo marker once: a failed call carries it in its text (no view data), a result in its data.
+  if (data.simulated === true || (error !== undefined && DEMO_LINE.test(error)))
     root.append(
       el('p', { class: 'banner', role: 'note' }, 'Simulated data (demo mode): not the real service.'),
     );
@@ -114,7 +117,7 @@ function failureList(failures: Json[], hint: string) {
     box.append(
       el('p', {}, `${why} (${plural(ids.length, 'token')}): `, el('span', { class: 'ids' }, ids.join(', '))),
     );
-  if (hint) box.append(el('p', { class: 'hint' }, `Hint: ${hint}`));
+  if (hint) box.append(el('p', { class: 'hint' }, `Hint: ${advice(hint)}`));
   return box;
 }
 

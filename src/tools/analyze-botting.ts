@@ -21,7 +21,7 @@ import { describeObject } from '../format/generic.js';
 import { fitRows, result } from '../format/result.js';
 import type { StreamerRecord } from '../format/streamer.js';
 import { clean, cleanDeep, num, quote, table } from '../format/text.js';
-import { boardData } from '../view-data.js';
+import { boardData, streamerRecords } from '../view-data.js';
 import { batchOutput, failureGroups } from './batch-output.js';
 import {
   analysedTokens,
@@ -34,7 +34,6 @@ import {
   splitCoverage,
   streamerLookup,
   UNCOVERED_PLATFORM,
-  uncoveredError,
 } from './coverage.js';
 import { type Chain, idList, otherChainHint, SCOPES, SHAPES, scopeHint } from './shared.js';
 import { defineTool, type RenderContext } from './tool.js';
@@ -112,11 +111,11 @@ export const analyzeBotting = defineTool({
     ];
     ctx.view?.(
       boardData(
-        [...coverage.findings, ...coverage.uncoveredFindings],
-        [...coverage.errors, ...coverage.uncoveredErrors.map(uncoveredError)],
+        coverage,
         { chain, platform, hours, requested: mintIds.length },
         mintIds,
-        records,
+        // The view names every token (on chain_b the coverage lookup fetched the records already).
+        chain === 'chain_b' ? records : await streamerRecords(ctx.send, mintIds, chain, platform),
         {
           title: 'Botting analysis',
           hint: (n) =>

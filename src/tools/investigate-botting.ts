@@ -52,7 +52,6 @@ import {
   notCoveredReport,
   splitCoverage,
   streamerLookup,
-  uncoveredError,
 } from './coverage.js';
 import { INVESTIGATION_TTL_MS, recall, remember } from './investigation-cache.js';
 import { type Chain, idList, otherChainHint, SCOPES, SHAPES, scopeHint } from './shared.js';
@@ -145,8 +144,7 @@ export const investigateBotting = defineTool({
     if (!hit && kept && ctx.caller) remember(ctx.caller, key, data);
     ctx.view?.(
       boardData(
-        [...data.coverage.findings, ...data.coverage.uncoveredFindings],
-        [...data.coverage.errors, ...data.coverage.uncoveredErrors.map(uncoveredError)],
+        data.coverage,
         { chain: args.chain, platform: args.platform, hours: args.hours, requested: args.mintIds.length },
         args.mintIds,
         data.records,

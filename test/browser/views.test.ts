@@ -12,7 +12,7 @@ import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appsClient, chromiumPath, MODES, mount, openHost } from '../../scripts/host/harness.js';
 import { HOST_BACKGROUND } from '../../scripts/host/theme.js';
-import { num } from '../../src/format/text.js';
+import { money, num } from '../../src/format/text.js';
 import type { DialectName } from '../../src/simulator/dialect.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { VIEW_DATA_KEY } from '../../src/views.js';
@@ -372,6 +372,13 @@ for (const [index, [modeName, mode]] of Object.entries(MODES).entries()) {
             expect(pixels.xAxis).toBeGreaterThanOrEqual(4.5);
             // 16,000,000 and the last time are drawn whole: nothing touches the canvas's left or right edge.
             expect(pixels.edgeInk).toBe(0);
+            // The plot runs to the panel's right edge (no margin of its own beyond a few pixels).
+            const edges = (await frame.evaluate(`(() => {
+              const box = document.querySelector('.chart').getBoundingClientRect();
+              const plot = document.querySelector('.chart .u-over').getBoundingClientRect();
+              return { box: box.right, plot: plot.right };
+            })()`)) as { box: number; plot: number };
+            expect(edges.box - edges.plot).toBeLessThanOrEqual(12);
             const worst = await textContrast(frame, hostBg);
             expect(worst.ratio, `lowest contrast: "${worst.text}"`).toBeGreaterThanOrEqual(4.5);
             const o = await overflow(frame);
@@ -391,6 +398,18 @@ for (const [index, [modeName, mode]] of Object.entries(MODES).entries()) {
             )) as string[];
             expect(new Set(strokes).size).toBe(series.length);
             await shoot(page, `analytics-${tag}`);
+            // When the panel is resized, the plot follows it, wider and back.
+            const gap = async () =>
+              (await frame.evaluate(`(() => {
+                const box = document.querySelector('.chart').getBoundingClientRect();
+                const plot = document.querySelector('.chart .u-over').getBoundingClientRect();
+                return Math.round(box.right) + ':' + (box.right - plot.right <= 12);
+              })()`)) as string;
+            const size = page.viewportSize() ?? { width, height: 1000 };
+            await page.setViewportSize({ width: width + 120, height: size.height });
+            await expect.poll(gap).toBe(`${Math.round(edges.box) + 120}:true`);
+            await page.setViewportSize(size);
+            await expect.poll(gap).toBe(`${Math.round(edges.box)}:true`);
             const twin = structuredClone(chart) as Result;
             const twins = viewOf(twin).series as Array<{ symbol: string }>;
             if (twins[1] && twins[0]) twins[1].symbol = twins[0].symbol;
@@ -806,6 +825,36 @@ describe.skipIf(!executablePath)('the views say what the call asked for and what
       expect(await box.count()).toBe(1);
       expect(await box.textContent()).toMatch(name === 'investigate_botting' ? /hours: got 500/ : /points/);
       expect(await frame.locator('#root').innerText()).not.toContain('Nothing to show');
+      // The machine tag small and dim, never the box's plain text.
+      const tag = box.locator('.error-tag');
+      expect(await tag.textContent()).toMatch(/^invalid_arguments/);
+      expect(await box.locator('p:not(.error-tag)').allTextContents()).not.toContainEqual(
+        expect.stringMatching(/\[error:/),
+      );
+      const size = (await frame.evaluate(
+        `[...document.querySelectorAll('.error-box p')].map((p) => parseFloat(getComputedStyle(p).fontSize))`,
+      )) as number[];
+      expect(Math.min(...size)).toBeLessThan(Math.max(...size));
+    }
+  });
+
+  it('says a demo failure once: the banner, not a second marker in the error box', async () => {
+    const demo = await appsClient('demo-host');
+    try {
+      const result = await demo.client.callTool({
+        name: 'investigate_botting',
+        arguments: { mintIds: ids(sim, 'platform_a', 1), hours: 500 },
+      });
+      expect(result.isError).toBe(true);
+      const text = (result.content as Array<{ text: string }>).map((c) => c.text).join('\n');
+      expect(text).toMatch(/^SIMULATED DATA/);
+      const frame = await mount(page, demo.html, result);
+      const all = await frame.locator('#root').innerText();
+      expect(all.match(/simulated data/gi)).toHaveLength(1);
+      expect(await frame.locator('.banner').count()).toBe(1);
+      expect(await frame.locator('.error-box').innerText()).not.toMatch(/simulated/i);
+    } finally {
+      await demo.close();
     }
   });
 
@@ -832,6 +881,8 @@ describe.skipIf(!executablePath)('the views say what the call asked for and what
     expect(text).not.toContain('No token matches these filters');
     expect(text).toContain('No token could be analysed: 3 of 3 tokens failed.');
     expect(await frame.locator('p.hint').textContent()).toContain('chain_b');
+    // Advice to a person, not a tool call to type.
+    expect(await frame.locator('p.hint').textContent()).not.toMatch(/\b[a-z]+_[a-z_]+ with chain/);
     expect(await frame.locator('table.board').count()).toBe(0);
 
     const series = await callTool({ name: 'get_streamers_analytics', arguments: { mintIds: unknown(2) } });
@@ -869,11 +920,37 @@ describe.skipIf(!executablePath)('the views say what the call asked for and what
     const frame = await mount(page, html, result);
     expect(await frame.locator('th.fees button').textContent()).toContain('Fees');
     expect(await frame.locator('select[aria-label="Sort by"]').inputValue()).toBe('fees');
-    const fees = (await frame.locator('td.fees').allTextContents())
+    const fees = (await frame.locator('td.fees .native').allTextContents())
       .map((t) => Number(t.replace(/[^\d.]/g, '')))
       .filter((v) => v > 0);
     expect(fees.length).toBeGreaterThan(3);
     expect(fees).toEqual([...fees].sort((a, b) => b - a));
+    // The fiat total beside the native amount, as the text's fees column gives it.
+    const text = (result.content as Array<{ text: string }>).map((c) => c.text).join('\n');
+    const structured = result.structuredContent as { columns: string[]; rows: unknown[][] };
+    const at = (k: string) => structured.columns.indexOf(k);
+    const paid = structured.rows.find((r) => typeof r[at('totalFees')] === 'number') ?? [];
+    const fiat = await frame.locator(`tr[data-mint="${paid[at('mintId')]}"] td.fees .fiat`).textContent();
+    expect(fiat?.replace(/\u2007|\u2008/g, '')).toBe(
+      `${money(paid[at('totalFees')])} ${paid[at('currency')]}`,
+    );
+    expect(text).toContain(`${money(paid[at('totalFees')])} ${paid[at('currency')]}`);
+    // Decimal points aligned: every amount's right edge and its point at one x (tabular figures, padded).
+    const points =
+      (await frame.evaluate(`[...document.querySelectorAll('td.fees .native')].filter((s) => s.textContent.includes('.')).map((s) => {
+      const r = document.createRange(); const t = s.firstChild; const i = t.textContent.indexOf('.');
+      r.setStart(t, i); r.setEnd(t, i + 1); return Math.round(r.getBoundingClientRect().left);
+    })`)) as number[];
+    expect(points.length).toBeGreaterThan(3);
+    expect(new Set(points).size).toBe(1);
+    // A token without fee data: a dash, explained on hover and under the table.
+    const missing = frame.locator('td.fees', { hasText: /^—$/ });
+    if ((await missing.count()) > 0) {
+      expect(await missing.first().getAttribute('title')).toMatch(/no fee data from the upstream/);
+      expect(await frame.locator('p.footnote').last().textContent()).toMatch(
+        /^— in the fees column: no fee data/,
+      );
+    }
   });
 
   it("names the evidence verdict's window, and Escape closes the panel as soon as it opens", async () => {
@@ -905,11 +982,104 @@ describe.skipIf(!executablePath)('the views say what the call asked for and what
       await callTool({ name: 'analyze_botting', arguments: { mintIds: ids(sim, 'platform_a', 10) } }),
     );
     expect(await frame.locator('h1').textContent()).toMatch(/^Botting analysis: 10 tokens analysed/);
-    expect(await frame.locator('th.viewers, th.mcap, th.live, #live-only').count()).toBe(0);
-    expect(await frame.locator('select[aria-label="Sort by"] option[value="viewers"]').count()).toBe(0);
-    // No names: the whole id, not a shortened one that cannot be told apart.
+    expect(await frame.locator('th.fees').count()).toBe(0);
+    expect(await frame.locator('select[aria-label="Sort by"] option[value="fees"]').count()).toBe(0);
+    // Named on chain_a as on chain_b: name, symbol and a short id, with viewers (the view's own lookup).
     const first = await frame.locator('table.board tbody tr').first().getAttribute('data-mint');
-    expect(await frame.locator('table.board tbody tr button.token').first().textContent()).toBe(first);
+    const token = sim.data.byMint.get(first ?? '');
+    expect(await frame.locator('table.board tbody tr button.token').first().textContent()).toBe(
+      `${token?.coinName}${token?.coinSymbol}${first?.slice(0, 4)}…${first?.slice(-4)}`,
+    );
+    expect(await frame.locator('th.viewers').count()).toBe(1);
+  });
+
+  it('counts tokens botting analysis does not cover apart, as the text does, on both boards', async () => {
+    for (const [name, perPlatform] of [
+      ['investigate_botting', 4],
+      ['analyze_botting', 3],
+    ] as const) {
+      const mintIds = [...ids(sim, 'platform_b', perPlatform), ...ids(sim, 'platform_c', perPlatform)];
+      const result = await callTool({ name, arguments: { mintIds, chain: 'chain_b' } });
+      const text = (result.content as Array<{ text: string }>).map((c) => c.text).join('\n');
+      const said = `${2 * perPlatform} requested, 0 failed`;
+      expect(text).toContain(`${perPlatform} not covered (platform_c) (${said}`);
+      const frame = await mount(page, html, result);
+      expect(await frame.locator('h1 + p').textContent()).toMatch(
+        new RegExp(`^${said}; ${perPlatform} not covered \\(platform_c\\); chain_b`),
+      );
+      expect(await frame.locator('details.failures, p.hint').count(), name).toBe(0);
+      expect(await shown(frame)).toBe(`${2 * perPlatform} of ${2 * perPlatform} tokens shown`);
+      // Their rows last, greyed, "not covered", with their viewers.
+      const rows = frame.locator('table.board tbody tr');
+      const off = frame.locator('table.board tbody tr.not-covered');
+      expect(await off.count()).toBe(perPlatform);
+      expect(await rows.nth(perPlatform).getAttribute('class')).toBe('not-covered');
+      expect(await off.locator('td.level').allTextContents()).toEqual(Array(perPlatform).fill('not covered'));
+      const live = sim.data.tokens.find(
+        (t) => mintIds.includes(t.mintId) && t.platform === 'platform_c' && t.isCurrentlyLive,
+      );
+      if (live)
+        expect(await frame.locator(`tr[data-mint="${live.mintId}"] td.viewers`).textContent()).toBe(
+          num(live.currentViewers),
+        );
+      const colours =
+        (await frame.evaluate(`[getComputedStyle(document.querySelector('tr.not-covered td.score')).color,
+        getComputedStyle(document.querySelector('p.muted')).color]`)) as string[];
+      expect(colours[0]).toBe(colours[1]);
+      expect(await frame.locator('.chips').textContent()).toContain(
+        `not covered (platform_c): ${perPlatform}`,
+      );
+    }
+  });
+
+  it('tells tokens of one name apart by a short id, in the row and in its label', async () => {
+    const byName = new Map<string, string[]>();
+    for (const t of sim.data.tokens.filter((x) => x.platform === 'platform_a'))
+      byName.set(t.coinName, [...(byName.get(t.coinName) ?? []), t.mintId]);
+    const twins = [...byName.values()].find((list) => list.length > 1) ?? [];
+    expect(twins.length).toBeGreaterThan(1);
+    const frame = await mount(
+      page,
+      html,
+      await callTool({ name: 'investigate_botting', arguments: { mintIds: twins } }),
+    );
+    const labels = await frame
+      .locator('button.token')
+      .evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label')));
+    expect(new Set(labels).size).toBe(twins.length);
+    for (const id of twins) {
+      const short = `${id.slice(0, 4)}…${id.slice(-4)}`;
+      expect(await frame.locator(`tr[data-mint="${id}"] button.token .short-id`).textContent()).toBe(short);
+      expect(await frame.locator(`tr[data-mint="${id}"] button.token`).getAttribute('aria-label')).toContain(
+        short,
+      );
+    }
+  });
+
+  it('shows "Most suspicious" as the descending order it is, its header on one line', async () => {
+    const frame = await mount(
+      page,
+      html,
+      await callTool({
+        name: 'investigate_botting',
+        arguments: { mintIds: ids(sim, 'platform_a', 25), includeCreatorFees: true },
+      }),
+    );
+    expect(await frame.locator('select[aria-label="Sort by"]').inputValue()).toBe('level');
+    expect(await frame.locator('th.level').getAttribute('aria-sort')).toBe('descending');
+    expect(await frame.locator('th.level .arrow').textContent()).toBe(' ▼');
+    expect(await frame.locator('table.board tbody tr td.level').first().textContent()).toBe('HIGH');
+    // A click turns it: least suspicious first, said as ascending.
+    await frame.locator('th.level button').click();
+    expect(await frame.locator('th.level').getAttribute('aria-sort')).toBe('ascending');
+    expect(await frame.locator('table.board tbody tr td.level').first().textContent()).not.toBe('HIGH');
+    // Every header label on one line, its arrow beside it.
+    const lines = (await frame.evaluate(`[...document.querySelectorAll('table.board th')].map((th) => {
+      const r = document.createRange(); r.selectNodeContents(th);
+      const tops = new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.bottom)));
+      return { text: th.textContent, lines: tops.size };
+    })`)) as Array<{ text: string; lines: number }>;
+    for (const l of lines) expect(l.lines, l.text).toBeLessThanOrEqual(1);
   });
 
   it('keeps every token name apart at 400 px: the name wraps, the symbol is whole, the full name on hover', async () => {

@@ -303,6 +303,75 @@ describe('the view data carries what the text channel says beyond the rows', () 
     expect((plainBoard.rows as Array<Record<string, unknown>>)[0]).not.toHaveProperty('feesNative');
   });
 
+  it('counts the tokens botting analysis does not cover apart on both boards, as the text does: rows, never failures', async () => {
+    for (const [name, mintIds] of [
+      ['investigate_botting', [...ids(sim, 'platform_b', 4), ...ids(sim, 'platform_c', 4)]],
+      ['analyze_botting', [...ids(sim, 'platform_b', 3), ...ids(sim, 'platform_c', 3)]],
+    ] as const) {
+      const offIds = mintIds.filter((id) => sim.data.byMint.get(id)?.platform === 'platform_c');
+      const out = await apps.client.callTool({
+        name,
+        arguments: {
+          mintIds,
+          chain: 'chain_b',
+          ...(name === 'investigate_botting' ? { includeCreatorFees: true } : {}),
+        },
+      });
+      const counts = (
+        out.structuredContent as { counts: { analysed: number; failed: number; notCovered: number } }
+      ).counts;
+      const data = view(out) as {
+        total: number;
+        failed: number;
+        failures: Array<{ id: string }>;
+        hint: string | null;
+        notCovered: { count: number; platform: string };
+        rows: Array<{ mintId: string; covered?: boolean; viewers: number | null; live: boolean | null }>;
+      };
+      expect(counts.notCovered, name).toBe(offIds.length);
+      expect([data.total, data.failed, data.notCovered.count], name).toEqual([
+        counts.analysed,
+        counts.failed,
+        counts.notCovered,
+      ]);
+      expect(data.notCovered.platform).toBe('platform_c');
+      expect(data.failures.map((f) => f.id)).toEqual([]);
+      expect(data.hint, name).toBeNull();
+      // Every token a row: the covered ones first, then the not-covered ones, with their viewers and live state.
+      expect(data.rows.map((r) => r.mintId).sort()).toEqual([...mintIds].sort());
+      const off = data.rows.filter((r) => r.covered === false);
+      expect(off.map((r) => r.mintId).sort()).toEqual([...offIds].sort());
+      expect(data.rows.slice(-off.length)).toEqual(off);
+      for (const r of off) {
+        const token = sim.data.byMint.get(r.mintId);
+        expect([r.viewers, r.live], r.mintId).toEqual([token?.currentViewers, token?.isCurrentlyLive]);
+      }
+    }
+  });
+
+  it("names every token on analyze_botting's board on either chain (one /streamers request, for a view only)", async () => {
+    for (const [chain, platform] of [
+      ['chain_a', 'platform_a'],
+      ['chain_b', 'platform_b'],
+    ] as const) {
+      const mintIds = ids(sim, platform, 10);
+      const lookups = () => sim.requests.filter((r) => /\/streamers\/?$/.test(r.path)).length;
+      const before = lookups();
+      await plain.client.callTool({ name: 'analyze_botting', arguments: { mintIds, chain } });
+      const plainLookups = lookups() - before;
+      const out = await apps.client.callTool({ name: 'analyze_botting', arguments: { mintIds, chain } });
+      expect(lookups() - before - plainLookups, chain).toBe(1);
+      expect(plainLookups, chain).toBe(chain === 'chain_b' ? 1 : 0);
+      const rows = (view(out) as { rows: Array<{ mintId: string; name: string; viewers: number | null }> })
+        .rows;
+      expect(rows).toHaveLength(10);
+      for (const r of rows) {
+        const token = sim.data.byMint.get(r.mintId);
+        expect([r.name, r.viewers], r.mintId).toEqual([token?.coinName, token?.currentViewers]);
+      }
+    }
+  });
+
   it("carries the heatmap's headline facts as the structured channel gives them", async () => {
     const out = await apps.client.callTool({ name: 'get_activity_heatmap', arguments: {} });
     const s = out.structuredContent as {
