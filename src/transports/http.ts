@@ -48,6 +48,8 @@ export interface HttpOptions {
   trustProxy?: string[];
   /** One request body; past it, 413. A caller holds at most two bodies' worth at once, all callers 16. */
   maxBodyBytes: number;
+  /** A body that sends nothing for this long is answered 408 and its connection closed (default 10 s). */
+  bodyIdleMs?: number;
   /** The whole answer to one HTTP request, a batch's included; past it, an error instead, as produced. */
   maxAnswerBytes: number;
   /** Answer bytes not yet taken by their clients, all together; past it, new calls get 503. */
@@ -250,27 +252,63 @@ async function writeSmall(res: ServerResponse, response: Response) {
   res.end(body);
 }
 
-/** A request body, read no further than `max` bytes: its text, 'too large', or 'gone' (the connection went). */
-function readBody(req: IncomingMessage, max: number) {
-  return new Promise<string | 'too large' | 'gone'>((resolve) => {
+/** Why a body was not read to its end. */
+type Unread = 'too large' | 'gone' | 'idle' | 'caller' | 'server';
+
+/**
+ * A request body, read no further than `max` bytes: its text, or why not ('too large'; 'gone': the
+ * connection went; 'idle': nothing arrived for `idleMs`; 'caller' or 'server': `take` refused the next
+ * chunk, past the caller's share of body bytes or the server's). Each chunk is passed to `take` as it
+ * arrives, so what a body holds is what has arrived, never what it promised.
+ */
+function readBody(
+  req: IncomingMessage,
+  max: number,
+  idleMs: number,
+  take: (bytes: number) => 'caller' | 'server' | undefined,
+) {
+  return new Promise<string | Unread>((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let idle: NodeJS.Timeout | undefined;
+    const done = (outcome: string | Unread) => {
+      clearTimeout(idle);
+      req.removeAllListeners('data');
+      resolve(outcome);
+    };
+    const wait = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => {
+        req.pause();
+        done('idle');
+      }, idleMs);
+    };
+    wait();
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > max) {
         req.pause();
-        req.removeAllListeners('data');
-        return resolve('too large');
+        return done('too large');
+      }
+      const over = take(chunk.length);
+      if (over) {
+        req.pause();
+        return done(over);
       }
       chunks.push(chunk);
+      wait();
     });
-    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.once('error', () => resolve('gone'));
+    req.once('end', () => done(Buffer.concat(chunks).toString('utf8')));
+    req.once('error', () => done('gone'));
     req.once('close', () => {
-      if (!req.complete) resolve('gone');
+      if (!req.complete) done('gone');
     });
   });
 }
+/** What a body must have room for at admission (what it declares, up to this): the rest as it arrives. */
+const BODY_START = 64 * 1024;
+/** Bodies an address may have arriving at once (legitimate ones arrive in milliseconds). */
+const BODIES_ARRIVING = 8;
 /**
  * Notifications a caller (its anchor: a session, else an address) may send: a burst of 20, then 10 a
  * second. Plenty for a client's own cancellations and list changes; a spray of them costs its sender, not
@@ -294,6 +332,26 @@ const RATE_CALLERS = 10_000;
  * A client's real requests are kilobytes (500 ids are 23 KB), far inside this.
  */
 const BODY_RATE = { burst: 4, perSecond: 1 };
+/** A tool call's arguments' fields, and its name's characters, at most (no tool comes near either). */
+const MAX_ARGUMENT_FIELDS = 64;
+const MAX_TOOL_NAME = 128;
+
+/** What makes a tool call of the body one that no tool takes, if any: too many argument fields, too long a name. */
+function misfitCall(body: unknown): string | undefined {
+  for (const m of Array.isArray(body) ? body : [body]) {
+    if ((m as Message | null)?.method !== 'tools/call') continue;
+    const params = (m as { params?: { name?: unknown; arguments?: unknown } }).params;
+    if (typeof params?.name === 'string' && params.name.length > MAX_TOOL_NAME)
+      return `a tool's name is at most ${MAX_TOOL_NAME} characters, this one ${params.name.length}`;
+    const args = params?.arguments;
+    if (typeof args !== 'object' || args === null) continue;
+    let fields = 0;
+    for (const _ in args) if (++fields > MAX_ARGUMENT_FIELDS) break;
+    if (fields > MAX_ARGUMENT_FIELDS)
+      return `a tool call's arguments hold at most ${MAX_ARGUMENT_FIELDS} fields, this one ${Object.keys(args).length}`;
+  }
+  return undefined;
+}
 /** Messages in one batch, at most (as many as the upstream requests one HTTP request may cause). */
 const MAX_BATCH = 100;
 
@@ -382,6 +440,9 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
   // Bytes held, by address (what a caller cannot choose): request bodies (two bodies' worth each, 16 in
   // all), and answers not yet taken by their clients (a share each, the bound in all).
   const bodies = new Meter(2 * options.maxBodyBytes, 16 * options.maxBodyBytes);
+  // Bodies arriving, by address; and how long one may go without a byte arriving.
+  const arriving = new Map<string, number>();
+  const bodyIdleMs = options.bodyIdleMs ?? 10_000;
   const answers = new Meter(
     options.maxUnsentPerCaller ?? HTTP_DEFAULTS.maxUnsentPerCaller,
     options.maxUnsentBytes,
@@ -522,8 +583,8 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       knownKeys.add(known);
       if (knownKeys.size > RATE_CALLERS) knownKeys.delete(knownKeys.values().next().value as string);
     }
-    // The body is read only within its address's share of body bytes, and the server's; else refused
-    // unread. What is declared is held from the start (a body without a length, as the largest).
+    // The body is read only within its address's share of body bytes, and the server's, counted as they
+    // arrive (a slow or stalled body holds what it sent, never what it promised); else refused unread.
     const declared = Number(req.headers['content-length'] ?? Number.NaN);
     if (declared > options.maxBodyBytes) {
       res.shouldKeepAlive = false;
@@ -532,8 +593,9 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       });
     }
     const length = Number.isInteger(declared) && declared >= 0 ? declared : undefined;
-    const bodyBytes = length ?? options.maxBodyBytes;
-    const bodyOver = bodies.refuses(address, bodyBytes);
+    if ((arriving.get(address) ?? 0) >= BODIES_ARRIVING)
+      return refuse(res, 429, 'Too many request bodies of this caller arriving: retry after 1 s', 1);
+    const bodyOver = bodies.refuses(address, Math.min(length ?? BODY_START, BODY_START));
     if (bodyOver === 'caller')
       return refuse(res, 429, 'Too many request bodies of this caller being handled: retry after 1 s', 1);
     if (bodyOver === 'server')
@@ -544,13 +606,13 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       return refuse(res, 429, 'Answers not yet read by this caller: read them, then retry after 1 s', 1);
     if (answersOver === 'server')
       return refuse(res, 503, 'Server busy: answers not yet read by their clients', 1);
-    // Its rate of body bytes: what it declares is spent before any is read (a body without a length, once
-    // read, into debt).
+    // Its rate of body bytes: what it declares is spent before any is read (a body without a length, as
+    // it arrives, into debt).
     const wait = bodyRate.take(address, length ?? 0);
     if (wait > 0)
       return refuse(res, 429, `Too many request bytes from this caller: retry after ${wait} s`, wait);
-    bodies.add(address, bodyBytes);
-    res.once('close', () => bodies.add(address, -bodyBytes));
+    let held = 0;
+    res.once('close', () => bodies.add(address, -held));
 
     // Aborted when the connection goes, time runs out or every request is answered: the work in flight is
     // cancelled, and so are its upstream requests.
@@ -578,13 +640,32 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
     });
     res.once('finish', () => clearTimeout(timer));
     try {
-      // Node holds a body with a length to it; one without is held as the largest.
-      const text = await readBody(req, options.maxBodyBytes);
+      arriving.set(address, (arriving.get(address) ?? 0) + 1);
+      const text = await readBody(req, options.maxBodyBytes, bodyIdleMs, (bytes) => {
+        const over = bodies.refuses(address, bytes);
+        if (over) return over;
+        bodies.add(address, bytes);
+        held += bytes;
+        if (length === undefined) bodyRate.spend(address, bytes);
+        return undefined;
+      }).finally(() => {
+        const n = (arriving.get(address) ?? 1) - 1;
+        if (n > 0) arriving.set(address, n);
+        else arriving.delete(address);
+      });
       if (text === 'gone') return;
-      if (length === undefined) bodyRate.spend(address, Buffer.byteLength(text));
       if (text === 'too large') {
         res.shouldKeepAlive = false;
         return jsonRpcError(res, 413, -32600, `Request body larger than ${options.maxBodyBytes} bytes`, {
+          connection: 'close',
+        });
+      }
+      if (text === 'caller')
+        return refuse(res, 429, 'Too many request bodies of this caller being handled: retry after 1 s', 1);
+      if (text === 'server') return refuse(res, 503, 'Server busy: too many request bodies being handled', 1);
+      if (text === 'idle') {
+        res.shouldKeepAlive = false;
+        return jsonRpcError(res, 408, -32600, `Request body stalled: nothing arrived for ${bodyIdleMs} ms`, {
           connection: 'close',
         });
       }
@@ -603,6 +684,11 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
           `Invalid Request: a batch holds at most ${MAX_BATCH} messages, this one ${body.length}`,
         );
       }
+      // A tool takes a few parameters (16 at most) under a short name: arguments of thousands of fields, or
+      // a name of thousands of characters, are refused here with a short answer, before the SDK checks each
+      // field (80,000 of them cost the main thread 150 ms and more) or echoes the name.
+      const misfit = misfitCall(body);
+      if (misfit) return jsonRpcError(res, 400, -32602, `Invalid params: ${misfit}`);
       keepProtoArguments(body);
       const batch = Array.isArray(body);
       const all = (batch ? body : [body]) as Message[];

@@ -563,6 +563,34 @@ describe('6: bodies are admitted before they are read or parsed', () => {
   }, 60_000);
 });
 
+describe('6: bodies that stall hold what they sent, not what they promised', () => {
+  it('16 bodies from 8 addresses that send their headers and one chunk, then nothing: a victim is served', async () => {
+    const server = await startHttp({ STREAMER_ANALYTICS_API_KEY: sim.apiKey });
+    const { hostname, port } = new URL(server.url);
+    // Each stalls: half chunked after one chunk, half declaring 1 MiB and sending a byte (together 16 MiB
+    // promised: the server's whole share of bodies, were promises held).
+    const stalled = Array.from({ length: 16 }, (_, i) => {
+      const socket = netConnect({
+        port: Number(port),
+        host: hostname,
+        localAddress: `127.0.0.${10 + (i % 8)}`,
+      });
+      sockets.push(socket);
+      const head = `POST /mcp HTTP/1.1\r\nHost: ${hostname}:${port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\n`;
+      socket.write(
+        i % 2
+          ? `${head}transfer-encoding: chunked\r\n\r\n1\r\n[\r\n`
+          : `${head}content-length: 1048576\r\n\r\n[`,
+      );
+      return new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    });
+    await Promise.all(stalled);
+    const victim = await post(server.url, call(1, 'check_health'), {}, '127.0.0.2');
+    expect(victim.status).toBe(200);
+    expect(messagesOf(victim)[0]?.result).toBeDefined();
+  });
+});
+
 describe('batches', () => {
   it('hold 100 messages at most: a larger one is refused before any of it is checked or run', async () => {
     const server = await startHttp({ STREAMER_ANALYTICS_API_KEY: sim.apiKey });

@@ -127,6 +127,13 @@ describe('what the refusal says', () => {
   it('80,000 unknown parameters: the first five named, the rest counted, in work linear in the keys', async () => {
     const args: Record<string, unknown> = {};
     for (let i = 0; i < 80_000; i++) args[`k${i}`] = 0;
+    // Over --http the transport refuses such a call before the SDK checks each field (no tool takes 64).
+    if (process.env.MCP_CHANNEL?.endsWith('http')) {
+      await expect(call(h.client, 'check_health', args)).rejects.toThrow(
+        /Invalid params: a tool call's arguments hold at most 64 fields, this one 80000/,
+      );
+      return;
+    }
     const out = await call(h.client, 'check_health', args);
     // It listed every key (949 KB, past what a call's answer is reserved).
     expect(out.text).toContain(

@@ -280,3 +280,43 @@ describe('the rate of body bytes per address', () => {
     }
   });
 });
+
+describe('a body that stalls', () => {
+  it('is answered 408 once nothing has arrived for the idle bound, and its connection closed', async () => {
+    const own = await serveHttp(
+      { ...HTTP_DEFAULTS, port: 0, token: undefined, allowedHosts: [], allowedOrigins: [], bodyIdleMs: 300 },
+      {
+        logger: silentLogger,
+        ready: async () => ({ ready: true, detail: 'test' }),
+        makeServer: () => createServer({ config: testConfig(sim), logger: silentLogger }),
+      },
+    );
+    try {
+      const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = httpRequest(own.url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'content-length': '100',
+          },
+        });
+        req.on('response', (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => {
+            text += c;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        req.on('error', reject);
+        // Ten of the hundred bytes promised, then nothing.
+        req.write('{"jsonrpc"');
+      });
+      expect(answer.status).toBe(408);
+      expect(answer.text).toMatch(/Request body stalled: nothing arrived for 300 ms/);
+    } finally {
+      await own.close();
+    }
+  });
+});
