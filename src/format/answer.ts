@@ -197,10 +197,9 @@ function cell(value: unknown, max = CELL, name?: string): string {
 
 function numberText(name: string, value: number): string {
   if (Number.isInteger(value) && value > 0 && value < 10_000 && yearNamed(name)) return String(value);
-  if (timeNamed(name)) {
-    const t = asTime(value);
-    if (t !== undefined) return `${String(value)} (${isoTime(t)})`;
-  }
+  // The value first (most numbers are not in the epoch range), the name only then.
+  const t = asTime(value);
+  if (t !== undefined && timeNamed(name)) return `${String(value)} (${isoTime(t)})`;
   return num(value);
 }
 

@@ -178,10 +178,9 @@ const timeText = (v: unknown) => {
  */
 function numberText(name: string, v: number, full: boolean): string {
   if (Number.isInteger(v) && v > 0 && v < 10_000 && yearNamed(name)) return String(v);
-  if (timeNamed(name)) {
-    const t = asTime(v);
-    if (t !== undefined) return `${String(v)} (${isoTime(t)})`;
-  }
+  // The value first (most numbers are not in the epoch range), the name only then.
+  const t = asTime(v);
+  if (t !== undefined && timeNamed(name)) return `${String(v)} (${isoTime(t)})`;
   return full ? exactNum(v) : num(v);
 }
 

@@ -34,8 +34,9 @@ import {
   splitCoverage,
   streamerLookup,
   UNCOVERED_PLATFORM,
+  unknownIdsHint,
 } from './coverage.js';
-import { type Chain, idList, otherChainHint, SCOPES, SHAPES, scopeHint } from './shared.js';
+import { idList, SCOPES, SHAPES, scopeHint } from './shared.js';
 import { defineTool, type RenderContext } from './tool.js';
 
 const REASONS_IN_JSON = 5;
@@ -118,8 +119,7 @@ export const analyzeBotting = defineTool({
         chain === 'chain_b' ? records : await streamerRecords(ctx.send, mintIds, chain, platform),
         {
           title: 'Botting analysis',
-          hint: (n) =>
-            otherChainHint('analyze_botting', chain as Chain, platform, SCOPES.botting, n, mintIds.length),
+          hint: unknownIdsHint('analyze_botting', args),
         },
       ),
     );
@@ -170,16 +170,7 @@ function render(
 ) {
   const scope = scopeHint(args.chain, args.platform);
   const { findings: covered, errors, uncoveredFindings, notCovered } = coverage;
-  const failed = failures(errors, 'mintIds', (n) =>
-    otherChainHint(
-      'analyze_botting',
-      args.chain as Chain,
-      args.platform,
-      SCOPES.botting,
-      n,
-      args.mintIds.length,
-    ),
-  );
+  const failed = failures(errors, 'mintIds', unknownIdsHint('analyze_botting', args));
   // Counts, levels and the average are over the tokens the endpoint covers; platform_c tokens apart.
   const stats = levelStats(covered);
   const flagged = flagging(covered);

@@ -6,7 +6,7 @@ import type { ApiRequest } from '../api/client.js';
 import { failures, type ItemError } from '../format/batch.js';
 import type { Finding } from '../format/botting.js';
 import type { StreamerRecord } from '../format/streamer.js';
-import { SHAPES } from './shared.js';
+import { type Chain, otherChainHint, SCOPES, SHAPES } from './shared.js';
 
 /** /streamers takes at most 100 token addresses a request. */
 export const LOOKUP_BATCH = 100;
@@ -115,3 +115,8 @@ export const uncoveredError = (e: ItemError): ItemError => ({
   id: e.id,
   error: `${NOT_COVERED}; the upstream said ${JSON.stringify(e.error)}`,
 });
+
+/** A botting tool's next step for ids unknown where they were asked (both channels, the board too). */
+export const unknownIdsHint =
+  (tool: string, args: { chain: string; platform: string; mintIds: readonly string[] }) => (n: number) =>
+    otherChainHint(tool, args.chain as Chain, args.platform, SCOPES.botting, n, args.mintIds.length);

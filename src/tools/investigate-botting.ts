@@ -52,9 +52,10 @@ import {
   notCoveredReport,
   splitCoverage,
   streamerLookup,
+  unknownIdsHint,
 } from './coverage.js';
 import { INVESTIGATION_TTL_MS, recall, remember } from './investigation-cache.js';
-import { type Chain, idList, otherChainHint, SCOPES, SHAPES, scopeHint } from './shared.js';
+import { idList, SCOPES, SHAPES, scopeHint } from './shared.js';
 import { type CallContext, defineTool } from './tool.js';
 
 /** Each endpoint's own batch limit, from the interface document. */
@@ -152,15 +153,7 @@ export const investigateBotting = defineTool({
           title: 'Botting investigation',
           filters: { levels: args.levels, liveOnly: args.liveOnly, sortBy: args.sortBy },
           fees: args.includeCreatorFees ? data.fees : undefined,
-          hint: (n) =>
-            otherChainHint(
-              'investigate_botting',
-              args.chain as Chain,
-              args.platform,
-              SCOPES.botting,
-              n,
-              args.mintIds.length,
-            ),
+          hint: unknownIdsHint('investigate_botting', args),
         },
       ),
     );
@@ -377,16 +370,7 @@ function report(
   let liveViewers = 0;
   for (const f of flaggedLive) liveViewers += exact(records.get(f.mintId)?.currentViewers) ?? 0;
   const reasons = topReasons(covered);
-  const failed = failures(errors, 'mintIds', (n) =>
-    otherChainHint(
-      'investigate_botting',
-      args.chain as Chain,
-      args.platform,
-      SCOPES.botting,
-      n,
-      args.mintIds.length,
-    ),
-  );
+  const failed = failures(errors, 'mintIds', unknownIdsHint('investigate_botting', args));
   const uncovered = notCoveredReport(coverage, 'in brackets in the table');
   // Viewers (and fees) over every token asked, each level's share: the not-covered and failed ones too.
   const shares = shareLines(
