@@ -4,7 +4,7 @@
 import type { ApiRequest } from './api/client.js';
 import { asArray, asRecord, failures as failureGroups, type ItemError } from './format/batch.js';
 import type { Finding } from './format/botting.js';
-import { dailySeries, type HourlyGrid, hourlyGrid } from './format/heatmap.js';
+import { dailySeries, type HourlyGrid, hourlyGrid, numberedDays } from './format/heatmap.js';
 import { mainSeries, messageOf, numberOf, readSeries, idOf as shapeIdOf } from './format/shape.js';
 import { clean } from './format/text.js';
 import { LOOKUP_BATCH, NOT_COVERED, streamerLookup, UNCOVERED_PLATFORM } from './tools/coverage.js';
@@ -27,7 +27,7 @@ export const VIEW_LIMITS = {
 } as const;
 const CHARS = { id: 64, name: 80, symbol: 24, reason: 160, error: 160, field: 40, time: 40 } as const;
 
-const numOr = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const numOr = (v: unknown) => numberOf(v) ?? null;
 const textOr = (v: unknown, max: number) => (typeof v === 'string' && v ? clean(v, max) || null : null);
 
 /** A token's name and symbol, cleaned, from its streamer record. */
@@ -302,12 +302,7 @@ export function heatmapGrids(data: unknown) {
 
 /** Days of a `{ "YYYY-MM-DD": n }` series as the view draws them: each day with its value, capped. */
 const daysOf = (days: Record<string, unknown>) =>
-  Object.entries(days)
-    .filter(
-      (e): e is [string, number] =>
-        /^\d{4}-\d\d-\d\d$/.test(e[0]) && typeof e[1] === 'number' && Number.isFinite(e[1]),
-    )
-    .sort((x, y) => (x[0] < y[0] ? -1 : 1))
+  numberedDays(days)
     .slice(-VIEW_LIMITS.days)
     .map(([date, value]) => ({ date, value }));
 
@@ -323,7 +318,10 @@ export function heatmapData(data: unknown) {
   const consistencyDays = asRecord(asRecord(d.consistency).consistencyData);
   const month = dailySeries(monthDays);
   const consistency = dailySeries(consistencyDays);
-  const int = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : null);
+  const int = (v: unknown) => {
+    const n = numberOf(v);
+    return n !== undefined && Number.isInteger(n) ? n : null;
+  };
   const year = int(calendar.year);
   const monthNo = int(calendar.month);
   return {

@@ -1,6 +1,7 @@
 // Figures the server computes from a full upstream answer (before any budget cut), so the assistant never
 // adds, sorts or averages rows itself. Sums are exact decimals; means and medians are plain numbers.
 import { decimalHalf, decimalSum } from './decimal.js';
+import { numberOf } from './shape.js';
 import { extent } from './text.js';
 
 export interface NumericStats {
@@ -15,12 +16,16 @@ export interface NumericStats {
   median: number;
 }
 
-const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-
-/** Count, min, max, exact sum, mean and median of the finite numbers among `values`; undefined when none. */
+/**
+ * Count, min, max, exact sum, mean and median of the numbers among `values` (finite numbers, or decimal text
+ * that writes one exactly); undefined when none.
+ */
 export function numericStats(values: readonly unknown[]): NumericStats | undefined {
   const nums: number[] = [];
-  for (const v of values) if (isNum(v)) nums.push(v);
+  for (const v of values) {
+    const n = numberOf(v);
+    if (n !== undefined) nums.push(n);
+  }
   const range = extent(nums);
   if (!range) return undefined;
   const sum = decimalSum(nums);

@@ -8,7 +8,7 @@ import {
   SERIES_LEGEND,
 } from './generic.js';
 import { fitRows, type Rendered, result } from './result.js';
-import { messageOf } from './shape.js';
+import { messageOf, numberOf } from './shape.js';
 import { clean, cleanDeep, num, quote, shortener } from './text.js';
 
 export interface ItemError {
@@ -105,12 +105,9 @@ export function accountFor<T>(
     notes.push(
       `${unidentified} result${unidentified === 1 ? '' : 's'} named none of the ids asked for in any field this server read, so ${unidentified === 1 ? 'it is' : 'they are'} shown by position ("result N") and the ids without a matched result are listed as "${NO_MATCH}", not as failed upstream.`,
     );
-  const s = summary.successful;
-  const f = summary.failed;
-  if (
-    (typeof s === 'number' && s !== found.length) ||
-    (typeof f === 'number' && f !== upstreamErrors.length)
-  ) {
+  const s = numberOf(summary.successful);
+  const f = numberOf(summary.failed);
+  if ((s !== undefined && s !== found.length) || (f !== undefined && f !== upstreamErrors.length)) {
     notes.push(
       `The upstream summary says ${num(s)} successful / ${num(f)} failed; its lists hold ${found.length} / ${upstreamErrors.length}.`,
     );

@@ -1,7 +1,7 @@
 // Botting analysis results (document: "Botting analysis result"), shared by analyze_botting and investigate_botting.
 import { asArray, asRecord, type ItemError, NO_MATCH, NO_RESULT, NOT_FOUND } from './batch.js';
 import { decimalSum } from './decimal.js';
-import { clean, coin, dict, label, money, num, pct, quote } from './text.js';
+import { clean, coin, dict, exact, label, money, num, pct, quote } from './text.js';
 
 export interface Finding {
   mintId: string;
@@ -17,16 +17,14 @@ export interface Finding {
 /** The one level the document shows; the set of levels and their order are not documented. */
 export const HIGH_LEVEL = 'HIGH';
 
-const numOrNull = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-
 export function parseFindings(results: unknown): Finding[] {
   return asArray(results)
     .map(asRecord)
     .map((r) => ({
       mintId: clean(r.mintId, 64),
       level: clean(r.confidenceLevel ?? 'unknown', 16) || 'unknown',
-      confidence: numOrNull(r.confidence),
-      score: numOrNull(r.score),
+      confidence: exact(r.confidence),
+      score: exact(r.score),
       reasons: asArray(r.reasons).map((x) => clean(x, 160)),
       raw: r,
     }));

@@ -1,5 +1,14 @@
 // The activity heatmap: an hourly grid keyed "a-b" (meaning not documented) and daily series.
+import { numberOf } from './shape.js';
 import { extent, num, plural, sparkline } from './text.js';
+
+/** The `YYYY-MM-DD` entries of a daily map whose values are numbers (or decimal text), in date order. */
+export const numberedDays = (days: Record<string, unknown>): Array<[string, number]> =>
+  Object.entries(days)
+    .filter(([date]) => /^\d{4}-\d\d-\d\d$/.test(date))
+    .map(([date, v]): [string, number | undefined] => [date, numberOf(v)])
+    .filter((e): e is [string, number] => e[1] !== undefined)
+    .sort((x, y) => (x[0] < y[0] ? -1 : 1));
 
 export interface HourlyGrid {
   a: [number, number];
@@ -22,8 +31,9 @@ export function hourlyGrid(hourly: Record<string, unknown>): HourlyGrid | undefi
   let ignoredKeys = 0;
   for (const [key, value] of Object.entries(hourly)) {
     const m = /^(-?\d+)-(-?\d+)$/.exec(key);
-    if (!m || typeof value !== 'number' || !Number.isFinite(value)) ignoredKeys++;
-    else cells.push([Number(m[1]), Number(m[2]), value]);
+    const n = numberOf(value);
+    if (!m || n === undefined) ignoredKeys++;
+    else cells.push([Number(m[1]), Number(m[2]), n]);
   }
   if (cells.length === 0) return undefined;
   const ea = extent(cells.map((c) => c[0])) ?? { min: 0, max: 0 };
@@ -112,15 +122,7 @@ const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY;
 
 /** A `{ "YYYY-MM-DD": n }` map as an ordered series over its calendar span, absent dates kept apart from 0. */
 export function dailySeries(days: Record<string, unknown>): DailySeries | undefined {
-  const entries = Object.entries(days)
-    .filter(
-      (e): e is [string, number] =>
-        /^\d{4}-\d\d-\d\d$/.test(e[0]) &&
-        !Number.isNaN(dayNumber(e[0])) &&
-        typeof e[1] === 'number' &&
-        Number.isFinite(e[1]),
-    )
-    .sort((x, y) => (x[0] < y[0] ? -1 : 1));
+  const entries = numberedDays(days).filter((e) => !Number.isNaN(dayNumber(e[0])));
   const first = entries[0];
   const last = entries.at(-1);
   if (!first || !last) return undefined;

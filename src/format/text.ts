@@ -1,6 +1,7 @@
 // Text primitives shared by every result: cleaning untrusted strings, numbers, tables, sparklines.
 // (biome.json allows control characters in this file's regular expressions: removing them is the point.)
 import { plainDecimal } from './decimal.js';
+import { numberOf } from './shape.js';
 
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?/g;
 const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]/g;
@@ -145,7 +146,9 @@ export function cleanDeep(value: unknown, max = 500): unknown {
  * exact ('≈' marks computed values that are rounded: `approx`). '–' for a missing value; anything else
  * that is not a finite number, as cleaned text.
  */
-export function num(value: unknown): string {
+export function num(raw: unknown): string {
+  // A number sent as decimal text ("3412") reads as the number it writes.
+  const value = numberOf(raw) ?? raw;
   if (typeof value !== 'number' || !Number.isFinite(value)) return value == null ? '–' : clean(value, 24);
   if (Number.isInteger(value)) return grouped(value);
   if (Math.abs(value) >= 1e21) return String(value);
@@ -156,14 +159,16 @@ export function num(value: unknown): string {
  * A fiat amount to the cent (43,421.80); integers as they are. Never rounded: digits below the cent that the
  * upstream sent are kept (43,421.8234), so that a printed total is the sum of the printed amounts.
  */
-export function money(value: unknown): string {
+export function money(raw: unknown): string {
+  const value = numberOf(raw) ?? raw;
   if (typeof value !== 'number' || !Number.isFinite(value) || Number.isInteger(value)) return num(value);
   const [whole, fraction = ''] = plainDecimal(value).split('.');
   return `${groupedText(whole ?? '0')}.${fraction.padEnd(2, '0')}`;
 }
 
 /** A native-coin amount (or any amount whose digits matter): every decimal the upstream sent (867.273174). */
-export function coin(value: unknown): string {
+export function coin(raw: unknown): string {
+  const value = numberOf(raw) ?? raw;
   if (typeof value !== 'number' || !Number.isFinite(value)) return num(value);
   return decimalText(plainDecimal(value));
 }
@@ -187,7 +192,8 @@ const SUFFIXES: Array<[number, string]> = [
  * A large magnitude shortened with a visible suffix (12.3M, 845k) where exactness is not the point (a
  * market cap in a ranked table); below 10,000 the number as `num` writes it. The suffix says it is rounded.
  */
-export function abbrev(value: unknown): string {
+export function abbrev(raw: unknown): string {
+  const value = numberOf(raw) ?? raw;
   if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) < 10_000) return num(value);
   const abs = Math.abs(value);
   for (const [size, suffix] of SUFFIXES) {
@@ -229,8 +235,11 @@ export const grouped = (value: number) => String(value).replace(/\B(?=(\d{3})+$)
 const trimZeros = (text: string) =>
   text.includes('e') ? text : text.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
 
-/** A number for compact JSON: exact, as the upstream sent it (a finite number), else null. */
-export const exact = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+/**
+ * A number for compact JSON: exact, as the upstream sent it (a finite number, or decimal text that writes a
+ * number exactly: "3412", "123.45"), else null. The one reading of a documented number, whatever its type.
+ */
+export const exact = (value: unknown) => numberOf(value) ?? null;
 
 const ZONED = /^\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)$/i;
 

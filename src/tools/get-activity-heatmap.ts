@@ -10,12 +10,16 @@ import {
   seriesLine,
 } from '../format/heatmap.js';
 import { result } from '../format/result.js';
+import { numberOf } from '../format/shape.js';
 import { cleanDeep, num, plural } from '../format/text.js';
 import { heatmapData } from '../view-data.js';
 import { SCOPES, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
 
-const int = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
+const int = (v: unknown) => {
+  const n = numberOf(v);
+  return n !== undefined && Number.isInteger(n) ? n : undefined;
+};
 
 /**
  * A daily series for JSON: its span and the same figures as the text (highest and lowest with their dates).

@@ -3,6 +3,7 @@ import { asArray, asRecord } from '../format/batch.js';
 import { decimalSum } from '../format/decimal.js';
 import { extraLine } from '../format/generic.js';
 import { fitRows, result, tabular } from '../format/result.js';
+import { numberOf } from '../format/shape.js';
 import { type StreamerRecord, streamerColumns, streamerRow } from '../format/streamer.js';
 import {
   clean,
@@ -68,8 +69,8 @@ export const listStreamers = defineTool({
   render(body, args, ctx) {
     const records = asArray(body.data).map(asRecord) as StreamerRecord[];
     const pg = asRecord(body.pagination);
-    const total = typeof pg.total === 'number' ? pg.total : records.length;
-    const totalPages = typeof pg.totalPages === 'number' ? pg.totalPages : undefined;
+    const total = numberOf(pg.total) ?? records.length;
+    const totalPages = numberOf(pg.totalPages);
     const requested = args.tokenAddresses.length;
     const showScope = args.chain === 'all' || args.platform === 'all';
     // Concise text: the total streaming time when it ranks the rows; detailed text and the JSON always.

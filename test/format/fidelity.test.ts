@@ -305,7 +305,7 @@ describe('shapes of an independent upstream', () => {
     }));
     sim.inject({ status: 200, body: envelope([{ mint_id: A, list }], [], 1) });
     const out = await call(h.client, 'get_streamers_analytics', { mintIds: [A], points: 20 });
-    expect(out.text).toContain('list[].viewers=20 values, none numeric: first "n/a", last "19"');
+    expect(out.text).toContain('list[].viewers=20 values, only 5 numeric: first "n/a", last "19"');
   });
 
   it('years and epoch times are never grouped; detailed keeps nulls as null', async () => {
@@ -347,6 +347,41 @@ describe('shapes of an independent upstream', () => {
     const first = (sc(out).results as Array<Record<string, unknown>>)[0] ?? {};
     expect(first['metrics.viewers.points[][1]']).toMatchObject({ count: 12, max: 900, maxAt: at(5) });
     expect(first['metrics.viewers.points[][0]']).toMatchObject({ count: 12, first: at(0), last: at(11) });
+  });
+
+  it('documented numbers sent as decimal text are read as the numbers they write: totals, ranks, peaks', async () => {
+    sim.inject({
+      status: 200,
+      body: {
+        success: true,
+        data: [
+          { tokenAddress: A, totalFees: '100.25', currency: 'USD', feesInNativeCoin: '1.5' },
+          { tokenAddress: B, totalFees: '300.5', currency: 'USD', feesInNativeCoin: '0.25' },
+        ],
+        errors: [],
+        summary: { totalRequested: '2', successful: '2', failed: '0' },
+      },
+    });
+    const fees = await call(h.client, 'get_creator_fees', { tokenAddresses: [A, B] });
+    expect(fees.text.split('\n')[0]).toContain('total 1.75 in native coin (2 tokens) · 400.75 USD');
+    expect((sc(fees).results as Array<Record<string, unknown>>).map((r) => [r.rank, r.feesRank])).toEqual([
+      [1, 2],
+      [2, 1],
+    ]);
+    expect(fees.text).not.toMatch(/upstream summary says/);
+    sim.inject({
+      status: 200,
+      body: {
+        success: true,
+        data: [
+          { mintId: A, coinName: 'A', currentViewers: '3412', isCurrentlyLive: true },
+          { mintId: B, coinName: 'B', currentViewers: '998', isCurrentlyLive: true },
+        ],
+        pagination: { page: 1, limit: 2, total: '25', totalPages: '13' },
+      },
+    });
+    const list = await call(h.client, 'list_streamers', { tokenAddresses: [A, B], limit: 2 });
+    expect(list.text).toContain('4,410 viewers now');
   });
 
   it('list_streamers detailed: a field the upstream sent as null is shown as null', async () => {

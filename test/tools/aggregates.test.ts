@@ -59,7 +59,7 @@ describe('get_creator_fees', () => {
   it('ties share a rank; missing and non-numeric amounts rank last and stay out of the totals', async () => {
     fees([
       { tokenAddress: A, totalFees: 10, currency: 'USD', feesInNativeCoin: 5 },
-      { tokenAddress: B, totalFees: 'n/a', currency: 'USD', feesInNativeCoin: '12' },
+      { tokenAddress: B, totalFees: 'n/a', currency: 'USD', feesInNativeCoin: 'about 12' },
       { tokenAddress: C, totalFees: 20, currency: 'USD', feesInNativeCoin: 7.5 },
       { tokenAddress: D, totalFees: 30, currency: 'USD', feesInNativeCoin: 5 },
       { tokenAddress: E, currency: 'USD' },
