@@ -33,7 +33,7 @@ export const API_RETURNS: Record<string, string> = {
     '{data:{results:[not shown],errors:[not shown],summary:{total,successful,failed}}}',
   get_streamers_complete: '{data:{results:[not shown],errors:[not shown],summary:{total,successful,failed}}}',
   analyze_botting:
-    '{data:{results:[{mintId,confidence,confidenceLevel,score,reasons}],errors:[{mintId,error}],summary:{totalRequested,successful,failed,averageConfidence}}}; a platform_c token (not covered, not missing) has coverage in its item',
+    '{data:{results:[{mintId,confidence,confidenceLevel,score,reasons}],errors:[{mintId,error}],summary:{totalRequested,successful,failed,averageConfidence}}}; confidenceLevel: HIGH documented, other names and casing vary (compare case-insensitively); a platform_c token (not covered, not missing) has coverage in its item',
   get_creator_fees:
     '{data:[{tokenAddress,creatorAddress,totalFees,currency,feesInNativeCoin}],errors:[{tokenAddress,error}],summary:{totalRequested,successful,failed}}',
   get_analytics_overview:
