@@ -45,35 +45,57 @@ function highest(sessions: Array<Record<string, unknown>>, field: string) {
 }
 
 /**
- * What the sessions themselves show of the duration's unit (the document states none): milliseconds or
- * seconds when every session with a duration also states its start and end with a zone and its duration is
- * exactly end − start in that unit; undefined otherwise (a time missing, or any one that disagrees).
+ * What the sessions themselves show of the duration's unit (the document states none): milliseconds,
+ * seconds or minutes when every session with a duration also states its start and end (both with a zone,
+ * or both without) and its duration is exactly end − start in that unit, and in no other; undefined
+ * otherwise (a time missing, or any one that disagrees).
  */
 function durationUnit(sessions: Array<Record<string, unknown>>) {
   let rows = 0;
-  let ms = true;
-  let s = true;
   let elapsed = false;
+  // The units a duration may be in, each still possible while every row agrees with it.
+  const possible = DURATION_UNITS.map((u) => ({ ...u, agrees: true }));
   for (const row of sessions) {
     const d = exact(row.duration);
     if (d === null) continue;
-    const start = utcIso(row.startTime);
-    const end = utcIso(row.endTime);
-    if (!start || !end) return undefined;
-    const diff = Date.parse(end) - Date.parse(start);
-    if (Number.isNaN(diff)) return undefined;
+    const diff = span(row.startTime, row.endTime);
+    if (diff === undefined) return undefined;
     if (diff > 0) elapsed = true;
-    ms &&= d === diff;
-    s &&= Math.abs(d * 1000 - diff) < 1e-6;
+    for (const u of possible) u.agrees &&= Math.abs(d * u.factor - diff) < 1e-6;
     rows++;
   }
-  if (!rows || !elapsed || ms === s) return undefined;
-  const unit = ms ? ('ms' as const) : ('s' as const);
+  const agreeing = possible.filter((u) => u.agrees);
+  const only = agreeing.length === 1 ? agreeing[0] : undefined;
+  if (!rows || !elapsed || !only) return undefined;
   return {
-    unit,
-    evidence: `duration equals end − start in ${ms ? 'ms' : 'seconds'} for all ${plural(rows, 'row')} with a duration`,
-    perHour: ms ? 3_600_000 : 3600,
+    unit: only.unit,
+    evidence: `duration equals end − start in ${only.name} for all ${plural(rows, 'row')} with a duration`,
+    perHour: 3_600_000 / only.factor,
   };
+}
+
+/** The units a session's duration is checked against, each as milliseconds. */
+const DURATION_UNITS = [
+  { unit: 'ms', name: 'ms', factor: 1 },
+  { unit: 's', name: 'seconds', factor: 1000 },
+  { unit: 'min', name: 'minutes', factor: 60_000 },
+] as const;
+
+/** A time without a zone ("2026-11-20 06:13:00"): read as if UTC, only to subtract it from another such. */
+const ZONELESS = /^\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?)?$/;
+
+/**
+ * end − start in ms: both times stating their zone, or both stating none (then in one zone, whatever it
+ * is, so their difference holds); undefined for anything else.
+ */
+function span(start: unknown, end: unknown): number | undefined {
+  const a = utcIso(start);
+  const b = utcIso(end);
+  if (a && b) return Date.parse(b) - Date.parse(a);
+  if (a || b || typeof start !== 'string' || typeof end !== 'string') return undefined;
+  if (!ZONELESS.test(start) || !ZONELESS.test(end)) return undefined;
+  const diff = Date.parse(`${end.replace(' ', 'T')}Z`) - Date.parse(`${start.replace(' ', 'T')}Z`);
+  return Number.isNaN(diff) ? undefined : diff;
 }
 
 /** Page figures computed over every session returned (before any budget cut). */

@@ -234,6 +234,28 @@ describe('get_streamer_sessions', () => {
     averageViewers: 5,
   });
 
+  it('minutes, from times without a zone (both alike, so their difference holds)', async () => {
+    // "2026-11-01 06:13:00" (no zone) and durations in minutes: 90, 45 and 15.
+    const plain = (ms: number) =>
+      new Date(Date.UTC(2026, 10, 1) + ms).toISOString().slice(0, 19).replace('T', ' ');
+    sessions(
+      [90, 45, 15].map((m, i) => ({
+        sessionId: `m${i}`,
+        startTime: plain(i * 86_400_000),
+        endTime: plain(i * 86_400_000 + m * 60_000),
+        duration: m,
+        peakViewers: 10,
+      })),
+    );
+    const out = await call(h.client, 'get_streamer_sessions', { mint: mint() });
+    expect(sc(out).aggregates).toMatchObject({
+      durationUnit: 'min',
+      totalDuration: 150,
+      totalDurationHours: 2.5,
+    });
+    expect(out.text).toContain('duration equals end − start in minutes for all 3 rows with a duration');
+  });
+
   it('the duration unit only where every row shows it: duration = end − start in ms or in seconds, in both channels', async () => {
     // Milliseconds: 2.5 h + 1 h + 0.25 h.
     const lengths = [9_000_000, 3_600_000, 900_123];
@@ -263,10 +285,10 @@ describe('get_streamer_sessions', () => {
     for (const odd of [
       [...lengths.map((l, i) => run(i, l, l)), run(5, 1000, 1001)],
       [...lengths.map((l, i) => run(i, l, l)), { ...run(5, 1000, 1000), endTime: null }],
-      // Times without a zone name no instant: no difference is computed from them.
+      // One time with a zone and one without: no difference is computed from them.
       lengths.map((l, i) => {
         const r = run(i, l, l);
-        return { ...r, startTime: r.startTime.slice(0, 23), endTime: r.endTime.slice(0, 23) };
+        return { ...r, endTime: r.endTime.slice(0, 23) };
       }),
     ]) {
       sessions(odd);
