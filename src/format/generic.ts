@@ -7,6 +7,7 @@ import {
   KEY_TIME,
   numberOf,
   numericColumn,
+  parallelSeries,
   readSeries,
   idOf as shapeIdOf,
   timeKeyed,
@@ -270,7 +271,14 @@ export function describeObject(
         add(key, scalarText(v, rawKey), scalarJson(v));
       else if (Array.isArray(v)) walkArray(key, v, depth);
       else if (isRecord(v) && Object.keys(v).length === 0) add(key, '{}', {});
-      else if (isRecord(v) && timeKeyed(v) && !full)
+      else if (isRecord(v) && !full && parallelSeries(v)) {
+        // Parallel lists (`{timestamps: […], viewers: […]}`): each index a point, each list under its own
+        // name; the record's other fields as any record's.
+        const parallel = parallelSeries(v) as NonNullable<ReturnType<typeof parallelSeries>>;
+        const rest = Object.fromEntries(Object.entries(v).filter(([k]) => !parallel.fields.includes(k)));
+        if (Object.keys(rest).length) walk(rest, `${key}.`, depth + 1);
+        walkArray(key, parallel.points, depth, 'parallel');
+      } else if (isRecord(v) && timeKeyed(v) && !full)
         walkArray(key, timeKeyed(v, VALUES) ?? [], depth, 'keyed');
       else if (isRecord(v) && timeKeyed(v)) {
         // Every point, in time order, each under its key as sent.
@@ -293,12 +301,15 @@ export function describeObject(
         );
     }
   };
-  /** How a series' points came: a list of records, a time-keyed record, or a list of [time, value] tuples. */
+  /**
+   * How a series' points came: a list of records, a time-keyed record, a list of [time, value] tuples, or
+   * a record of parallel lists.
+   */
   const walkArray = (
     key: string,
     list: unknown[],
     depth: number,
-    shape: 'list' | 'keyed' | 'tuples' = 'list',
+    shape: 'list' | 'keyed' | 'tuples' | 'parallel' = 'list',
   ) => {
     if (list.length === 0) {
       add(key, '[]', []);
@@ -327,7 +338,9 @@ export function describeObject(
             : `${key}{}.${clean(k, 40)}`
           : shape === 'tuples'
             ? `${key}[]${k === KEY_TIME ? '[0]' : k}`
-            : `${key}[].${clean(k, 40)}`;
+            : shape === 'parallel'
+              ? `${key}.${clean(k, 40)}`
+              : `${key}[].${clean(k, 40)}`;
       // Each field's values and their points' times, gathered in one pass (first-seen order): linear in
       // the series' size, however many distinct fields its points have.
       const times = tk === undefined ? undefined : read.records.map((item) => timeText(item[tk]));

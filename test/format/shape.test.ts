@@ -38,6 +38,15 @@ const NAMINGS = {
         .reverse(),
     },
   },
+  'series / parallel lists (epoch s, numbers as text)': {
+    mint_id: MINT,
+    period: '24h',
+    series: {
+      timestamps: viewers.map((_, i) => (START + i * STEP) / 1000),
+      viewers: viewers.map(String),
+      market_cap: caps.map((c) => c.toFixed(2)),
+    },
+  },
 } as const;
 
 const body = (element: unknown) => ({
