@@ -261,9 +261,13 @@ export function describeObject(
     return { text: `{${text.join(', ')}}`, json };
   };
   const walk = (obj: Record<string, unknown>, prefix: string, depth: number) => {
+    // Parallel lists (`{timestamps: […], viewers: […]}`): one series, each index a point, each list
+    // under its own name, after the record's other fields.
+    const parallel = full ? undefined : parallelSeries(obj);
     for (const [rawKey, v] of Object.entries(obj)) {
       const key = prefix + clean(rawKey, 40);
       if (depth === 0 && skip.includes(rawKey)) continue;
+      if (parallel?.fields.includes(rawKey)) continue;
       if (v === undefined || (depth > 0 && repeatsId(v))) continue;
       if (v === null) {
         if (full) add(key, 'null', null);
@@ -271,14 +275,7 @@ export function describeObject(
         add(key, scalarText(v, rawKey), scalarJson(v));
       else if (Array.isArray(v)) walkArray(key, v, depth);
       else if (isRecord(v) && Object.keys(v).length === 0) add(key, '{}', {});
-      else if (isRecord(v) && !full && parallelSeries(v)) {
-        // Parallel lists (`{timestamps: […], viewers: […]}`): each index a point, each list under its own
-        // name; the record's other fields as any record's.
-        const parallel = parallelSeries(v) as NonNullable<ReturnType<typeof parallelSeries>>;
-        const rest = Object.fromEntries(Object.entries(v).filter(([k]) => !parallel.fields.includes(k)));
-        if (Object.keys(rest).length) walk(rest, `${key}.`, depth + 1);
-        walkArray(key, parallel.points, depth, 'parallel');
-      } else if (isRecord(v) && timeKeyed(v) && !full)
+      else if (isRecord(v) && timeKeyed(v) && !full)
         walkArray(key, timeKeyed(v, VALUES) ?? [], depth, 'keyed');
       else if (isRecord(v) && timeKeyed(v)) {
         // Every point, in time order, each under its key as sent.
@@ -300,7 +297,9 @@ export function describeObject(
           `{${plural(Object.keys(v).length, 'field')}}`,
         );
     }
+    if (parallel) walkArray(prefix.slice(0, -1), parallel.points, depth, 'parallel');
   };
+
   /**
    * How a series' points came: a list of records, a time-keyed record, a list of [time, value] tuples, or
    * a record of parallel lists.
@@ -339,7 +338,7 @@ export function describeObject(
           : shape === 'tuples'
             ? `${key}[]${k === KEY_TIME ? '[0]' : k}`
             : shape === 'parallel'
-              ? `${key}.${clean(k, 40)}`
+              ? `${key ? `${key}.` : ''}${clean(k, 40)}`
               : `${key}[].${clean(k, 40)}`;
       // Each field's values and their points' times, gathered in one pass (first-seen order): linear in
       // the series' size, however many distinct fields its points have.

@@ -278,7 +278,7 @@ export function seriesList(value: unknown, name?: string): unknown[] | undefined
  * or `watch_time` is a duration.
  */
 const TIME_NAME =
-  /(^|[_\-. ])(ts|timestamps?|epoch|at|date|since|until|when)$|[a-z0-9](At|Ts|Epoch|Date|Timestamps?|Since|Until)$|(^|[_\-. ]|[a-z0-9])(start|end|begin|finish|create|created|update|updated|modified|seen|check|checked|sample|sampled|observed|event|last|first)[_\-. ]?time$/i;
+  /(^|[_\-. ])(ts|timestamp|epoch|at|date|since|until|when)$|[a-z0-9](At|Ts|Epoch|Date|Timestamp|Since|Until)$|(^|[_\-. ]|[a-z0-9])(start|end|begin|finish|create|created|update|updated|modified|seen|check|checked|sample|sampled|observed|event|last|first)[_\-. ]?time$/i;
 /** Whether a field's name reads as a point in time (a number there may be shown as its ISO time). */
 export const timeNamed = (name: string) => TIME_NAME.test(name);
 /** Field names that read as a year (`year`, `calendarYear`, `start_year`). */
