@@ -284,6 +284,7 @@ describe('404 on a token path (get_streamer_core)', () => {
       { status: 404, raw: '404 page not found', contentType: 'text/plain' },
       BASE,
     ],
+    ["a JSON reason phrase is the address's", { status: 404, body: { detail: 'Not Found' } }, BASE],
     [
       "a JSON message about the route is the address's",
       { status: 404, body: { success: false, error: 'Route not found' } },
