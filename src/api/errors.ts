@@ -107,6 +107,23 @@ export class BusyError extends ApiError {
   override readonly retryable = true;
 }
 
+/**
+ * The upstream's words in a failed answer: its message (a JSON body's), else the text of a body that was
+ * plain text (not JSON, not an HTML page, not binary: `describeBody` quotes such a body as a JSON string).
+ * Undefined for an empty, HTML or binary body.
+ */
+export function upstreamWords(detail: ErrorDetail): string | undefined {
+  if (detail.upstreamMessage?.trim()) return detail.upstreamMessage;
+  const body = detail.body;
+  if (!body?.startsWith('"') || /^text\/html\b/i.test(detail.contentType ?? '')) return undefined;
+  try {
+    const text = JSON.parse(body) as unknown;
+    return typeof text === 'string' && text.trim() ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The one place where an HTTP status becomes an error kind. */
 export function errorFromStatus(status: number, detail: ErrorDetail): ApiError {
   const d = { ...detail, status };

@@ -1,4 +1,4 @@
-import { ApiError } from '../api/errors.js';
+import { ApiError, upstreamWords } from '../api/errors.js';
 import { ENV } from '../config.js';
 import { quote } from './text.js';
 
@@ -34,12 +34,10 @@ export function describeError(error: unknown): string {
         errorTag('auth', false),
       );
     case 'not_found':
-      // Only a path with a mint id in it can be missing because of the token, and then only when the API
-      // itself says so (its JSON message); any other 404 means the address is not the API's.
-      return isTokenPath(error.detail.path) && upstreamMessage
+      return tokenNotFound(error.detail)
         ? lines(
             `Not found${http}${said}.`,
-            'Check the mint id, and the chain and platform: the token may be on the other chain or platform.',
+            'Check the mint id, and the chain and platform: the token may be on the other chain or platform; chain all with platform all looks on every one.',
             demo ? DEMO_IDS : `If every tool answers 404, check ${ENV.baseUrl} instead (check_health tells).`,
             errorTag('not_found', false),
           )
@@ -194,6 +192,26 @@ function lastFailureText(
 /** Paths that name one token (`/streamers/{mint}/core`, `/sessions`). */
 const isTokenPath = (path: string | undefined) =>
   path !== undefined && /^\/streamers\/[^/]+\/\w+$/.test(path);
+
+/**
+ * Words that say nothing about a token: a bare reason phrase ("Not Found", "404 page not found", "The
+ * requested URL was not found on this server"), or a message about the route itself ("no route GET /x",
+ * "Cannot GET /streamers/x/core"): what a server says for a path it does not serve.
+ */
+const ROUTE_LEVEL =
+  /^(\W*\b(404|not|found|error|page|http|the|requested|resource|was|on|this|server)\b\W*)+$|\b(route|routes|path|endpoint|url|page|cannot (get|post))\b/i;
+
+/**
+ * Whether a 404 is the token's, not the address's: a wrong base address answers 404 on every path, mostly
+ * with an HTML page, an empty body or a reason phrase; a path that names one token answered with the
+ * upstream's own words about it (a JSON message or a short plain-text one, "streamer not found") is that
+ * token's not-found. Any other 404 means the address is not the API's.
+ */
+function tokenNotFound(detail: ApiError['detail']): boolean {
+  if (!isTokenPath(detail.path)) return false;
+  const words = upstreamWords(detail);
+  return words !== undefined && !ROUTE_LEVEL.test(words.trim());
+}
 
 /** Where the settings are made: the Claude Desktop extension's settings page, or the client's environment. */
 export type SetupPlace = 'extension' | 'environment' | 'http';

@@ -7,6 +7,7 @@ import {
   KEY_TIME,
   numberOf,
   numericColumn,
+  parallelSeries,
   readSeries,
   idOf as shapeIdOf,
   timeKeyed,
@@ -260,9 +261,13 @@ export function describeObject(
     return { text: `{${text.join(', ')}}`, json };
   };
   const walk = (obj: Record<string, unknown>, prefix: string, depth: number) => {
+    // Parallel lists (`{timestamps: […], viewers: […]}`): one series, each index a point, each list
+    // under its own name, after the record's other fields.
+    const parallel = full ? undefined : parallelSeries(obj);
     for (const [rawKey, v] of Object.entries(obj)) {
       const key = prefix + clean(rawKey, 40);
       if (depth === 0 && skip.includes(rawKey)) continue;
+      if (parallel?.fields.includes(rawKey)) continue;
       if (v === undefined || (depth > 0 && repeatsId(v))) continue;
       if (v === null) {
         if (full) add(key, 'null', null);
@@ -292,13 +297,18 @@ export function describeObject(
           `{${plural(Object.keys(v).length, 'field')}}`,
         );
     }
+    if (parallel) walkArray(prefix.slice(0, -1), parallel.points, depth, 'parallel');
   };
-  /** How a series' points came: a list of records, a time-keyed record, or a list of [time, value] tuples. */
+
+  /**
+   * How a series' points came: a list of records, a time-keyed record, a list of [time, value] tuples, or
+   * a record of parallel lists.
+   */
   const walkArray = (
     key: string,
     list: unknown[],
     depth: number,
-    shape: 'list' | 'keyed' | 'tuples' = 'list',
+    shape: 'list' | 'keyed' | 'tuples' | 'parallel' = 'list',
   ) => {
     if (list.length === 0) {
       add(key, '[]', []);
@@ -327,7 +337,9 @@ export function describeObject(
             : `${key}{}.${clean(k, 40)}`
           : shape === 'tuples'
             ? `${key}[]${k === KEY_TIME ? '[0]' : k}`
-            : `${key}[].${clean(k, 40)}`;
+            : shape === 'parallel'
+              ? `${key ? `${key}.` : ''}${clean(k, 40)}`
+              : `${key}[].${clean(k, 40)}`;
       // Each field's values and their points' times, gathered in one pass (first-seen order): linear in
       // the series' size, however many distinct fields its points have.
       const times = tk === undefined ? undefined : read.records.map((item) => timeText(item[tk]));

@@ -4,13 +4,15 @@
 // views' data (src/view-data.ts), so that all of them read the same points.
 //
 // The rules:
-// - a series is any list of records (objects), or a record whose keys are all times (epoch seconds or
+// - a series is any list of records (objects), a record whose keys are all times (epoch seconds or
 //   milliseconds as digits, or date-times: `{"1746097200": {viewers: 772}, …}`), each key the time of its
-//   value (see seriesList);
+//   value, or a record of parallel lists, one of them times in order and others of its length
+//   (`{timestamps: [t0, …], viewers: [v0, …]}`), each index a point (see seriesList);
 // - its time is the field whose values all parse as times: date-time strings ("2026-11-20T12:00:00Z",
-//   "2026-11-20 12:00"), or numbers that are epoch seconds or epoch milliseconds between 2000-01-01 and
-//   2100-01-01 and that run in order (a number field is a time only when it never goes back: a market cap of
-//   two billion is not a date); a string field is preferred to a number field, then the first in field order;
+//   "2026-11-20 12:00:00": a time without a zone is ordered as if UTC but never shown as UTC), or numbers
+//   that are epoch seconds or epoch milliseconds between 2000-01-01 and 2100-01-01 and that run in order (a
+//   number field is a time only when it never goes back: a market cap of two billion is not a date); a
+//   string field is preferred to a number field, then the first in field order;
 //   a field qualifies when it is present in at least half the records;
 // - its values are its numeric fields (the time field excepted): numbers, or numbers sent as decimal text
 //   ("772", "1316.5") where every value of the field is a number or such text (numericColumn);
@@ -29,7 +31,10 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{
 /** A string as a time (ms since the epoch), when it is a date-time in the plausible range. */
 function stringTime(v: string): number | undefined {
   if (v.length > 40 || !DATE_TIME.test(v.trim())) return undefined;
-  const t = Date.parse(v.trim().replace(' ', 'T'));
+  // A time without a zone is read as if UTC, so that order and steps never depend on this machine's zone;
+  // the text shows it as sent, never as UTC (timeText in generic.ts).
+  const s = v.trim().replace(' ', 'T');
+  const t = Date.parse(/T[^Z+-]*$/.test(s) ? `${s}Z` : s);
   return Number.isFinite(t) && t >= EARLIEST && t < LATEST ? t : undefined;
 }
 
@@ -215,13 +220,56 @@ export function timeTuples(value: unknown): Array<Record<string, unknown>> | und
   return points.sort((a, b) => (a[KEY_TIME] as number) - (b[KEY_TIME] as number));
 }
 
+/** Whether a list's values are all times (epoch s or ms, as numbers or digits, or date-times) read in order. */
+function timeList(list: readonly unknown[]): boolean {
+  const times: number[] = [];
+  for (const v of list) {
+    const t = asTime(numberOf(v) ?? v);
+    if (t === undefined) return false;
+    times.push(t);
+  }
+  return times.length > 0 && inOrder(times);
+}
+
+/** Parallel lists are read only up to this many fields (the time list and its value lists). */
+const PARALLEL_FIELDS = 64;
+
 /**
- * A value as a series' list of records: a list of records, a list of time tuples (timeTuples), or a
- * time-keyed record (timeKeyed).
+ * A record sent as parallel lists (`{timestamps: [t0, t1, …], viewers: [v0, v1, …], market_cap: […]}`):
+ * one field a list of times in order, and other fields lists of scalars of the same length; each index a
+ * point. Its points as records, one per index, each with every such field under its own name (the time
+ * list's too, as sent: timeField finds it), and the fields read, in field order. Undefined for any other
+ * value (no time list, or no other list of its length).
+ */
+export function parallelSeries(
+  value: unknown,
+): { points: Array<Record<string, unknown>>; fields: string[] } | undefined {
+  if (!isRecord(value)) return undefined;
+  const lists: Array<[string, unknown[]]> = [];
+  for (const [k, v] of Object.entries(value)) {
+    if (lists.length >= PARALLEL_FIELDS) break;
+    if (Array.isArray(v) && v.length > 0 && v.every((x) => x === null || typeof x !== 'object'))
+      lists.push([k, v]);
+  }
+  // The first time list that has at least one other list of its length sets the length.
+  for (const [, times] of lists) {
+    if (!timeList(times)) continue;
+    const same = lists.filter(([, v]) => v.length === times.length);
+    if (same.length < 2) continue;
+    const points = times.map((_, i) => Object.fromEntries(same.map(([k, v]) => [k, v[i]])));
+    if (timeField(points) === undefined) continue;
+    return { points, fields: same.map(([k]) => k) };
+  }
+  return undefined;
+}
+
+/**
+ * A value as a series' list of records: a list of records, a list of time tuples (timeTuples), a
+ * time-keyed record (timeKeyed), or a record of parallel lists (parallelSeries).
  */
 export function seriesList(value: unknown, name?: string): unknown[] | undefined {
   if (Array.isArray(value)) return timeTuples(value) ?? value;
-  return timeKeyed(value, name);
+  return timeKeyed(value, name) ?? parallelSeries(value)?.points;
 }
 
 /**

@@ -1,12 +1,15 @@
-// Which tokens botting analysis covers: /botting/bulk takes platform_a and platform_b only, so a chain_b
-// token that streams on platform_c gets no meaningful analysis (whatever the upstream answers for it: an
-// error such as "Token not found", or a verdict on no data). One implementation, used by analyze_botting and
-// investigate_botting: a /streamers lookup on chain_b across every platform, and the split it makes.
+// Which tokens botting analysis covers: the document lists platform_a and platform_b for /botting/bulk, so on
+// chain_b the platform asked is platform_b, and a token that streams on platform_c was not asked for on its
+// own platform. What the upstream answers for it (an error, or a verdict of its own) is shown as the
+// upstream's, apart from the counts over the platform asked; the server says only what it knows (the
+// platform asked, the platform the token's record names), never why the upstream answered as it did. One
+// implementation, used by analyze_botting and investigate_botting: a /streamers lookup on chain_b across
+// every platform, and the split it makes.
 import type { ApiRequest } from '../api/client.js';
 import { failures, type ItemError } from '../format/batch.js';
 import type { Finding } from '../format/botting.js';
 import type { StreamerRecord } from '../format/streamer.js';
-import { type Chain, otherChainHint, SCOPES, SHAPES } from './shared.js';
+import { type Chain, otherChainHint, PLATFORM_CHAIN, SCOPES, SHAPES } from './shared.js';
 
 /** /streamers takes at most 100 token addresses a request. */
 export const LOOKUP_BATCH = 100;
@@ -14,11 +17,14 @@ export const LOOKUP_BATCH = 100;
 /** The platform botting analysis does not take (the document: /botting/bulk platform_a, platform_b). */
 export const UNCOVERED_PLATFORM = 'platform_c';
 
+/** The platform botting analysis is asked with on chain_b (the document's botting platforms, chain_b's). */
+const ASKED_ON_B = SCOPES.botting.platforms.filter((p) => PLATFORM_CHAIN[p] === 'chain_b').join(', ');
+
 /**
  * The server's own words for a token on platform_c (never presented as the upstream's: always unquoted,
- * beside the upstream's own answer, which is kept).
+ * beside the upstream's own answer, which is kept): what it knows, the platform asked and the token's own.
  */
-export const NOT_COVERED = 'not covered: streams on platform_c, which botting analysis does not take';
+export const NOT_COVERED = `not covered: streams on ${UNCOVERED_PLATFORM}; the platform asked was ${ASKED_ON_B}`;
 
 /**
  * The streamer records of up to 100 ids, for the join and for coverage: on chain_b every platform, so that
@@ -77,8 +83,9 @@ export const NOT_COVERED_CELL = `not covered (${UNCOVERED_PLATFORM})`;
 export const notCoveredCount = (n: number) => `${n} not covered (${UNCOVERED_PLATFORM})`;
 
 /**
- * The not-covered tokens in both channels, apart from the failures: the server's reason once, then the
- * upstream's own answer for them (its error messages quoted and grouped, or that it gave a verdict).
+ * The not-covered tokens in both channels, apart from the failures: what the server knows once (the
+ * platform asked, the one their records name), then the upstream's own answer for them (its error messages
+ * quoted and grouped, or its verdicts, each shown as it gave it).
  */
 export function notCoveredReport(c: Coverage, verdictsWhere: string) {
   const upstream = failures(c.uncoveredErrors);
@@ -86,12 +93,12 @@ export function notCoveredReport(c: Coverage, verdictsWhere: string) {
   const one = c.notCovered.length === 1;
   const lines = c.notCovered.length
     ? [
-        `Not covered (${c.notCovered.length}): ${one ? 'streams' : 'stream'} on ${UNCOVERED_PLATFORM}, which botting analysis does not take, so ${one ? 'it is' : 'they are'} in no level count or average. The upstream answered:`,
+        `Not covered (${c.notCovered.length}): ${one ? 'streams' : 'stream'} on ${UNCOVERED_PLATFORM} (${one ? 'its streamer record' : 'their streamer records'}); the platform asked was ${ASKED_ON_B}, so ${one ? 'it is' : 'they are'} in no level count or average. The upstream answered:`,
         // Each reason's first line is labelled; its wrapped ids and any note below it keep their indent.
         ...upstream.lines.slice(1).map((l) => l.replace(/^ {2}(?=")/, '  error ')),
         ...(verdicts.length
           ? [
-              `  a verdict on no data (${verdicts.length}, ${verdictsWhere}): ${verdicts.slice(0, 10).join(', ')}${verdicts.length > 10 ? ` and ${verdicts.length - 10} more` : ''}`,
+              `  a verdict (${verdicts.length}, ${verdictsWhere}): ${verdicts.slice(0, 10).join(', ')}${verdicts.length > 10 ? ` and ${verdicts.length - 10} more` : ''}`,
             ]
           : []),
       ]

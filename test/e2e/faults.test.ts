@@ -253,3 +253,55 @@ describe('fault matrix (analyze_botting, timeout 1 s, 2 retries)', () => {
     expect(out.text).not.toContain(sim.apiKey);
   });
 });
+
+// A 404 on a path that names one token: the token's not-found when the upstream says so in its own words,
+// JSON or plain text; the base address's when the body says nothing about a token (HTML, empty, a reason
+// phrase, a word about the route).
+describe('404 on a token path (get_streamer_core)', () => {
+  const TOKEN =
+    /^Not found \(HTTP 404\)[^\n]*\nCheck the mint id, and the chain and platform: the token may be on the other chain or platform; chain all with platform all looks on every one\.\nIf every tool answers 404, check STREAMER_ANALYTICS_BASE_URL/;
+  const BASE =
+    /^The streamer analytics service has no \/streamers\/\S+\/core \(HTTP 404\)[^\n]*: the base address is probably wrong\.\nCheck STREAMER_ANALYTICS_BASE_URL/;
+  const cases: Array<[string, Fault, RegExp]> = [
+    [
+      'plain text "streamer not found" is the token\'s',
+      { status: 404, raw: 'streamer not found', contentType: 'text/plain; charset=utf-8' },
+      TOKEN,
+    ],
+    [
+      "a JSON message is the token's",
+      { status: 404, body: { success: false, error: 'Token not found' } },
+      TOKEN,
+    ],
+    [
+      "an HTML page is the address's",
+      { status: 404, raw: '<html><body>404</body></html>', contentType: 'text/html' },
+      BASE,
+    ],
+    ["an empty body is the address's", { status: 404, raw: '', contentType: 'text/plain' }, BASE],
+    [
+      "a reason phrase is the address's",
+      { status: 404, raw: '404 page not found', contentType: 'text/plain' },
+      BASE,
+    ],
+    ["a JSON reason phrase is the address's", { status: 404, body: { detail: 'Not Found' } }, BASE],
+    [
+      "a JSON message about the route is the address's",
+      { status: 404, body: { success: false, error: 'Route not found' } },
+      BASE,
+    ],
+    [
+      "a word about the route is the address's",
+      { status: 404, raw: 'no route GET /x', contentType: 'text/plain' },
+      BASE,
+    ],
+  ];
+  it.each(cases)('%s', async (_name, fault, says) => {
+    sim.inject(fault);
+    const out = await call(h.client, 'get_streamer_core', { mint: mintIds[0], chain: 'chain_b' });
+    expect(out.isError).toBe(true);
+    expect(out.text).toMatch(says);
+    expect(out.text.split('\n').at(-1)).toBe('[error: not_found · final]');
+    expect(sim.requests).toHaveLength(1);
+  });
+});

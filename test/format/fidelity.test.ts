@@ -382,6 +382,48 @@ describe('shapes of an independent upstream', () => {
     });
     const list = await call(h.client, 'list_streamers', { tokenAddresses: [A, B], limit: 2 });
     expect(list.text).toContain('4,410 viewers now');
+
+  it('analytics: parallel lists {timestamps, viewers, market_cap} are one series, each index a point', async () => {
+    // Epoch seconds in one list, viewers and caps as decimal text in lists of the same length.
+    const n = 12;
+    const viewers = Array.from({ length: n }, (_, k) => (k === 4 ? 9_000 : k === 9 ? 100 : 1_000 + k));
+    const series = {
+      timestamps: Array.from({ length: n }, (_, k) => T0 + k * 900),
+      viewers: viewers.map(String),
+      market_cap: Array.from({ length: n }, (_, k) => (5_996_178.4 + k * 1000).toFixed(2)),
+    };
+    sim.inject({
+      status: 200,
+      body: envelope([{ mint_id: A, period: '1h', point_count: String(n), series }], [], 1),
+    });
+    const out = await call(h.client, 'get_streamers_analytics', { mintIds: [A], points: n });
+    const at = (k: number) => new Date((T0 + k * 900) * 1000).toISOString();
+    // The time list is the points' time, not values to summarise.
+    expect(out.text).not.toMatch(/timestamps=computed over|mean 1,7\d\d,/);
+    expect(out.text).toContain(`series.timestamps=12 points, from ${at(0)} to ${at(11)}`);
+    expect(out.text).toContain(
+      `series.viewers=computed over 12 points: first 1,000, last 1,011, min 100 at ${at(9)}, max 9,000 at ${at(4)}`,
+    );
+    expect(out.text).toContain(`largest rise +7,997 at ${at(4)}, largest fall -7,995 at ${at(5)}`);
+    expect(out.text).toContain('period="1h"');
+    const [r] = sc(out).results as Array<Record<string, unknown>>;
+    expect(r?.['series.viewers']).toMatchObject({ count: 12, max: 9_000, maxAt: at(4), maxFallAt: at(5) });
+    expect(r?.['series.market_cap']).toMatchObject({ first: 5_996_178.4, last: 6_007_178.4 });
+    expect(r?.['series.timestamps']).toMatchObject({ count: 12, first: at(0), last: at(11) });
+  });
+
+  it('analytics: times without a zone are times, shown as sent, never as UTC', async () => {
+    const stamp = (k: number) => `2026-11-20 ${String(10 + k).padStart(2, '0')}:00:00`;
+    const series = {
+      time: Array.from({ length: 6 }, (_, k) => stamp(k)),
+      viewers: [5, 6, 50, 7, 8, 9],
+    };
+    sim.inject({ status: 200, body: envelope([{ mint_id: A, series }], [], 1) });
+    const out = await call(h.client, 'get_streamers_analytics', { mintIds: [A] });
+    expect(out.text).toContain(`series.time=6 points, from ${stamp(0)} to ${stamp(5)}`);
+    expect(out.text).toContain(`max 50 at ${stamp(2)}`);
+    expect(out.text).toContain(`largest fall -43 at ${stamp(3)}`);
+    expect(out.text).not.toMatch(/2026-11-20T1\d:00:00(\.000)?Z|UTC/);
   });
 
   it('list_streamers detailed: a field the upstream sent as null is shown as null', async () => {

@@ -38,6 +38,21 @@ const NAMINGS = {
         .reverse(),
     },
   },
+  'series / parallel lists (epoch s, numbers as text)': {
+    mint_id: MINT,
+    period: '24h',
+    series: {
+      timestamps: viewers.map((_, i) => (START + i * STEP) / 1000),
+      viewers: viewers.map(String),
+      market_cap: caps.map((c) => c.toFixed(2)),
+    },
+  },
+  'parallel lists in the element itself (epoch ms)': {
+    mintId: MINT,
+    time: viewers.map((_, i) => START + i * STEP),
+    viewers,
+    marketCap: caps,
+  },
 } as const;
 
 const body = (element: unknown) => ({
@@ -155,6 +170,21 @@ describe('times', () => {
     expect(asTime(42)).toBeUndefined();
     expect(asTime('42')).toBeUndefined();
     expect(asTime('Moon Inu')).toBeUndefined();
+  });
+
+  it('a date-time without a zone is read the same on every machine, whatever its time zone', () => {
+    const saved = process.env.TZ;
+    try {
+      for (const tz of ['UTC', 'America/New_York', 'Asia/Tokyo']) {
+        process.env.TZ = tz;
+        expect(asTime('2026-11-20 12:00:00')).toBe(Date.parse('2026-11-20T12:00:00Z'));
+        expect(asTime('2026-11-20T12:00')).toBe(Date.parse('2026-11-20T12:00Z'));
+        expect(asTime('2026-11-20T12:00:00-05:00')).toBe(Date.parse('2026-11-20T17:00:00Z'));
+      }
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
   });
 
   it('a number field in the epoch range that goes back and forth (a market cap) is not the time', () => {

@@ -216,8 +216,10 @@ describe('platform_c tokens on chain_b', () => {
     // Its level in brackets: shown, never counted.
     const line = out.text.split('\n').find((l) => l.startsWith('(LOW)') && l.includes(c));
     expect(line).toContain('not covered (platform_c); (none)');
-    expect(out.text).toContain('Not covered (1): streams on platform_c');
-    expect(out.text).toContain(`a verdict on no data (1, in brackets in the table): ${c}`);
+    expect(out.text).toContain(
+      'Not covered (1): streams on platform_c (its streamer record); the platform asked was platform_b, so it is in no level count or average. The upstream answered:',
+    );
+    expect(out.text).toContain(`  a verdict (1, in brackets in the table): ${c}`);
     expect(sc(out).counts).toMatchObject({ requested: 3, analysed: 2, notCovered: 1, byLevel: { LOW: 2 } });
     const results = sc(out).results as Array<Record<string, unknown>>;
     expect(results.find((r) => r.mintId === c)).toMatchObject({ covered: false });
@@ -226,6 +228,40 @@ describe('platform_c tokens on chain_b', () => {
     expect(sc(out).calls).toEqual({ botting: 1, streamers: 1 });
     expect(sim.requests.filter((r) => r.path === '/streamers')).toHaveLength(1);
   });
+
+  // An upstream that analyses platform_c tokens on chain_b (as one did): its verdict is its own, shown as
+  // given; the server says only what it knows (the platform asked, the platform the record names).
+  for (const tool of ['analyze_botting', 'investigate_botting'] as const)
+    it(`${tool}: a verdict the upstream gave on a platform_c token is the upstream's, not "on no data"`, async () => {
+      const [c] = ids(sim, 'platform_c', 1) as [string];
+      const [b] = ids(sim, 'platform_b', 1) as [string];
+      sim.injectFor(/botting/, {
+        status: 200,
+        body: {
+          success: true,
+          data: {
+            results: [
+              { mintId: c, confidenceLevel: 'high', confidence: 0.91, score: 88, reasons: ['spiky chat'] },
+              { mintId: b, confidenceLevel: 'low', confidence: 0.1, score: 5, reasons: [] },
+            ],
+            errors: [],
+          },
+        },
+      });
+      const out = await call(h.client, tool, { mintIds: [c, b], chain: 'chain_b' });
+      expect(out.text).not.toMatch(/no data|does not take|cannot have|meaningless/i);
+      expect(out.text).toContain(
+        'Not covered (1): streams on platform_c (its streamer record); the platform asked was platform_b',
+      );
+      expect(out.text).toContain(`  a verdict (1, in brackets in the table): ${c}`);
+      const row = out.text.split('\n').find((l) => l.includes(c) && l.includes('not covered (platform_c)'));
+      expect(row).toMatch(/^\S*\s*\(high\)/);
+      expect(JSON.stringify(out.structured)).not.toMatch(/no data|does not take/);
+      if (tool === 'analyze_botting')
+        expect(JSON.stringify(out.structured)).toContain(
+          'not covered: streams on platform_c; the platform asked was platform_b',
+        );
+    });
 
   it('investigate_botting marks the same token the same way (one implementation)', async () => {
     const [c] = ids(sim, 'platform_c', 1) as [string];
