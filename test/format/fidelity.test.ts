@@ -382,6 +382,7 @@ describe('shapes of an independent upstream', () => {
     });
     const list = await call(h.client, 'list_streamers', { tokenAddresses: [A, B], limit: 2 });
     expect(list.text).toContain('4,410 viewers now');
+  });
 
   it('analytics: parallel lists {timestamps, viewers, market_cap} are one series, each index a point', async () => {
     // Epoch seconds in one list, viewers and caps as decimal text in lists of the same length.
