@@ -124,7 +124,7 @@ export function boardData(
     ...feesOf(f.mintId),
   });
   const covered = findings.kept.slice(0, VIEW_LIMITS.rows).map(verdict);
-  // Not covered: a verdict on no data keeps its level (shown in brackets), a failure its upstream message.
+  // Not covered: a verdict keeps its level as the upstream gave it (shown in brackets), a failure its message.
   const uncovered = [
     ...offFindings.kept.map((f) => ({ ...verdict(f), covered: false, upstreamError: null })),
     ...offErrors.kept.map((e) => ({

@@ -23,7 +23,7 @@ interface Row {
   feesNative?: number | null;
   feesTotal?: number | null;
   feesCurrency?: string | null;
-  /** false: a token botting analysis does not cover (platform_c); its level, if any, a verdict on no data. */
+  /** false: a token on a platform the botting call did not ask (platform_c); its level, if any, the upstream's. */
   covered?: boolean;
   /** A not-covered token's failure, the upstream's message. */
   upstreamError?: string | null;
@@ -116,7 +116,7 @@ export function board(root: HTMLElement, data: Json, app: App) {
   const offCount = typeof off.count === 'number' ? off.count : rows.filter((r) => !isCovered(r)).length;
   const offPlatform = typeof off.platform === 'string' ? off.platform : 'another platform';
   const offReason =
-    typeof off.reason === 'string' ? off.reason : 'not covered: botting analysis does not take its platform';
+    typeof off.reason === 'string' ? off.reason : 'not covered: its platform was not the one asked';
   const offLabel = `not covered (${offPlatform})`;
   // The board opens on the call's slice (its levels, liveOnly and sortBy); the person can clear it.
   const callLevels = Array.isArray(filters.levels) ? filters.levels.map(String) : null;
@@ -198,7 +198,7 @@ export function board(root: HTMLElement, data: Json, app: App) {
                 'span',
                 {
                   class: 'level level-off',
-                  title: `${offReason}; the upstream ${r.upstreamError ? `said "${r.upstreamError}"` : `gave a verdict on no data: ${r.level || 'none'}`}`,
+                  title: `${offReason}; the upstream ${r.upstreamError ? `said "${r.upstreamError}"` : `gave the verdict ${r.level || 'none'}`}`,
                 },
                 'not covered',
               ),
@@ -293,7 +293,7 @@ export function board(root: HTMLElement, data: Json, app: App) {
                 {},
                 r.upstreamError
                   ? `not analysed; the upstream said "${r.upstreamError}"`
-                  : `a verdict on no data${r.reasons.length ? `: ${r.reasons.join('; ')}` : ''}`,
+                  : `the upstream's verdict${r.reasons.length ? `: ${r.reasons.join('; ')}` : ''}`,
               ),
         ),
     },
