@@ -232,9 +232,10 @@ export function renderGenericBatch(
   const same = detailed && results.length > 0 && results.every((e) => nothingMore(e.raw, idKeys(e)));
   const cut = {
     what: 'results',
+    // Past the budget even with one result shown, fewer ids would not help: what narrows one result does.
     how: (shown: number) =>
-      requested.length > 1
-        ? `Ask for fewer mintIds per call (${Math.max(1, shown)} fit).`
+      requested.length > 1 && shown > 0
+        ? `Ask for fewer mintIds per call (${shown} fit).`
         : `One result is larger than the budget${narrow ? `: ask for ${narrow}` : ''}.`,
     format: detailed ? ('detailed' as const) : ('concise' as const),
   };

@@ -120,3 +120,19 @@ describe('failures never crowd out the findings', () => {
     expect(out.text.split('\n').filter((l) => l.includes('Token not found')).length).toBeLessThanOrEqual(2);
   });
 });
+
+describe('a cut says what would help', () => {
+  it('when not even one result fits, fewer ids would not help: it names what narrows one result', async () => {
+    const out = await call(h.client, 'get_streamers_analytics', {
+      mintIds: ids(sim, 'platform_a', 3),
+      points: 500,
+      period: '7d',
+      response_format: 'detailed',
+    });
+    expect(out.text).toContain('Showing 0 of 3 results');
+    expect(out.text).toContain(
+      'One result is larger than the budget: ask for fewer points or a shorter period',
+    );
+    expect(out.text).not.toMatch(/fewer mintIds per call \(\d+ fit\)/);
+  });
+});
