@@ -32,6 +32,10 @@ window.mountView = async (html, result, theme, into = document.body) => {
   // Inline, as hosts show a view in the conversation: as wide as the panel, as tall as the view asks.
   iframe.style.cssText = 'display: block; width: 100%; height: 600px; border: 0;';
   into.append(iframe);
+  // Each mount adds a frame below the last: it is scrolled to, as a host scrolls to the newest view. Left
+  // below the window, a cross-origin frame is not rendered (Chromium throttles it), and a click waited in
+  // vain for its button to be still (30 s, in a full run where earlier tests had filled the page).
+  iframe.scrollIntoView({ block: 'start' });
   // What the view learns when it greets its host.
   const hostContext = {
     theme,

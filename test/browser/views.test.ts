@@ -953,9 +953,6 @@ describe.skipIf(!executablePath)('the views say what the call asked for and what
     }
   });
 
-  // Four round trips through the host (the board's call, three evidence loads): it passes alone in 2 s, and
-  // went past the default 20 s in a full run of three projects on a loaded 2-core machine (no step found
-  // stalling in 55 stress runs of its steps): the time it is given is the load's, not the view's.
   it("names the evidence verdict's window, and Escape closes the panel as soon as it opens", async () => {
     const frame = await mount(
       page,
@@ -976,7 +973,7 @@ describe.skipIf(!executablePath)('the views say what the call asked for and what
     );
     await page.keyboard.press('Escape');
     expect(await frame.locator('.evidence').count()).toBe(0);
-  }, 60_000);
+  });
 
   it("titles analyze_botting's board as the tool does, without columns or filters it has no data for", async () => {
     const frame = await mount(
