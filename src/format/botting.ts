@@ -1,5 +1,5 @@
 // Botting analysis results (document: "Botting analysis result"), shared by analyze_botting and investigate_botting.
-import { asArray, asRecord, type ItemError, NO_MATCH, NO_RESULT, NOT_FOUND } from './batch.js';
+import { accountFor, asArray, asRecord, type ItemError, NO_MATCH, NO_RESULT, NOT_FOUND } from './batch.js';
 import { decimalSum } from './decimal.js';
 import { clean, coin, dict, exact, label, money, num, pct, quote } from './text.js';
 
@@ -16,6 +16,10 @@ export interface Finding {
 
 /** The one level the document shows; the set of levels and their order are not documented. */
 export const HIGH_LEVEL = 'HIGH';
+
+/** A /botting/bulk answer's `data` read against the ids asked: its findings and failures, every id accounted for. */
+export const accountFindings = (data: Record<string, unknown>, ids: readonly string[]) =>
+  accountFor(parseFindings(data.results), (f) => f.mintId, data.errors, ids, asRecord(data.summary));
 
 export function parseFindings(results: unknown): Finding[] {
   return asArray(results)

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import type { ApiRequest } from '../api/client.js';
-import { accountFor, asArray, asRecord, failures, noteLines } from '../format/batch.js';
+import { asArray, asRecord, failures, noteLines } from '../format/batch.js';
 import {
+  accountFindings,
   type Finding,
   flaggedCounts,
   flaggedName,
@@ -10,7 +11,6 @@ import {
   levelCounts,
   levelStats,
   levelsLine,
-  parseFindings,
   rankFindings,
   reasonsText,
   widerWindowHint,
@@ -90,13 +90,7 @@ export const analyzeBotting = defineTool({
         : undefined,
     ]);
     const data = asRecord(body.data);
-    const accounted = accountFor(
-      parseFindings(data.results),
-      (f) => f.mintId,
-      data.errors,
-      mintIds,
-      asRecord(data.summary),
-    );
+    const accounted = accountFindings(data, mintIds);
     const records = new Map<string, StreamerRecord>();
     if (lookup && 'body' in lookup)
       for (const r of asArray(lookup.body.data).map(asRecord))

@@ -117,12 +117,6 @@ export function notCoveredReport(c: Coverage, verdictsWhere: string) {
 /** "1 analysed token" / "3 analysed tokens". */
 export const analysedTokens = (n: number) => `${n} analysed ${n === 1 ? 'token' : 'tokens'}`;
 
-/** A platform_c failure as the view lists it: the server's reason, then the upstream's message quoted. */
-export const uncoveredError = (e: ItemError): ItemError => ({
-  id: e.id,
-  error: `${NOT_COVERED}; the upstream said ${JSON.stringify(e.error)}`,
-});
-
 /** A botting tool's next step for ids unknown where they were asked (both channels, the board too). */
 export const unknownIdsHint =
   (tool: string, args: { chain: string; platform: string; mintIds: readonly string[] }) => (n: number) =>

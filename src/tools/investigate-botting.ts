@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import type { ApiRequest } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import { accountFor, asArray, asRecord, failures, type ItemError, noteLines } from '../format/batch.js';
+import { asArray, asRecord, failures, type ItemError, noteLines } from '../format/batch.js';
 import {
+  accountFindings,
   type Finding,
   flaggedCounts,
   flaggedName,
@@ -11,7 +12,6 @@ import {
   levelCounts,
   levelStats,
   levelsLine,
-  parseFindings,
   rankFindings,
   reasonsText,
   shareLines,
@@ -241,13 +241,7 @@ async function investigate(
       return;
     }
     const data = asRecord(outcome.body.data);
-    const accounted = accountFor(
-      parseFindings(data.results),
-      (f) => f.mintId,
-      data.errors,
-      ids,
-      asRecord(data.summary),
-    );
+    const accounted = accountFindings(data, ids);
     for (const f of accounted.results) found.push(f);
     for (const e of accounted.errors) errors.push(e);
     for (const n of accounted.notes) notes.push(n);
