@@ -440,8 +440,9 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
   // Bytes held, by address (what a caller cannot choose): request bodies (two bodies' worth each, 16 in
   // all), and answers not yet taken by their clients (a share each, the bound in all).
   const bodies = new Meter(2 * options.maxBodyBytes, 16 * options.maxBodyBytes);
-  // Bodies arriving, by address; and how long one may go without a byte arriving.
-  const arriving = new Map<string, number>();
+  // Bodies arriving, by address (a count, in the meter bytes are held in); and how long one may go
+  // without a byte arriving.
+  const arriving = new Meter(BODIES_ARRIVING, Number.POSITIVE_INFINITY);
   const bodyIdleMs = options.bodyIdleMs ?? 10_000;
   const answers = new Meter(
     options.maxUnsentPerCaller ?? HTTP_DEFAULTS.maxUnsentPerCaller,
@@ -522,6 +523,11 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
     res.shouldKeepAlive = false;
     jsonRpcError(res, status, -32000, message, { 'retry-after': String(retryS), connection: 'close' });
   };
+  /** A body past its caller's share of body bytes (429) or the server's (503): refused, the rest unread. */
+  const refuseBody = (res: ServerResponse, over: 'caller' | 'server') =>
+    over === 'caller'
+      ? refuse(res, 429, 'Too many request bodies of this caller being handled: retry after 1 s', 1)
+      : refuse(res, 503, 'Server busy: too many request bodies being handled', 1);
   /** Ends the one call of this session with this JSON-RPC id, wherever it is; an id two share ends neither. */
   const cancelCall = (session: string | undefined, requestId: unknown) => {
     const matching = session && calls.get(`${session} ${JSON.stringify(requestId)}`);
@@ -593,13 +599,10 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
       });
     }
     const length = Number.isInteger(declared) && declared >= 0 ? declared : undefined;
-    if ((arriving.get(address) ?? 0) >= BODIES_ARRIVING)
+    if (arriving.refuses(address, 1))
       return refuse(res, 429, 'Too many request bodies of this caller arriving: retry after 1 s', 1);
     const bodyOver = bodies.refuses(address, Math.min(length ?? BODY_START, BODY_START));
-    if (bodyOver === 'caller')
-      return refuse(res, 429, 'Too many request bodies of this caller being handled: retry after 1 s', 1);
-    if (bodyOver === 'server')
-      return refuse(res, 503, 'Server busy: too many request bodies being handled', 1);
+    if (bodyOver) return refuseBody(res, bodyOver);
     // Clients that do not read their answers hold memory; past their share (or the bound), no new work.
     const answersOver = answers.refuses(address);
     if (answersOver === 'caller')
@@ -640,7 +643,7 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
     });
     res.once('finish', () => clearTimeout(timer));
     try {
-      arriving.set(address, (arriving.get(address) ?? 0) + 1);
+      arriving.add(address, 1);
       const text = await readBody(req, options.maxBodyBytes, bodyIdleMs, (bytes) => {
         const over = bodies.refuses(address, bytes);
         if (over) return over;
@@ -648,11 +651,7 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
         held += bytes;
         if (length === undefined) bodyRate.spend(address, bytes);
         return undefined;
-      }).finally(() => {
-        const n = (arriving.get(address) ?? 1) - 1;
-        if (n > 0) arriving.set(address, n);
-        else arriving.delete(address);
-      });
+      }).finally(() => arriving.add(address, -1));
       if (text === 'gone') return;
       if (text === 'too large') {
         res.shouldKeepAlive = false;
@@ -660,9 +659,7 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
           connection: 'close',
         });
       }
-      if (text === 'caller')
-        return refuse(res, 429, 'Too many request bodies of this caller being handled: retry after 1 s', 1);
-      if (text === 'server') return refuse(res, 503, 'Server busy: too many request bodies being handled', 1);
+      if (text === 'caller' || text === 'server') return refuseBody(res, text);
       if (text === 'idle') {
         res.shouldKeepAlive = false;
         return jsonRpcError(res, 408, -32600, `Request body stalled: nothing arrived for ${bodyIdleMs} ms`, {
