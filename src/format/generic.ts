@@ -275,27 +275,30 @@ export function describeObject(
         add(key, scalarText(v, rawKey), scalarJson(v));
       else if (Array.isArray(v)) walkArray(key, v, depth);
       else if (isRecord(v) && Object.keys(v).length === 0) add(key, '{}', {});
-      else if (isRecord(v) && timeKeyed(v) && !full)
-        walkArray(key, timeKeyed(v, VALUES) ?? [], depth, 'keyed');
-      else if (isRecord(v) && timeKeyed(v)) {
-        // Every point, in time order, each under its key as sent.
-        const points = Object.entries(v).sort(
-          ([a], [b]) => (asTime(numberOf(a) ?? a) ?? 0) - (asTime(numberOf(b) ?? b) ?? 0),
-        );
-        add(
-          key,
-          points
-            .map(([k, p]) => `${clean(k, 40)}: ${isRecord(p) ? record(p).text : scalarText(p, rawKey)}`)
-            .join('; '),
-          cleanDeep(v),
-        );
-      } else if (isRecord(v) && (full || depth < MAX_DEPTH)) walk(v, `${key}.`, depth + 1);
-      else if (isRecord(v))
-        add(
-          key,
-          `{${plural(Object.keys(v).length, 'field')}}`,
-          `{${plural(Object.keys(v).length, 'field')}}`,
-        );
+      else if (isRecord(v)) {
+        // A record keyed by time is read once: summarised as a series, or (detailed) every point in order.
+        const keyed = timeKeyed(v, VALUES);
+        if (keyed && !full) walkArray(key, keyed, depth, 'keyed');
+        else if (keyed) {
+          // Every point, in time order, each under its key as sent.
+          const points = Object.entries(v).sort(
+            ([a], [b]) => (asTime(numberOf(a) ?? a) ?? 0) - (asTime(numberOf(b) ?? b) ?? 0),
+          );
+          add(
+            key,
+            points
+              .map(([k, p]) => `${clean(k, 40)}: ${isRecord(p) ? record(p).text : scalarText(p, rawKey)}`)
+              .join('; '),
+            cleanDeep(v),
+          );
+        } else if (full || depth < MAX_DEPTH) walk(v, `${key}.`, depth + 1);
+        else
+          add(
+            key,
+            `{${plural(Object.keys(v).length, 'field')}}`,
+            `{${plural(Object.keys(v).length, 'field')}}`,
+          );
+      }
     }
     if (parallel) walkArray(prefix.slice(0, -1), parallel.points, depth, 'parallel');
   };
