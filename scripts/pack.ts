@@ -56,12 +56,12 @@ export async function bundleServer(dir: string): Promise<string> {
   return outfile;
 }
 
-/** How the server and the sandbox worker are both bundled: minified ES modules for Node 20. */
+/** How the server and the sandbox worker are both bundled: minified ES modules for Node 22. */
 const NODE_BUNDLE = {
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node22',
   minify: true,
   // No keepNames: it costs 7-10 ms of CPU at every start (a name call for each function and class of
   // the SDK and zod). Error classes name themselves with literals instead, so logs still read
