@@ -1,14 +1,13 @@
 // The sandbox workers: kept warm (the WebAssembly compiled once in the process, instantiated once per
-// worker), one run at a time each, handed out in fair turns between callers (src/api/limiter.ts). The main
+// worker), one run at a time each, handed out in fair turns between callers (src/limits/places.ts). The main
 // thread owns every limit that must hold whatever the guest does: the run's clock, cancellation, and the
 // end of a worker that is no longer trusted (after a timeout, an out-of-memory, a stack overflow or a
 // cancellation it is terminated, never reused, and a spare is started).
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { BusyError } from '../api/errors.js';
-import { Limiter } from '../api/limiter.js';
-import { Switch } from '../api/switch.js';
+import { Limiter, PlacesBusy } from '../limits/places.js';
+import { Switch } from '../limits/switch.js';
 import type { AnalysisHost, RunOptions, RunOutcome } from './index.js';
 import {
   ANSWER_MAX_CHARS,
@@ -192,7 +191,7 @@ export class SandboxPool {
           ...none,
         };
       }
-      if (error instanceof BusyError) {
+      if (error instanceof PlacesBusy) {
         return {
           ok: false,
           kind: 'busy',

@@ -1,5 +1,7 @@
 import type { Agent, Dispatcher } from 'undici';
 import { messageOf as readMessage } from '../format/shape.js';
+import { type Callers, Limiter } from '../limits/places.js';
+import { Switch, sleep } from '../limits/switch.js';
 import type { Logger } from '../log.js';
 import { VERSION } from '../version.js';
 import {
@@ -15,16 +17,15 @@ import { Breaker, type BreakerOptions, CONFIGURATION_CODES, DEFAULT_BREAKER } fr
 import {
   ApiError,
   ApiReportedError,
+  BusyError,
   CancelledError,
   ConnectionError,
   errorFromStatus,
   InvalidResponseError,
   TimeoutError,
 } from './errors.js';
-import { type Callers, Limiter } from './limiter.js';
 import { DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, retryDelay } from './retry.js';
 import { SharedCall } from './shared-call.js';
-import { Switch, sleep } from './switch.js';
 
 export interface ApiRequest {
   method: 'GET' | 'POST';
@@ -119,6 +120,8 @@ export class ApiClient implements Upstream {
     this.#limiter = new Limiter({
       limit: options.maxConcurrency ?? 4,
       maxWaitingPerCaller: options.maxWaitingPerCaller ?? DEFAULT_MAX_WAITING_PER_CALLER,
+      busy: (n, retryAfterMs) =>
+        new BusyError(`${n} upstream requests of this caller already waiting`, { retryAfterMs }),
     });
     this.#scrub = scrubber(options.apiKey);
     this.#breaker = new Breaker({ ...DEFAULT_BREAKER, ...options.breaker }, options.logger);

@@ -1,6 +1,6 @@
+import { Callers } from '../limits/places.js';
+import { Switch } from '../limits/switch.js';
 import { CancelledError } from './errors.js';
-import { Callers } from './limiter.js';
-import { Switch } from './switch.js';
 
 /**
  * One upstream call awaited by any number of callers. A caller that cancels stops waiting; the call

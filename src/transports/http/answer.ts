@@ -3,40 +3,7 @@
 // JSON and event streams alike), one answer is cut as it is produced past its cap, a client that stops
 // reading is disconnected, and a batch ends when each of its requests is answered or cancelled.
 import type { ServerResponse } from 'node:http';
-
-/** Bytes held per caller and in all, with a share for each and a bound for the total. */
-export class Meter {
-  readonly #byCaller = new Map<string, number>();
-  #total = 0;
-
-  constructor(
-    readonly perCaller: number,
-    readonly max: number,
-  ) {}
-
-  get total(): number {
-    return this.#total;
-  }
-
-  held(caller: string): number {
-    return this.#byCaller.get(caller) ?? 0;
-  }
-
-  add(caller: string, bytes: number): void {
-    if (bytes === 0) return;
-    const now = this.held(caller) + bytes;
-    if (now > 0) this.#byCaller.set(caller, now);
-    else this.#byCaller.delete(caller);
-    this.#total += bytes;
-  }
-
-  /** Whose bound `bytes` more would pass: the caller's share, the server's total, or neither. */
-  refuses(caller: string, bytes = 0): 'caller' | 'server' | undefined {
-    if (this.held(caller) + bytes > this.perCaller) return 'caller';
-    if (this.#total + bytes > this.max) return 'server';
-    return undefined;
-  }
-}
+import type { Meter } from '../../limits/meter.js';
 
 /** JSON-RPC error code of a call ended by the caller's cancellation (the LSP convention; MCP names none). */
 export const REQUEST_CANCELLED = -32800;

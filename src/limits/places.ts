@@ -1,12 +1,26 @@
+// Places: at most so many tasks at once, the rest waiting in fair turns between callers. The HTTP door,
+// the upstream client and the sandbox each keep one.
 import { EventEmitter } from 'node:events';
-import { BusyError } from './errors.js';
 import type { Switch } from './switch.js';
 
 export interface LimiterOptions {
   /** Tasks running at once. */
   limit: number;
-  /** Tasks one caller may have waiting; beyond, its next task is refused at once with BusyError. */
+  /** Tasks one caller may have waiting; beyond, its next task is refused at once (see `busy`). */
   maxWaitingPerCaller?: number;
+  /** The refusal of a caller past its waiting share, told how long its queue takes to drain; default PlacesBusy. */
+  busy?: (waiting: number, retryAfterMs: number) => Error;
+}
+
+/** A caller already has its share of tasks waiting: said at once, with when its queue will have drained. */
+export class PlacesBusy extends Error {
+  override readonly name = 'PlacesBusy';
+  constructor(
+    waiting: number,
+    readonly retryAfterMs: number,
+  ) {
+    super(`${waiting} tasks of this caller already waiting`);
+  }
 }
 
 /**
@@ -50,11 +64,13 @@ export class Limiter {
   #taskMs = 200;
   readonly limit: number;
   readonly maxWaitingPerCaller: number;
+  readonly #busy: (waiting: number, retryAfterMs: number) => Error;
 
   constructor(options: LimiterOptions | number) {
-    const o = typeof options === 'number' ? { limit: options } : options;
+    const o: LimiterOptions = typeof options === 'number' ? { limit: options } : options;
     this.limit = o.limit;
     this.maxWaitingPerCaller = o.maxWaitingPerCaller ?? Number.POSITIVE_INFINITY;
+    this.#busy = o.busy ?? ((waiting, retryAfterMs) => new PlacesBusy(waiting, retryAfterMs));
   }
 
   get active(): number {
@@ -74,9 +90,7 @@ export class Limiter {
       // Past its share of waiting work: said at once, with how long its queue takes to drain.
       const turns = Math.ceil(queue.length / Math.max(1, this.limit / Math.max(1, this.#queues.size)));
       const retryAfterMs = Math.min(30_000, Math.max(1_000, Math.round(turns * this.#taskMs)));
-      return Promise.reject(
-        new BusyError(`${queue.length} upstream requests of this caller already waiting`, { retryAfterMs }),
-      );
+      return Promise.reject(this.#busy(queue.length, retryAfterMs));
     }
     return this.#wait(cancel, caller).then(() => this.#start(task, true));
   }

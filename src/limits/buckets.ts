@@ -1,0 +1,41 @@
+import { Lru } from './lru.js';
+
+/** Callers whose rate is remembered, by default; beyond it, the longest unseen is forgotten (and starts full). */
+const CALLERS = 10_000;
+
+/**
+ * A token bucket per caller: `burst` at once, refilled at `perSecond`. `take` spends `cost` (default 1)
+ * and answers 0 when the caller may go on, else the seconds to wait; `spend` takes what is known only
+ * afterwards (a body without a length), into debt.
+ */
+export class TokenBuckets {
+  readonly #buckets: Lru<string, { tokens: number; at: number }>;
+
+  constructor(
+    readonly burst: number,
+    readonly perSecond: number,
+    callers = CALLERS,
+  ) {
+    this.#buckets = new Lru(callers);
+  }
+
+  take(caller: string, cost = 1): number {
+    const bucket = this.#bucket(caller);
+    if (bucket.tokens < cost) return Math.ceil((cost - bucket.tokens) / this.perSecond);
+    bucket.tokens -= cost;
+    return 0;
+  }
+
+  spend(caller: string, cost: number): void {
+    this.#bucket(caller).tokens -= cost;
+  }
+
+  #bucket(caller: string) {
+    const now = performance.now();
+    const bucket = this.#buckets.get(caller) ?? { tokens: this.burst, at: now };
+    bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond);
+    bucket.at = now;
+    this.#buckets.set(caller, bucket);
+    return bucket;
+  }
+}

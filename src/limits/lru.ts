@@ -1,0 +1,44 @@
+/**
+ * A map that keeps at most `max` entries: reading or writing one makes it the most recent, and past `max`
+ * the least recently used goes. What the server remembers per caller (rates, keys seen, kept answers) is
+ * bounded this way, so that callers who keep coming are remembered and made-up ones displace each other.
+ */
+export class Lru<K, V> {
+  readonly #map = new Map<K, V>();
+
+  constructor(readonly max: number) {}
+
+  get size(): number {
+    return this.#map.size;
+  }
+
+  /** The value, made the most recent; undefined if absent. */
+  get(key: K): V | undefined {
+    const value = this.#map.get(key);
+    if (value === undefined) return undefined;
+    this.#map.delete(key);
+    this.#map.set(key, value);
+    return value;
+  }
+
+  has(key: K): boolean {
+    return this.#map.has(key);
+  }
+
+  /** Sets the value as the most recent; past `max`, the least recent goes. */
+  set(key: K, value: V): this {
+    this.#map.delete(key);
+    this.#map.set(key, value);
+    if (this.#map.size > this.max) this.#map.delete(this.#map.keys().next().value as K);
+    return this;
+  }
+
+  delete(key: K): boolean {
+    return this.#map.delete(key);
+  }
+
+  /** Entries, least recent first (reading does not make them recent). */
+  entries(): IterableIterator<[K, V]> {
+    return this.#map.entries();
+  }
+}

@@ -1,0 +1,258 @@
+// The body of a request: admitted only within its address's share of body bytes and the server's, counted
+// as they arrive (a slow or stalled body holds what it sent, never what it promised), at a rate per
+// address; read no further than its bound; parsed, and its messages checked before the SDK reads them.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
+import { TokenBuckets } from '../../limits/buckets.js';
+import { Meter } from '../../limits/meter.js';
+import type { Who } from './identity.js';
+import type { HttpOptions } from './options.js';
+import { type Guard, type Refusal, refused } from './refusal.js';
+
+/** What a body must have room for at admission (what it declares, up to this): the rest as it arrives. */
+const BODY_START = 64 * 1024;
+/** Bodies an address may have arriving at once (legitimate ones arrive in milliseconds). */
+const BODIES_ARRIVING = 8;
+/**
+ * Request body bytes an address may send, as bodies of the largest size: a burst of 4, then one a second.
+ * Reading and parsing a body is the main thread's time, shared by every caller (a 1 MiB body of tiny JSON
+ * values costs 20 to 80 ms of it): a caller sending junk as fast as it is answered would take most of it.
+ * A client's real requests are kilobytes (500 ids are 23 KB), far inside this.
+ */
+const BODY_RATE = { burst: 4, perSecond: 1 };
+/** A tool call's arguments' fields, and its name's characters, at most (no tool comes near either). */
+const MAX_ARGUMENT_FIELDS = 64;
+const MAX_TOOL_NAME = 128;
+/** Messages in one batch, at most (as many as the upstream requests one HTTP request may cause). */
+const MAX_BATCH = 100;
+
+/** A JSON-RPC request's or notification's parts, as far as the transport reads them. */
+export interface Message {
+  id?: unknown;
+  method?: unknown;
+  params?: { requestId?: unknown; capabilities?: ClientCapabilities; uri?: unknown };
+}
+export const isRequest = (m: Message) => typeof m?.method === 'string' && m.id !== undefined && m.id !== null;
+export const isCancellation = (m: Message) => m?.method === 'notifications/cancelled';
+
+/** A request's body as it is about to be read: who sends it, and the length it declares, if any. */
+export interface Arrival {
+  who: Who;
+  /** Content-Length as sent (NaN when absent); `length`, when it is a byte count. */
+  declared: number;
+  length: number | undefined;
+}
+
+/** The body a request announces, before any of it is read. */
+export function arrival(req: IncomingMessage, who: Who): Arrival {
+  const declared = Number(req.headers['content-length'] ?? Number.NaN);
+  return { who, declared, length: Number.isInteger(declared) && declared >= 0 ? declared : undefined };
+}
+
+/** The body's JSON, parsed and checked: one message, or a batch. */
+export interface Parsed {
+  body: unknown;
+  batch: boolean;
+  all: Message[];
+}
+
+/** Why a body was not read to its end. */
+type Unread = 'too large' | 'gone' | 'idle' | 'caller' | 'server';
+
+/**
+ * A request body, read no further than `max` bytes: its text, or why not ('too large'; 'gone': the
+ * connection went; 'idle': nothing arrived for `idleMs`; 'caller' or 'server': `take` refused the next
+ * chunk, past the caller's share of body bytes or the server's). Each chunk is passed to `take` as it
+ * arrives, so what a body holds is what has arrived, never what it promised.
+ */
+function readBody(
+  req: IncomingMessage,
+  max: number,
+  idleMs: number,
+  take: (bytes: number) => 'caller' | 'server' | undefined,
+) {
+  return new Promise<string | Unread>((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let idle: NodeJS.Timeout | undefined;
+    const done = (outcome: string | Unread) => {
+      clearTimeout(idle);
+      req.removeAllListeners('data');
+      resolve(outcome);
+    };
+    const wait = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => {
+        req.pause();
+        done('idle');
+      }, idleMs);
+    };
+    wait();
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        req.pause();
+        return done('too large');
+      }
+      const over = take(chunk.length);
+      if (over) {
+        req.pause();
+        return done(over);
+      }
+      chunks.push(chunk);
+      wait();
+    });
+    req.once('end', () => done(Buffer.concat(chunks).toString('utf8')));
+    req.once('error', () => done('gone'));
+    req.once('close', () => {
+      if (!req.complete) done('gone');
+    });
+  });
+}
+
+/** What makes a tool call of the body one that no tool takes, if any: too many argument fields, too long a name. */
+function misfitCall(all: Message[]): string | undefined {
+  for (const m of all) {
+    if (m?.method !== 'tools/call') continue;
+    const params = (m as { params?: { name?: unknown; arguments?: unknown } }).params;
+    if (typeof params?.name === 'string' && params.name.length > MAX_TOOL_NAME)
+      return `a tool's name is at most ${MAX_TOOL_NAME} characters, this one ${params.name.length}`;
+    const args = params?.arguments;
+    if (typeof args !== 'object' || args === null) continue;
+    let fields = 0;
+    for (const _ in args) if (++fields > MAX_ARGUMENT_FIELDS) break;
+    if (fields > MAX_ARGUMENT_FIELDS)
+      return `a tool call's arguments hold at most ${MAX_ARGUMENT_FIELDS} fields, this one ${Object.keys(args).length}`;
+  }
+  return undefined;
+}
+
+/**
+ * Bodies as the server holds them: bytes by address (two bodies' worth each, 16 in all), bodies arriving by
+ * address, and body bytes sent by address over time. `answers` is the meter of answers not yet taken: a
+ * caller past its share there gets no new work either.
+ */
+export function createBodies(options: HttpOptions, answers: Meter) {
+  const bytes = new Meter(2 * options.maxBodyBytes, 16 * options.maxBodyBytes);
+  const arriving = new Meter(BODIES_ARRIVING);
+  const rate = new TokenBuckets(
+    BODY_RATE.burst * options.maxBodyBytes,
+    BODY_RATE.perSecond * options.maxBodyBytes,
+  );
+  const idleMs = options.bodyIdleMs ?? 10_000;
+  const tooLarge = refused(413, `Request body larger than ${options.maxBodyBytes} bytes`, {
+    code: -32600,
+    close: true,
+  });
+  /** A body past its caller's share of body bytes (429) or the server's (503): refused, the rest unread. */
+  const over = (who: 'caller' | 'server'): Refusal =>
+    who === 'caller'
+      ? refused(429, 'Too many request bodies of this caller being handled: retry after 1 s', {
+          retryAfter: 1,
+          close: true,
+        })
+      : refused(503, 'Server busy: too many request bodies being handled', { retryAfter: 1, close: true });
+
+  /** Before a byte is read; each refusal closes the connection, so the body is never read. */
+  const admission: Guard<Arrival>[] = [
+    ({ declared }) => (declared > options.maxBodyBytes ? tooLarge : undefined),
+    ({ who }) =>
+      arriving.refuses(who.address, 1)
+        ? refused(429, 'Too many request bodies of this caller arriving: retry after 1 s', {
+            retryAfter: 1,
+            close: true,
+          })
+        : undefined,
+    ({ who, length }) => {
+      const refusal = bytes.refuses(who.address, Math.min(length ?? BODY_START, BODY_START));
+      return refusal && over(refusal);
+    },
+    // Clients that do not read their answers hold memory; past their share (or the bound), no new work.
+    ({ who }) => {
+      const refusal = answers.refuses(who.address);
+      if (refusal === 'caller')
+        return refused(429, 'Answers not yet read by this caller: read them, then retry after 1 s', {
+          retryAfter: 1,
+          close: true,
+        });
+      if (refusal === 'server')
+        return refused(503, 'Server busy: answers not yet read by their clients', {
+          retryAfter: 1,
+          close: true,
+        });
+      return undefined;
+    },
+    // Its rate of body bytes: what it declares is spent before any is read (a body without a length, as
+    // it arrives, into debt).
+    ({ who, length }) => {
+      const wait = rate.take(who.address, length ?? 0);
+      return wait > 0
+        ? refused(429, `Too many request bytes from this caller: retry after ${wait} s`, {
+            retryAfter: wait,
+            close: true,
+          })
+        : undefined;
+    },
+  ];
+
+  /**
+   * Reads and parses an admitted body: its messages, a refusal, or 'gone' (the connection went). What it
+   * holds is counted against its address until the response is over.
+   */
+  async function read(req: IncomingMessage, res: ServerResponse, { who, length }: Arrival) {
+    const { address } = who;
+    let held = 0;
+    res.once('close', () => bytes.add(address, -held));
+    arriving.add(address, 1);
+    const text = await readBody(req, options.maxBodyBytes, idleMs, (n) => {
+      const refusal = bytes.refuses(address, n);
+      if (refusal) return refusal;
+      bytes.add(address, n);
+      held += n;
+      if (length === undefined) rate.spend(address, n);
+      return undefined;
+    }).finally(() => arriving.add(address, -1));
+    if (text === 'gone') return text;
+    if (text === 'too large') return tooLarge;
+    if (text === 'caller' || text === 'server') return over(text);
+    if (text === 'idle')
+      return refused(408, `Request body stalled: nothing arrived for ${idleMs} ms`, {
+        code: -32600,
+        close: true,
+      });
+    return parse(text);
+  }
+
+  return { admission, read };
+}
+
+/** The body's messages, or why they are not taken. */
+function parse(text: string): Parsed | Refusal {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return refused(400, 'Parse error: the body is not JSON', { code: -32700 });
+  }
+  const batch = Array.isArray(body);
+  const all = (batch ? body : [body]) as Message[];
+  // Each message of a batch costs the SDK's checks and an answer: a batch holds 100 at most.
+  if (batch && all.length > MAX_BATCH) {
+    return refused(
+      400,
+      `Invalid Request: a batch holds at most ${MAX_BATCH} messages, this one ${all.length}`,
+      {
+        code: -32600,
+      },
+    );
+  }
+  // A tool takes a few parameters (16 at most) under a short name: arguments of thousands of fields, or
+  // a name of thousands of characters, are refused here with a short answer, before the SDK checks each
+  // field (80,000 of them cost the main thread 150 ms and more) or echoes the name.
+  const misfit = misfitCall(all);
+  if (misfit) return refused(400, `Invalid params: ${misfit}`, { code: -32602 });
+  return { body, batch, all };
+}
+
+/** Tells a parsed body from a refusal. */
+export const isRefusal = (value: Parsed | Refusal): value is Refusal => 'status' in value;

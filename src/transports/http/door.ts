@@ -1,0 +1,169 @@
+// The door: `maxConcurrent` requests in flight; past it, requests wait in one queue per caller and a freed
+// place goes to the callers in turn (the upstream limiter's round robin), so that a caller with many
+// requests, or many identities, delays another's one request by a turn per identity, not refuses it.
+// Before it: a caller's share of places, the sessions an address may start, the notifications a caller
+// may send, and the bound on waiting.
+import { TokenBuckets } from '../../limits/buckets.js';
+import { Meter } from '../../limits/meter.js';
+import { Limiter, PlacesBusy } from '../../limits/places.js';
+import { Switch } from '../../limits/switch.js';
+import type { Logger } from '../../log.js';
+import type { Who } from './identity.js';
+import { HTTP_DEFAULTS, type HttpOptions } from './options.js';
+import { type Guard, type Refusal, refused } from './refusal.js';
+
+/**
+ * Notifications a caller (its anchor: a session, else an address) may send: a burst of 20, then 10 a
+ * second. Plenty for a client's own cancellations and list changes; a spray of them costs its sender, not
+ * the server, and a new key on each changes nothing.
+ */
+const NOTIFICATION_RATE = { burst: 20, perSecond: 10 };
+/**
+ * 2025 sessions an address may start (each is an identity of its own in the queue for places): a burst of
+ * 60, then one a second. Plenty for a team's clients behind one proxy (each starts one per connection);
+ * a caller minting identities to take more turns gets one more a second, no more.
+ */
+const INITIALIZE_RATE = { burst: 60, perSecond: 1 };
+
+/** A body's calls at the door: who sends them, and whether they start a session. */
+export interface Entry {
+  who: Who;
+  initialize: boolean;
+}
+
+export function createDoor(options: HttpOptions, logger: Logger) {
+  const door = new Limiter({
+    limit: options.maxConcurrent,
+    maxWaitingPerCaller: Math.max(1, Math.floor(options.maxConcurrent / 4)),
+  });
+  const maxWaiting = options.maxWaiting ?? HTTP_DEFAULTS.maxWaiting;
+  const maxWaitMs = options.maxWaitMs ?? HTTP_DEFAULTS.maxWaitMs;
+  // Requests in flight by caller: past half full, each may hold a quarter of the places at most.
+  const perCaller = new Meter(Math.max(1, Math.floor(options.maxConcurrent / 4)));
+  const notifications = new TokenBuckets(NOTIFICATION_RATE.burst, NOTIFICATION_RATE.perSecond);
+  const initializes = new TokenBuckets(INITIALIZE_RATE.burst, INITIALIZE_RATE.perSecond);
+
+  /** Before a body's calls wait for a place, in order. */
+  const guards: Guard<Entry>[] = [
+    // Once the server is half full, no caller takes more than its share (a quarter of the places), so
+    // that the others still get in; below that, anyone may use the room there is.
+    ({ who }) =>
+      perCaller.refuses(who.anchor, 1) && door.active >= options.maxConcurrent / 2
+        ? refused(
+            429,
+            `Too many requests in flight from this caller (${perCaller.perCaller}): retry after 1 s`,
+            {
+              retryAfter: 1,
+            },
+          )
+        : undefined,
+    // Each session started is an identity with its own turn: an address starts only so many.
+    ({ who, initialize }) => {
+      const wait = initialize ? initializes.take(`address ${who.address}`) : 0;
+      return wait > 0
+        ? refused(429, `Too many sessions started: retry after ${wait} s`, { retryAfter: wait })
+        : undefined;
+    },
+    () =>
+      door.active >= options.maxConcurrent && door.waiting >= maxWaiting
+        ? refused(
+            503,
+            `Server busy: ${options.maxConcurrent} requests in flight and ${door.waiting} waiting`,
+            {
+              retryAfter: 1,
+            },
+          )
+        : undefined,
+  ];
+
+  /**
+   * Takes a place at the door for `who`, waiting its turn when all are taken: the function that gives it
+   * back, a refusal (429: too much of its own work waiting; 503: no place within `maxWaitMs`), or 'gone'
+   * (the request ended while it waited).
+   */
+  const take = (who: string, gone: AbortSignal) =>
+    new Promise<(() => void) | PlacesBusy | 'timeout' | 'gone'>((resolve) => {
+      if (gone.aborted) return resolve('gone');
+      const wait = new Switch();
+      const timer = setTimeout(() => wait.abort('timeout'), maxWaitMs);
+      const onGone = () => wait.abort('gone');
+      gone.addEventListener('abort', onGone, { once: true });
+      // The operator's view of the door (and the tests' event: every place is taken).
+      if (door.active >= options.maxConcurrent)
+        logger.debug('Request waits for a place', { inFlight: door.active, waiting: door.waiting + 1 });
+      const stop = () => {
+        clearTimeout(timer);
+        gone.removeEventListener('abort', onGone);
+      };
+      door
+        .run(
+          () => {
+            stop();
+            return new Promise<void>((free) => resolve(() => free()));
+          },
+          wait,
+          who,
+        )
+        .catch((error: unknown) => {
+          stop();
+          resolve(error instanceof PlacesBusy ? error : error === 'gone' ? 'gone' : 'timeout');
+        });
+    });
+
+  return {
+    guards,
+    /** Requests in flight now: shutdown waits for them. */
+    get active() {
+      return door.active;
+    },
+    /**
+     * A body of notifications only passes the limits on calls (a cancellation must reach a server that
+     * is full), but each caller may send only a few a second.
+     */
+    notifications: ({ anchor }: Who): Refusal | undefined => {
+      const wait = notifications.take(anchor);
+      return wait > 0
+        ? refused(429, `Too many notifications: retry after ${wait} s`, { retryAfter: wait })
+        : undefined;
+    },
+    /** Counts a request in flight against its caller until its response closes; then waits for a place. */
+    async enter(who: Who, res: { once(event: 'close', end: () => void): unknown }, gone: AbortSignal) {
+      perCaller.add(who.anchor, 1);
+      res.once('close', () => perCaller.add(who.anchor, -1));
+      const entered = await take(who.anchor, gone);
+      if (entered === 'gone' || typeof entered === 'function') return entered;
+      // Too much of its own work waiting: 429, with when its queue will have drained; none free: 503.
+      const own = entered instanceof PlacesBusy;
+      const retryS = own ? Math.ceil(entered.retryAfterMs / 1000) : 1;
+      const message = own
+        ? `Too many requests of this caller waiting: retry after ${retryS} s`
+        : `Server busy: no place freed within ${maxWaitMs / 1000} s (${options.maxConcurrent} requests in flight)`;
+      return refused(own ? 429 : 503, message, { retryAfter: retryS, data: { retry_after_s: retryS } });
+    },
+  };
+}
+
+/**
+ * 2025 calls not yet answered (waiting at the door or running), by verified session id and JSON-RPC id:
+ * what a notifications/cancelled of the same session finds.
+ */
+export class SessionCalls {
+  readonly #calls = new Map<string, Set<() => void>>();
+
+  /** Registers how to end a call of `session` until its response closes. */
+  add(session: string, key: string, end: () => void, res: { once(event: 'close', f: () => void): unknown }) {
+    const id = `${session} ${key}`;
+    this.#calls.set(id, (this.#calls.get(id) ?? new Set()).add(end));
+    res.once('close', () => {
+      const set = this.#calls.get(id);
+      set?.delete(end);
+      if (!set?.size) this.#calls.delete(id);
+    });
+  }
+
+  /** Ends the one call of this session with this JSON-RPC id, wherever it is; an id two share ends neither. */
+  cancel(session: string | undefined, requestId: unknown): void {
+    const matching = session && this.#calls.get(`${session} ${JSON.stringify(requestId)}`);
+    if (matching && matching.size === 1) for (const end of matching) end();
+  }
+}

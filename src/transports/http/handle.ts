@@ -1,0 +1,274 @@
+// One HTTP request, from its first line to its answer. Admission is an ordered list of guards, each of
+// which may refuse (writeRefusal answers): the gate and the caller's identity, the body, the answers it may
+// hold, the door. Everything a caller can make the server hold is bounded per caller and in all before it
+// is held.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type ClientCapabilities, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import { Meter } from '../../limits/meter.js';
+import { appsDeclared, VIEW_URI } from '../../views.js';
+import { keepProtoArguments } from '../proto.js';
+import { Answer } from './answer.js';
+import { arrival, createBodies, isCancellation, isRefusal, isRequest, type Message } from './body.js';
+import { createDoor, SessionCalls } from './door.js';
+import { createIdentity } from './identity.js';
+import { type Caller, HTTP_DEFAULTS, type HttpDeps, type HttpOptions } from './options.js';
+import { firstRefusal, type Refusal, refused, writeRefusal } from './refusal.js';
+import { capabilitiesOf, createSessions } from './session.js';
+
+/**
+ * What one request's answer may hold, as far as it is known before it runs: a read of the view page (the
+ * largest resource, about 470 KB) 512 KiB, a tool call (its budgeted result) or another resource 64 KiB,
+ * anything else 4 KiB. Held for the answer from admission, so that requests arriving together cannot all
+ * be admitted before any of them holds anything.
+ */
+const estimate = (m: Message) => {
+  if (!isRequest(m)) return 0;
+  if (m.method === 'resources/read') return m.params?.uri === VIEW_URI ? 512 * 1024 : 64 * 1024;
+  return m.method === 'tools/call' ? 64 * 1024 : 4 * 1024;
+};
+
+/** The path of a request target (origin-form or absolute-form); undefined when it cannot be read. */
+function pathOf(target: string | undefined): string | undefined {
+  if (!target) return undefined;
+  if (target.startsWith('/')) return target.split(/[?#]/, 1)[0];
+  if (!URL.canParse(target)) return undefined;
+  return new URL(target).pathname;
+}
+
+/** Headers that belong to this hop, not to the request handed on. */
+const HOP = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'upgrade',
+  'expect',
+]);
+
+/** The request as a web-standard Request (what the SDK takes); its body was read and parsed already. */
+function webRequest(req: IncomingMessage, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (HOP.has(name) || value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  return new Request(`http://localhost${pathOf(req.url) ?? '/mcp'}`, { method: 'POST', headers, signal });
+}
+
+/** The request handler of the HTTP server, and what shutdown needs of it. */
+export function createHandle(options: HttpOptions, deps: HttpDeps) {
+  let closing = false;
+  const sessions = createSessions(options.token);
+  const identity = createIdentity(options, sessions, deps.callerKeys === true, () => closing);
+  // Answers not yet taken by their clients, by address (what a caller cannot choose): a share each, the
+  // bound in all.
+  const answers = new Meter(
+    options.maxUnsentPerCaller ?? HTTP_DEFAULTS.maxUnsentPerCaller,
+    options.maxUnsentBytes,
+  );
+  const bodies = createBodies(options, answers);
+  const door = createDoor(options, deps.logger);
+  const calls = new SessionCalls();
+  const sendTimeoutMs = options.sendTimeoutMs ?? HTTP_DEFAULTS.sendTimeoutMs;
+  // Who each request comes from, for the factory (which gets the request itself).
+  const callers = new WeakMap<Request, Caller>();
+  // Both eras, one factory: a fresh server per HTTP request (stateless), the caller passed along.
+  const handler = createMcpHandler(({ requestInfo }) =>
+    deps.makeServer(
+      (requestInfo && callers.get(requestInfo)) ?? {
+        apiKey: requestInfo?.headers.get('x-api-key')?.trim() || undefined,
+        id: '',
+        share: '',
+        address: '',
+        onEnd: () => {},
+      },
+    ),
+  );
+
+  /** Routes that are not MCP: the probes, and a plain 404 (or 400) for anything else. */
+  const route = async (req: IncomingMessage, path: string | undefined): Promise<Refusal | undefined> => {
+    if (path === undefined) return { status: 400, body: { error: 'bad request target' } };
+    if (req.method === 'GET' && path === '/healthz') return { status: 200, body: { status: 'ok' } };
+    if (req.method === 'GET' && path === '/readyz') {
+      const r = await deps.ready();
+      return {
+        status: r.ready ? 200 : 503,
+        body: { status: r.ready ? 'ready' : 'not ready', detail: r.detail },
+      };
+    }
+    return path === '/mcp' ? undefined : { status: 404, body: { error: 'not found; MCP is at /mcp' } };
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const early = (await route(req, pathOf(req.url))) ?? (await identity.check(req));
+    if (early) return writeRefusal(res, early);
+    const who = identity.identify(req);
+    const coming = arrival(req, who);
+    const admitted = (await identity.newKey(who)) ?? (await firstRefusal(bodies.admission, coming));
+    if (admitted) return writeRefusal(res, admitted);
+
+    // Aborted when the connection goes, time runs out or every request is answered: the work in flight is
+    // cancelled, and so are its upstream requests.
+    const gone = new AbortController();
+    // Past the time limit: a 504 if nothing was sent yet; an event stream already under way is cut.
+    const timer = setTimeout(() => {
+      gone.abort();
+      if (res.headersSent) res.destroy();
+      else writeRefusal(res, refused(504, `Request took longer than ${options.requestTimeoutMs} ms`));
+    }, options.requestTimeoutMs);
+    let log = deps.logger;
+    // Ends the request's hold on its place at the door (once it has one): when its answer is written in
+    // full (unread bytes are the answers meter's), or the connection goes.
+    let leave = () => {};
+    let left = false;
+    const free = () => {
+      if (left) return;
+      left = true;
+      leave();
+    };
+    res.once('close', () => {
+      clearTimeout(timer);
+      free();
+      if (!res.writableFinished) gone.abort();
+    });
+    res.once('finish', () => clearTimeout(timer));
+    try {
+      const parsed = await bodies.read(req, res, coming);
+      if (parsed === 'gone') return;
+      if (isRefusal(parsed)) return writeRefusal(res, parsed);
+      const { body, batch, all } = parsed;
+      keepProtoArguments(body);
+      const single = batch ? undefined : all[0];
+      const initialize = single?.method === 'initialize';
+      // A 2025 client's session (never a 2026 one's: that revision has no sessions). An id that fails
+      // verification gets 404, as the spec says of a session the server no longer knows: the client then
+      // starts a new session with initialize, which is right after a key change or a forged id alike.
+      const webReq = webRequest(req, gone.signal);
+      let session: string | undefined;
+      let capabilities: ClientCapabilities | undefined;
+      if (!initialize && who.sessionHeader !== undefined && (await isLegacyRequest(webReq, body))) {
+        if (!who.claims) {
+          return writeRefusal(
+            res,
+            refused(
+              404,
+              'Session not found: this Mcp-Session-Id was not issued by this server (or its key changed); send initialize again',
+              { code: -32001 },
+            ),
+          );
+        }
+        session = who.sessionHeader;
+        if (who.claims.apps) capabilities = capabilitiesOf(who.claims);
+      }
+      // Requests owed an answer, by id. Cancellations are handled here, never by the SDK: one for a
+      // request of the same body answers it -32800 in its place (it never runs); one for another call of
+      // the same verified session ends that call, wherever it is.
+      const owed = new Map<string, unknown>();
+      for (const m of all) if (isRequest(m)) owed.set(JSON.stringify(m.id), m.id);
+      const notification = owed.size === 0;
+      // What the answer may hold is held from now, within the caller's share and the server's bound.
+      const reserve = all.reduce((sum, m) => sum + estimate(m), 0);
+      const over = answers.refuses(who.address, reserve);
+      if (over === 'caller') {
+        const message =
+          reserve > answers.perCaller
+            ? `These requests may answer more than one caller may hold unread (${answers.perCaller} bytes): send fewer at once`
+            : 'Answers not yet read by this caller: read them, then retry after 1 s';
+        return writeRefusal(res, refused(429, message, { retryAfter: 1 }));
+      }
+      if (over === 'server')
+        return writeRefusal(
+          res,
+          refused(503, 'Server busy: answers not yet read by their clients', { retryAfter: 1 }),
+        );
+      const noisy = notification && all.length > 0 ? door.notifications(who) : undefined;
+      if (noisy) return writeRefusal(res, noisy);
+      const answer = new Answer(res, {
+        reserve,
+        owed,
+        batch,
+        meter: answers,
+        caller: who.address,
+        maxBytes: options.maxAnswerBytes,
+        sendTimeoutMs,
+        produced: free,
+        abandon: () => gone.abort(),
+      });
+      const cancellations = all.filter(isCancellation);
+      for (const c of cancellations) {
+        if (!answer.cancel(JSON.stringify(c.params?.requestId))) calls.cancel(session, c.params?.requestId);
+      }
+      // Every request cancelled in its own body: answered already.
+      if (!notification && owed.size === 0) return;
+      const rest = all.filter(
+        (m) => !isCancellation(m) && !(isRequest(m) && !owed.has(JSON.stringify(m.id))),
+      );
+      if (!rest.length) return answer.answerOwn();
+      // Each request of a session can be cancelled from the moment it is known, waiting or running.
+      const members = new Map<string, AbortController>();
+      if (session) {
+        for (const key of owed.keys()) {
+          const member = new AbortController();
+          members.set(key, member);
+          calls.add(session, key, () => answer.cancel(key) && member.abort(), res);
+        }
+      }
+      if (!notification) {
+        const refusal = await firstRefusal(door.guards, { who, initialize });
+        if (refusal) return writeRefusal(res, refusal);
+        const entered = await door.enter(who, res, gone.signal);
+        if (entered === 'gone') return;
+        if (typeof entered !== 'function') return writeRefusal(res, entered);
+        leave = entered;
+        if (left) leave();
+      }
+      const ended: Array<() => void> = [];
+      res.once('close', () => {
+        for (const end of ended) end();
+      });
+      const caller: Caller = {
+        apiKey: who.apiKey,
+        id: who.anchor,
+        share: who.share,
+        address: who.address,
+        onEnd: (end) => ended.push(end),
+        ...(members.size ? { cancelled: (id: unknown) => members.get(JSON.stringify(id))?.signal } : {}),
+        ...(capabilities ? { capabilities } : {}),
+      };
+      callers.set(webReq, caller);
+      // A caller may bring its own upstream key; it is never logged, and kept only as its client's header.
+      // A key the server ignores (it has its own) is no secret: redacting it would let a caller rewrite lines.
+      if (deps.callerKeys) log = deps.logger.redacting(caller.apiKey);
+      const response = await handler.fetch(webReq, { parsedBody: batch ? rest : rest[0] });
+      // Past the time limit or with the client gone, the answer was given already (or is owed to no one).
+      if (gone.signal.aborted || res.headersSent) {
+        await response.body?.cancel().catch(() => {});
+        return;
+      }
+      // A 2025 session starts here: its id carries what the client declared that later requests need.
+      const started =
+        initialize && response.ok
+          ? { 'mcp-session-id': sessions.issue({ apps: appsDeclared(single?.params?.capabilities) }) }
+          : {};
+      await answer.write(response, started);
+    } catch (error) {
+      if (gone.signal.aborted) return;
+      log.error('HTTP request failed', { error });
+      if (!res.headersSent) writeRefusal(res, refused(500, 'Internal error', { code: -32603 }));
+      else res.destroy();
+    }
+  };
+
+  return {
+    handle,
+    /** Stops admitting: every request from now is answered 503. */
+    close() {
+      closing = true;
+    },
+    /** Requests holding a place at the door now. */
+    get active() {
+      return door.active;
+    },
+  };
+}

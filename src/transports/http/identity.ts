@@ -1,0 +1,212 @@
+// Who asks, from what arrives before the body: the gate (host, origin, bearer token, method) and the
+// caller's identity. Its anchor is its verified session (an id nobody can forge, and an address starts only
+// so many), else its address read from the proxies the operator trusts; its key is a share inside it.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { BlockList, isIP, isIPv4 } from 'node:net';
+import {
+  bearerAuthChallengeResponse,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  OAuthError,
+  OAuthErrorCode,
+  type OAuthTokenVerifier,
+  validateHostHeader,
+  validateOriginHeader,
+  verifyBearerToken,
+} from '@modelcontextprotocol/server';
+import { TokenBuckets } from '../../limits/buckets.js';
+import { Lru } from '../../limits/lru.js';
+import type { HttpOptions } from './options.js';
+import { firstRefusal, type Guard, refused } from './refusal.js';
+import type { SessionClaims, Sessions } from './session.js';
+
+/** A literal loopback address (127.0.0.0/8, ::1, or IPv4-mapped 127.x); a name is not one, whatever it reads. */
+export const isLoopbackAddress = (address: string) => {
+  const v4 = address.replace(/^::ffff:/i, '');
+  return (isIPv4(v4) && v4.startsWith('127.')) || address === '::1' || address === '0:0:0:0:0:0:0:1';
+};
+/** Loopback as --host gives it: a literal loopback address, or `localhost` (checked again once bound). */
+export const isLoopback = (host: string) => host === 'localhost' || isLoopbackAddress(host);
+
+export const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** Checks a bearer token against STREAMER_ANALYTICS_HTTP_TOKEN, in constant time. */
+function tokenVerifier(expected: string): OAuthTokenVerifier {
+  const want = digest(expected);
+  return {
+    async verifyAccessToken(token) {
+      if (!timingSafeEqual(digest(token), want)) {
+        throw new OAuthError(OAuthErrorCode.InvalidToken, 'The token is not STREAMER_ANALYTICS_HTTP_TOKEN');
+      }
+      // A shared secret, not an issued token: it does not expire, and is not handed on.
+      return { token: '', clientId: 'http-token', scopes: [], expiresAt: Number.POSITIVE_INFINITY };
+    },
+  };
+}
+
+/** The host name of an origin or URL (`https://app.example:8443` → `app.example`); the value itself if none. */
+const hostnameOf = (value: string) => (URL.canParse(value) ? new URL(value).hostname : value).toLowerCase();
+
+/** A header's single value (a repeated header counts as absent). */
+export function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The trusted proxies as a block list; throws on an entry that is neither an address nor a CIDR. */
+export function trustedProxies(entries: readonly string[]): BlockList | undefined {
+  if (!entries.length) return undefined;
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address = '', bits, extra] = entry.split('/');
+    const type = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    if (!isIP(address) || extra !== undefined || (bits !== undefined && !/^\d{1,3}$/.test(bits)))
+      throw new Error(`not an address or CIDR: ${entry}`);
+    if (bits === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, Number(bits), type);
+  }
+  return list;
+}
+
+const plainAddress = (address: string) => address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+const isTrusted = (list: BlockList, address: string) => {
+  const plain = plainAddress(address);
+  const type = isIP(plain);
+  return type !== 0 && list.check(plain, type === 6 ? 'ipv6' : 'ipv4');
+};
+
+/**
+ * The caller's address: the socket's; behind trusted proxies, the nearest address in X-Forwarded-For (from
+ * the right) that is not a trusted proxy, as `trust proxy` works in common HTTP servers. What a caller
+ * writes in the header beyond the first untrusted hop is never read.
+ */
+export function clientAddress(req: IncomingMessage, trusted: BlockList | undefined): string {
+  let address = plainAddress(req.socket.remoteAddress ?? '');
+  if (!trusted || !isTrusted(trusted, address)) return address;
+  const header = req.headers['x-forwarded-for'];
+  const hops = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = plainAddress(hops[i] as string);
+    if (!isIP(hop)) break;
+    address = hop;
+    if (!isTrusted(trusted, hop)) break;
+  }
+  return address;
+}
+
+/** Who a request comes from, as read before its body. */
+export interface Who {
+  /** Its address (the trusted proxy's word for it, if any). */
+  address: string;
+  /** The Mcp-Session-Id sent, verified or not; and its claims when verified. */
+  sessionHeader: string | undefined;
+  claims: SessionClaims | undefined;
+  /** Its verified session, else its address: for fair shares of places and of the upstream. */
+  anchor: string;
+  /** Its own upstream key, and that key's digest where callers' keys are used (else ''). */
+  apiKey: string | undefined;
+  keyId: string;
+  /** Anchor and key together, opaque: what a tool keeps per caller. */
+  share: string;
+}
+
+/** New x-api-key values a caller may bring (where callers' keys are used): as sessions, 60 then 1 a second. */
+const KEY_RATE = { burst: 60, perSecond: 1 };
+/** Keys remembered per caller and key (anchor and key digest, never the key), the least recent forgotten. */
+const KNOWN_KEYS = 10_000;
+
+/**
+ * The gate (checks on what any request carries, in order: the host and origin it names, its bearer token,
+ * its method, the server still open) and the identity read behind it, with its one guard: a caller that
+ * brings new keys pays for each as for a new session.
+ */
+export function createIdentity(
+  options: HttpOptions,
+  sessions: Sessions,
+  callerKeys: boolean,
+  closing: () => boolean,
+) {
+  const verifier = options.token ? tokenVerifier(options.token) : undefined;
+  const trusted = trustedProxies(options.trustProxy ?? []);
+  // Host names, as the SDK's checks take them; an empty list of hosts (bound beyond loopback, none given)
+  // accepts any.
+  const hosts = options.allowedHosts.length
+    ? options.allowedHosts.map((h) => hostnameOf(`http://${h}`))
+    : isLoopback(options.host)
+      ? localhostAllowedHostnames()
+      : [];
+  const origins = options.allowedOrigins.length
+    ? options.allowedOrigins.map(hostnameOf)
+    : localhostAllowedOrigins();
+  const newKeys = new TokenBuckets(KEY_RATE.burst, KEY_RATE.perSecond);
+  const knownKeys = new Lru<string, true>(KNOWN_KEYS);
+
+  const gate: Guard<IncomingMessage>[] = [
+    // DNS rebinding: a browser page must not reach a local server through a name it controls. The SDK's
+    // checks compare host names (any port): what a rebinding page controls is the name.
+    (req) => {
+      const host = validateHostHeader(req.headers.host, hosts);
+      return hosts.length && !host.ok ? refused(403, host.message) : undefined;
+    },
+    (req) => {
+      const origin = validateOriginHeader(req.headers.origin, origins);
+      return origin.ok ? undefined : refused(403, origin.message);
+    },
+    async (req) => {
+      if (!verifier) return undefined;
+      try {
+        await verifyBearerToken(req.headers.authorization, { verifier });
+        return undefined;
+      } catch (error) {
+        // The SDK's challenge, as it writes it (WWW-Authenticate, an OAuth error body).
+        const challenge = bearerAuthChallengeResponse(error);
+        const body: unknown = await challenge.json();
+        return { status: challenge.status, headers: Object.fromEntries(challenge.headers), body };
+      }
+    },
+    (req) =>
+      req.method === 'POST'
+        ? undefined
+        : refused(405, 'Method not allowed: this server is stateless; POST JSON-RPC to /mcp', {
+            headers: { allow: 'POST' },
+          }),
+    () => (closing() ? refused(503, 'Server shutting down', { retryAfter: 1 }) : undefined),
+  ];
+
+  /** A new key costs its caller as a new session does: a stream of made-up keys is a trickle. */
+  const newKey: Guard<Who> = ({ anchor, keyId }) => {
+    if (!keyId) return undefined;
+    const known = `${anchor} ${keyId}`;
+    if (!knownKeys.delete(known)) {
+      const wait = newKeys.take(anchor);
+      if (wait > 0)
+        return refused(429, `Too many new API keys from this caller: retry after ${wait} s`, {
+          retryAfter: wait,
+          close: true,
+        });
+    }
+    knownKeys.set(known, true);
+    return undefined;
+  };
+
+  return {
+    /** The gate's first refusal of this request, if any. */
+    check: (req: IncomingMessage) => firstRefusal(gate, req),
+    newKey,
+    /** Who asks, from its address, its session header (verified here) and its key. */
+    identify(req: IncomingMessage): Who {
+      const address = clientAddress(req, trusted);
+      const sessionHeader = headerOf(req, 'mcp-session-id');
+      const claims = sessionHeader === undefined ? undefined : sessions.verify(sessionHeader);
+      const anchor = claims ? `session ${sessionHeader}` : `address ${address}`;
+      const apiKey = headerOf(req, 'x-api-key')?.trim() || undefined;
+      const keyId = callerKeys && apiKey ? digest(apiKey).toString('base64') : '';
+      const share = digest(`${anchor}\u0000${keyId}`).toString('base64url').slice(0, 22);
+      return { address, sessionHeader, claims, anchor, apiKey, keyId, share };
+    },
+  };
+}

@@ -1,0 +1,61 @@
+// A request the server does not handle is answered here, and only here: each guard of admission says why
+// in a Refusal, and `writeRefusal` writes it.
+import type { ServerResponse } from 'node:http';
+
+/** Why a request is not handled, as its answer says it. */
+export interface Refusal {
+  status: number;
+  /** The JSON-RPC error's code (default -32000, the server's own) and message. */
+  code?: number;
+  message?: string;
+  /** Seconds, sent as Retry-After. */
+  retryAfter?: number;
+  /** The connection is closed after the answer: the body was not read, or not to its end. */
+  close?: boolean;
+  headers?: Record<string, string>;
+  /** The JSON-RPC error's data. */
+  data?: Record<string, unknown>;
+  /** A JSON body other than a JSON-RPC error (a bad target, the bearer challenge, a probe's answer). */
+  body?: unknown;
+}
+
+/** A check of admission: a refusal, or undefined to let the request on. */
+export type Guard<C> = (context: C) => Refusal | undefined | Promise<Refusal | undefined>;
+
+/** A refusal with this status and message (code -32000 unless given). */
+export const refused = (
+  status: number,
+  message: string,
+  more: Omit<Refusal, 'status' | 'message'> = {},
+): Refusal => ({ status, message, ...more });
+
+/** The first refusal of the guards, in their order; undefined when all let the request on. */
+export async function firstRefusal<C>(guards: readonly Guard<C>[], context: C): Promise<Refusal | undefined> {
+  for (const guard of guards) {
+    const verdict = guard(context);
+    const refusal = verdict instanceof Promise ? await verdict : verdict;
+    if (refusal) return refusal;
+  }
+  return undefined;
+}
+
+/** Writes a refusal (nothing, if an answer has begun already). */
+export function writeRefusal(res: ServerResponse, r: Refusal): void {
+  if (res.headersSent) return;
+  if (r.close) res.shouldKeepAlive = false;
+  const body =
+    r.body !== undefined
+      ? r.body
+      : {
+          jsonrpc: '2.0',
+          error: { code: r.code ?? -32000, message: r.message, ...(r.data ? { data: r.data } : {}) },
+          id: null,
+        };
+  res.writeHead(r.status, {
+    'content-type': 'application/json',
+    ...(r.retryAfter === undefined ? {} : { 'retry-after': String(r.retryAfter) }),
+    ...(r.close ? { connection: 'close' } : {}),
+    ...r.headers,
+  });
+  res.end(JSON.stringify(body));
+}
