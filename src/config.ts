@@ -1,6 +1,5 @@
 // Every environment variable the server reads, in one table: its name, its zod schema (bounds, default)
 // and its line in --help. The environment is parsed once; --help is written from the same table.
-import { isIP } from 'node:net';
 import * as z from 'zod';
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
@@ -21,9 +20,12 @@ const list = z
       .filter(Boolean),
   )
   .default([]);
+const IPV4 = /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+/** An IPv4 or IPv6 address (the URL parser checks IPv6; node:net is not imported: the view's bundle reads this module). */
+const isAddress = (a: string) => IPV4.test(a) || (/^[\da-f:.]+$/i.test(a) && URL.canParse(`http://[${a}]/`));
 const isProxy = (entry: string) => {
   const [address = '', bits, extra] = entry.split('/');
-  return isIP(address) !== 0 && extra === undefined && (bits === undefined || /^\d{1,3}$/.test(bits));
+  return isAddress(address) && extra === undefined && (bits === undefined || /^\d{1,3}$/.test(bits));
 };
 
 /**
