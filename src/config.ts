@@ -1,55 +1,202 @@
+// Every environment variable the server reads, in one table: its name, its zod schema (bounds, default)
+// and its line in --help. The environment is parsed once; --help is written from the same table.
 import * as z from 'zod';
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export interface Config {
-  apiKey: string | undefined;
-  baseUrl: string | undefined;
-  timeoutMs: number;
-  maxRetries: number;
-  maxConcurrency: number;
-  logLevel: LogLevel;
-  httpToken: string | undefined;
-  /** The time one run_analysis program may run. */
-  analysisTimeoutMs: number;
-  /** The upstream requests one run_analysis program may make. */
-  analysisMaxRequests: number;
-}
-
-export const ENV = {
-  apiKey: 'STREAMER_ANALYTICS_API_KEY',
-  baseUrl: 'STREAMER_ANALYTICS_BASE_URL',
-  timeoutMs: 'STREAMER_ANALYTICS_TIMEOUT_MS',
-  maxRetries: 'STREAMER_ANALYTICS_MAX_RETRIES',
-  maxConcurrency: 'STREAMER_ANALYTICS_MAX_CONCURRENCY',
-  logLevel: 'STREAMER_ANALYTICS_LOG_LEVEL',
-  httpToken: 'STREAMER_ANALYTICS_HTTP_TOKEN',
-  analysisTimeoutMs: 'STREAMER_ANALYTICS_ANALYSIS_TIMEOUT_MS',
-  analysisMaxRequests: 'STREAMER_ANALYTICS_ANALYSIS_MAX_REQUESTS',
-  demo: 'STREAMER_ANALYTICS_DEMO',
-} as const satisfies Record<keyof Config | 'demo', string>;
+/** The defaults other modules state (run_analysis's limits, in its description and errors). */
+export const DEFAULTS = { analysisTimeoutMs: 30_000, analysisMaxRequests: 200 } as const;
 
 const int = (min: number, max: number, fallback: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
+/** A comma-separated list, each entry trimmed, empty entries dropped. */
+const list = z
+  .string()
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
+  .default([]);
+const IPV4 = /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+/** An IPv4 or IPv6 address (the URL parser checks IPv6; node:net is not imported: the view's bundle reads this module). */
+const isAddress = (a: string) => IPV4.test(a) || (/^[\da-f:.]+$/i.test(a) && URL.canParse(`http://[${a}]/`));
+const isProxy = (entry: string) => {
+  const [address = '', bits, extra] = entry.split('/');
+  return isAddress(address) && extra === undefined && (bits === undefined || /^\d{1,3}$/.test(bits));
+};
 
-const schema = z.object({
-  apiKey: z.string().optional(),
-  baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
-  timeoutMs: int(100, 600_000, 15_000),
-  maxRetries: int(0, 10, 2),
-  maxConcurrency: int(1, 64, 4),
-  logLevel: z.enum(LOG_LEVELS).default('warn'),
-  httpToken: z.string().optional(),
-  analysisTimeoutMs: int(100, 600_000, 30_000),
-  analysisMaxRequests: int(1, 10_000, 200),
+/**
+ * One entry per variable. `http`: read only by --http, and an invalid value stops --http from starting
+ * (an operator's deployment, not a desktop user's setting); any other invalid value falls back to its
+ * default with a problem reported, so the server always starts and can explain itself.
+ */
+interface Setting {
+  name: string;
+  schema: z.ZodType;
+  help: string;
+  http?: true;
+  /** The flag that overrides it (--http's own). */
+  flag?: string;
+}
+
+const SETTINGS = {
+  apiKey: {
+    name: 'STREAMER_ANALYTICS_API_KEY',
+    schema: z.string().optional(),
+    help: 'API key, sent as x-api-key (required for real data)',
+  },
+  baseUrl: {
+    name: 'STREAMER_ANALYTICS_BASE_URL',
+    schema: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    help: 'service base address, path prefix allowed (required for real data)',
+  },
+  timeoutMs: {
+    name: 'STREAMER_ANALYTICS_TIMEOUT_MS',
+    schema: int(100, 600_000, 15_000),
+    help: 'per upstream request, 100-600000',
+  },
+  maxRetries: {
+    name: 'STREAMER_ANALYTICS_MAX_RETRIES',
+    schema: int(0, 10, 2),
+    help: 'retries on 429, 5xx, network errors, timeouts, 0-10',
+  },
+  maxConcurrency: {
+    name: 'STREAMER_ANALYTICS_MAX_CONCURRENCY',
+    schema: int(1, 64, 4),
+    help: 'upstream requests in flight at once, 1-64',
+  },
+  logLevel: {
+    name: 'STREAMER_ANALYTICS_LOG_LEVEL',
+    schema: z.enum(LOG_LEVELS).default('warn'),
+    help: `stderr log level: ${LOG_LEVELS.join(', ')}`,
+  },
+  httpToken: {
+    name: 'STREAMER_ANALYTICS_HTTP_TOKEN',
+    schema: z.string().optional(),
+    help: 'bearer token required by --http (needed to bind beyond loopback)',
+  },
+  analysisTimeoutMs: {
+    name: 'STREAMER_ANALYTICS_ANALYSIS_TIMEOUT_MS',
+    schema: int(100, 600_000, DEFAULTS.analysisTimeoutMs),
+    help: 'the time one run_analysis program may run, 100-600000',
+  },
+  analysisMaxRequests: {
+    name: 'STREAMER_ANALYTICS_ANALYSIS_MAX_REQUESTS',
+    schema: int(1, 10_000, DEFAULTS.analysisMaxRequests),
+    help: 'the upstream requests one run_analysis program may make, 1-10000',
+  },
+  databaseUrl: {
+    name: 'STREAMER_ANALYTICS_DATABASE_URL',
+    schema: z
+      .string()
+      .refine(
+        (v) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) || /^(file|postgres|postgresql):\/\//i.test(v),
+        'must be a path, a file: URL, a postgres:// or postgresql:// URL, or off',
+      )
+      .optional(),
+    help: "history and watchlists: a path or file: URL (SQLite), postgres:// (PostgreSQL), or off (default: an SQLite file in the platform's data folder)",
+  },
+  historyDays: {
+    name: 'STREAMER_ANALYTICS_HISTORY_DAYS',
+    schema: int(1, 3650, 400),
+    help: 'days observations are kept, 1-3650',
+  },
+  watchIntervalMinutes: {
+    name: 'STREAMER_ANALYTICS_WATCH_INTERVAL_MINUTES',
+    // At most a week: a timer past 2^31 ms (about 24.8 days) would fire at once.
+    schema: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(10_080)
+      .refine((v) => v === 0 || v >= 15, 'must be 0 (off) or at least 15')
+      .default(0),
+    help: '--http only: re-check every watchlist every so many minutes; 0 is off, else 15-10080',
+  },
   // What a desktop bundle passes for a boolean setting: "true" or "false".
-  demo: z
-    .string()
-    .regex(/^(true|false|1|0)$/i, 'must be true or false')
-    .transform((v) => /^(true|1)$/i.test(v))
-    .default(false),
-});
+  demo: {
+    name: 'STREAMER_ANALYTICS_DEMO',
+    schema: z
+      .string()
+      .regex(/^(true|false|1|0)$/i, 'must be true or false')
+      .transform((v) => /^(true|1)$/i.test(v))
+      .default(false),
+    help: 'true: the same as --demo',
+  },
+  httpHost: {
+    name: 'STREAMER_ANALYTICS_HTTP_HOST',
+    schema: z.string().default('127.0.0.1'),
+    help: 'the address --http listens on',
+    http: true,
+    flag: '--host',
+  },
+  httpPort: {
+    name: 'STREAMER_ANALYTICS_HTTP_PORT',
+    schema: z.coerce
+      .number({ error: 'must be a whole number from 0 to 65535' })
+      .int('must be a whole number from 0 to 65535')
+      .min(0, 'must be a whole number from 0 to 65535')
+      .max(65_535, 'must be a whole number from 0 to 65535')
+      .default(3333),
+    help: 'the port --http listens on',
+    http: true,
+    flag: '--port',
+  },
+  httpAllowedHosts: {
+    name: 'STREAMER_ANALYTICS_HTTP_ALLOWED_HOSTS',
+    schema: list.transform((hosts) => hosts.map((h) => h.toLowerCase())),
+    help: 'Host header values --http accepts, comma-separated (default: loopback names)',
+    http: true,
+    flag: '--allowed-hosts',
+  },
+  httpAllowedOrigins: {
+    name: 'STREAMER_ANALYTICS_HTTP_ALLOWED_ORIGINS',
+    schema: list,
+    help: 'browser Origins --http accepts, comma-separated',
+    http: true,
+    flag: '--allowed-origins',
+  },
+  httpTrustProxy: {
+    name: 'STREAMER_ANALYTICS_HTTP_TRUST_PROXY',
+    schema: list.superRefine((entries, ctx) => {
+      const wrong = entries.find((e) => !isProxy(e));
+      if (wrong !== undefined) ctx.addIssue({ code: 'custom', message: `not an address or CIDR: ${wrong}` });
+    }),
+    help: 'proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For --http reads',
+    http: true,
+  },
+  httpSendTimeoutMs: {
+    name: 'STREAMER_ANALYTICS_HTTP_SEND_TIMEOUT_MS',
+    schema: z.coerce
+      .number({ error: 'must be a whole number from 100 to 600000' })
+      .int('must be a whole number from 100 to 600000')
+      .min(100, 'must be a whole number from 100 to 600000')
+      .max(600_000, 'must be a whole number from 100 to 600000')
+      .default(30_000),
+    help: 'a client taking nothing of its answer this long is disconnected',
+    http: true,
+  },
+} as const satisfies Record<string, Setting>;
+
+type Key = keyof typeof SETTINGS;
+type Values = { [K in Key]: z.output<(typeof SETTINGS)[K]['schema']> };
+
+/** The configuration the server runs with (STREAMER_ANALYTICS_DEMO is read apart: `LoadedConfig.demo`). */
+export type Config = Omit<Values, 'demo'>;
+
+/** Each setting's environment variable. */
+export const ENV = Object.fromEntries(Object.entries(SETTINGS).map(([k, s]) => [k, s.name])) as {
+  [K in Key]: (typeof SETTINGS)[K]['name'];
+};
+
+const schema = z.object(
+  Object.fromEntries(Object.entries(SETTINGS).map(([k, s]) => [k, s.schema])) as {
+    [K in Key]: (typeof SETTINGS)[K]['schema'];
+  },
+);
 
 /** A value that is empty, or still the desktop bundle's `${user_config.X}` placeholder, counts as unset. */
 export function envValue(raw: string | undefined): string | undefined {
@@ -64,36 +211,61 @@ export interface LoadedConfig {
   demo: boolean;
   /** Variables whose value was invalid and replaced by the default (or left unset), one line each. */
   problems: string[];
+  /** --http's settings (or flags) that are invalid: --http refuses to start with them, one line each. */
+  httpProblems: string[];
 }
 
-/**
- * Reads the configuration from the environment once. Never throws: an invalid value is reported
- * in `problems` and falls back to its default, so the server always starts and can explain itself.
- */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
-  const raw: Record<string, string | undefined> = {};
-  for (const [key, name] of Object.entries(ENV)) raw[key] = envValue(env[name]);
+/** --http's flags, which override their variables. */
+export type HttpFlags = Partial<Record<'host' | 'port' | 'allowed-hosts' | 'allowed-origins', string>>;
 
+/**
+ * Reads the configuration from the environment (and --http's flags) with one parse. Never throws: an
+ * invalid value is reported in `problems` (or `httpProblems`) and falls back to its default.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: HttpFlags = {}): LoadedConfig {
+  const raw: Record<string, string | undefined> = {};
+  const fromFlag = new Set<Key>();
+  for (const [key, setting] of Object.entries(SETTINGS) as Array<[Key, Setting]>) {
+    const flagged = setting.flag ? flags[setting.flag.slice(2) as keyof HttpFlags] : undefined;
+    if (flagged !== undefined) fromFlag.add(key);
+    raw[key] = flagged ?? envValue(env[setting.name]);
+  }
   const problems: string[] = [];
-  const parsed = schema.safeParse(raw);
+  const httpProblems: string[] = [];
+  let parsed = schema.safeParse(raw);
+  // Only when a value is wrong is the rest parsed again, without it.
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      const key = String(issue.path[0]) as keyof typeof ENV;
-      problems.push(
-        `${ENV[key]} ${describeProblem(issue)}; using ${key === 'baseUrl' ? 'none' : key === 'demo' ? 'false' : 'the default'}`,
-      );
+      const key = String(issue.path[0]) as Key;
+      const setting: Setting = SETTINGS[key];
+      if (setting.http) {
+        const name = fromFlag.has(key) ? setting.flag : setting.name;
+        const got = issue.code === 'custom' ? '' : `, got ${raw[key]}`;
+        httpProblems.push(`${name}: ${describeProblem(issue)}${got}`);
+      } else
+        problems.push(
+          `${setting.name} ${describeProblem(issue)}; using ${key === 'baseUrl' ? 'none' : key === 'demo' ? 'false' : 'the default'}`,
+        );
       delete raw[key];
     }
+    parsed = schema.safeParse(raw);
   }
-  const { demo, ...config } = schema.parse(raw);
-  return {
-    config: { ...config, apiKey: config.apiKey, baseUrl: config.baseUrl, httpToken: config.httpToken },
-    demo,
-    problems,
+  if (!parsed.success) throw new Error('configuration defaults do not parse');
+  const { demo, ...values } = parsed.data;
+  // Unset values stay as keys, undefined: a Config always names every setting.
+  const config: Config = {
+    ...values,
+    apiKey: values.apiKey,
+    baseUrl: values.baseUrl,
+    httpToken: values.httpToken,
+    databaseUrl: values.databaseUrl,
   };
+  return { config, demo, problems, httpProblems };
 }
 
 function describeProblem(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'custom') return issue.message;
+  if (issue.message.startsWith('must')) return issue.message;
   if (issue.code === 'too_small') return `must be at least ${issue.minimum}`;
   if (issue.code === 'too_big') return `must be at most ${issue.maximum}`;
   if (issue.code === 'invalid_value') return `must be one of ${issue.values.join(', ')}`;
@@ -101,8 +273,23 @@ function describeProblem(issue: z.core.$ZodIssue): string {
   return issue.message;
 }
 
+/** The `Environment:` lines of --help: every variable the configuration reads, with its default. */
+export function environmentHelp(): string {
+  const entries = Object.values(SETTINGS) as Setting[];
+  const width = Math.max(...entries.map((s) => s.name.length)) + 2;
+  return entries
+    .map((s) => {
+      const fallback = s.schema.safeParse(undefined);
+      const value = fallback.success ? fallback.data : undefined;
+      const shown =
+        value === undefined || (Array.isArray(value) && !value.length) ? '' : ` (default ${value})`;
+      return `  ${s.name.padEnd(width)}${s.help}${shown}${s.flag ? `; ${s.flag} overrides it` : ''}`;
+    })
+    .join('\n');
+}
+
 /** What is missing before any upstream call can be made; empty when the server is ready. */
-export function missingSettings(config: Config): string[] {
+export function missingSettings(config: Pick<Config, 'apiKey' | 'baseUrl'>): string[] {
   const missing: string[] = [];
   if (!config.apiKey) missing.push(ENV.apiKey);
   if (!config.baseUrl) missing.push(ENV.baseUrl);

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Upstream } from './api/client.js';
-import { type Config, ENV, envValue, loadConfig } from './config.js';
+import { type Config, ENV, environmentHelp, loadConfig } from './config.js';
 import { connectionProblem, type SetupPlace } from './format/errors.js';
 import { createLogger, type Logger } from './log.js';
 import { createClient, createServer } from './server.js';
@@ -20,16 +20,8 @@ Usage:
   ${NAME} --help     this text
   ${NAME} --version  the version
 
-Environment:
-  ${ENV.apiKey}          API key, sent as x-api-key (required for real data)
-  ${ENV.baseUrl}         service base address, path prefix allowed (required for real data)
-  ${ENV.timeoutMs}       per upstream request (default 15000)
-  ${ENV.maxRetries}      retries on 429, 5xx, network errors, timeouts (default 2)
-  ${ENV.maxConcurrency}  upstream requests in flight at once (default 4)
-  ${ENV.logLevel}        stderr log level: error, warn, info, debug (default warn)
-  ${ENV.httpToken}        bearer token required by --http (needed to bind beyond loopback)
-  ${ENV.demo}              true: the same as --demo (default false)
-  STREAMER_ANALYTICS_HTTP_HOST, _PORT, _ALLOWED_HOSTS, _ALLOWED_ORIGINS   the --http flags, from the environment
+Environment (an empty value counts as unset):
+${environmentHelp()}
 `;
 
 async function main(): Promise<number | undefined> {
@@ -49,7 +41,11 @@ async function main(): Promise<number | undefined> {
     return 0;
   }
 
-  const { config, problems, demo: demoSetting } = loadConfig();
+  const { config, problems, httpProblems, demo: demoSetting } = loadConfig(process.env, flags);
+  if (flags.http && httpProblems.length) {
+    process.stderr.write(`${httpProblems.join('\n')}\n`);
+    return 2;
+  }
   // The flag, or the environment (the desktop bundle's "Demo mode" setting): the same demo either way.
   const demo = flags.demo === true || demoSetting;
   let stopSimulator = async () => {};
@@ -70,7 +66,7 @@ async function main(): Promise<number | undefined> {
     await client?.close();
     await stopSimulator();
   };
-  if (flags.http) return serveOverHttp(flags, config, logger, problems, client, cleanup, demo);
+  if (flags.http) return serveOverHttp(config, logger, problems, client, cleanup, demo);
   serveStdio(
     () =>
       createServer({
@@ -90,7 +86,6 @@ async function main(): Promise<number | undefined> {
 const PROBE_MS = 3_000;
 
 async function serveOverHttp(
-  flags: ReturnType<typeof parse>,
   config: Config,
   logger: Logger,
   problems: string[],
@@ -98,7 +93,7 @@ async function serveOverHttp(
   cleanup: () => Promise<void>,
   demo: boolean,
 ): Promise<number | undefined> {
-  const [{ HTTP_DEFAULTS, serveHttp, trustedProxies }, { ClientPool }] = await Promise.all([
+  const [{ HTTP_DEFAULTS, serveHttp }, { ClientPool }] = await Promise.all([
     import('./transports/http.js'),
     import('./api/pool.js'),
   ]);
@@ -111,31 +106,6 @@ async function serveOverHttp(
           64,
           (clients) => logger.debug('upstream client opened for a caller key', { clients }),
         );
-  const env = (name: string) => envValue(process.env[`STREAMER_ANALYTICS_HTTP_${name}`]);
-  const list = (value: string | undefined) =>
-    (value ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-  const port = Number(flags.port ?? env('PORT') ?? HTTP_DEFAULTS.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    process.stderr.write(`--port must be a whole number from 0 to 65535, got ${flags.port ?? env('PORT')}\n`);
-    return 2;
-  }
-  const trustProxy = list(env('TRUST_PROXY'));
-  try {
-    trustedProxies(trustProxy);
-  } catch (error) {
-    process.stderr.write(`STREAMER_ANALYTICS_HTTP_TRUST_PROXY: ${(error as Error).message}\n`);
-    return 2;
-  }
-  const sendTimeoutMs = Number(env('SEND_TIMEOUT_MS') ?? HTTP_DEFAULTS.sendTimeoutMs);
-  if (!Number.isInteger(sendTimeoutMs) || sendTimeoutMs < 100 || sendTimeoutMs > 600_000) {
-    process.stderr.write(
-      `STREAMER_ANALYTICS_HTTP_SEND_TIMEOUT_MS must be a whole number from 100 to 600000, got ${env('SEND_TIMEOUT_MS')}\n`,
-    );
-    return 2;
-  }
   let readiness: { at: number; value: Promise<{ ready: boolean; detail: string }> } | undefined;
   // What /readyz checked, said in its detail: the base URL is set, and the upstream answers GET /health
   // (with the server key when there is one; without a key otherwise, where any answer below 500 shows the
@@ -173,13 +143,13 @@ async function serveOverHttp(
     const http = await serveHttp(
       {
         ...HTTP_DEFAULTS,
-        host: flags.host ?? env('HOST') ?? HTTP_DEFAULTS.host,
-        port,
+        host: config.httpHost,
+        port: config.httpPort,
         token: config.httpToken,
-        allowedHosts: list(flags['allowed-hosts'] ?? env('ALLOWED_HOSTS')).map((h) => h.toLowerCase()),
-        allowedOrigins: list(flags['allowed-origins'] ?? env('ALLOWED_ORIGINS')),
-        trustProxy,
-        sendTimeoutMs,
+        allowedHosts: config.httpAllowedHosts,
+        allowedOrigins: config.httpAllowedOrigins,
+        trustProxy: config.httpTrustProxy,
+        sendTimeoutMs: config.httpSendTimeoutMs,
       },
       {
         logger,

@@ -2,13 +2,13 @@
 // upstream string cleaned and capped, only the ids that were asked for (others counted as unexpected), rows
 // capped with the cap stated. The view itself imports only VIEW_DATA_KEY from here.
 import type { ApiRequest } from './api/client.js';
+import { batches, requestFor } from './api/endpoints.js';
 import { asArray, asRecord, failures as failureGroups, type ItemError } from './format/batch.js';
 import type { Finding } from './format/botting.js';
 import { dailySeries, type HourlyGrid, hourlyGrid, numberedDays } from './format/heatmap.js';
 import { mainSeries, messageOf, numberOf, readSeries, idOf as shapeIdOf } from './format/shape.js';
 import { clean } from './format/text.js';
 import { LOOKUP_BATCH, NOT_COVERED, streamerLookup, UNCOVERED_PLATFORM } from './tools/coverage.js';
-import { SHAPES } from './tools/shared.js';
 
 /** Where a result carries its MCP Apps view's data (read by the server and by the view). */
 export const VIEW_DATA_KEY = 'streamer-analytics/view';
@@ -186,8 +186,7 @@ export async function streamerRecords(
   platform: string,
 ): Promise<Map<string, Record<string, unknown>>> {
   const wanted = new Set(mintIds);
-  const chunks: string[][] = [];
-  for (let at = 0; at < mintIds.length; at += LOOKUP_BATCH) chunks.push(mintIds.slice(at, at + LOOKUP_BATCH));
+  const chunks = batches(mintIds, LOOKUP_BATCH);
   const bodies = await Promise.all(
     chunks.map((ids) =>
       send(streamerLookup(ids, chain, platform)).catch(() => ({}) as Record<string, unknown>),
@@ -359,12 +358,15 @@ export async function tokenNames(
   platform: string,
 ): Promise<Map<string, TokenNames>> {
   try {
-    const body = await send({
-      method: 'POST',
-      path: '/streamers',
-      shape: SHAPES.streamers,
-      body: { tokenAddresses: mintIds.slice(0, 100), limit: 100, page: 1, chain, platform },
-    });
+    const body = await send(
+      requestFor('streamers', {
+        tokenAddresses: mintIds.slice(0, LOOKUP_BATCH),
+        limit: LOOKUP_BATCH,
+        page: 1,
+        chain,
+        platform,
+      }),
+    );
     const wanted = new Set(mintIds);
     return new Map(
       asArray(body.data)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envValue, loadConfig, missingSettings } from '../src/config.js';
+import { ENV, environmentHelp, envValue, loadConfig, missingSettings } from '../src/config.js';
 import { createLogger } from '../src/log.js';
 
 describe('configuration from the environment', () => {
@@ -16,6 +16,15 @@ describe('configuration from the environment', () => {
       httpToken: undefined,
       analysisTimeoutMs: 30_000,
       analysisMaxRequests: 200,
+      databaseUrl: undefined,
+      historyDays: 400,
+      watchIntervalMinutes: 0,
+      httpHost: '127.0.0.1',
+      httpPort: 3333,
+      httpAllowedHosts: [],
+      httpAllowedOrigins: [],
+      httpTrustProxy: [],
+      httpSendTimeoutMs: 30_000,
     });
     expect(problems).toEqual([]);
     expect(missingSettings(config)).toEqual(['STREAMER_ANALYTICS_API_KEY', 'STREAMER_ANALYTICS_BASE_URL']);
@@ -32,6 +41,15 @@ describe('configuration from the environment', () => {
       STREAMER_ANALYTICS_HTTP_TOKEN: 'tok',
       STREAMER_ANALYTICS_ANALYSIS_TIMEOUT_MS: '5000',
       STREAMER_ANALYTICS_ANALYSIS_MAX_REQUESTS: '50',
+      STREAMER_ANALYTICS_DATABASE_URL: 'postgres://db.example/history',
+      STREAMER_ANALYTICS_HISTORY_DAYS: '30',
+      STREAMER_ANALYTICS_WATCH_INTERVAL_MINUTES: '60',
+      STREAMER_ANALYTICS_HTTP_HOST: '0.0.0.0',
+      STREAMER_ANALYTICS_HTTP_PORT: '8080',
+      STREAMER_ANALYTICS_HTTP_ALLOWED_HOSTS: 'MCP.example.com, other.example',
+      STREAMER_ANALYTICS_HTTP_ALLOWED_ORIGINS: 'https://app.example',
+      STREAMER_ANALYTICS_HTTP_TRUST_PROXY: '10.0.0.0/8,127.0.0.1',
+      STREAMER_ANALYTICS_HTTP_SEND_TIMEOUT_MS: '1000',
     });
     expect(config).toEqual({
       apiKey: 'k1',
@@ -43,6 +61,15 @@ describe('configuration from the environment', () => {
       httpToken: 'tok',
       analysisTimeoutMs: 5000,
       analysisMaxRequests: 50,
+      databaseUrl: 'postgres://db.example/history',
+      historyDays: 30,
+      watchIntervalMinutes: 60,
+      httpHost: '0.0.0.0',
+      httpPort: 8080,
+      httpAllowedHosts: ['mcp.example.com', 'other.example'],
+      httpAllowedOrigins: ['https://app.example'],
+      httpTrustProxy: ['10.0.0.0/8', '127.0.0.1'],
+      httpSendTimeoutMs: 1000,
     });
     expect(missingSettings(config)).toEqual([]);
   });
@@ -99,6 +126,50 @@ describe('configuration from the environment', () => {
       'STREAMER_ANALYTICS_LOG_LEVEL must be one of error, warn, info, debug; using the default',
       'STREAMER_ANALYTICS_DEMO must be true or false; using false',
     ]);
+  });
+});
+
+describe('history and --http settings', () => {
+  it('bounds the history settings, falling back to their defaults', () => {
+    const { config, problems } = loadConfig({
+      STREAMER_ANALYTICS_HISTORY_DAYS: '4000',
+      STREAMER_ANALYTICS_WATCH_INTERVAL_MINUTES: '5',
+      STREAMER_ANALYTICS_DATABASE_URL: 'mysql://db.example/x',
+    });
+    expect(config).toMatchObject({ historyDays: 400, watchIntervalMinutes: 0, databaseUrl: undefined });
+    expect(problems).toEqual([
+      'STREAMER_ANALYTICS_DATABASE_URL must be a path, a file: URL, a postgres:// or postgresql:// URL, or off; using the default',
+      'STREAMER_ANALYTICS_HISTORY_DAYS must be at most 3650; using the default',
+      'STREAMER_ANALYTICS_WATCH_INTERVAL_MINUTES must be 0 (off) or at least 15; using the default',
+    ]);
+    for (const url of ['off', '/var/lib/x.db', 'file:///tmp/x.db', 'postgresql://u@h/db', 'C:\\data\\x.db'])
+      expect(loadConfig({ STREAMER_ANALYTICS_DATABASE_URL: url }).config.databaseUrl).toBe(url);
+  });
+
+  it("reports --http's invalid settings apart (--http refuses to start), a flag named as the flag", () => {
+    const { httpProblems, problems } = loadConfig(
+      {
+        STREAMER_ANALYTICS_HTTP_PORT: '3333',
+        STREAMER_ANALYTICS_HTTP_TRUST_PROXY: 'proxy.example',
+        STREAMER_ANALYTICS_HTTP_SEND_TIMEOUT_MS: '10',
+      },
+      { port: '70000' },
+    );
+    expect(problems).toEqual([]);
+    expect(httpProblems).toEqual([
+      '--port: must be a whole number from 0 to 65535, got 70000',
+      'STREAMER_ANALYTICS_HTTP_TRUST_PROXY: not an address or CIDR: proxy.example',
+      'STREAMER_ANALYTICS_HTTP_SEND_TIMEOUT_MS: must be a whole number from 100 to 600000, got 10',
+    ]);
+  });
+
+  it('lists every variable it reads in --help, with its default', () => {
+    const help = environmentHelp();
+    for (const name of Object.values(ENV)) expect(help).toContain(name);
+    expect(help).toMatch(
+      /STREAMER_ANALYTICS_HISTORY_DAYS +days observations are kept, 1-3650 \(default 400\)/,
+    );
+    expect(help).toMatch(/STREAMER_ANALYTICS_HTTP_PORT +.*\(default 3333\); --port overrides it/);
   });
 });
 

@@ -18,7 +18,7 @@ import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/s
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { ApiClient, type ApiClientOptions } from '../src/api/client.js';
 import type { ApiError } from '../src/api/errors.js';
-import type { Config } from '../src/config.js';
+import { type Config, loadConfig } from '../src/config.js';
 import { type Logger, silentLogger } from '../src/log.js';
 import { createServer } from '../src/server.js';
 import { dialectName } from '../src/simulator/dialect.js';
@@ -50,6 +50,7 @@ export const SIM_KEY = 'test-key-7f3a9c1e5b2d';
 
 export function testConfig(sim: Simulator | undefined, overrides: Partial<Config> = {}): Config {
   return {
+    ...loadConfig({}).config,
     apiKey: sim ? sim.apiKey : undefined,
     baseUrl: sim ? sim.url : undefined,
     // Far above what a loaded machine takes to answer: a test that wants a timeout sets its own.

@@ -1,18 +1,10 @@
 import type { Agent, Dispatcher } from 'undici';
 import { messageOf as readMessage } from '../format/shape.js';
 import { type Callers, Limiter } from '../limits/places.js';
-import { Switch, sleep } from '../limits/switch.js';
+import { type Switch, sleep } from '../limits/switch.js';
 import type { Logger } from '../log.js';
 import { VERSION } from '../version.js';
-import {
-  cleanContentType,
-  describeBody,
-  parseBody,
-  readCapped,
-  type Shape,
-  scrubber,
-  shapeProblem,
-} from './body.js';
+import { cleanContentType, describeBody, parseBody, type Shape, scrubber, shapeProblem } from './body.js';
 import { Breaker, type BreakerOptions, CONFIGURATION_CODES, DEFAULT_BREAKER } from './breaker.js';
 import {
   ApiError,
@@ -86,15 +78,90 @@ const loadUndici = () => {
   return undici;
 };
 
-/** Joins the base URL (path prefix kept, trailing slash or not) with an API path and query. */
-export function buildUrl(baseUrl: string, path: string, query?: ApiRequest['query']): URL {
-  // The query is built first and the URL parsed once (setting url.searchParams re-serializes each time).
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value !== undefined) params.set(key, String(value));
+/** An API path with its query, as a string (form-encoded as URLSearchParams does; unset values left out). */
+export function pathWithQuery(path: string, query?: ApiRequest['query']): string {
+  let search = '';
+  for (const key in query) {
+    const value = query[key];
+    if (value === undefined) continue;
+    search += `${search ? '&' : '?'}${formEncode(key)}=${formEncode(String(value))}`;
   }
-  const search = params.size ? `?${params}` : '';
-  return new URL(baseUrl.replace(/\/+$/, '') + path + search);
+  return path + search;
+}
+
+const formEncode = (s: string) =>
+  /^[\w.*-]*$/.test(s)
+    ? s
+    : encodeURIComponent(s)
+        .replace(/%20/g, '+')
+        .replace(/[!'()~]/g, escapeChar);
+const escapeChar = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`;
+
+/** Joins the base URL (path prefix kept, trailing slash or not) with an API path and query. */
+export function buildUrl(baseUrl: string, path: string, query?: ApiRequest['query']): string {
+  return new URL(baseUrl.replace(/\/+$/, '') + pathWithQuery(path, query)).href;
+}
+
+/**
+ * Every attempt's deadline, kept by one timer for the client rather than a timer per attempt: attempts all
+ * have the same time limit, so they expire in the order they started, and the timer only ever waits for
+ * the oldest one still running. An attempt that ends marks its entry done; done entries are dropped when
+ * the timer passes them.
+ */
+interface Deadline {
+  at: number;
+  expire: (() => void) | undefined;
+}
+
+class Deadlines {
+  #queue: Deadline[] = [];
+  #head = 0;
+  #timer: NodeJS.Timeout | undefined;
+  readonly #ms: number;
+
+  constructor(ms: number) {
+    this.#ms = ms;
+  }
+
+  /** Calls `expire` once the time limit has passed, unless `done` was called first. */
+  add(expire: () => void): { done(): void } {
+    const entry: Deadline = { at: performance.now() + this.#ms, expire };
+    this.#queue.push(entry);
+    if (!this.#timer) this.#arm(this.#ms);
+    return {
+      done: () => {
+        entry.expire = undefined;
+      },
+    };
+  }
+
+  #arm(ms: number) {
+    // A pending request keeps the process alive by its socket; this timer alone must not.
+    this.#timer = setTimeout(this.#fire, ms).unref();
+  }
+
+  readonly #fire = () => {
+    this.#timer = undefined;
+    const now = performance.now();
+    while (this.#head < this.#queue.length) {
+      const entry = this.#queue[this.#head] as Deadline;
+      if (entry.expire && entry.at > now) {
+        this.#arm(entry.at - now);
+        break;
+      }
+      this.#head++;
+      const expire = entry.expire;
+      entry.expire = undefined;
+      expire?.();
+    }
+    if (this.#head === this.#queue.length) {
+      this.#queue = [];
+      this.#head = 0;
+    } else if (this.#head > 1024) {
+      this.#queue = this.#queue.slice(this.#head);
+      this.#head = 0;
+    }
+  };
 }
 
 /**
@@ -111,6 +178,11 @@ export class ApiClient implements Upstream {
   readonly #breaker: Breaker;
   readonly #inflight = new Map<string, SharedCall<ApiResponse>>();
   readonly #scrub: ReturnType<typeof scrubber>;
+  readonly #deadlines: Deadlines;
+  /** The base URL's origin, and its path prefix without a trailing slash, split once. */
+  readonly #origin: string;
+  readonly #prefix: string;
+  readonly #postHeaders: Record<string, string>;
   #closed = false;
 
   constructor(options: ApiClientOptions) {
@@ -130,13 +202,19 @@ export class ApiClient implements Upstream {
       'user-agent': `streamer-analytics-mcp/${VERSION}`,
       'x-api-key': options.apiKey,
     };
+    this.#postHeaders = { ...this.#headers, 'content-type': 'application/json' };
+    this.#deadlines = new Deadlines(options.timeoutMs);
+    const base = new URL(options.baseUrl);
+    this.#origin = base.origin;
+    this.#prefix = base.pathname.replace(/\/+$/, '');
   }
 
   /** Sends a request; identical requests already in flight share its answer instead of a second request. */
   request(req: ApiRequest, signal?: AbortSignal, caller = ''): Promise<ApiResponse> {
-    const url = buildUrl(this.#options.baseUrl, req.path, req.query);
+    // The path as sent (prefix, path, query), one string: no URL object per call.
+    const url = this.#prefix + pathWithQuery(req.path, req.query);
     const payload = req.method === 'POST' ? JSON.stringify(req.body ?? {}) : undefined;
-    const key = `${req.method} ${url.href} ${payload ?? ''}`;
+    const key = `${req.method} ${url} ${payload ?? ''}`;
     let shared = this.#inflight.get(key);
     if (!shared || shared.abandoned) {
       const call = new SharedCall((s, callers) => this.#send(req, url, payload, s, callers), caller);
@@ -150,7 +228,7 @@ export class ApiClient implements Upstream {
     return shared.join(signal, caller);
   }
 
-  async #send(req: ApiRequest, url: URL, payload: string | undefined, cancel: Switch, caller: Callers) {
+  async #send(req: ApiRequest, url: string, payload: string | undefined, cancel: Switch, caller: Callers) {
     const started = performance.now();
     for (let attempt = 0; ; attempt++) {
       try {
@@ -179,7 +257,7 @@ export class ApiClient implements Upstream {
         const delay = cancel.aborted || final ? undefined : retryDelay(error, attempt, this.#policy);
         if (delay === undefined) throw error;
         this.#options.logger.info('retrying upstream request', {
-          path: url.pathname,
+          path: req.path,
           attempt: attempt + 1,
           error: error.kind,
           status: error.detail.status,
@@ -204,41 +282,17 @@ export class ApiClient implements Upstream {
     return { active: this.#limiter.active, waiting: this.#limiter.waiting };
   }
 
-  async #attempt({ method, shape }: ApiRequest, url: URL, payload: string | undefined, cancel: Switch) {
-    // One switch per attempt, thrown when the call is cancelled or the attempt times out.
-    const attempt = new Switch();
+  async #attempt({ method, shape }: ApiRequest, url: string, payload: string | undefined, cancel: Switch) {
     let timedOut = false;
-    const stopListening = cancel.listen(() => attempt.abort(cancel.reason));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      attempt.abort();
-    }, this.#options.timeoutMs);
-    const isPost = method === 'POST';
-    let response: Dispatcher.ResponseData;
-    let text: string;
+    let response: Exchange;
     try {
-      const { Agent, request } = await loadUndici();
-      this.#agent ??= new Agent({ keepAliveTimeout: 30_000, connections: 16 });
-      response = await request(url, {
-        method,
-        dispatcher: this.#agent,
-        signal: attempt,
-        headers: isPost ? { ...this.#headers, 'content-type': 'application/json' } : this.#headers,
-        ...(payload !== undefined ? { body: payload } : {}),
+      response = await this.#exchange(method, url, payload, cancel, () => {
+        timedOut = true;
       });
-      text = await readCapped(
-        response.body,
-        headerValue(response.headers['content-length']),
-        this.#options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-      );
     } catch (error) {
       throw this.#transportError(error, cancel, timedOut);
-    } finally {
-      clearTimeout(timer);
-      stopListening();
     }
-
-    const { statusCode: status, headers } = response;
+    const { status, headers, text } = response;
     // A header quoted in an error is upstream text like the body: the key removed, then cleaned and cut.
     const contentType = cleanContentType(this.#scrub.text(headerValue(headers['content-type']) ?? ''));
     // Everything read from the body is read after it was bounded and cleared of the key.
@@ -273,6 +327,86 @@ export class ApiClient implements Upstream {
     return { status, body: record };
   }
 
+  /**
+   * One HTTP exchange through undici's dispatcher, its body gathered as it arrives (no stream object), ended
+   * by the call's cancellation, the attempt's deadline (`onTimeout` is told first), or a body past the cap:
+   * at once when its Content-Length says so, otherwise as soon as the bytes that arrived pass it.
+   */
+  async #exchange(
+    method: ApiRequest['method'],
+    path: string,
+    payload: string | undefined,
+    cancel: Switch,
+    onTimeout: () => void,
+  ): Promise<Exchange> {
+    const agent = this.#agent ?? (await this.#loadAgent());
+    const cap = this.#options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    return new Promise((resolve, reject) => {
+      let controller: Dispatcher.DispatchController | undefined;
+      let ended: unknown;
+      // Whatever ends the exchange early aborts it; before the request started, it is aborted at its start.
+      const end = (reason: unknown) => {
+        ended ??= reason;
+        controller?.abort(reason as Error);
+      };
+      const stopListening = cancel.listen(() => end(cancel.reason ?? new Error('cancelled')));
+      const deadline = this.#deadlines.add(() => {
+        onTimeout();
+        end(new Error('attempt timed out'));
+      });
+      const finish = () => {
+        deadline.done();
+        stopListening();
+      };
+      const tooLarge = () =>
+        new InvalidResponseError(`response larger than ${Math.round(cap / 1024 / 1024)} MiB`);
+      let status = 0;
+      let headers: Record<string, string | string[] | undefined> = {};
+      const chunks: Buffer[] = [];
+      let size = 0;
+      agent.dispatch(
+        {
+          origin: this.#origin,
+          path,
+          method,
+          headers: payload === undefined ? this.#headers : this.#postHeaders,
+          ...(payload !== undefined ? { body: payload } : {}),
+        },
+        {
+          onRequestStart(c) {
+            controller = c;
+            if (ended !== undefined) c.abort(ended as Error);
+          },
+          onResponseStart(_c, statusCode, responseHeaders) {
+            status = statusCode;
+            headers = responseHeaders as typeof headers;
+            // undici does not decode Content-Encoding here: the header counts the bytes that would arrive.
+            if (Number(headerValue(headers['content-length'])) > cap) end(tooLarge());
+          },
+          onResponseData(_c, chunk) {
+            size += chunk.length;
+            if (size > cap) end(tooLarge());
+            else chunks.push(chunk);
+          },
+          onResponseEnd() {
+            finish();
+            resolve({ status, headers, text: Buffer.concat(chunks, size).toString('utf8') });
+          },
+          onResponseError(_c, error) {
+            finish();
+            reject(ended instanceof InvalidResponseError ? ended : error);
+          },
+        },
+      );
+    });
+  }
+
+  async #loadAgent(): Promise<Agent> {
+    const { Agent } = await loadUndici();
+    this.#agent ??= new Agent({ keepAliveTimeout: 30_000, connections: 16 });
+    return this.#agent;
+  }
+
   /** The error kind of a failed attempt; rethrows what is not an upstream failure. */
   #transportError(error: unknown, cancel: Switch, timedOut = false): ApiError {
     if (error instanceof InvalidResponseError) return error;
@@ -299,6 +433,13 @@ export class ApiClient implements Upstream {
 
 /** The upstream's message in an error body, wherever it puts it (the body is not documented). */
 const messageOf = (body: unknown) => readMessage(body)?.slice(0, 500);
+
+/** What one HTTP exchange brought back. */
+interface Exchange {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;

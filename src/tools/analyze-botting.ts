@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { ApiRequest } from '../api/client.js';
+import { batches, requestFor } from '../api/endpoints.js';
 import { asArray, asRecord, failures, noteLines } from '../format/batch.js';
 import {
   accountFindings,
@@ -36,7 +37,7 @@ import {
   UNCOVERED_PLATFORM,
   unknownIdsHint,
 } from './coverage.js';
-import { idList, SCOPES, SHAPES, scopeHint } from './shared.js';
+import { bounded, idsOf, SCOPES, scopeHint } from './shared.js';
 import { defineTool, type RenderContext } from './tool.js';
 
 const REASONS_IN_JSON = 5;
@@ -48,12 +49,8 @@ interface BottingArgs {
   platform: string;
 }
 
-const bottingRequest = ({ mintIds, hours, chain, platform }: BottingArgs): ApiRequest => ({
-  method: 'POST',
-  path: '/botting/bulk',
-  shape: SHAPES.batch,
-  body: { mintIds, hours, chain, platform },
-});
+const bottingRequest = ({ mintIds, hours, chain, platform }: BottingArgs): ApiRequest =>
+  requestFor('botting', { mintIds, hours, chain, platform });
 
 export const analyzeBotting = defineTool({
   name: 'analyze_botting',
@@ -61,8 +58,8 @@ export const analyzeBotting = defineTool({
   description:
     'Checks tokens for botted viewer counts: level, confidence, score, reasons, most suspicious first; on chain_b, names platform_c tokens (not covered). detailed: every reason.',
   input: {
-    mintIds: idList(50),
-    hours: z.number().int().min(1).max(168).default(24).describe('Hours of data analysed'),
+    mintIds: idsOf('botting'),
+    hours: bounded('botting', 'hours', 'Hours of data analysed'),
   },
   scope: SCOPES.botting,
   ids: 'mintIds',
@@ -135,9 +132,7 @@ async function markApiCoverage(
   if (chain !== 'chain_b') return body;
   const onC = new Set<string>();
   try {
-    const pieces: Promise<Record<string, unknown>>[] = [];
-    for (let at = 0; at < mintIds.length; at += LOOKUP_BATCH)
-      pieces.push(send(streamerLookup(mintIds.slice(at, at + LOOKUP_BATCH), chain, platform)));
+    const pieces = batches(mintIds, LOOKUP_BATCH).map((ids) => send(streamerLookup(ids, chain, platform)));
     for (const piece of await Promise.all(pieces))
       for (const r of asArray(piece.data).map(asRecord))
         if (r.platform === UNCOVERED_PLATFORM && typeof r.mintId === 'string') onC.add(r.mintId);

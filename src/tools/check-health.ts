@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { requestFor } from '../api/endpoints.js';
 import { describeObject, NOTHING_MORE, nothingMore } from '../format/generic.js';
 import { result } from '../format/result.js';
 import { clean, cleanDeep, num, quote } from '../format/text.js';
@@ -109,7 +110,7 @@ export const checkHealth = defineTool({
     notOk: z.array(z.object({}).loose()).optional(),
     detail: z.string().optional(),
   },
-  request: () => ({ method: 'GET', path: '/health' }),
+  request: () => requestFor('health'),
   render(body, _args, ctx) {
     const described = describeObject(body, ['success'], ctx.format === 'detailed');
     const notOk = notOkFields(body);

@@ -6,13 +6,14 @@
 // implementation, used by analyze_botting and investigate_botting: a /streamers lookup on chain_b across
 // every platform, and the split it makes.
 import type { ApiRequest } from '../api/client.js';
+import { idLimit, requestFor } from '../api/endpoints.js';
 import { failures, type ItemError } from '../format/batch.js';
 import type { Finding } from '../format/botting.js';
 import type { StreamerRecord } from '../format/streamer.js';
-import { type Chain, otherChainHint, PLATFORM_CHAIN, SCOPES, SHAPES } from './shared.js';
+import { type Chain, otherChainHint, PLATFORM_CHAIN, SCOPES } from './shared.js';
 
 /** /streamers takes at most 100 token addresses a request. */
-export const LOOKUP_BATCH = 100;
+export const LOOKUP_BATCH = idLimit('streamers');
 
 /** The platform botting analysis does not take (the document: /botting/bulk platform_a, platform_b). */
 export const UNCOVERED_PLATFORM = 'platform_c';
@@ -30,18 +31,14 @@ export const NOT_COVERED = `not covered: streams on ${UNCOVERED_PLATFORM}; the p
  * The streamer records of up to 100 ids, for the join and for coverage: on chain_b every platform, so that
  * a record saying platform_c explains a failed or meaningless analysis.
  */
-export const streamerLookup = (ids: string[], chain: string, platform: string): ApiRequest => ({
-  method: 'POST',
-  path: '/streamers',
-  shape: SHAPES.streamers,
-  body: {
+export const streamerLookup = (ids: string[], chain: string, platform: string): ApiRequest =>
+  requestFor('streamers', {
     tokenAddresses: ids,
     limit: LOOKUP_BATCH,
     page: 1,
     chain,
     platform: chain === 'chain_b' ? 'all' : platform,
-  },
-});
+  });
 
 /** What the botting answer split by coverage holds: every count is over `findings` and `errors` only. */
 export interface Coverage {

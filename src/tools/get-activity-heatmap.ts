@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { requestFor } from '../api/endpoints.js';
 import { asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
 import {
@@ -13,7 +14,7 @@ import { result } from '../format/result.js';
 import { numberOf } from '../format/shape.js';
 import { cleanDeep, num, plural } from '../format/text.js';
 import { heatmapData } from '../view-data.js';
-import { SCOPES, SHAPES } from './shared.js';
+import { SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 const int = (v: unknown) => {
@@ -57,12 +58,7 @@ export const getActivityHeatmap = defineTool({
     consistency: z.object({}).loose().optional(),
     upstream: z.object({}).loose().optional(),
   },
-  request: ({ chain, platform }) => ({
-    method: 'GET',
-    path: '/analytics/heatmap',
-    shape: SHAPES.heatmap,
-    query: { chain, platform },
-  }),
+  request: ({ chain, platform }) => requestFor('heatmap', { chain, platform }),
   view: (body, { chain, platform }) => ({
     kind: 'heatmap',
     scope: { chain, platform },

@@ -1,9 +1,10 @@
 import * as z from 'zod';
+import { requestFor } from '../api/endpoints.js';
 import { asRecord } from '../format/batch.js';
 import { describeObject, NOTHING_MORE, nothingMore } from '../format/generic.js';
 import { result } from '../format/result.js';
 import { clean, cleanDeep, num } from '../format/text.js';
-import { SCOPES, SHAPES } from './shared.js';
+import { SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 export const getAnalyticsOverview = defineTool({
@@ -21,12 +22,7 @@ export const getAnalyticsOverview = defineTool({
     timestamp: z.string().optional(),
     detail: z.string().optional(),
   },
-  request: ({ chain, platform }) => ({
-    method: 'GET',
-    path: '/analytics/overview',
-    shape: SHAPES.overview,
-    query: { chain, platform },
-  }),
+  request: ({ chain, platform }) => requestFor('overview', { chain, platform }),
   render(body, args, ctx) {
     const data = asRecord(body.data);
     const stats = asRecord(data.globalStats);

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { requestFor } from '../api/endpoints.js';
 import { ranks } from '../format/aggregate.js';
 import { accountFor, asArray, asRecord, failures, noteLines } from '../format/batch.js';
 import { decimalSum } from '../format/decimal.js';
@@ -17,7 +18,7 @@ import {
   table,
 } from '../format/text.js';
 import { failureGroups, idsShortened } from './batch-output.js';
-import { idList, SHAPES } from './shared.js';
+import { idsOf } from './shared.js';
 import { defineTool } from './tool.js';
 
 const SHOWN = ['tokenAddress', 'creatorAddress', 'totalFees', 'currency', 'feesInNativeCoin'];
@@ -79,7 +80,7 @@ export const getCreatorFees = defineTool({
   title: 'Creator fees (batch)',
   description:
     "Creator fees of tokens, ranked by fees in chain_a's native coin and, within each currency, by total fees; exact totals (native coin, per currency). detailed: any other fields.",
-  input: { tokenAddresses: idList(100, 'Token addresses') },
+  input: { tokenAddresses: idsOf('fees', 'Token addresses') },
   ids: 'tokenAddresses',
   output: {
     counts: z.object({}).loose().optional(),
@@ -90,12 +91,7 @@ export const getCreatorFees = defineTool({
     detail: z.string().optional(),
     idsShortened,
   },
-  request: ({ tokenAddresses }) => ({
-    method: 'POST',
-    path: '/stats/creator-fees/bulk',
-    shape: SHAPES.fees,
-    body: { tokenAddresses },
-  }),
+  request: ({ tokenAddresses }) => requestFor('fees', { tokenAddresses }),
   render(body, args, ctx) {
     const {
       results: found,

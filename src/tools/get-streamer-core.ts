@@ -1,10 +1,11 @@
 import * as z from 'zod';
+import { requestFor } from '../api/endpoints.js';
 import { asRecord } from '../format/batch.js';
 import { describeObject, NOTHING_MORE } from '../format/generic.js';
 import { result } from '../format/result.js';
 import { liveText, type StreamerRecord } from '../format/streamer.js';
 import { clean, cleanDeep, num, quote } from '../format/text.js';
-import { bottingHint, mintId, PLATFORM_CHAIN, SCOPES, SHAPES, scopeHint, segment } from './shared.js';
+import { bottingHint, mintId, PLATFORM_CHAIN, SCOPES, scopeHint } from './shared.js';
 import { defineTool } from './tool.js';
 
 const DOCUMENTED = [
@@ -40,12 +41,7 @@ export const getStreamerCore = defineTool({
   input: { mint: mintId.describe('Token mint id') },
   scope: SCOPES.any,
   output: { streamer: z.object({}).loose().optional(), detail: z.string().optional() },
-  request: ({ mint, chain, platform }) => ({
-    method: 'GET',
-    path: `/streamers/${segment(mint)}/core`,
-    query: { chain, platform },
-    shape: SHAPES.core,
-  }),
+  request: ({ mint, chain, platform }) => requestFor('core', { mint, chain, platform }),
   render(body, args, ctx) {
     const r = asRecord(body.data) as StreamerRecord;
     const name = `${quote(r.coinName, 60)} (${quote(r.coinSymbol, 16)})`;

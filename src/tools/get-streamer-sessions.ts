@@ -1,10 +1,11 @@
 import * as z from 'zod';
+import { requestFor } from '../api/endpoints.js';
 import { numericStats } from '../format/aggregate.js';
 import { asArray, asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
 import { fitRows, result, tabular } from '../format/result.js';
 import { approx, clean, exact, num, plural, table, utcIso, utcMinute } from '../format/text.js';
-import { mintId, otherPairs, page, SCOPES, SHAPES, segment } from './shared.js';
+import { bounded, mintId, otherPairs, page, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 const COLUMNS = ['startTime', 'endTime', 'duration', 'peakViewers', 'averageViewers'] as const;
@@ -231,7 +232,7 @@ export const getStreamerSessions = defineTool({
     "One token's past streaming sessions, with the page's peak and longest session, mean and median averageViewers, total duration, time span (UTC). detailed: session ids.",
   input: {
     mint: mintId.describe('Token mint id'),
-    limit: z.number().int().min(1).max(100).default(20).describe('Sessions per page'),
+    limit: bounded('sessions', 'limit', 'Sessions per page'),
     page,
   },
   scope: SCOPES.any,
@@ -241,12 +242,8 @@ export const getStreamerSessions = defineTool({
     items: z.array(z.object({}).loose()).optional(),
     aggregates: z.object({}).loose().optional(),
   },
-  request: ({ mint, limit, page, chain, platform }) => ({
-    method: 'GET',
-    path: `/streamers/${segment(mint)}/sessions`,
-    query: { limit, page, chain, platform },
-    shape: SHAPES.sessions,
-  }),
+  request: ({ mint, limit, page, chain, platform }) =>
+    requestFor('sessions', { mint, limit, page, chain, platform }),
   render(body, args, ctx) {
     const sessions = asArray(body.data).map(asRecord);
     const figures = sessionFigures(sessions);

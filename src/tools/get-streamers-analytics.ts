@@ -1,8 +1,9 @@
 import * as z from 'zod';
+import { DEFAULT_PERIOD, PERIODS, requestFor } from '../api/endpoints.js';
 import { renderGenericBatch } from '../format/batch.js';
 import { seriesData, tokenNames } from '../view-data.js';
 import { batchOutput } from './batch-output.js';
-import { idList, otherChainHint, SCOPES, SHAPES } from './shared.js';
+import { bounded, idsOf, otherChainHint, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 export const getStreamersAnalytics = defineTool({
@@ -11,19 +12,15 @@ export const getStreamersAnalytics = defineTool({
   description:
     'Time series of tokens over a period: per token and series, first, last, min, max (and when), mean, sparkline. detailed: every point.',
   input: {
-    mintIds: idList(25),
-    period: z.enum(['1h', '6h', '12h', '1d', '7d', '30d']).default('1d'),
-    points: z.number().int().min(10).max(500).default(100).describe('Data points returned'),
+    mintIds: idsOf('analytics'),
+    period: z.enum(PERIODS).default(DEFAULT_PERIOD),
+    points: bounded('analytics', 'points', 'Data points returned'),
   },
   scope: SCOPES.noPlatformC,
   ids: 'mintIds',
   output: batchOutput,
-  request: ({ mintIds, period, points, chain, platform }) => ({
-    method: 'POST',
-    path: '/streamers/analytics',
-    shape: SHAPES.batch,
-    body: { mintIds, period, points, chain, platform },
-  }),
+  request: ({ mintIds, period, points, chain, platform }) =>
+    requestFor('analytics', { mintIds, period, points, chain, platform }),
   // The view labels each series by its token's symbol or name: one more request, for the view only.
   view: async (body, { mintIds, period, points, chain, platform }, send) => ({
     kind: 'series',

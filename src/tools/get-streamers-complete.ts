@@ -1,6 +1,7 @@
+import { requestFor } from '../api/endpoints.js';
 import { renderGenericBatch } from '../format/batch.js';
 import { batchOutput } from './batch-output.js';
-import { idList, otherChainHint, SCOPES, SHAPES } from './shared.js';
+import { idsOf, otherChainHint, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 export const getStreamersComplete = defineTool({
@@ -8,16 +9,11 @@ export const getStreamersComplete = defineTool({
   title: 'Complete streamer data (batch)',
   description:
     'Everything the service holds on some tokens, every field, long series summarised. For core records, list_streamers. detailed: series in full.',
-  input: { mintIds: idList(25) },
+  input: { mintIds: idsOf('complete') },
   scope: SCOPES.noPlatformC,
   ids: 'mintIds',
   output: batchOutput,
-  request: ({ mintIds, chain, platform }) => ({
-    method: 'POST',
-    path: '/streamers/complete',
-    shape: SHAPES.batch,
-    body: { mintIds, chain, platform },
-  }),
+  request: ({ mintIds, chain, platform }) => requestFor('complete', { mintIds, chain, platform }),
   render: (body, args, ctx) =>
     renderGenericBatch(
       'Complete streamer data',

@@ -1,23 +1,24 @@
 // App-only (MCP Apps): the evidence behind one token of a botting board, for the view to draw when a
 // person selects it. Listed only to clients that declare MCP Apps, hidden from the model by the host.
 import * as z from 'zod';
+import {
+  DEFAULT_PERIOD,
+  ENDPOINTS,
+  PERIOD_HOURS,
+  PERIODS,
+  type Period,
+  requestFor,
+} from '../api/endpoints.js';
 import { asArray, asRecord } from '../format/batch.js';
 import { parseFindings } from '../format/botting.js';
 import { result } from '../format/result.js';
 import { clean, plural } from '../format/text.js';
 import { seriesData, sessionsData, VIEW_LIMITS } from '../view-data.js';
-import { mintId, SCOPES, SHAPES, segment } from './shared.js';
+import { mintId, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
-const PERIODS = ['1h', '6h', '12h', '1d', '7d', '30d'] as const;
-const HOURS: Record<(typeof PERIODS)[number], number> = {
-  '1h': 1,
-  '6h': 6,
-  '12h': 12,
-  '1d': 24,
-  '7d': 168,
-  '30d': 168,
-};
+/** Hours of botting analysis for a period: its own, at most the endpoint's maximum (30d: 168). */
+const hoursOf = (period: Period) => Math.min(PERIOD_HOURS[period], ENDPOINTS.botting.bounds.hours.max);
 
 export const getTokenEvidence = defineTool({
   name: 'get_token_evidence',
@@ -25,7 +26,7 @@ export const getTokenEvidence = defineTool({
   description: "One token's viewer curve, recent sessions and botting reasons, for the investigation view.",
   input: {
     mint: mintId.describe('Token mint id'),
-    period: z.enum(PERIODS).default('1d'),
+    period: z.enum(PERIODS).default(DEFAULT_PERIOD),
   },
   scope: SCOPES.botting,
   output: { counts: z.object({}).loose().optional() },
@@ -37,31 +38,18 @@ export const getTokenEvidence = defineTool({
         (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }),
       );
     const [analytics, sessions, botting] = await Promise.all([
-      part({
-        method: 'POST',
-        path: '/streamers/analytics',
-        shape: SHAPES.batch,
-        // Long periods at the documented maximum: the curve is sampled, fewer points hide more peaks.
-        body: {
+      part(
+        requestFor('analytics', {
           mintIds: [mint],
           period,
-          points: period === '7d' || period === '30d' ? 500 : 200,
+          // Long periods at the documented maximum: the curve is sampled, fewer points hide more peaks.
+          points: period === '7d' || period === '30d' ? ENDPOINTS.analytics.bounds.points.max : 200,
           chain,
           platform,
-        },
-      }),
-      part({
-        method: 'GET',
-        path: `/streamers/${segment(mint)}/sessions`,
-        query: { limit: 10, page: 1, chain, platform },
-        shape: SHAPES.sessions,
-      }),
-      part({
-        method: 'POST',
-        path: '/botting/bulk',
-        shape: SHAPES.batch,
-        body: { mintIds: [mint], hours: HOURS[period], chain, platform },
-      }),
+        }),
+      ),
+      part(requestFor('sessions', { mint, limit: 10, page: 1, chain, platform })),
+      part(requestFor('botting', { mintIds: [mint], hours: hoursOf(period), chain, platform })),
     ]);
     const finding =
       'body' in botting
@@ -79,7 +67,7 @@ export const getTokenEvidence = defineTool({
     };
     ctx.view?.({
       kind: 'evidence',
-      scope: { mint, period, hours: HOURS[period], chain, platform },
+      scope: { mint, period, hours: hoursOf(period), chain, platform },
       series: series ?? { error: clean('error' in analytics ? analytics.error : '', 160) },
       sessions:
         'body' in sessions ? sessionsData(sessions.body.data, mint) : { error: clean(sessions.error, 160) },

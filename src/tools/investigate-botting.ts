@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { ApiRequest } from '../api/client.js';
+import { batches, idLimit, requestFor } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import { asArray, asRecord, failures, type ItemError, noteLines } from '../format/batch.js';
 import {
@@ -55,14 +56,11 @@ import {
   unknownIdsHint,
 } from './coverage.js';
 import { INVESTIGATION_TTL_MS, recall, remember } from './investigation-cache.js';
-import { idList, SCOPES, SHAPES, scopeHint } from './shared.js';
+import { bounded, idList, SCOPES, scopeHint } from './shared.js';
 import { type CallContext, defineTool } from './tool.js';
 
 /** Each endpoint's own batch limit, from the interface document. */
-const CHUNK = { botting: 50, streamers: LOOKUP_BATCH, fees: 100 } as const;
-
-const chunk = <T>(list: readonly T[], size: number): T[][] =>
-  Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
+const CHUNK = { botting: idLimit('botting'), streamers: LOOKUP_BATCH, fees: idLimit('fees') } as const;
 
 type Fees = TokenFees;
 
@@ -97,7 +95,7 @@ export const investigateBotting = defineTool({
     'Botting analysis of up to 500 tokens, joined with name, live, viewers, market cap (and fees): ranked, filtered, paged. Re-slicing within 5 min makes no upstream request. detailed: every field.',
   input: {
     mintIds: idList(500),
-    hours: z.number().int().min(1).max(168).default(24).describe('Hours of data analysed'),
+    hours: bounded('botting', 'hours', 'Hours of data analysed'),
     includeCreatorFees: z.boolean().default(false).describe('Join creator fees'),
     sortBy: z.enum(SORTS).default('suspicion').describe('fees needs includeCreatorFees'),
     levels: z
@@ -168,9 +166,9 @@ async function investigate(
 ): Promise<Investigation> {
   const { mintIds, hours, chain, platform } = args;
   const plan = {
-    botting: chunk(mintIds, CHUNK.botting),
-    streamers: chunk(mintIds, CHUNK.streamers),
-    fees: args.includeCreatorFees ? chunk(mintIds, CHUNK.fees) : [],
+    botting: batches(mintIds, CHUNK.botting),
+    streamers: batches(mintIds, CHUNK.streamers),
+    fees: args.includeCreatorFees ? batches(mintIds, CHUNK.fees) : [],
   };
   const total = plan.botting.length + plan.streamers.length + plan.fees.length;
   let done = 0;
@@ -192,12 +190,7 @@ async function investigate(
     Promise.all(
       plan.botting.map((ids, i) =>
         send(
-          {
-            method: 'POST',
-            path: '/botting/bulk',
-            body: { mintIds: ids, hours, chain, platform },
-            shape: SHAPES.batch,
-          },
+          requestFor('botting', { mintIds: ids, hours, chain, platform }),
           `botting ${i + 1}/${plan.botting.length}`,
         ),
       ),
@@ -209,15 +202,7 @@ async function investigate(
     ),
     Promise.all(
       plan.fees.map((ids, i) =>
-        send(
-          {
-            method: 'POST',
-            path: '/stats/creator-fees/bulk',
-            body: { tokenAddresses: ids },
-            shape: SHAPES.fees,
-          },
-          `creator fees ${i + 1}/${plan.fees.length}`,
-        ),
+        send(requestFor('fees', { tokenAddresses: ids }), `creator fees ${i + 1}/${plan.fees.length}`),
       ),
     ),
   ]);

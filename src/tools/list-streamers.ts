@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { requestFor } from '../api/endpoints.js';
 import { asArray, asRecord } from '../format/batch.js';
 import { decimalSum } from '../format/decimal.js';
 import { extraLine } from '../format/generic.js';
@@ -18,7 +19,7 @@ import {
   table,
 } from '../format/text.js';
 import { idsShortened } from './batch-output.js';
-import { idList, otherChainHint, page, SCOPES, SHAPES } from './shared.js';
+import { bounded, idsOf, otherChainHint, page, SCOPES } from './shared.js';
 
 /** Missing addresses past this count are shortened in the text (structuredContent has them whole), as failed ids are. */
 const WHOLE_IDS = 25;
@@ -42,10 +43,10 @@ export const listStreamers = defineTool({
   description:
     'Streamer records of the tokens named (name, symbol, live, viewers, market cap, streaming time), sorted and paged; the live count and viewers of the page. detailed: price.',
   input: {
-    tokenAddresses: idList(100, 'Token addresses'),
+    tokenAddresses: idsOf('streamers', 'Token addresses'),
     sortBy: z.enum(['viewers', 'time', 'averageViewers', 'marketCap']).default('viewers'),
     sortOrder: z.enum(['asc', 'desc']).default('desc'),
-    limit: z.number().int().min(1).max(1000).default(100).describe('Rows per page'),
+    limit: bounded('streamers', 'limit', 'Rows per page'),
     page,
   },
   scope: SCOPES.noPlatformC,
@@ -60,12 +61,8 @@ export const listStreamers = defineTool({
     aggregates: z.object({}).loose().optional(),
     idsShortened,
   },
-  request: ({ tokenAddresses, sortBy, sortOrder, limit, page, chain, platform }) => ({
-    method: 'POST',
-    path: '/streamers',
-    shape: SHAPES.streamers,
-    body: { tokenAddresses, sortBy, sortOrder, limit, page, chain, platform },
-  }),
+  request: ({ tokenAddresses, sortBy, sortOrder, limit, page, chain, platform }) =>
+    requestFor('streamers', { tokenAddresses, sortBy, sortOrder, limit, page, chain, platform }),
   render(body, args, ctx) {
     const records = asArray(body.data).map(asRecord) as StreamerRecord[];
     const pg = asRecord(body.pagination);

@@ -2,6 +2,7 @@
 // tools. Its description's `api.*` lines are generated from the same tools' schemas, so they cannot drift.
 import * as z from 'zod';
 import { GLOBALS, type RunOutcome, runAnalysis } from '../analysis/index.js';
+import { DEFAULTS, ENV } from '../config.js';
 import { errorTag, ToolFailure } from '../format/errors.js';
 import { clean, grouped, plural } from '../format/text.js';
 import type { ApiUsage } from './analysis-api.js';
@@ -13,9 +14,7 @@ export const API_MAX_IDS = 500;
 export const CODE_MAX = 20_000;
 /** Memory one run may use (the engine's own default, stated here for the messages). */
 const MEMORY_MIB = 64;
-const DEFAULT_LIMITS = { timeoutMs: 30_000, maxRequests: 200 };
-const TIMEOUT_ENV = 'STREAMER_ANALYTICS_ANALYSIS_TIMEOUT_MS';
-const REQUESTS_ENV = 'STREAMER_ANALYTICS_ANALYSIS_MAX_REQUESTS';
+const DEFAULT_LIMITS = { timeoutMs: DEFAULTS.analysisTimeoutMs, maxRequests: DEFAULTS.analysisMaxRequests };
 
 const STREAMER =
   'Streamer={mintId,coinName,coinSymbol,currentViewers,tokenMarketCap,tokenPrice,isCurrentlyLive,totalStreamingTime,chain,platform}';
@@ -76,7 +75,7 @@ function description(tools: readonly Tool[]): string {
     `api.* take the tools' parameters, defaults and checks (chain default chain_a; platform follows it); id lists up to ${API_MAX_IDS} are split and merged; each resolves to the upstream JSON body as sent; failures throw. ${STREAMER}.`,
     ...apiLines(tools),
     "Helpers: sum, mean, median(values | rows, field) exact decimal; maxBy, minBy(rows, field) first on ties; sortBy(rows, field, 'asc'|'desc') stable, rows without a number last; console.log.",
-    `Limits: 30 s, ${MEMORY_MIB} MiB, 200 upstream requests per run; answer cut to the result budget. Plain JavaScript only: no TypeScript, fetch, require or process.`,
+    `Limits: ${DEFAULT_LIMITS.timeoutMs / 1000} s, ${MEMORY_MIB} MiB, ${DEFAULT_LIMITS.maxRequests} upstream requests per run; answer cut to the result budget. Plain JavaScript only: no TypeScript, fetch, require or process.`,
   ].join('\n');
 }
 
@@ -179,7 +178,7 @@ function failureText(
     ];
   else if (usage.limitReached || outcome.ok)
     lines = [
-      `The program reached the request limit: ${grouped(limits.maxRequests)} upstream requests in one run (${limits.limitName ?? REQUESTS_ENV}), and was stopped. ${progress}`,
+      `The program reached the request limit: ${grouped(limits.maxRequests)} upstream requests in one run (${limits.limitName ?? ENV.analysisMaxRequests}), and was stopped. ${progress}`,
       `Ask for fewer pages or ids, pass up to ${API_MAX_IDS} ids per call (split for you), or stop paging early.`,
       errorTag('analysis_request_limit', false),
     ];
@@ -213,7 +212,7 @@ function failureText(
         break;
       case 'timeout':
         lines = [
-          `The program ran for the time limit, ${grouped(limits.timeoutMs)} ms (${TIMEOUT_ENV}), and was stopped. ${progress}`,
+          `The program ran for the time limit, ${grouped(limits.timeoutMs)} ms (${ENV.analysisTimeoutMs}), and was stopped. ${progress}`,
           'Look for a loop that does not end; fetch less (fewer pages or ids), or do the work in fewer passes.',
           errorTag('analysis_timeout', false),
         ];

@@ -1,47 +1,48 @@
 // Schema pieces declared once and composed by the tools: ids, paging, chain and platform.
 import * as z from 'zod';
-import type { Shape } from '../api/body.js';
+import {
+  type Bound,
+  type Chain,
+  DEFAULT_CHAIN,
+  ENDPOINTS,
+  type EndpointName,
+  PLATFORM_CHAIN,
+  type Platform,
+  type Scope,
+} from '../api/endpoints.js';
 import { unknownIdsHint } from '../format/errors.js';
 
-export const CHAINS = ['chain_a', 'chain_b', 'all'] as const;
-export const PLATFORMS = ['platform_a', 'platform_b', 'platform_c', 'all'] as const;
-export type Chain = (typeof CHAINS)[number];
-export type Platform = (typeof PLATFORMS)[number];
-
-/** The chain each concrete platform belongs to. */
-export const PLATFORM_CHAIN = {
-  platform_a: 'chain_a',
-  platform_b: 'chain_b',
-  platform_c: 'chain_b',
-} as const;
-
-/** The chain and platform values one endpoint accepts (the document lists them per endpoint). */
-export interface Scope {
-  chains: readonly [Chain, ...Chain[]];
-  platforms: readonly [Platform, ...Platform[]];
-}
-
-export const SCOPES = {
-  /** core, sessions, overview, heatmap */
-  any: { chains: CHAINS, platforms: PLATFORMS },
-  /** /streamers, analytics, complete: no platform_c */
-  noPlatformC: { chains: CHAINS, platforms: ['platform_a', 'platform_b', 'all'] },
-  /** /botting/bulk: no `all` at all */
-  botting: { chains: ['chain_a', 'chain_b'], platforms: ['platform_a', 'platform_b'] },
-} as const satisfies Record<string, Scope>;
-
-export const DEFAULT_CHAIN = 'chain_a';
+export {
+  CHAINS,
+  type Chain,
+  DEFAULT_CHAIN,
+  PLATFORM_CHAIN,
+  PLATFORMS,
+  type Platform,
+  SCOPES,
+  type Scope,
+  SHAPES,
+} from '../api/endpoints.js';
 
 export const mintId = z.string().min(32).max(44);
-
-/** Percent-encodes one dynamic path segment (a mint id). */
-export const segment = (value: string) => encodeURIComponent(value);
 
 /** A batch of token ids: 1 to `max`, each 32 to 44 characters; duplicates are sent once. */
 export const idList = (max: number, what = 'Token mint ids') =>
   z.array(mintId).min(1).max(max).describe(what);
 
-export const page = z.number().int().min(1).default(1).describe('Page');
+/** An endpoint's whole-number parameter, with the document's range and default (ENDPOINTS' `bounds`). */
+export function bounded(endpoint: EndpointName, param: string, what: string) {
+  const bound = (ENDPOINTS[endpoint] as { bounds?: Record<string, Bound> }).bounds?.[param];
+  if (!bound) throw new Error(`${endpoint} has no bounds for ${param}`);
+  const int = z.number().int().min(bound.min);
+  return (bound.max === undefined ? int : int.max(bound.max)).default(bound.default).describe(what);
+}
+
+/** An endpoint's id list: 1 to its limit, each 32 to 44 characters; duplicates are sent once. */
+export const idsOf = (endpoint: EndpointName, what?: string) =>
+  idList((ENDPOINTS[endpoint] as { ids?: { max: number } }).ids?.max ?? 1, what);
+
+export const page = bounded('streamers', 'page', 'Page');
 
 export const responseFormat = z.enum(['concise', 'detailed']).default('concise');
 
@@ -151,14 +152,3 @@ export function bottingHint(platform: unknown): string {
   if (platform === 'platform_c') return 'botting analysis does not cover platform_c tokens';
   return "analyze_botting with the token's own chain and platform to check its viewer counts";
 }
-
-/** The documented shape of each answer, as deep as the tools read it; an answer that departs is invalid. */
-export const SHAPES = {
-  streamers: { data: 'array', pagination: 'object?' },
-  core: { data: 'object' },
-  sessions: { data: 'array' },
-  batch: { data: { results: 'array', errors: 'array?', summary: 'object?' } },
-  fees: { data: 'array', errors: 'array?', summary: 'object?' },
-  overview: { data: { globalStats: 'object?', liveMetrics: 'object?' } },
-  heatmap: { data: { daily: 'object?', monthly: 'object?', consistency: 'object?' } },
-} as const satisfies Record<string, Shape>;

@@ -3,6 +3,7 @@
 import { setMaxListeners } from 'node:events';
 import * as z from 'zod';
 import type { ApiRequest } from '../api/client.js';
+import { batches } from '../api/endpoints.js';
 import { errorTag } from '../format/errors.js';
 import type { Rendered } from '../format/result.js';
 import { literal, plural } from '../format/text.js';
@@ -236,9 +237,7 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
         const limit = (getEntry().inputSchema.properties as Record<string, JsonProp>)[key]
           ?.maxItems as number;
         const ids = (valid.args as Record<string, unknown>)[key] as string[];
-        const pieces: ApiRequest[] = [];
-        for (let at = 0; at < ids.length; at += limit)
-          pieces.push(request({ ...valid.args, [key]: ids.slice(at, at + limit) }));
+        const pieces = batches(ids, limit).map((piece) => request({ ...valid.args, [key]: piece }));
         return plan(valid.args, pieces);
       }
     : undefined;

@@ -1,0 +1,167 @@
+// Every upstream endpoint as data (the interface document's "Endpoints" and "Limits"): its method and path,
+// the shape of its answer, its id limit, the chains and platforms it accepts, its numeric bounds and
+// defaults. A request is built from this table in one place (`requestFor`), and an id list is split by the
+// endpoint's limit in one place (`batches`).
+import type { Shape } from './body.js';
+import type { ApiRequest } from './client.js';
+
+export const CHAINS = ['chain_a', 'chain_b', 'all'] as const;
+export const PLATFORMS = ['platform_a', 'platform_b', 'platform_c', 'all'] as const;
+export type Chain = (typeof CHAINS)[number];
+export type Platform = (typeof PLATFORMS)[number];
+export const DEFAULT_CHAIN = 'chain_a';
+
+/** The chain each concrete platform belongs to. */
+export const PLATFORM_CHAIN = {
+  platform_a: 'chain_a',
+  platform_b: 'chain_b',
+  platform_c: 'chain_b',
+} as const;
+
+/** The chain and platform values one endpoint accepts (the document lists them per endpoint). */
+export interface Scope {
+  chains: readonly [Chain, ...Chain[]];
+  platforms: readonly [Platform, ...Platform[]];
+}
+
+export const SCOPES = {
+  /** core, sessions, overview, heatmap */
+  any: { chains: CHAINS, platforms: PLATFORMS },
+  /** /streamers, analytics, complete: no platform_c */
+  noPlatformC: { chains: CHAINS, platforms: ['platform_a', 'platform_b', 'all'] },
+  /** /botting/bulk: no `all` at all */
+  botting: { chains: ['chain_a', 'chain_b'], platforms: ['platform_a', 'platform_b'] },
+} as const satisfies Record<string, Scope>;
+
+/** The documented shape of each answer, as deep as the tools read it; an answer that departs is invalid. */
+export const SHAPES = {
+  streamers: { data: 'array', pagination: 'object?' },
+  core: { data: 'object' },
+  sessions: { data: 'array' },
+  batch: { data: { results: 'array', errors: 'array?', summary: 'object?' } },
+  fees: { data: 'array', errors: 'array?', summary: 'object?' },
+  overview: { data: { globalStats: 'object?', liveMetrics: 'object?' } },
+  heatmap: { data: { daily: 'object?', monthly: 'object?', consistency: 'object?' } },
+} as const satisfies Record<string, Shape>;
+
+/** A whole-number parameter's documented range and default. */
+export interface Bound {
+  min: number;
+  max?: number;
+  default: number;
+}
+
+/** POST /streamers/analytics's periods, and the hours each covers. */
+export const PERIODS = ['1h', '6h', '12h', '1d', '7d', '30d'] as const;
+export type Period = (typeof PERIODS)[number];
+export const DEFAULT_PERIOD: Period = '1d';
+export const PERIOD_HOURS: Record<Period, number> = {
+  '1h': 1,
+  '6h': 6,
+  '12h': 12,
+  '1d': 24,
+  '7d': 168,
+  '30d': 720,
+};
+
+export interface Endpoint {
+  method: 'GET' | 'POST';
+  /** Below the base URL; `{mint}` is the token's id, percent-encoded when the request is built. */
+  path: string;
+  shape?: Shape;
+  /** The chains and platforms it takes; absent when it takes neither. */
+  scope?: Scope;
+  /** Its id list: the body field, and how many ids one request may carry. */
+  ids?: { field: string; max: number };
+  /** Its whole-number parameters' ranges and defaults. */
+  bounds?: Record<string, Bound>;
+}
+
+export const ENDPOINTS = {
+  streamers: {
+    method: 'POST',
+    path: '/streamers',
+    shape: SHAPES.streamers,
+    scope: SCOPES.noPlatformC,
+    ids: { field: 'tokenAddresses', max: 100 },
+    bounds: { limit: { min: 1, max: 1000, default: 100 }, page: { min: 1, default: 1 } },
+  },
+  core: { method: 'GET', path: '/streamers/{mint}/core', shape: SHAPES.core, scope: SCOPES.any },
+  sessions: {
+    method: 'GET',
+    path: '/streamers/{mint}/sessions',
+    shape: SHAPES.sessions,
+    scope: SCOPES.any,
+    bounds: { limit: { min: 1, max: 100, default: 20 }, page: { min: 1, default: 1 } },
+  },
+  analytics: {
+    method: 'POST',
+    path: '/streamers/analytics',
+    shape: SHAPES.batch,
+    scope: SCOPES.noPlatformC,
+    ids: { field: 'mintIds', max: 25 },
+    bounds: { points: { min: 10, max: 500, default: 100 } },
+  },
+  complete: {
+    method: 'POST',
+    path: '/streamers/complete',
+    shape: SHAPES.batch,
+    scope: SCOPES.noPlatformC,
+    ids: { field: 'mintIds', max: 25 },
+  },
+  botting: {
+    method: 'POST',
+    path: '/botting/bulk',
+    shape: SHAPES.batch,
+    scope: SCOPES.botting,
+    ids: { field: 'mintIds', max: 50 },
+    bounds: { hours: { min: 1, max: 168, default: 24 } },
+  },
+  fees: {
+    method: 'POST',
+    path: '/stats/creator-fees/bulk',
+    shape: SHAPES.fees,
+    ids: { field: 'tokenAddresses', max: 100 },
+  },
+  overview: { method: 'GET', path: '/analytics/overview', shape: SHAPES.overview, scope: SCOPES.any },
+  heatmap: { method: 'GET', path: '/analytics/heatmap', shape: SHAPES.heatmap, scope: SCOPES.any },
+  /** Used in the document's authentication example; its answer is not shown. */
+  health: { method: 'GET', path: '/health' },
+} as const satisfies Record<string, Endpoint>;
+
+export type EndpointName = keyof typeof ENDPOINTS;
+
+/** How many ids one request to `name` may carry. */
+export const idLimit = (name: EndpointName): number =>
+  (ENDPOINTS[name] as Endpoint).ids?.max ?? Number.POSITIVE_INFINITY;
+
+/** A list in pieces of at most `size`, in order: how an id list longer than an endpoint's limit is sent. */
+export function batches<T>(list: readonly T[], size: number): T[][] {
+  const pieces: T[][] = [];
+  for (let at = 0; at < list.length; at += size) pieces.push(list.slice(at, at + size));
+  return pieces;
+}
+
+/**
+ * The request to one endpoint: `{mint}` filled from `params.mint`, the other parameters sent as the query
+ * (GET) or the JSON body (POST), unset ones left out; the answer checked against the endpoint's shape.
+ */
+export function requestFor(name: EndpointName, params: Record<string, unknown> = {}): ApiRequest {
+  const endpoint: Endpoint = ENDPOINTS[name];
+  const { mint, ...rest } = params;
+  const path =
+    mint === undefined ? endpoint.path : endpoint.path.replace('{mint}', encodeURIComponent(String(mint)));
+  const req: ApiRequest = { method: endpoint.method, path };
+  if (endpoint.shape) req.shape = endpoint.shape;
+  if (endpoint.method === 'POST') req.body = rest;
+  else if (Object.keys(rest).length) req.query = rest as NonNullable<ApiRequest['query']>;
+  return req;
+}
+
+/** One request per piece of the endpoint's id limit, the other parameters the same in each. */
+export function requestsFor(name: EndpointName, params: Record<string, unknown>): ApiRequest[] {
+  const ids = (ENDPOINTS[name] as Endpoint).ids;
+  const list = ids ? params[ids.field] : undefined;
+  if (!ids || !Array.isArray(list)) return [requestFor(name, params)];
+  return batches(list, ids.max).map((piece) => requestFor(name, { ...params, [ids.field]: piece }));
+}
