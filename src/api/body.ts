@@ -2,8 +2,9 @@
 // against the documented shape, the API key removed wherever it is echoed, and non-JSON bodies described
 // rather than passed on.
 import type { Dispatcher } from 'undici';
-import { clean, grouped, looksBinary } from '../format/text.js';
 import { redactor } from '../redact.js';
+import { grouped } from '../untrusted/numbers.js';
+import { clean, looksBinary } from '../untrusted/text.js';
 import { InvalidResponseError } from './errors.js';
 
 /** Nesting and size past which a body is refused as pathological (the documented answers stay far below). */

@@ -1,6 +1,6 @@
 import type { Agent, Dispatcher } from 'undici';
-import { messageOf as readMessage } from '../format/shape.js';
 import type { Logger } from '../log.js';
+import { messageOf as readMessage } from '../untrusted/reader.js';
 import { VERSION } from '../version.js';
 import {
   cleanContentType,

@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { ranks } from '../format/aggregate.js';
 import { accountFor, asArray, asRecord, failures, noteLines } from '../format/batch.js';
-import { decimalSum } from '../format/decimal.js';
 import { extraLine, NOTHING_MORE } from '../format/generic.js';
 import { fitRows, result } from '../format/result.js';
 import {
@@ -16,6 +15,7 @@ import {
   plural,
   table,
 } from '../format/text.js';
+import { decimalSum } from '../untrusted/numbers.js';
 import { failureGroups, idsShortened } from './batch-output.js';
 import { idList, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';

@@ -1,9 +1,7 @@
 import * as z from 'zod';
 import { asArray, asRecord } from '../format/batch.js';
-import { decimalSum } from '../format/decimal.js';
 import { extraLine } from '../format/generic.js';
 import { fitRows, result, tabular } from '../format/result.js';
-import { numberOf } from '../format/shape.js';
 import { type StreamerRecord, streamerColumns, streamerRow } from '../format/streamer.js';
 import {
   clean,
@@ -17,6 +15,7 @@ import {
   shortId,
   table,
 } from '../format/text.js';
+import { decimalSum, numberOf } from '../untrusted/numbers.js';
 import { idsShortened } from './batch-output.js';
 import { idList, otherChainHint, page, SCOPES, SHAPES } from './shared.js';
 
