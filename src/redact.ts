@@ -1,9 +1,9 @@
 // The one place that removes a secret (the API key) from text: in results, errors and log lines alike.
-// A secret is looked for as it stands and in the form a reader may take the text for (src/format/text.ts
+// A secret is looked for as it stands and in the form a reader may take the text for (src/untrusted/text.ts
 // `readerView`: what cleaning leaves, in NFKC compatibility form), and removed from the original spans that
 // form came from: a key disguised with a zero-width space, a soft hyphen, a control character, an ANSI
 // escape, a direction mark, a tag character, a variation selector or fullwidth letters is found too.
-import { readerView } from './format/text.js';
+import { readerView } from './untrusted/text.js';
 
 export const REDACTED = '[redacted]';
 /** Shorter secrets are matched only as whole tokens, so that ids and field names containing them stay whole. */

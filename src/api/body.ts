@@ -1,8 +1,9 @@
 // What comes back from the upstream, made safe before anything reads it: parsed within bounds, checked
 // against the documented shape, the API key removed wherever it is echoed, and non-JSON bodies described
 // rather than passed on.
-import { clean, grouped, looksBinary } from '../format/text.js';
 import { redactor } from '../redact.js';
+import { grouped } from '../untrusted/numbers.js';
+import { clean, looksBinary } from '../untrusted/text.js';
 
 /** Nesting and size past which a body is refused as pathological (the documented answers stay far below). */
 export const BODY_BOUNDS = { depth: 64, entries: 250_000 };

@@ -1,8 +1,8 @@
 import type { Agent, Dispatcher } from 'undici';
-import { messageOf as readMessage } from '../format/shape.js';
 import { type Callers, Limiter } from '../limits/places.js';
 import { type Switch, sleep } from '../limits/switch.js';
 import type { Logger } from '../log.js';
+import { messageOf as readMessage } from '../untrusted/reader.js';
 import { VERSION } from '../version.js';
 import { cleanContentType, describeBody, parseBody, type Shape, scrubber, shapeProblem } from './body.js';
 import { Breaker, type BreakerOptions, CONFIGURATION_CODES, DEFAULT_BREAKER } from './breaker.js';

@@ -1,7 +1,6 @@
 // Figures the server computes from a full upstream answer (before any budget cut), so the assistant never
 // adds, sorts or averages rows itself. Sums are exact decimals; means and medians are plain numbers.
-import { decimalHalf, decimalSum } from './decimal.js';
-import { numberOf } from './shape.js';
+import { decimalHalf, decimalSum, numberOf } from '../untrusted/numbers.js';
 import { extent } from './text.js';
 
 export interface NumericStats {

@@ -1,8 +1,7 @@
 // run_analysis's answer in both channels: a headline, records as a compact table, scalars as lines, the
 // program's log apart with its own bound; over the budget, whole rows are cut and both channels say so.
 import { fitRows, type Rendered } from './result.js';
-import { asTime, isoTime, timeNamed, yearNamed } from './shape.js';
-import { clean, grouped, num, plural, table } from './text.js';
+import { clean, grouped, namedNum, num, plural, table } from './text.js';
 
 export interface Answer {
   /** What the program returned (a JSON copy). */
@@ -187,20 +186,10 @@ function recordTable(records: Record<string, unknown>[]): string[] {
  */
 function cell(value: unknown, max = CELL, name?: string): string {
   if (value === null || value === undefined) return '–';
-  if (typeof value === 'number') return name === undefined ? num(value) : numberText(name, value);
+  if (typeof value === 'number') return name === undefined ? num(value) : namedNum(name, value);
   if (typeof value === 'boolean') return String(value);
   if (typeof value === 'string') return clean(value, max);
   return clean(JSON.stringify(value), max);
-}
-
-/** Field names that read as a time (`sampled_at`, `from_ts`, `startTime`, `updatedAt`): as src/format/generic.ts reads them. */
-
-function numberText(name: string, value: number): string {
-  if (Number.isInteger(value) && value > 0 && value < 10_000 && yearNamed(name)) return String(value);
-  // The value first (most numbers are not in the epoch range), the name only then.
-  const t = asTime(value);
-  if (t !== undefined && timeNamed(name)) return `${String(value)} (${isoTime(t)})`;
-  return num(value);
 }
 
 /** The log, in both channels, within its share of the budget: the first lines, and how many were cut. */

@@ -1,21 +1,16 @@
 // Rendering of objects whose fields the interface document does not show: every field, compactly.
-import { numericStats } from './aggregate.js';
-import { decimalSum } from './decimal.js';
+import { decimalSum, numberOf, numericColumn } from '../untrusted/numbers.js';
 import {
-  asTime,
-  isoTime,
-  KEY_TIME,
-  numberOf,
-  numericColumn,
-  parallelSeries,
-  readSeries,
+  type ListNode,
+  type Node,
+  RecordNode,
+  type SeriesNode,
   idOf as shapeIdOf,
-  timeKeyed,
-  timeNamed,
-  timeTuples,
-  yearNamed,
-} from './shape.js';
-import { approx, clean, cleanDeep, dict, num, plural, quote, sparkline } from './text.js';
+} from '../untrusted/reader.js';
+import { KEY_TIME } from '../untrusted/series.js';
+import { asTime, isoTime } from '../untrusted/times.js';
+import { numericStats } from './aggregate.js';
+import { approx, clean, cleanDeep, dict, namedNum, num, plural, quote, sparkline } from './text.js';
 
 export interface SeriesSummary {
   count: number;
@@ -54,8 +49,6 @@ export interface Described {
 const MAX_FIELDS = 40;
 const MAX_DEPTH = 3;
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /** The identifier an element of a batch answer is known by (src/format/shape.ts `idOf`). */
@@ -172,19 +165,6 @@ const timeText = (v: unknown) => {
   return n === undefined ? clean(v, 40) : isoTime(asTime(n) as number);
 };
 
-/**
- * A number as the text shows it, by what its field reads as: a year as its digits (2025, never 2,025); an
- * epoch time in a field named as a time as its digits with its ISO time beside it; any other number
- * grouped (`exact` in detailed mode: every decimal as sent).
- */
-function numberText(name: string, v: number, full: boolean): string {
-  if (Number.isInteger(v) && v > 0 && v < 10_000 && yearNamed(name)) return String(v);
-  // The value first (most numbers are not in the epoch range), the name only then.
-  const t = asTime(v);
-  if (t !== undefined && timeNamed(name)) return `${String(v)} (${isoTime(t)})`;
-  return full ? exactNum(v) : num(v);
-}
-
 /** What marks a series summary as this server's figures, not the upstream's (SERIES_LEGEND says so). */
 export const COMPUTED = 'computed over';
 
@@ -208,14 +188,8 @@ export function extraLine(id: string, record: Record<string, unknown>, shown: re
   return extra.length ? [`  ${id}: ${extra.join('; ')}`] : [];
 }
 
-/** The field a time-keyed record's scalar points are read under (its values, not an upstream name). */
-const VALUES = '(values)';
-
 /** Lists of records up to this long are shown as records, one per entry; longer ones as series. */
 const SHORT_LIST = 10;
-
-/** A number written exactly (detailed mode): integers grouped, others as the upstream sent them. */
-const exactNum = (v: number) => (Number.isInteger(v) ? num(v) : String(v));
 
 /**
  * Flattens an object into dotted fields. Concise: scalars stay; short scalar lists are joined; short
@@ -223,7 +197,8 @@ const exactNum = (v: number) => (Number.isInteger(v) ? num(v) : String(v));
  * time (`{"1746097200": {…}}`), become per-key series summaries (count, first, last, min, max, mean,
  * largest steps, sparkline), shown after the other fields; at most 40 fields. Full (`detailed`): every
  * field (null and empty ones too), every list entry and every number exactly, nothing summarised. Upstream
- * nulls stay null in detailed and are left out of concise.
+ * nulls stay null in detailed and are left out of concise. The value is read once into nodes
+ * (src/untrusted/reader.ts); this renders the nodes.
  */
 export function describeObject(
   value: Record<string, unknown>,
@@ -234,7 +209,17 @@ export function describeObject(
   /** The element's own id (a batch element's): concise leaves out nested fields that only repeat it. */
   ownId?: string,
 ): Described {
-  const repeatsId = (v: unknown) => !full && ownId !== undefined && v === ownId;
+  return describeRecord(new RecordNode(value), skip, full, series, ownId);
+}
+
+function describeRecord(
+  value: RecordNode,
+  skip: readonly string[],
+  full: boolean,
+  series: boolean,
+  ownId: string | undefined,
+): Described {
+  const repeatsId = (n: Node) => !full && ownId !== undefined && n.kind === 'scalar' && n.value === ownId;
   const entries: Array<{ key: string; text: string; structured: unknown; late: boolean }> = [];
   const add = (key: string, text: string, structured: unknown, late = false) =>
     entries.push({ key, text, structured, late });
@@ -242,149 +227,111 @@ export function describeObject(
     typeof v === 'string'
       ? quote(v, full ? 500 : 80)
       : typeof v === 'number'
-        ? numberText(name, v, full)
+        ? namedNum(name, v, full)
         : String(v);
   const scalarJson = (v: unknown) => (typeof v === 'string' ? clean(v, full ? 500 : 200) : v);
+  const fieldCount = (n: RecordNode | ListNode) => `{${plural(n.size, 'field')}}`;
   /** One record of a list: its scalar fields together (nested values as a field count, or whole when full). */
-  const record = (item: Record<string, unknown>) => {
-    const inner = full ? describeObject(item, [], true) : undefined;
-    if (inner) return { text: `{${inner.parts.join(', ')}}`, json: inner.fields };
+  const record = (item: RecordNode) => {
+    if (full) {
+      const inner = describeRecord(item, [], true, false, undefined);
+      return { text: `{${inner.parts.join(', ')}}`, json: inner.fields };
+    }
     const text: string[] = [];
     const json = dict<unknown>();
-    for (const [k, v] of Object.entries(item)) {
-      if (v === null || v === undefined || repeatsId(v)) continue;
+    for (const [k, n] of item.fields) {
+      if ((n.kind === 'scalar' && n.value === null) || repeatsId(n)) continue;
       const key = clean(k, 40);
-      const nested = typeof v === 'object' ? `{${plural(Object.keys(v).length, 'field')}}` : undefined;
-      text.push(`${key}=${nested ?? scalarText(v, k)}`);
-      json[key] = nested ?? scalarJson(v);
+      const [shown, kept] =
+        n.kind === 'scalar' ? [scalarText(n.value, k), scalarJson(n.value)] : [fieldCount(n), fieldCount(n)];
+      text.push(`${key}=${shown}`);
+      json[key] = kept;
     }
     return { text: `{${text.join(', ')}}`, json };
   };
-  const walk = (obj: Record<string, unknown>, prefix: string, depth: number) => {
+  const walk = (obj: RecordNode, prefix: string, depth: number) => {
     // Parallel lists (`{timestamps: […], viewers: […]}`): one series, each index a point, each list
     // under its own name, after the record's other fields.
-    const parallel = full ? undefined : parallelSeries(obj);
-    for (const [rawKey, v] of Object.entries(obj)) {
+    const parallel = full ? undefined : obj.parallel;
+    for (const [rawKey, n] of obj.fields) {
       const key = prefix + clean(rawKey, 40);
       if (depth === 0 && skip.includes(rawKey)) continue;
-      if (parallel?.fields.includes(rawKey)) continue;
-      if (v === undefined || (depth > 0 && repeatsId(v))) continue;
-      if (v === null) {
-        if (full) add(key, 'null', null);
-      } else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
-        add(key, scalarText(v, rawKey), scalarJson(v));
-      else if (Array.isArray(v)) walkArray(key, v, depth);
-      else if (isRecord(v) && Object.keys(v).length === 0) add(key, '{}', {});
-      else if (isRecord(v)) {
-        // A record keyed by time is read once: summarised as a series, or (detailed) every point in order.
-        const keyed = timeKeyed(v, VALUES);
-        if (keyed && !full) walkArray(key, keyed, depth, 'keyed');
-        else if (keyed) {
-          // Every point, in time order, each under its key as sent.
-          const points = Object.entries(v).sort(
-            ([a], [b]) => (asTime(numberOf(a) ?? a) ?? 0) - (asTime(numberOf(b) ?? b) ?? 0),
-          );
-          add(
-            key,
-            points
-              .map(([k, p]) => `${clean(k, 40)}: ${isRecord(p) ? record(p).text : scalarText(p, rawKey)}`)
-              .join('; '),
-            cleanDeep(v),
-          );
-        } else if (full || depth < MAX_DEPTH) walk(v, `${key}.`, depth + 1);
-        else
-          add(
-            key,
-            `{${plural(Object.keys(v).length, 'field')}}`,
-            `{${plural(Object.keys(v).length, 'field')}}`,
-          );
-      }
+      if (parallel?.lists.includes(rawKey)) continue;
+      if (depth > 0 && repeatsId(n)) continue;
+      if (n.kind === 'scalar') {
+        if (n.value !== null) add(key, scalarText(n.value, rawKey), scalarJson(n.value));
+        else if (full) add(key, 'null', null);
+      } else if (n.kind === 'list') walkList(key, n, depth);
+      else if (n.size === 0) add(key, '{}', {});
+      else if (n.keyed && !full) summarise(key, n.keyed);
+      else if (n.keyed) {
+        // A record keyed by time, detailed: every point, in time order, each under its key as sent.
+        const points = n.timeOrdered.map(
+          ([k, p]) =>
+            `${clean(k, 40)}: ${p.kind === 'record' ? record(p).text : scalarText(p.kind === 'scalar' ? p.value : p.raw, rawKey)}`,
+        );
+        add(key, points.join('; '), cleanDeep(n.raw));
+      } else if (full || depth < MAX_DEPTH) walk(n, `${key}.`, depth + 1);
+      else add(key, fieldCount(n), fieldCount(n));
     }
-    if (parallel) walkArray(prefix.slice(0, -1), parallel.points, depth, 'parallel');
+    if (parallel) summarise(prefix.slice(0, -1), parallel);
   };
 
-  /**
-   * How a series' points came: a list of records, a time-keyed record, a list of [time, value] tuples, or
-   * a record of parallel lists.
-   */
-  const walkArray = (
-    key: string,
-    list: unknown[],
-    depth: number,
-    shape: 'list' | 'keyed' | 'tuples' | 'parallel' = 'list',
-  ) => {
-    if (list.length === 0) {
-      add(key, '[]', []);
+  /** A series in figures: one summary per value field, its time field as a span; after the other fields. */
+  const summarise = (key: string, s: SeriesNode) => {
+    const tk = s.series.time;
+    const label = (k: string) =>
+      s.shape === 'keyed'
+        ? k === KEY_TIME
+          ? `${key}{}`
+          : `${key}{}.${clean(k, 40)}`
+        : s.shape === 'tuples'
+          ? `${key}[]${k === KEY_TIME ? '[0]' : k}`
+          : s.shape === 'parallel'
+            ? `${key ? `${key}.` : ''}${clean(k, 40)}`
+            : `${key}[].${clean(k, 40)}`;
+    // The times written as ISO 8601 (or as sent), each point's once.
+    const times = tk === undefined ? undefined : s.series.records.map((item) => timeText(item[tk]));
+    for (const [k, { values, at, nested }] of s.columns) {
+      if (values.length === 0 || nested) continue;
+      const summary =
+        k === tk
+          ? timeSpan(values.map(timeText))
+          : summariseSeries(values, times ? at.map((i) => times[i]) : undefined);
+      add(label(k), summary.text, summary.summary, true);
+    }
+  };
+
+  const walkList = (key: string, list: ListNode, depth: number) => {
+    if (list.size === 0) return add(key, '[]', []);
+    const tuples = full ? undefined : list.tuples;
+    if (tuples) return summarise(key, tuples);
+    if (list.records) {
+      if (full || (list.size <= SHORT_LIST && !series)) {
+        const records = list.items.map((n) => record(n as RecordNode));
+        add(
+          key,
+          records.map((r) => r.text).join('; '),
+          records.map((r) => r.json),
+        );
+      } else summarise(key, list.series);
       return;
     }
-    const tuples = shape === 'list' && !full ? timeTuples(list) : undefined;
-    if (tuples) return walkArray(key, tuples, depth, 'tuples');
-    if (shape === 'list' && list.every(isRecord) && (full || (list.length <= SHORT_LIST && !series))) {
-      const records = list.map(record);
-      add(
-        key,
-        records.map((r) => r.text).join('; '),
-        records.map((r) => r.json),
-      );
-      return;
-    }
-    if (list.every(isRecord)) {
-      // One reading of a series (src/format/shape.ts): its time field, whatever its name, and its
-      // records in time order, as the views read them; the times written as ISO 8601.
-      const read = readSeries(list);
-      const tk = read.time;
-      const label = (k: string) =>
-        shape === 'keyed'
-          ? k === KEY_TIME
-            ? `${key}{}`
-            : `${key}{}.${clean(k, 40)}`
-          : shape === 'tuples'
-            ? `${key}[]${k === KEY_TIME ? '[0]' : k}`
-            : shape === 'parallel'
-              ? `${key ? `${key}.` : ''}${clean(k, 40)}`
-              : `${key}[].${clean(k, 40)}`;
-      // Each field's values and their points' times, gathered in one pass (first-seen order): linear in
-      // the series' size, however many distinct fields its points have.
-      const times = tk === undefined ? undefined : read.records.map((item) => timeText(item[tk]));
-      const columns = new Map<
-        string,
-        { values: unknown[]; at: Array<string | undefined>; nested: boolean }
-      >();
-      read.records.forEach((item, i) => {
-        for (const [k, v] of Object.entries(item)) {
-          let column = columns.get(k);
-          if (!column) {
-            column = { values: [], at: [], nested: false };
-            columns.set(k, column);
-          }
-          if (v === undefined || v === null) continue;
-          if (typeof v === 'object') column.nested = true;
-          column.values.push(v);
-          column.at.push(times?.[i]);
-        }
-      });
-      for (const [k, { values, at, nested }] of columns) {
-        if (values.length === 0 || nested) continue;
-        const s = k === tk ? timeSpan(values.map(timeText)) : summariseSeries(values, times ? at : undefined);
-        add(label(k), s.text, s.summary, true);
-      }
-      return;
-    }
-    const scalars = list.every((x) => typeof x !== 'object' || x === null);
-    if (scalars && (full || list.length <= 8)) {
-      add(key, list.map((x) => scalarText(x, key)).join(', '), list.map(scalarJson));
-    } else if (scalars) {
-      const s = summariseSeries(list.filter((x) => x !== null && x !== undefined));
+    if (list.scalars && (full || list.size <= 8)) {
+      add(key, list.raw.map((x) => scalarText(x, key)).join(', '), list.raw.map(scalarJson));
+    } else if (list.scalars) {
+      const s = summariseSeries(list.raw.filter((x) => x !== null && x !== undefined));
       add(key, s.text, s.summary, true);
     } else if (full) {
-      list.forEach((item, i) => {
-        if (isRecord(item)) walk(item, `${key}[${i}].`, depth + 1);
-        else if (Array.isArray(item)) walkArray(`${key}[${i}]`, item, depth + 1);
-        else if (item === null) add(`${key}[${i}]`, 'null', null);
-        else if (item !== undefined) add(`${key}[${i}]`, scalarText(item, key), scalarJson(item));
+      list.items.forEach((n, i) => {
+        if (n.kind === 'record') walk(n, `${key}[${i}].`, depth + 1);
+        else if (n.kind === 'list') walkList(`${key}[${i}]`, n, depth + 1);
+        else if (n.value === null) add(`${key}[${i}]`, 'null', null);
+        else if (n.value !== (undefined as unknown))
+          add(`${key}[${i}]`, scalarText(n.value, key), scalarJson(n.value));
       });
     } else if (depth < MAX_DEPTH) {
-      add(key, `${list.length} mixed items`, `${list.length} mixed items`);
+      add(key, `${list.size} mixed items`, `${list.size} mixed items`);
     }
   };
   walk(value, '', 0);

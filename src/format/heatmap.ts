@@ -1,5 +1,5 @@
 // The activity heatmap: an hourly grid keyed "a-b" (meaning not documented) and daily series.
-import { numberOf } from './shape.js';
+import { numberOf } from '../untrusted/numbers.js';
 import { extent, num, plural, sparkline } from './text.js';
 
 /** The `YYYY-MM-DD` entries of a daily map whose values are numbers (or decimal text), in date order. */

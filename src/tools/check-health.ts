@@ -3,6 +3,7 @@ import { requestFor } from '../api/endpoints.js';
 import { describeObject, NOTHING_MORE, nothingMore } from '../format/generic.js';
 import { result } from '../format/result.js';
 import { clean, cleanDeep, num, quote } from '../format/text.js';
+import { NAMES } from '../untrusted/names.js';
 import { defineTool } from './tool.js';
 
 // The document does not show /health's body: any field, at any depth, whose value reads as a state that is
@@ -28,11 +29,9 @@ const BAD = new Set([
   'warning',
 ]);
 const NEGATION = new Set(['no', 'not', 'non', 'none', 'without']);
-/** Field names that say yes or no to being ok: a `false` under one of these is a state that is not ok. */
-const OK_NAMES = /^(ok|healthy|up|pass(ed|ing)?|available|reachable|connected|operational|alive|ready)$/i;
 
 function notOkState(key: string, value: unknown): string | false | undefined {
-  if (value === false && OK_NAMES.test(key)) return false;
+  if (value === false && NAMES.ok(key)) return false;
   if (typeof value !== 'string' || value.length > 40) return undefined;
   const words = value
     .toLowerCase()

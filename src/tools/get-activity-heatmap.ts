@@ -11,8 +11,8 @@ import {
   seriesLine,
 } from '../format/heatmap.js';
 import { result } from '../format/result.js';
-import { numberOf } from '../format/shape.js';
 import { cleanDeep, num, plural } from '../format/text.js';
+import { numberOf } from '../untrusted/numbers.js';
 import { heatmapData } from '../view-data.js';
 import { SCOPES } from './shared.js';
 import { defineTool } from './tool.js';

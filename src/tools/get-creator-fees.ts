@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { requestFor } from '../api/endpoints.js';
 import { ranks } from '../format/aggregate.js';
 import { accountFor, asArray, asRecord, failures, noteLines } from '../format/batch.js';
-import { decimalSum } from '../format/decimal.js';
 import { extraLine, NOTHING_MORE } from '../format/generic.js';
 import { fitRows, result } from '../format/result.js';
 import {
@@ -17,6 +16,7 @@ import {
   plural,
   table,
 } from '../format/text.js';
+import { decimalSum } from '../untrusted/numbers.js';
 import { failureGroups, idsShortened } from './batch-output.js';
 import { idsOf } from './shared.js';
 import { defineTool } from './tool.js';

@@ -1,10 +1,8 @@
 import * as z from 'zod';
 import { requestFor } from '../api/endpoints.js';
 import { asArray, asRecord } from '../format/batch.js';
-import { decimalSum } from '../format/decimal.js';
 import { extraLine } from '../format/generic.js';
 import { fitRows, result, tabular } from '../format/result.js';
-import { numberOf } from '../format/shape.js';
 import { type StreamerRecord, streamerColumns, streamerRow } from '../format/streamer.js';
 import {
   clean,
@@ -18,6 +16,7 @@ import {
   shortId,
   table,
 } from '../format/text.js';
+import { decimalSum, numberOf } from '../untrusted/numbers.js';
 import { idsShortened } from './batch-output.js';
 import { bounded, idsOf, otherChainHint, page, SCOPES } from './shared.js';
 

@@ -2,7 +2,10 @@
 // views' data read the same points whatever the upstream names them.
 import { describe, expect, it } from 'vitest';
 import { renderGenericBatch } from '../../src/format/batch.js';
-import { asTime, idOf, messageOf, numericText, timeField } from '../../src/format/shape.js';
+import { numericText } from '../../src/untrusted/numbers.js';
+import { idOf, messageOf } from '../../src/untrusted/reader.js';
+import { timeField } from '../../src/untrusted/series.js';
+import { asTime } from '../../src/untrusted/times.js';
 import { seriesData } from '../../src/view-data.js';
 
 const MINT = 'Ser1es'.padEnd(44, 'x');

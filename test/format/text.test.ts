@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { decimalSum } from '../../src/format/decimal.js';
 import { dailySeries, gridLines, hourlyGrid } from '../../src/format/heatmap.js';
 import {
   abbrev,
@@ -21,6 +20,7 @@ import {
   utcIso,
   utcMinute,
 } from '../../src/format/text.js';
+import { decimalSum } from '../../src/untrusted/numbers.js';
 
 describe('clean', () => {
   it('removes controls, ANSI, invisible and direction characters, folds breaks', () => {
@@ -227,7 +227,7 @@ describe('times in UTC', () => {
 
 describe('exact halves', () => {
   it('the midpoint of two decimals is exact', async () => {
-    const { decimalHalf } = await import('../../src/format/decimal.js');
+    const { decimalHalf } = await import('../../src/untrusted/numbers.js');
     expect(decimalHalf('901.1')).toBe('450.55');
     expect(decimalHalf('3')).toBe('1.5');
     expect(decimalHalf('-0.3')).toBe('-0.15');

@@ -1,0 +1,213 @@
+// The one reader of upstream shapes. A body becomes a tree of nodes once: a scalar, a record (which may
+// also read as a series: keyed by time, or parallel lists) or a list (which may also read as a series:
+// records, or [time, value] tuples); a series has its time field and its value fields (series.ts). Each
+// part is read when first asked for, then kept. Also: what an element of a batch answer is known by, what
+// an error body says. Times and numbers: times.ts, numbers.ts; what names mean: names.ts.
+import { NAMES } from './names.js';
+import { isRecord, parallelSeries, readSeries, type Series, timeKeyed, timeTuples } from './series.js';
+import { anyTime, asTime } from './times.js';
+
+export type Node = ScalarNode | RecordNode | ListNode;
+export interface ScalarNode {
+  readonly kind: 'scalar';
+  readonly value: string | number | boolean | null;
+}
+
+/** A value read as a node (undefined only for undefined). */
+export function read(value: unknown): Node {
+  if (Array.isArray(value)) return new ListNode(value);
+  if (isRecord(value)) return new RecordNode(value);
+  return { kind: 'scalar', value: value as ScalarNode['value'] };
+}
+
+/** The field a time-keyed record's scalar points are read under (its values, not an upstream name). */
+export const VALUES = '(values)';
+
+/** How a series' points came: a list of records, a time-keyed record, [time, value] tuples, parallel lists. */
+export type SeriesShape = 'list' | 'keyed' | 'tuples' | 'parallel';
+
+/** One value field of a series: its values present, each with the index of its point, in point order. */
+export interface SeriesColumn {
+  values: unknown[];
+  at: number[];
+  /** Some value is a list or a record: not a column of figures. */
+  nested: boolean;
+}
+
+/** Points read as a series: in time order, its time field, and each field's values in one pass. */
+export class SeriesNode {
+  readonly kind = 'series';
+  #read?: Series;
+  #columns?: Map<string, SeriesColumn>;
+  constructor(
+    readonly shape: SeriesShape,
+    readonly points: ReadonlyArray<Record<string, unknown>>,
+    /** Parallel lists: the fields the points were made of. */
+    readonly lists: readonly string[] = [],
+  ) {}
+  /** Its time field, its records in time order and their times (series.ts readSeries). */
+  get series(): Series {
+    this.#read ??= readSeries(this.points);
+    return this.#read;
+  }
+  /** Each field's values and the indexes of their records, gathered in one pass (first-seen order). */
+  get columns(): Map<string, SeriesColumn> {
+    if (this.#columns) return this.#columns;
+    const columns = new Map<string, SeriesColumn>();
+    this.series.records.forEach((item, i) => {
+      for (const [k, v] of Object.entries(item)) {
+        let column = columns.get(k);
+        if (!column) {
+          column = { values: [], at: [], nested: false };
+          columns.set(k, column);
+        }
+        if (v === undefined || v === null) continue;
+        if (typeof v === 'object') column.nested = true;
+        column.values.push(v);
+        column.at.push(i);
+      }
+    });
+    this.#columns = columns;
+    return columns;
+  }
+}
+
+export class RecordNode {
+  readonly kind = 'record';
+  #fields?: Array<readonly [string, Node]>;
+  #keyed?: SeriesNode | null;
+  #parallel?: SeriesNode | null;
+  constructor(readonly raw: Readonly<Record<string, unknown>>) {}
+  get size() {
+    return Object.keys(this.raw).length;
+  }
+  /** Its fields as sent (undefined ones left out), each a node. */
+  get fields(): ReadonlyArray<readonly [string, Node]> {
+    this.#fields ??= Object.entries(this.raw).flatMap(([k, v]) =>
+      v === undefined ? [] : [[k, read(v)] as const],
+    );
+    return this.#fields;
+  }
+  /** Its fields in time order, when its keys are all times. */
+  get timeOrdered(): ReadonlyArray<readonly [string, Node]> {
+    return [...this.fields].sort(([a], [b]) => (anyTime(a) ?? 0) - (anyTime(b) ?? 0));
+  }
+  /** A record whose keys are all times (`{"1746097200": {viewers: 772}}`), as a series. */
+  get keyed(): SeriesNode | undefined {
+    if (this.#keyed === undefined) {
+      const points = timeKeyed(this.raw, VALUES);
+      this.#keyed = points ? new SeriesNode('keyed', points) : null;
+    }
+    return this.#keyed ?? undefined;
+  }
+  /** A record of parallel lists (`{timestamps: [...], viewers: [...]}`), as a series. */
+  get parallel(): SeriesNode | undefined {
+    if (this.#parallel === undefined) {
+      const p = parallelSeries(this.raw);
+      this.#parallel = p ? new SeriesNode('parallel', p.points, p.fields) : null;
+    }
+    return this.#parallel ?? undefined;
+  }
+}
+
+export class ListNode {
+  readonly kind = 'list';
+  #items?: Node[];
+  #tuples?: SeriesNode | null;
+  #series?: SeriesNode;
+  constructor(readonly raw: readonly unknown[]) {}
+  get size() {
+    return this.raw.length;
+  }
+  get items(): readonly Node[] {
+    this.#items ??= this.raw.map(read);
+    return this.#items;
+  }
+  /** Every element is a record. */
+  get records(): boolean {
+    return this.raw.every(isRecord);
+  }
+  /** No element is a list or a record. */
+  get scalars(): boolean {
+    return this.raw.every((x) => typeof x !== 'object' || x === null);
+  }
+  /** A list of [time, value…] tuples, as a series. */
+  get tuples(): SeriesNode | undefined {
+    if (this.#tuples === undefined) {
+      const points = timeTuples(this.raw);
+      this.#tuples = points ? new SeriesNode('tuples', points) : null;
+    }
+    return this.#tuples ?? undefined;
+  }
+  /** A list of records, as a series. */
+  get series(): SeriesNode {
+    this.#series ??= new SeriesNode('list', this.raw as Array<Record<string, unknown>>);
+    return this.#series;
+  }
+}
+
+/** How deep, and through how many records, an element is searched for a requested id. */
+const ID_DEPTH = 4;
+const ID_RECORDS = 200;
+
+/**
+ * The id an element of a batch answer is known by: the string field whose value is one of the ids asked
+ * for, whatever its name, nearest the top first (breadth first through nested records, not lists, to a
+ * depth of 4 and at most 200 records); failing that, a top-level field of the usual names.
+ */
+export function idOf(item: unknown, requested?: ReadonlySet<string>): string | undefined {
+  if (!isRecord(item)) return undefined;
+  if (requested?.size) {
+    let level: Array<Record<string, unknown>> = [item];
+    let read = 0;
+    for (let depth = 0; depth <= ID_DEPTH && level.length; depth++) {
+      const next: Array<Record<string, unknown>> = [];
+      for (const r of level) {
+        if (++read > ID_RECORDS) return fallbackId(item);
+        for (const key of NAMES.id) {
+          const v = r[key];
+          if (typeof v === 'string' && requested.has(v)) return v;
+        }
+        for (const v of Object.values(r)) {
+          if (typeof v === 'string' && requested.has(v)) return v;
+          if (isRecord(v)) next.push(v);
+        }
+      }
+      level = next;
+    }
+  }
+  return fallbackId(item);
+}
+
+function fallbackId(item: Record<string, unknown>): string | undefined {
+  for (const key of NAMES.id) if (typeof item[key] === 'string') return item[key];
+  return undefined;
+}
+
+/**
+ * The message of an error (a failed request's body, an element of `errors`): the first usual message field,
+ * at any depth up to 3; else the longest string that is not a status, code, time or id. Undefined when none.
+ */
+export function messageOf(value: unknown, depth = 0): string | undefined {
+  if (typeof value === 'string') return value.trim() ? value : undefined;
+  if (!isRecord(value) || depth > 3) return undefined;
+  for (const key of NAMES.message) {
+    const v = value[key];
+    if (typeof v === 'string' && v.trim()) return v;
+  }
+  for (const key of NAMES.message) {
+    const nested = isRecord(value[key]) ? messageOf(value[key], depth + 1) : undefined;
+    if (nested) return nested;
+  }
+  let longest: string | undefined;
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v === 'string' && v.trim() && !NAMES.notMessage(k) && asTime(v) === undefined)
+      if (!longest || v.length > longest.length) longest = v;
+  }
+  if (longest) return longest;
+  for (const v of Object.values(value)) {
+    const nested = isRecord(v) ? messageOf(v, depth + 1) : undefined;
+    if (nested) return nested;
+  }
+  return undefined;
+}

@@ -1,0 +1,217 @@
+// One reading of the shapes the interface document leaves unstated (the elements of batch analytics and
+// complete results, liveMetrics, error bodies): read by what the values are, never by what our simulator
+// calls them. Used by the text channel and structuredContent (src/format/generic.ts, batch.ts) and by the
+// views' data (src/view-data.ts), so that all of them read the same points.
+//
+// The rules:
+// - a series is any list of records (objects), a record whose keys are all times (epoch seconds or
+//   milliseconds as digits, or date-times: `{"1746097200": {viewers: 772}, …}`), each key the time of its
+//   value, or a record of parallel lists, one of them times in order and others of its length
+//   (`{timestamps: [t0, …], viewers: [v0, …]}`), each index a point (see seriesList);
+// - its time is the field whose values all parse as times: date-time strings ("2026-11-20T12:00:00Z",
+//   "2026-11-20 12:00:00": a time without a zone is ordered as if UTC but never shown as UTC), or numbers
+//   that are epoch seconds or epoch milliseconds between 2000-01-01 and 2100-01-01 and that run in order (a
+//   number field is a time only when it never goes back: a market cap of two billion is not a date); a
+//   string field is preferred to a number field, then the first in field order;
+//   a field qualifies when it is present in at least half the records;
+// - its values are its numeric fields (the time field excepted): numbers, or numbers sent as decimal text
+//   ("772", "1316.5") where every value of the field is a number or such text (numericColumn);
+// - an element's id is the string field whose value is one of the ids asked for, whatever its name, at any
+//   depth up to 4 (nearest first: `{token: {mint_address: …}}`), reading at most 200 records.
+
+import { numericColumn } from './numbers.js';
+import { anyTime, inOrder, keyTime, numberTime, stringTime } from './times.js';
+
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The field of a list of records that holds each record's time, if any (see the rules above). */
+export function timeField(list: readonly unknown[]): string | undefined {
+  const records = list.filter(isRecord);
+  if (records.length === 0) return undefined;
+  // The candidates: the first 64 fields of the first 50 records (a time field is one every record has).
+  const keys = new Set<string>();
+  for (const r of records.slice(0, 50)) for (const k of Object.keys(r)) if (keys.size < 64) keys.add(k);
+  let numeric: string | undefined;
+  for (const k of keys) {
+    const present = records.map((r) => r[k]).filter((v) => v !== undefined && v !== null);
+    if (present.length * 2 < records.length) continue;
+    if (present.every((v) => typeof v === 'string' && stringTime(v) !== undefined)) return k;
+    const numbers = numericColumn(present);
+    if (numeric === undefined && numbers) {
+      const times = numbers.map((v) => numberTime(v as number));
+      if (times.every((t) => t !== undefined) && inOrder(times as number[])) numeric = k;
+    }
+  }
+  return numeric;
+}
+
+/** A list of records read as a series: its time field, and its records in time order (earliest first). */
+export interface Series {
+  time: string | undefined;
+  /** The records with a readable time, earliest first (all records, as sent, when there is no time field). */
+  records: Array<Record<string, unknown>>;
+  /** Each record's time in ms, parallel to `records` (empty without a time field). */
+  t: number[];
+  /** The numeric fields (the time field excepted), in first-seen order. */
+  fields: string[];
+}
+
+export function readSeries(list: readonly unknown[], maxFields = Infinity): Series {
+  const records = list.filter(isRecord);
+  const time = timeField(records);
+  let ordered = records;
+  let t: number[] = [];
+  if (time !== undefined) {
+    const timed = records
+      .map((r) => ({ r, t: anyTime(r[time]) }))
+      .filter((x): x is { r: Record<string, unknown>; t: number } => x.t !== undefined);
+    // A stable sort: records at the same time keep the order they came in.
+    timed.sort((a, b) => a.t - b.t);
+    ordered = timed.map((x) => x.r);
+    t = timed.map((x) => x.t);
+  }
+  // Each field's values present, gathered in one pass (first-seen order): linear in the answer's size,
+  // however many distinct fields its records have.
+  const columns = new Map<string, unknown[]>();
+  for (const r of ordered)
+    for (const [k, v] of Object.entries(r)) {
+      if (k === time) continue;
+      let column = columns.get(k);
+      if (!column) {
+        column = [];
+        columns.set(k, column);
+      }
+      if (v !== undefined && v !== null) column.push(v);
+    }
+  const fields: string[] = [];
+  for (const [k, present] of columns) {
+    if (fields.length >= maxFields) break;
+    if (present.some((v) => typeof v === 'number' && Number.isFinite(v)) || numericColumn(present))
+      fields.push(k);
+  }
+  return { time, records: ordered, t, fields };
+}
+
+/** The field a time-keyed record's points carry their key in (not an upstream name: the key itself). */
+export const KEY_TIME = '(key)';
+
+/**
+ * A record whose keys are all times (at least one): its points as a list of records, earliest first, each
+ * with its key's time (ms) under KEY_TIME; a point that is not a record is `{[KEY_TIME], [name]: value}`.
+ * Undefined for any other value.
+ */
+export function timeKeyed(value: unknown, name = 'value'): Array<Record<string, unknown>> | undefined {
+  if (!isRecord(value)) return undefined;
+  const keys = Object.keys(value);
+  if (keys.length === 0) return undefined;
+  const points: Array<Record<string, unknown>> = [];
+  for (const k of keys) {
+    const t = keyTime(k);
+    if (t === undefined) return undefined;
+    const v = value[k];
+    points.push(isRecord(v) ? { [KEY_TIME]: t, ...v } : { [KEY_TIME]: t, [name]: v });
+  }
+  return points.sort((a, b) => (a[KEY_TIME] as number) - (b[KEY_TIME] as number));
+}
+
+/**
+ * A list of tuples whose first element is a time (`[[1746097200000, 772], …]`, epoch s or ms, or a
+ * date-time; in order, as a clock reads): its points as records, earliest first, each tuple's time (ms)
+ * under KEY_TIME and its other elements under `[1]`, `[2]`… (positions, not upstream names). Undefined
+ * for any other value.
+ */
+export function timeTuples(value: unknown): Array<Record<string, unknown>> | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const points: Array<Record<string, unknown>> = [];
+  const times: number[] = [];
+  for (const item of value) {
+    if (!Array.isArray(item) || item.length < 2 || item.length > 16) return undefined;
+    const t = anyTime(item[0]);
+    if (t === undefined) return undefined;
+    const point: Record<string, unknown> = { [KEY_TIME]: t };
+    for (let i = 1; i < item.length; i++) point[`[${i}]`] = item[i];
+    points.push(point);
+    times.push(t);
+  }
+  if (!inOrder(times) && times.length > 1) return undefined;
+  return points.sort((a, b) => (a[KEY_TIME] as number) - (b[KEY_TIME] as number));
+}
+
+/** Whether a list's values are all times (epoch s or ms, as numbers or digits, or date-times) read in order. */
+function timeList(list: readonly unknown[]): boolean {
+  const times: number[] = [];
+  for (const v of list) {
+    const t = anyTime(v);
+    if (t === undefined) return false;
+    times.push(t);
+  }
+  return times.length > 0 && inOrder(times);
+}
+
+/** Parallel lists are read only up to this many fields (the time list and its value lists). */
+const PARALLEL_FIELDS = 64;
+
+/**
+ * A record sent as parallel lists (`{timestamps: [t0, t1, …], viewers: [v0, v1, …], market_cap: […]}`):
+ * one field a list of times in order, and other fields lists of scalars of the same length; each index a
+ * point. Its points as records, one per index, each with every such field under its own name (the time
+ * list's too, as sent: timeField finds it), and the fields read, in field order. Undefined for any other
+ * value (no time list, or no other list of its length).
+ */
+export function parallelSeries(
+  value: unknown,
+): { points: Array<Record<string, unknown>>; fields: string[] } | undefined {
+  if (!isRecord(value)) return undefined;
+  const lists: Array<[string, unknown[]]> = [];
+  for (const [k, v] of Object.entries(value)) {
+    if (lists.length >= PARALLEL_FIELDS) break;
+    if (Array.isArray(v) && v.length > 0 && v.every((x) => x === null || typeof x !== 'object'))
+      lists.push([k, v]);
+  }
+  // The first time list that has at least one other list of its length sets the length.
+  for (const [, times] of lists) {
+    if (!timeList(times)) continue;
+    const same = lists.filter(([, v]) => v.length === times.length);
+    if (same.length < 2) continue;
+    const points = times.map((_, i) => Object.fromEntries(same.map(([k, v]) => [k, v[i]])));
+    if (timeField(points) === undefined) continue;
+    return { points, fields: same.map(([k]) => k) };
+  }
+  return undefined;
+}
+
+/**
+ * A value as a series' list of records: a list of records, a list of time tuples (timeTuples), a
+ * time-keyed record (timeKeyed), or a record of parallel lists (parallelSeries).
+ */
+export function seriesList(value: unknown, name?: string): unknown[] | undefined {
+  if (Array.isArray(value)) return timeTuples(value) ?? value;
+  return timeKeyed(value, name) ?? parallelSeries(value)?.points;
+}
+
+/**
+ * The series of a record whose fields are not documented: the list of records with a time field holding
+ * the most records, searched to a depth of 3 (an element of an analytics answer); undefined when it has none.
+ */
+export function mainSeries(value: unknown): unknown[] | undefined {
+  let best: unknown[] | undefined;
+  const visit = (v: unknown, depth: number, name: string) => {
+    const list = seriesList(v, name);
+    if (list) {
+      if (
+        list.length &&
+        list.every(isRecord) &&
+        (!best || list.length > best.length) &&
+        timeField(list) !== undefined
+      )
+        best = list;
+      if (Array.isArray(v)) return;
+      if (list.length) return;
+    }
+    if (!isRecord(v) || depth > 3) return;
+    for (const [k, x] of Object.entries(v)) visit(x, depth + 1, k);
+  };
+  visit(value, 0, 'value');
+  return best;
+}

@@ -1,0 +1,75 @@
+// Reading times the upstream sends in whatever form: date-time strings (zoned or not), epoch seconds or
+// milliseconds as numbers or digits. One reading for the reader of shapes, the text and the views.
+import { numberOf } from './numbers.js';
+
+/** 2000-01-01 and 2100-01-01, in ms: the range of plausible times. */
+const EARLIEST = 946_684_800_000;
+const LATEST = 4_102_444_800_000;
+/** A date-time string: a date, optionally a time. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** A string as a time (ms since the epoch), when it is a date-time in the plausible range. */
+export function stringTime(v: string): number | undefined {
+  if (v.length > 40 || !DATE_TIME.test(v.trim())) return undefined;
+  // A time without a zone is read as if UTC, so that order and steps never depend on this machine's zone;
+  // the text shows it as sent, never as UTC (timeText in format/generic.ts).
+  const s = v.trim().replace(' ', 'T');
+  const t = Date.parse(/T[^Z+-]*$/.test(s) ? `${s}Z` : s);
+  return Number.isFinite(t) && t >= EARLIEST && t < LATEST ? t : undefined;
+}
+
+/** A number as a time (ms): epoch milliseconds, or epoch seconds, in the plausible range. */
+export function numberTime(v: number): number | undefined {
+  if (!Number.isFinite(v)) return undefined;
+  if (v >= EARLIEST && v < LATEST) return v;
+  if (v * 1000 >= EARLIEST && v * 1000 < LATEST) return v * 1000;
+  return undefined;
+}
+
+/** Any value as a time (ms since the epoch), or undefined. */
+export function asTime(v: unknown): number | undefined {
+  if (typeof v === 'string') return stringTime(v);
+  if (typeof v === 'number') return numberTime(v);
+  return undefined;
+}
+
+/** A value as a time, digits ("1746097200") read as the number they write. */
+export const anyTime = (v: unknown) => asTime(numberOf(v) ?? v);
+
+/** A record key as a time (ms): a date-time, or epoch seconds or milliseconds written in digits. */
+export function keyTime(k: string): number | undefined {
+  if (/^\d{9,13}$/.test(k)) return numberTime(Number(k));
+  return stringTime(k);
+}
+
+/** A time as the text channel writes it: ISO 8601 in UTC. */
+export const isoTime = (ms: number) => new Date(ms).toISOString();
+
+/** Whether the values never go back (or never go forward): a clock read in one direction. */
+export function inOrder(values: readonly number[]): boolean {
+  let up = true;
+  let down = true;
+  for (let i = 1; i < values.length; i++) {
+    const a = values[i - 1] as number;
+    const b = values[i] as number;
+    if (b < a) up = false;
+    if (b > a) down = false;
+  }
+  return (up || down) && (values.length < 2 || values[0] !== values.at(-1));
+}
+
+const ZONED = /^\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)$/i;
+
+/**
+ * A date-time that states its zone (`Z` or an offset such as `-05:00`) as UTC ISO text: `Z` kept as sent,
+ * an offset converted (`2025-05-01T06:00:00-05:00` → `2025-05-01T11:00:00Z`). Undefined for anything else:
+ * a time without a zone names no instant, so it is never called UTC.
+ */
+export function utcIso(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !ZONED.test(value)) return undefined;
+  if (/z$/i.test(value)) return value.toUpperCase();
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) return undefined;
+  const iso = new Date(at).toISOString();
+  return ZONED.exec(value)?.[1] ? iso : iso.replace('.000Z', 'Z');
+}
