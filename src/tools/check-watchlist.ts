@@ -257,7 +257,8 @@ export function startWatchSchedule(options: {
         return;
       }
       const owner = await store.owner(key);
-      if (!(await store.claimSlot(owner, Math.floor(Date.now() / intervalMs)))) return;
+      const slot = Math.floor(Date.now() / intervalMs);
+      if (!(await store.claimSlot(owner, slot))) return;
       for (const list of await store.watchlists(owner)) {
         if (stop.signal.aborted) return;
         const call = history.call(key);
@@ -276,7 +277,7 @@ export function startWatchSchedule(options: {
         };
         try {
           const done = await checkWatchlist(store, owner, list.name, hours, ctx);
-          logger.info('scheduled watchlist check', { summary: done.summary });
+          logger.info('scheduled watchlist check', { slot, summary: done.summary });
         } catch (error) {
           logger.warn('scheduled watchlist check failed', { error });
         }

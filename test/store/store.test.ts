@@ -62,10 +62,21 @@ describe.each(Object.keys(DATABASES) as Array<keyof typeof DATABASES>)('store on
     const { store } = await fresh();
     const owner = await store.owner('key');
     const name = `x'); DROP TABLE watchlists; --`;
-    await store.putWatchlist(owner, { name, chain: 'chain_b', note: 'n', mintIds: [MINT], created: 1, updated: 2 });
+    await store.putWatchlist(owner, {
+      name,
+      chain: 'chain_b',
+      note: 'n',
+      mintIds: [MINT],
+      created: 1,
+      updated: 2,
+    });
     expect((await store.watchlists(owner)).map((w) => w.name)).toEqual([name]);
     await store.putCheck(owner, name, { at: 5, hours: 24, tokens: { [MINT]: { level: 'HIGH' } } });
-    expect(await store.lastCheck(owner, name)).toEqual({ at: 5, hours: 24, tokens: { [MINT]: { level: 'HIGH' } } });
+    expect(await store.lastCheck(owner, name)).toEqual({
+      at: 5,
+      hours: 24,
+      tokens: { [MINT]: { level: 'HIGH' } },
+    });
     expect(await Promise.all([store.claimSlot(owner, 7), store.claimSlot(owner, 7)])).toEqual(
       expect.arrayContaining([true, false]),
     );
