@@ -7,6 +7,7 @@ import { type Config, ENV, environmentHelp, loadConfig } from './config.js';
 import { connectionProblem, type SetupPlace } from './format/errors.js';
 import { createLogger, type Logger } from './log.js';
 import { createClient, createServer } from './server.js';
+import { type History, openHistory, storeOptions } from './store/index.js';
 import { serveStdio } from './transports/stdio.js';
 import { NAME, VERSION } from './version.js';
 
@@ -61,12 +62,20 @@ async function main(): Promise<number | undefined> {
   // A defect in one request's handling must not stop a server that others are using: logged, not fatal.
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
   const client = createClient(config, logger);
+  // History and watchlists: nothing is opened (or loaded) before the first tool call that uses them.
+  const stored = storeOptions();
+  for (const problem of stored.problems) logger.warn('configuration problem', { problem });
+  const history = openHistory(stored.options, demo);
   const setupPlace = setupPlaceOf();
   const cleanup = async () => {
     await client?.close();
+    await history.close();
     await stopSimulator();
   };
-  if (flags.http) return serveOverHttp(config, logger, problems, client, cleanup, demo);
+  if (flags.http) {
+    const schedule = { history, intervalMs: stored.options.watchIntervalMs };
+    return serveOverHttp(config, logger, problems, client, cleanup, demo, schedule);
+  }
   serveStdio(
     () =>
       createServer({
@@ -75,6 +84,7 @@ async function main(): Promise<number | undefined> {
         problems,
         setupPlace,
         demo,
+        history,
         ...(client ? { client } : {}),
       }),
     cleanup,
@@ -92,6 +102,7 @@ async function serveOverHttp(
   client: Upstream | undefined,
   cleanup: () => Promise<void>,
   demo: boolean,
+  { history, intervalMs }: { history: History; intervalMs: number },
 ): Promise<number | undefined> {
   const [{ HTTP_DEFAULTS, serveHttp }, { ClientPool }] = await Promise.all([
     import('./transports/http.js'),
@@ -173,6 +184,7 @@ async function serveOverHttp(
             ...(own ? { callerKey: own } : {}),
             problems,
             demo,
+            history,
             upstreamAllowance: HTTP_DEFAULTS.maxUpstreamPerRequest,
             setupPlace: 'http',
             ...(upstream ? { client: upstream } : {}),
@@ -186,6 +198,11 @@ async function serveOverHttp(
         },
       },
     );
+    // Watchlists re-checked on a schedule: the server key's (the team's), once per interval across replicas.
+    if (intervalMs > 0 && client && config.apiKey) {
+      const { startWatchSchedule } = await import('./tools/check-watchlist.js');
+      startWatchSchedule({ history, client, key: config.apiKey, intervalMs, logger });
+    }
     process.stderr.write(`${NAME} ${VERSION}: MCP over Streamable HTTP at ${http.url}\n`);
     const shutdown = async () => {
       await http.close();

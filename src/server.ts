@@ -23,6 +23,7 @@ import type { Logger } from './log.js';
 import { getPrompt, PROMPTS } from './prompts.js';
 import { redactor } from './redact.js';
 import { DEMO_INSTRUCTIONS, INSTRUCTIONS, REFERENCE_URI, referenceText } from './reference.js';
+import type { History } from './store/index.js';
 import { TOOLS } from './tools/index.js';
 import type { Tool, ViewData } from './tools/tool.js';
 import { NAME, VERSION } from './version.js';
@@ -70,6 +71,8 @@ export interface ServerDeps {
   share?: string;
   /** The transport's cancellation of one request by its JSON-RPC id (a batch member cancelled alone). */
   cancelled?: (id: unknown) => AbortSignal | undefined;
+  /** Where what the upstream answers is kept, per key (src/store); absent: nothing is kept. */
+  history?: History;
 }
 
 /** An opaque caller per upstream client, where the transport names none (stdio: one per process). */
@@ -208,14 +211,21 @@ export function createServer(deps: ServerDeps): Server {
     const notified: Promise<void>[] = [];
     let result: CallToolResult;
     let view: ViewData | undefined;
+    // Every answer the upstream gives this call is kept for the key that fetched it, at the call's end.
+    const history = deps.history?.call(deps.callerKey ?? deps.config.apiKey);
     try {
       let rendered = await prepared.run({
         send: async (req, also) => {
           if (allowance-- <= 0)
             throw new BatchLimitError('upstream allowance used', { allowance: deps.upstreamAllowance });
           try {
-            return (await client.request(req, also ? AbortSignal.any([signal, also]) : signal, deps.caller))
-              .body;
+            const { body } = await client.request(
+              req,
+              also ? AbortSignal.any([signal, also]) : signal,
+              deps.caller,
+            );
+            history?.observe(req, body);
+            return body;
           } catch (error) {
             // The failing service is the embedded simulator: its advice names no setting.
             if (deps.demo && error instanceof ApiError) error.detail.simulated = true;
@@ -250,7 +260,10 @@ export function createServer(deps: ServerDeps): Server {
         },
         // The demo marker is added after rendering: the result is fitted to what it leaves.
         budget: deps.demo ? budget - DEMO_COST : budget,
+        ...(history ? { history } : {}),
       });
+      const unkept = await history?.flush();
+      if (unkept) rendered = withLine(rendered, unkept);
       if (deps.demo) rendered = markSimulated(rendered);
       rendered = enforceBudget(rendered, budget, prepared.format);
       deps.logger.debug('tool call', { tool: tool.name, ms: Math.round(performance.now() - started) });
@@ -258,6 +271,7 @@ export function createServer(deps: ServerDeps): Server {
       // The view's full data, outside both model channels and their budget.
       if (view) result._meta = { [VIEW_DATA_KEY]: { ...view, simulated: deps.demo === true } };
     } catch (error) {
+      await history?.flush();
       deps.logger.warn('tool call failed', { tool: tool.name, error });
       result = toolError(simulated(describeError(error)));
     }
@@ -298,4 +312,10 @@ const NO_ELICITATION: jsonSchemaValidator = {
 
 function markSimulated(r: Rendered): Rendered {
   return { ...r, summary: `${DEMO_MARK}${r.summary}`, text: `${DEMO_NOTE}\n${r.text}` };
+}
+
+/** One line after the headline (and in the summary): what the call could not do beside its answer. */
+function withLine(r: Rendered, line: string): Rendered {
+  const [headline, ...rest] = r.text.split('\n');
+  return { ...r, summary: `${r.summary} (${line})`, text: [headline, line, ...rest].join('\n') };
 }

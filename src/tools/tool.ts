@@ -7,6 +7,7 @@ import { batches } from '../api/endpoints.js';
 import { errorTag } from '../format/errors.js';
 import type { Rendered } from '../format/result.js';
 import { literal, plural } from '../format/text.js';
+import type { HistoryCall } from '../store/index.js';
 import {
   type Chain,
   mintId,
@@ -58,6 +59,8 @@ export interface CallContext {
   redact?: <T>(value: T) => T;
   /** run_analysis's limits, from the configuration, and who calls (over --http), for the engine's fair turns. */
   analysis?: { timeoutMs: number; maxRequests: number; limitName?: string; caller?: string };
+  /** History kept for this call's key (src/store); absent when the server keeps none. */
+  history?: HistoryCall;
 }
 
 /** What a view draws: a board of botting findings, series over time, or the activity heatmap. */
@@ -78,6 +81,8 @@ interface SpecCommon<S extends z.ZodRawShape> {
   output: z.ZodRawShape;
   /** A rule between parameters the schema cannot state; returns the argument error's line. */
   check?: (args: Args<S>) => string | undefined;
+  /** Hints beside the read-only default (a tool that writes the history store says so). */
+  annotations?: Partial<typeof ANNOTATIONS>;
 }
 
 /** A tool over one endpoint: the request its arguments make, and how its answer reads. */
@@ -171,7 +176,7 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
     description: typeof spec.description === 'function' ? spec.description() : spec.description,
     inputSchema: jsonSchema(input, 'input'),
     outputSchema: jsonSchema(output, 'output'),
-    annotations: ANNOTATIONS,
+    annotations: { ...ANNOTATIONS, ...spec.annotations },
   });
 
   /** The arguments as the tool reads them (defaults, scope resolved, checks made), or the argument error. */

@@ -1,0 +1,249 @@
+// History's entry: where the store lives, opened on first use (no database code loaded before), and what
+// a call sees of it. A store that is off, unwritable, corrupt or unreachable never fails a tool: the call
+// gets one line saying why history is unavailable, and the store is opened again on a later call.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ApiRequest } from '../api/client.js';
+import { observationsOf } from './observe.js';
+import type { Observation, Store, StoreOptions } from './types.js';
+
+export type { StoreOptions } from './types.js';
+
+export const DATABASE_URL = 'STREAMER_ANALYTICS_DATABASE_URL';
+export const HISTORY_DAYS = 'STREAMER_ANALYTICS_HISTORY_DAYS';
+export const WATCH_INTERVAL = 'STREAMER_ANALYTICS_WATCH_INTERVAL_MINUTES';
+/** Tests only: the scheduled re-check's interval in milliseconds, below the documented 15-minute floor. */
+export const WATCH_INTERVAL_MS_FOR_TESTS = 'STREAMER_ANALYTICS_INTERNAL_WATCH_INTERVAL_MS';
+
+/** After a store failed to open, calls in the next few seconds are told so at once, then it is tried again. */
+const RETRY_OPEN_MS = 5_000;
+/** Pruning: at most this many old observations per step, at most one step a minute. */
+const PRUNE_ROWS = 500;
+const PRUNE_EVERY_MS = 60_000;
+
+export type Location =
+  | { kind: 'off' }
+  | { kind: 'sqlite'; path: string }
+  | { kind: 'postgres'; url: string }
+  | { kind: 'memory' };
+
+/** The platform's data folder: XDG on Linux, Application Support on macOS, LocalAppData on Windows. */
+export function dataFolder(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+  const home = homedir();
+  const base =
+    platform === 'darwin'
+      ? join(home, 'Library', 'Application Support')
+      : platform === 'win32'
+        ? env.LOCALAPPDATA || join(home, 'AppData', 'Local')
+        : env.XDG_DATA_HOME || join(home, '.local', 'share');
+  return join(base, 'streamer-analytics-mcp');
+}
+
+/** Where STREAMER_ANALYTICS_DATABASE_URL says the store is. */
+export function locate(url: string | undefined, demo = false): Location {
+  if (demo) return { kind: 'memory' };
+  const value = url?.trim();
+  if (!value) return { kind: 'sqlite', path: join(dataFolder(), 'history.db') };
+  if (value.toLowerCase() === 'off') return { kind: 'off' };
+  if (/^postgres(ql)?:\/\//i.test(value)) return { kind: 'postgres', url: value };
+  if (/^file:/i.test(value)) return { kind: 'sqlite', path: fileURLToPath(value) };
+  return { kind: 'sqlite', path: value };
+}
+
+const unset = (v: string | undefined) =>
+  v === undefined || !v.trim() || /^\$\{user_config\.[^}]*\}$/.test(v.trim()) ? undefined : v.trim();
+
+/**
+ * The history settings from the environment, with a line per invalid value (replaced by its default).
+ * The configuration module may take these over; the store reads only StoreOptions.
+ */
+export function storeOptions(env: NodeJS.ProcessEnv = process.env): {
+  options: StoreOptions & { watchIntervalMs: number };
+  problems: string[];
+} {
+  const problems: string[] = [];
+  const int = (name: string, min: number, max: number, fallback: number, zero = false) => {
+    const raw = unset(env[name]);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (Number.isInteger(value) && ((value >= min && value <= max) || (zero && value === 0))) return value;
+    problems.push(
+      `${name} must be a whole number from ${min} to ${max}${zero ? ', or 0' : ''}; using ${fallback}`,
+    );
+    return fallback;
+  };
+  const watchIntervalMinutes = int(WATCH_INTERVAL, 15, 10_080, 0, true);
+  const testMs = Number(unset(env[WATCH_INTERVAL_MS_FOR_TESTS]) ?? 0);
+  return {
+    options: {
+      url: unset(env[DATABASE_URL]),
+      historyDays: int(HISTORY_DAYS, 1, 3650, 400),
+      watchIntervalMinutes,
+      watchIntervalMs: testMs > 0 ? testMs : watchIntervalMinutes * 60_000,
+    },
+    problems,
+  };
+}
+
+/** What a tool may do with the store for its caller's key. */
+export type Use = <T>(
+  fn: (store: Store, owner: string) => Promise<T>,
+) => Promise<{ value: T } | { unavailable: string }>;
+
+/** One call's view of history: what it observed, written at its end in one transaction. */
+export interface HistoryCall {
+  use: Use;
+  /** Keeps what one upstream answer says of tokens (written by `flush`). */
+  observe(req: ApiRequest, body: Record<string, unknown>): void;
+  /** Writes what was observed; returns the line saying why history is unavailable, if it is. */
+  flush(): Promise<string | undefined>;
+}
+
+export interface History {
+  readonly location: Location;
+  readonly options: StoreOptions;
+  /** The store for a key (over --http a caller's own, else the server's), for one call. */
+  call(key: string | undefined): HistoryCall;
+  /** The open store, opening it if need be (the schedule's), or why it is unavailable. */
+  store(): Promise<Store | { unavailable: string }>;
+  close(): Promise<void>;
+}
+
+/** Why a store could not be used, in one line that names no secret. */
+export function whyUnavailable(error: unknown, location: Location): string {
+  const e = error as { code?: string; errcode?: number; message?: string };
+  const message = String(e?.message ?? error)
+    .replace(/postgres(ql)?:\/\/\S+/gi, '(database URL)')
+    .split('\n')[0]
+    ?.slice(0, 200);
+  if (location.kind === 'sqlite') {
+    if (/not a database|malformed|corrupt/i.test(message ?? ''))
+      return `the SQLite file ${location.path} is not a readable database (corrupt?): ${message}`;
+    if (/EACCES|EROFS|EPERM|readonly|read-only|unable to open/i.test(`${e?.code} ${message}`))
+      return `cannot write the SQLite file ${location.path} (read-only or no permission): ${message}`;
+    return `the SQLite file ${location.path} failed: ${message}`;
+  }
+  if (location.kind === 'postgres') {
+    const code = e?.code ? ` (${e.code})` : '';
+    return `PostgreSQL is unreachable or failed${code}: ${message}`;
+  }
+  return String(message);
+}
+
+/** A failure of the store itself, as opposed to the code that uses it. */
+class StoreFault extends Error {}
+
+/** The store with each failure of its own marked as such. */
+function guard(s: Store): Store {
+  const out = { ...s } as Record<string, unknown>;
+  for (const [k, v] of Object.entries(s))
+    if (typeof v === 'function')
+      out[k] = (...a: unknown[]) =>
+        (v as (...x: unknown[]) => Promise<unknown>).apply(s, a).catch((cause: unknown) => {
+          throw new StoreFault('store failed', { cause });
+        });
+  return out as unknown as Store;
+}
+
+/** History as configured; nothing is opened (and no database module loaded) before the first use. */
+export function openHistory(options: StoreOptions, demo = false): History {
+  const location = locate(options.url, demo);
+  let opening: Promise<Store> | undefined;
+  let failure: { at: number; reason: string } | undefined;
+  let lastPrune = 0;
+
+  const open = async (): Promise<Store> => {
+    switch (location.kind) {
+      case 'sqlite':
+        return (await import('./sqlite.js')).openSqlite(location.path);
+      case 'postgres':
+        return (await import('./postgres.js')).openPostgres(location.url);
+      case 'memory':
+        return (await import('./memory.js')).openMemory();
+      default:
+        throw new Error('history is off');
+    }
+  };
+
+  const store = async (): Promise<Store | { unavailable: string }> => {
+    if (location.kind === 'off')
+      return { unavailable: `history is off (${DATABASE_URL}=off): nothing is kept` };
+    if (failure && Date.now() - failure.at < RETRY_OPEN_MS) return { unavailable: failure.reason };
+    if (!opening) {
+      const attempt = open();
+      opening = attempt;
+      attempt.catch((error: unknown) => {
+        failure = { at: Date.now(), reason: whyUnavailable(error, location) };
+        if (opening === attempt) opening = undefined;
+      });
+    }
+    try {
+      const opened = await opening;
+      failure = undefined;
+      return opened;
+    } catch (error) {
+      return { unavailable: failure?.reason ?? whyUnavailable(error, location) };
+    }
+  };
+
+  const prune = (s: Store) => {
+    const now = Date.now();
+    if (now - lastPrune < PRUNE_EVERY_MS) return;
+    lastPrune = now;
+    const before = Math.floor(now / 60_000) - options.historyDays * 1440;
+    s.prune(before, PRUNE_ROWS).catch(() => {});
+  };
+
+  return {
+    location,
+    options,
+    store,
+    call(key) {
+      const observed: Observation[] = [];
+      let observedAny = false;
+      const use: Use = async (fn) => {
+        if (!key) return { unavailable: 'no API key is set, so there is no one to keep history for' };
+        const s = await store();
+        if ('unavailable' in s) return s;
+        try {
+          const guarded = guard(s);
+          return { value: await fn(guarded, await guarded.owner(key)) };
+        } catch (error) {
+          // Only the store's own failures are history's; the tool's (a missing list, the upstream) go on.
+          if (error instanceof StoreFault) return { unavailable: whyUnavailable(error.cause, location) };
+          throw error;
+        }
+      };
+      return {
+        use,
+        observe(req, body) {
+          observedAny = true;
+          try {
+            const now = Date.now();
+            for (const o of observationsOf(req, body, now)) observed.push(o);
+          } catch {
+            // An answer that cannot be read for history is still the tool's answer.
+          }
+        },
+        async flush() {
+          if (!observedAny) return undefined;
+          const rows = observed.splice(0);
+          if (!rows.length && location.kind !== 'off') return undefined;
+          const outcome = await use(async (s, owner) => {
+            await s.record(owner, rows);
+            prune(s);
+          });
+          return 'unavailable' in outcome
+            ? `History unavailable, this answer was not kept: ${outcome.unavailable}.`
+            : undefined;
+        },
+      };
+    },
+    async close() {
+      const pending = opening;
+      opening = undefined;
+      if (pending) await pending.then((s) => s.close()).catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,33 @@
+// The store's schema, versioned: each migration runs once, in order, in one transaction, when the store opens.
+// The same SQL serves SQLite and PostgreSQL (types both accept); times are whole minutes or milliseconds.
+
+export const MIGRATIONS: ReadonlyArray<{ version: number; statements: string[] }> = [
+  {
+    version: 1,
+    statements: [
+      `CREATE TABLE observations (
+        owner TEXT NOT NULL, mint TEXT NOT NULL, chain TEXT NOT NULL, source TEXT NOT NULL,
+        hours INTEGER NOT NULL, minute BIGINT NOT NULL, platform TEXT, level TEXT,
+        confidence DOUBLE PRECISION, score DOUBLE PRECISION, viewers DOUBLE PRECISION, live INTEGER,
+        market_cap DOUBLE PRECISION, price DOUBLE PRECISION, fees DOUBLE PRECISION,
+        fees_native DOUBLE PRECISION, currency TEXT, error TEXT,
+        PRIMARY KEY (owner, mint, chain, source, hours, minute))`,
+      'CREATE INDEX observations_by_minute ON observations (minute)',
+      `CREATE TABLE tokens (
+        owner TEXT NOT NULL, mint TEXT NOT NULL, chain TEXT NOT NULL,
+        first_minute BIGINT NOT NULL, last_minute BIGINT NOT NULL,
+        PRIMARY KEY (owner, mint, chain))`,
+      `CREATE TABLE watchlists (
+        owner TEXT NOT NULL, name TEXT NOT NULL, chain TEXT NOT NULL, note TEXT NOT NULL,
+        mint_ids TEXT NOT NULL, created BIGINT NOT NULL, updated BIGINT NOT NULL,
+        PRIMARY KEY (owner, name))`,
+      `CREATE TABLE checks (
+        owner TEXT NOT NULL, name TEXT NOT NULL, at BIGINT NOT NULL, hours INTEGER NOT NULL,
+        tokens TEXT NOT NULL, PRIMARY KEY (owner, name))`,
+      `CREATE TABLE schedule (owner TEXT PRIMARY KEY, slot BIGINT NOT NULL)`,
+    ],
+  },
+];
+
+/** The newest schema this code knows. */
+export const SCHEMA_VERSION = MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);

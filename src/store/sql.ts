@@ -1,0 +1,293 @@
+// The store over SQL, the same for SQLite and PostgreSQL: a driver runs parameterised statements ($1, $2...)
+// and transactions; this file holds every statement, the migrations' runner and the owner's salted hash.
+// Values only ever reach SQL as parameters.
+import { createHash, randomBytes } from 'node:crypto';
+import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
+import type { CheckSnapshot, LevelDay, Observation, Seen, Store, StreamDay, Watchlist } from './types.js';
+
+export type Row = Record<string, unknown>;
+export type Query = (sql: string, params?: readonly unknown[]) => Promise<Row[]>;
+
+export interface Driver {
+  readonly dialect: 'sqlite' | 'postgres';
+  query: Query;
+  /** Runs `fn` in one transaction: SQLite BEGIN IMMEDIATE (one writer across processes), PostgreSQL one connection. */
+  transaction<T>(fn: (q: Query) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** A store whose schema is newer than this code: it is never written to. */
+export class NewerSchemaError extends Error {
+  constructor(found: number) {
+    super(
+      `the store's schema is version ${found}, newer than this server knows (${SCHEMA_VERSION}); update streamer-analytics-mcp (nothing was written)`,
+    );
+  }
+}
+
+const n = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/** Brings the schema up to date in one transaction; refuses a schema newer than the code. */
+async function migrate(driver: Driver): Promise<string> {
+  await driver.query('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+  return driver.transaction(async (q) => {
+    // Replicas opening one PostgreSQL at once migrate one after the other.
+    if (driver.dialect === 'postgres') await q('SELECT pg_advisory_xact_lock(727001)');
+    const found = Number((await q("SELECT value FROM meta WHERE key = 'schema_version'"))[0]?.value ?? 0);
+    if (found > SCHEMA_VERSION) throw new NewerSchemaError(found);
+    for (const m of MIGRATIONS) {
+      if (m.version <= found) continue;
+      for (const statement of m.statements) await q(statement);
+    }
+    if (found < SCHEMA_VERSION)
+      await q(
+        "INSERT INTO meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        [String(SCHEMA_VERSION)],
+      );
+    await q("INSERT INTO meta (key, value) VALUES ('salt', $1) ON CONFLICT (key) DO NOTHING", [
+      randomBytes(32).toString('hex'),
+    ]);
+    return String((await q("SELECT value FROM meta WHERE key = 'salt'"))[0]?.value);
+  });
+}
+
+const COLUMNS = [
+  'owner',
+  'mint',
+  'chain',
+  'source',
+  'hours',
+  'minute',
+  'platform',
+  'level',
+  'confidence',
+  'score',
+  'viewers',
+  'live',
+  'market_cap',
+  'price',
+  'fees',
+  'fees_native',
+  'currency',
+  'error',
+] as const;
+const PG_TYPES =
+  'text,text,text,text,int,bigint,text,text,float8,float8,float8,int,float8,float8,float8,float8,text,text'.split(
+    ',',
+  );
+const UPDATED = COLUMNS.slice(6)
+  .map((c) => `${c} = excluded.${c}`)
+  .join(', ');
+const CONFLICT = `ON CONFLICT (owner, mint, chain, source, hours, minute) DO UPDATE SET ${UPDATED}`;
+
+const values = (owner: string, o: Observation): unknown[] => [
+  owner,
+  o.mint,
+  o.chain,
+  o.source,
+  o.hours,
+  o.minute,
+  o.platform ?? null,
+  o.level ?? null,
+  o.confidence ?? null,
+  o.score ?? null,
+  o.viewers ?? null,
+  o.live === undefined || o.live === null ? null : o.live ? 1 : 0,
+  o.marketCap ?? null,
+  o.price ?? null,
+  o.fees ?? null,
+  o.feesNative ?? null,
+  o.currency ?? null,
+  o.error ?? null,
+];
+
+/** `$from, $from+1, ...` for a list parameter. */
+const list = (from: number, count: number) =>
+  Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
+
+export async function openSql(driver: Driver, kind: Store['kind'], where: string): Promise<Store> {
+  const salt = await migrate(driver);
+  const owners = new Map<string, string>();
+  const pg = driver.dialect === 'postgres';
+
+  const store: Store = {
+    kind,
+    where,
+    async owner(key) {
+      let owner = owners.get(key);
+      if (!owner) {
+        owner = createHash('sha256').update(salt).update('\0').update(key).digest('hex').slice(0, 32);
+        owners.set(key, owner);
+      }
+      return owner;
+    },
+    async record(owner, rows) {
+      if (!rows.length) return;
+      // The last word of one answer on a token, source, window and minute stands (one row, never two).
+      const unique = new Map<string, Observation>();
+      for (const o of rows) unique.set(`${o.mint}\0${o.chain}\0${o.source}\0${o.hours}\0${o.minute}`, o);
+      const seen = new Map<string, { mint: string; chain: string; first: number; last: number }>();
+      for (const o of unique.values()) {
+        const k = `${o.mint}\0${o.chain}`;
+        const s = seen.get(k);
+        if (!s) seen.set(k, { mint: o.mint, chain: o.chain, first: o.minute, last: o.minute });
+        else {
+          s.first = Math.min(s.first, o.minute);
+          s.last = Math.max(s.last, o.minute);
+        }
+      }
+      const tokenSql = `INSERT INTO tokens (owner, mint, chain, first_minute, last_minute) VALUES ($1, $2, $3, $4, $5)
+        ON CONFLICT (owner, mint, chain) DO UPDATE SET
+        first_minute = CASE WHEN excluded.first_minute < tokens.first_minute THEN excluded.first_minute ELSE tokens.first_minute END,
+        last_minute = CASE WHEN excluded.last_minute > tokens.last_minute THEN excluded.last_minute ELSE tokens.last_minute END`;
+      await driver.transaction(async (q) => {
+        if (pg) {
+          // One statement for the whole answer: a column of values per field.
+          const columns = COLUMNS.map(() => [] as unknown[]);
+          for (const o of unique.values())
+            values(owner, o).forEach((v, i) => {
+              columns[i]?.push(v);
+            });
+          await q(
+            `INSERT INTO observations (${COLUMNS.join(', ')}) SELECT * FROM unnest(${PG_TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(', ')}) ${CONFLICT}`,
+            columns,
+          );
+        } else {
+          const sql = `INSERT INTO observations (${COLUMNS.join(', ')}) VALUES (${list(1, COLUMNS.length)}) ${CONFLICT}`;
+          for (const o of unique.values()) await q(sql, values(owner, o));
+        }
+        for (const s of seen.values()) await q(tokenSql, [owner, s.mint, s.chain, s.first, s.last]);
+      });
+    },
+    async levelDays(owner, mints, chain, since) {
+      if (!mints.length) return [];
+      const rows = await driver.query(
+        `SELECT mint, minute / 1440 AS day, level, COUNT(*) AS n, MAX(confidence) AS confidence, MAX(score) AS score
+         FROM observations WHERE owner = $1 AND chain = $2 AND source = 'botting' AND minute >= $3
+         AND level IS NOT NULL AND mint IN (${list(4, mints.length)})
+         GROUP BY mint, minute / 1440, level`,
+        [owner, chain, since, ...mints],
+      );
+      return rows.map(
+        (r): LevelDay => ({
+          mint: String(r.mint),
+          day: Number(r.day),
+          level: String(r.level),
+          count: Number(r.n),
+          confidence: n(r.confidence),
+          score: n(r.score),
+        }),
+      );
+    },
+    async streamDays(owner, mints, chain, since) {
+      if (!mints.length) return [];
+      const rows = await driver.query(
+        `SELECT mint, minute / 1440 AS day, MAX(viewers) AS peak, MAX(live) AS live, COUNT(*) AS n
+         FROM observations WHERE owner = $1 AND chain = $2 AND source = 'streamer' AND minute >= $3
+         AND mint IN (${list(4, mints.length)})
+         GROUP BY mint, minute / 1440`,
+        [owner, chain, since, ...mints],
+      );
+      return rows.map(
+        (r): StreamDay => ({
+          mint: String(r.mint),
+          day: Number(r.day),
+          peakViewers: n(r.peak),
+          live: Number(r.live) === 1,
+          count: Number(r.n),
+        }),
+      );
+    },
+    async seen(owner, mints, chain) {
+      if (!mints.length) return [];
+      const rows = await driver.query(
+        `SELECT mint, first_minute, last_minute FROM tokens WHERE owner = $1 AND chain = $2
+         AND mint IN (${list(3, mints.length)})`,
+        [owner, chain, ...mints],
+      );
+      return rows.map(
+        (r): Seen => ({ mint: String(r.mint), first: Number(r.first_minute), last: Number(r.last_minute) }),
+      );
+    },
+    async watchlists(owner) {
+      const rows = await driver.query(
+        'SELECT name, chain, note, mint_ids, created, updated FROM watchlists WHERE owner = $1 ORDER BY name',
+        [owner],
+      );
+      return rows.map(watchlistOf);
+    },
+    async watchlist(owner, name) {
+      const rows = await driver.query(
+        'SELECT name, chain, note, mint_ids, created, updated FROM watchlists WHERE owner = $1 AND name = $2',
+        [owner, name],
+      );
+      return rows[0] ? watchlistOf(rows[0]) : undefined;
+    },
+    async putWatchlist(owner, w) {
+      await driver.query(
+        `INSERT INTO watchlists (owner, name, chain, note, mint_ids, created, updated) VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (owner, name) DO UPDATE SET chain = excluded.chain, note = excluded.note,
+         mint_ids = excluded.mint_ids, updated = excluded.updated`,
+        [owner, w.name, w.chain, w.note, JSON.stringify(w.mintIds), w.created, w.updated],
+      );
+    },
+    async deleteWatchlist(owner, name) {
+      return driver.transaction(async (q) => {
+        const found = await q('SELECT name FROM watchlists WHERE owner = $1 AND name = $2', [owner, name]);
+        await q('DELETE FROM watchlists WHERE owner = $1 AND name = $2', [owner, name]);
+        await q('DELETE FROM checks WHERE owner = $1 AND name = $2', [owner, name]);
+        return found.length > 0;
+      });
+    },
+    async lastCheck(owner, name) {
+      const rows = await driver.query('SELECT at, hours, tokens FROM checks WHERE owner = $1 AND name = $2', [
+        owner,
+        name,
+      ]);
+      const r = rows[0];
+      if (!r) return undefined;
+      return { at: Number(r.at), hours: Number(r.hours), tokens: JSON.parse(String(r.tokens)) };
+    },
+    async putCheck(owner, name, check: CheckSnapshot) {
+      await driver.query(
+        `INSERT INTO checks (owner, name, at, hours, tokens) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (owner, name) DO UPDATE SET at = excluded.at, hours = excluded.hours, tokens = excluded.tokens`,
+        [owner, name, check.at, check.hours, JSON.stringify(check.tokens)],
+      );
+    },
+    async claimSlot(owner, slot) {
+      return driver.transaction(async (q) => {
+        // The replicas' timers race for each interval: the one holding the lock claims it, the rest see it taken.
+        if (pg && !(await q('SELECT pg_try_advisory_xact_lock(727002) AS got'))[0]?.got) return false;
+        const taken = Number((await q('SELECT slot FROM schedule WHERE owner = $1', [owner]))[0]?.slot ?? -1);
+        if (taken >= slot) return false;
+        await q(
+          'INSERT INTO schedule (owner, slot) VALUES ($1, $2) ON CONFLICT (owner) DO UPDATE SET slot = excluded.slot',
+          [owner, slot],
+        );
+        return true;
+      });
+    },
+    async prune(before, limit) {
+      const id = pg ? 'ctid' : 'rowid';
+      const rows = await driver.query(
+        `DELETE FROM observations WHERE ${id} IN (SELECT ${id} FROM observations WHERE minute < $1 LIMIT $2) RETURNING 1 AS gone`,
+        [before, limit],
+      );
+      return rows.length;
+    },
+    close: () => driver.close(),
+  };
+  return store;
+}
+
+function watchlistOf(r: Row): Watchlist {
+  return {
+    name: String(r.name),
+    chain: String(r.chain),
+    note: String(r.note),
+    mintIds: JSON.parse(String(r.mint_ids)) as string[],
+    created: Number(r.created),
+    updated: Number(r.updated),
+  };
+}

@@ -1,0 +1,89 @@
+// SQLite through Node's built-in node:sqlite (real SQLite, no native module): WAL so that two server
+// processes (Claude Desktop and Claude Code) share one file, and a busy timeout so neither fails on the other.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { type Driver, openSql, type Query, type Row } from './sql.js';
+import type { Store } from './types.js';
+
+const BUSY_TIMEOUT_MS = 10_000;
+
+/** node:sqlite, imported on first use; its one-time "experimental" warning is not the user's business. */
+async function loadSqlite(): Promise<typeof import('node:sqlite')> {
+  const emit = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const text = typeof warning === 'string' ? warning : warning.message;
+    if (/SQLite is an experimental feature/.test(text)) return;
+    (emit as (...a: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
+  try {
+    return await import('node:sqlite');
+  } finally {
+    process.emitWarning = emit;
+  }
+}
+
+/** `$1` becomes `?1`: SQLite numbers its parameters by what follows `?`. */
+const numbered = (sql: string) => sql.replace(/\$(\d+)/g, '?$1');
+
+export function sqliteDriver(db: DatabaseSync): Driver {
+  const statements = new Map<string, StatementSync>();
+  const run: Query = async (sql, params = []) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(numbered(sql));
+      statements.set(sql, statement);
+    }
+    // A statement that returns rows is read; any other is run.
+    if (statement.columns().length === 0) {
+      statement.run(...(params as never[]));
+      return [];
+    }
+    return statement.all(...(params as never[])) as Row[];
+  };
+  // One connection per process: its transactions one after the other (another process waits on the lock).
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    dialect: 'sqlite',
+    query: (sql, params) => {
+      const next = queue.then(() => run(sql, params));
+      queue = next.catch(() => {});
+      return next;
+    },
+    transaction<T>(fn: (q: Query) => Promise<T>): Promise<T> {
+      const next = queue.then(async () => {
+        db.exec('BEGIN IMMEDIATE');
+        try {
+          const value = await fn(run);
+          db.exec('COMMIT');
+          return value;
+        } catch (error) {
+          if (db.isTransaction) db.exec('ROLLBACK');
+          throw error;
+        }
+      });
+      queue = next.catch(() => {});
+      return next;
+    },
+    async close() {
+      await queue;
+      if (db.isOpen) db.close();
+    },
+  };
+}
+
+/** Opens (creating it and its folder) an SQLite file, or `:memory:`, and brings its schema up to date. */
+export async function openSqlite(path: string, kind: 'sqlite' | 'memory' = 'sqlite'): Promise<Store> {
+  const { DatabaseSync } = await loadSqlite();
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
+  try {
+    if (path !== ':memory:') db.exec('PRAGMA journal_mode = WAL');
+    // In WAL mode NORMAL keeps every committed transaction through a crash of the process.
+    db.exec('PRAGMA synchronous = NORMAL');
+    return await openSql(sqliteDriver(db), kind, path === ':memory:' ? 'memory' : path);
+  } catch (error) {
+    if (db.isOpen) db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,299 @@
+// check_watchlist: runs the investigation on a watchlist's tokens now, keeps what it found as the list's last
+// check, and says exactly what changed since the previous one.
+import * as z from 'zod';
+import type { ApiRequest, Upstream } from '../api/client.js';
+import { asArray, asRecord } from '../format/batch.js';
+import { parseFindings } from '../format/botting.js';
+import { describeError, ToolFailure } from '../format/errors.js';
+import { fitRows, type Rendered, result } from '../format/result.js';
+import { clean, num, plural, quote, shortener, table } from '../format/text.js';
+import type { Logger } from '../log.js';
+import type { History } from '../store/index.js';
+import type { Store, TokenState } from '../store/types.js';
+// The investigation itself: the one seam to repoint when investigate_botting exports its runner.
+import { investigateBotting } from './investigate-botting.js';
+import type { CallContext, RenderContext } from './tool.js';
+import { defineTool } from './tool.js';
+import { listName, missing, withStore } from './watchlist.js';
+
+export const CHANGE_KINDS = ['new', 'level', 'live', 'offline', 'viewers', 'failed', 'recovered'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+export interface Change {
+  mintId: string;
+  kind: ChangeKind;
+  from: string | number | boolean | null;
+  to: string | number | boolean | null;
+}
+
+/** Viewer bands: 0, 1–9, 10–99, 100–999, ... (a change is reported when a token's viewers cross one). */
+export const viewerBand = (v: number) => (v <= 0 ? 0 : Math.floor(Math.log10(v)) + 1);
+const bandName = (b: number) => (b === 0 ? '0' : `${num(10 ** (b - 1))}–${num(10 ** b - 1)}`);
+
+/** The changes from one check to the next, in the watchlist's order, each token's in CHANGE_KINDS order. */
+export function changesBetween(
+  ids: readonly string[],
+  before: Record<string, TokenState> | undefined,
+  now: Record<string, TokenState>,
+): Change[] {
+  const out: Change[] = [];
+  for (const mintId of ids) {
+    const cur = now[mintId];
+    if (!cur) continue;
+    const prev = before?.[mintId];
+    const add = (kind: ChangeKind, from: Change['from'], to: Change['to']) =>
+      out.push({ mintId, kind, from, to });
+    if (!prev) {
+      add('new', null, cur.error ? 'failed' : (cur.level ?? null));
+      continue;
+    }
+    if (prev.level && cur.level && prev.level !== cur.level) add('level', prev.level, cur.level);
+    if (prev.live === false && cur.live === true) add('live', false, true);
+    if (prev.live === true && cur.live === false) add('offline', true, false);
+    if (
+      typeof prev.viewers === 'number' &&
+      typeof cur.viewers === 'number' &&
+      viewerBand(prev.viewers) !== viewerBand(cur.viewers)
+    )
+      add('viewers', prev.viewers, cur.viewers);
+    if (!prev.error && cur.error) add('failed', prev.level ?? null, 'failed');
+    if (prev.error && !cur.error) add('recovered', 'failed', cur.level ?? null);
+  }
+  return out;
+}
+
+/** Each token's state in the answers the investigation received (and the requests that failed). */
+function statesOf(
+  ids: readonly string[],
+  answers: Array<{ req: ApiRequest; body?: Record<string, unknown>; error?: unknown }>,
+): Record<string, TokenState> {
+  const states: Record<string, TokenState> = Object.create(null);
+  const at = (id: string) => {
+    states[id] ??= {};
+    return states[id] as TokenState;
+  };
+  const wanted = new Set(ids);
+  for (const { req, body, error } of answers) {
+    if (req.path === '/botting/bulk') {
+      const asked = asArray(asRecord(req.body).mintIds).map(String);
+      if (!body) {
+        const reason = describeError(error).split('\n')[0] ?? 'failed';
+        for (const id of asked) if (wanted.has(id)) at(id).error = reason;
+        continue;
+      }
+      const data = asRecord(body.data);
+      for (const f of parseFindings(data.results))
+        if (wanted.has(f.mintId)) Object.assign(at(f.mintId), { level: f.level, confidence: f.confidence });
+      for (const e of asArray(data.errors).map(asRecord)) {
+        const id = clean(e.mintId, 64);
+        if (wanted.has(id)) at(id).error = clean(e.error, 200) || 'failed';
+      }
+    } else if (req.path === '/streamers' && body) {
+      for (const r of asArray(body.data).map(asRecord)) {
+        const id = clean(r.mintId, 64);
+        if (!wanted.has(id)) continue;
+        const s = at(id);
+        if (typeof r.isCurrentlyLive === 'boolean') s.live = r.isCurrentlyLive;
+        if (typeof r.currentViewers === 'number') s.viewers = r.currentViewers;
+      }
+    }
+  }
+  // A token the botting answers did not mention at all failed too (every id is accounted for).
+  for (const id of ids) if (!states[id]?.level && !states[id]?.error) at(id).error = 'not in the answer';
+  return states;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/:\d\d\.\d+Z$/, 'Z');
+const shown = (v: Change['from']) =>
+  v === null ? '–' : typeof v === 'number' ? `${num(v)} (${bandName(viewerBand(v))})` : String(v);
+
+/**
+ * Checks one watchlist of `owner`: the investigation over its tokens (through `ctx.send`, so every answer is
+ * recorded), compared with the previous check, which it then replaces. Used by the tool and the schedule.
+ */
+export async function checkWatchlist(
+  store: Store,
+  owner: string,
+  name: string,
+  hours: number,
+  ctx: CallContext & RenderContext,
+): Promise<Rendered> {
+  const list = (await store.watchlist(owner, name)) ?? (await missing(store, owner, name));
+  const answers: Array<{ req: ApiRequest; body?: Record<string, unknown>; error?: unknown }> = [];
+  const prepared = investigateBotting.prepare({ mintIds: list.mintIds, hours, chain: list.chain });
+  if ('error' in prepared) throw new ToolFailure(prepared.error);
+  const { caller: _caller, view: _view, ...rest } = ctx;
+  await prepared.run({
+    ...rest,
+    send: async (req, also) => {
+      try {
+        const body = await ctx.send(req, also);
+        answers.push({ req, body });
+        return body;
+      } catch (error) {
+        answers.push({ req, error });
+        throw error;
+      }
+    },
+  });
+  const at = Date.now();
+  const states = statesOf(list.mintIds, answers);
+  const previous = await store.lastCheck(owner, name);
+  const changes = changesBetween(list.mintIds, previous?.tokens, states);
+  await store.putCheck(owner, name, { at, hours, tokens: states });
+
+  const byKind: Record<string, number> = {};
+  for (const c of changes) byKind[c.kind] = (byKind[c.kind] ?? 0) + 1;
+  const levels: Record<string, number> = {};
+  let failed = 0;
+  let live = 0;
+  for (const id of list.mintIds) {
+    const s = states[id];
+    if (s?.error) failed++;
+    else if (s?.level) levels[s.level] = (levels[s.level] ?? 0) + 1;
+    if (s?.live) live++;
+  }
+  const since = previous
+    ? `since the previous check at ${iso(previous.at)}`
+    : 'first check: every token is new';
+  const headline = `Watchlist ${quote(name, 64)} checked (${list.chain}, last ${hours} h): ${plural(list.mintIds.length, 'token')}, ${plural(changes.length, 'change')} ${since}`;
+  const countsLine = `Changes: ${
+    CHANGE_KINDS.filter((k) => byKind[k])
+      .map((k) => `${k} ${byKind[k]}`)
+      .join(', ') || 'none'
+  }`;
+  const nowLine = `Now: ${
+    Object.entries(levels)
+      .map(([l, c]) => `${l} ${c}`)
+      .join(', ') || 'no verdicts'
+  }${failed ? `; failed ${failed}` : ''}; live ${live}`;
+  const short = shortener(changes.map((c) => c.mintId));
+  const query = { name, hours, chain: list.chain };
+  return fitRows(
+    changes,
+    ctx.budget,
+    {
+      what: 'changes',
+      how: () => 'get_token_history for the tokens, or check a smaller watchlist.',
+      format: ctx.format,
+    },
+    (rows) =>
+      result({
+        headline,
+        lines: [
+          countsLine,
+          nowLine,
+          ...(rows.length
+            ? table(
+                [{ header: 'change' }, { header: 'mint' }, { header: 'from' }, { header: 'to' }],
+                rows.map((c) => [c.kind, short(c.mintId), shown(c.from), shown(c.to)]),
+              )
+            : []),
+        ],
+        query,
+        data: {
+          previousCheck: previous ? iso(previous.at) : null,
+          checkedAt: iso(at),
+          counts: { tokens: list.mintIds.length, changes: changes.length, byKind, levels, failed, live },
+          changes: rows,
+        },
+        next: 'get_token_history for what was recorded of a token over the days.',
+      }),
+  );
+}
+
+export const checkWatchlistTool = defineTool({
+  name: 'check_watchlist',
+  title: 'Check a watchlist',
+  description:
+    'Runs the botting investigation on a watchlist now, keeps it, and lists exactly what changed since its last check: new, level, live, offline, viewers (band), failed, recovered.',
+  input: {
+    name: listName,
+    hours: z.number().int().min(1).max(168).default(24).describe('Hours of data analysed'),
+  },
+  annotations: { readOnlyHint: false, idempotentHint: false },
+  output: {
+    previousCheck: z.string().nullable().optional(),
+    checkedAt: z.string().optional(),
+    counts: z.object({}).loose().optional(),
+    changes: z
+      .array(
+        z.object({
+          mintId: z.string(),
+          kind: z.enum(CHANGE_KINDS),
+          from: z.union([z.string(), z.number(), z.boolean(), z.null()]),
+          to: z.union([z.string(), z.number(), z.boolean(), z.null()]),
+        }),
+      )
+      .optional(),
+    shown: z.object({}).loose().optional(),
+  },
+  run: (args, ctx) =>
+    withStore(ctx, (store, owner) => checkWatchlist(store, owner, args.name, args.hours, ctx)),
+});
+
+/**
+ * --http with STREAMER_ANALYTICS_WATCH_INTERVAL_MINUTES: re-checks every watchlist of the server key once per
+ * interval, whichever replica gets there first (the store hands each interval to one claimant). Each
+ * replica looks four times an interval, so no interval is missed; the checks run one after another, as one
+ * caller of the upstream, so they take their turn with everyone else's requests.
+ */
+export function startWatchSchedule(options: {
+  history: History;
+  client: Upstream;
+  key: string;
+  intervalMs: number;
+  logger: Logger;
+}): () => void {
+  const { history, client, key, intervalMs, logger } = options;
+  const stop = new AbortController();
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const store = await history.store();
+      if ('unavailable' in store) {
+        logger.warn('scheduled watchlist check skipped', { reason: store.unavailable });
+        return;
+      }
+      const owner = await store.owner(key);
+      const slot = Math.floor(Date.now() / intervalMs);
+      if (!(await store.claimSlot(owner, slot))) return;
+      for (const list of await store.watchlists(owner)) {
+        if (stop.signal.aborted) return;
+        const call = history.call(key);
+        const hours = (await store.lastCheck(owner, list.name))?.hours ?? 24;
+        const ctx = {
+          send: async (req: ApiRequest) => {
+            const { body } = await client.request(req, stop.signal, 'watchlist schedule');
+            call.observe(req, body);
+            return body;
+          },
+          progress: () => {},
+          signal: stop.signal,
+          budget: 24_000,
+          format: 'concise' as const,
+          history: call,
+        };
+        try {
+          const done = await checkWatchlist(store, owner, list.name, hours, ctx);
+          logger.info('scheduled watchlist check', { slot, summary: done.summary });
+        } catch (error) {
+          logger.warn('scheduled watchlist check failed', { error });
+        }
+        await call.flush();
+      }
+    } catch (error) {
+      logger.warn('scheduled watchlist check failed', { error });
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(tick, Math.max(250, Math.floor(intervalMs / 4)));
+  timer.unref();
+  void tick();
+  return () => {
+    clearInterval(timer);
+    stop.abort();
+  };
+}

@@ -1,0 +1,236 @@
+// get_token_history: what this key's history holds of up to 50 tokens over a number of days, one row per day.
+import * as z from 'zod';
+import { type Finding, flagging } from '../format/botting.js';
+import { fitRows, type Rendered, result } from '../format/result.js';
+import { num, plural, shortener, sparkline, table } from '../format/text.js';
+import type { LevelDay, Seen, Store, StreamDay } from '../store/types.js';
+import { idList } from './shared.js';
+import { type CallContext, defineTool, type RenderContext } from './tool.js';
+import { withStore } from './watchlist.js';
+
+export interface DayRow {
+  date: string;
+  /** The level of the day's most confident verdict; null on a day with streamer records only. */
+  level: string | null;
+  confidence: number | null;
+  score: number | null;
+  verdicts: number;
+  peakViewers: number | null;
+  live: boolean | null;
+}
+
+export interface TokenHistory {
+  mintId: string;
+  firstSeen: string;
+  lastSeen: string;
+  daysRecorded: number;
+  flaggedDays: string[];
+  levelChanges: Array<{ date: string; from: string; to: string }>;
+  peakViewers: number | null;
+  liveDays: number;
+  days: DayRow[];
+}
+
+const dateOf = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 10);
+const minuteIso = (m: number) => new Date(m * 60_000).toISOString().replace(/:\d\d\.\d+Z$/, 'Z');
+
+/** Each token's days, its level changes and flagged days, from the store's daily groups. */
+export function tokenHistories(
+  ids: readonly string[],
+  levels: readonly LevelDay[],
+  streams: readonly StreamDay[],
+  seen: readonly Seen[],
+): { tokens: TokenHistory[]; flaggedLevels: string[]; flaggedRule?: string } {
+  const days = new Map<string, Map<number, DayRow>>();
+  const row = (mint: string, day: number) => {
+    let byDay = days.get(mint);
+    if (!byDay) {
+      byDay = new Map();
+      days.set(mint, byDay);
+    }
+    let r = byDay.get(day);
+    if (!r) {
+      r = {
+        date: dateOf(day),
+        level: null,
+        confidence: null,
+        score: null,
+        verdicts: 0,
+        peakViewers: null,
+        live: null,
+      };
+      byDay.set(day, r);
+    }
+    return r;
+  };
+  for (const l of levels) {
+    const r = row(l.mint, l.day);
+    r.verdicts += l.count;
+    // The day's level: its most confident verdict's (the set and order of levels are not documented).
+    if (r.level === null || (l.confidence ?? -1) > (r.confidence ?? -1)) {
+      r.level = l.level;
+      r.confidence = l.confidence;
+      r.score = l.score;
+    }
+  }
+  for (const s of streams) {
+    const r = row(s.mint, s.day);
+    r.peakViewers = s.peakViewers;
+    r.live = s.live;
+  }
+  const dayLevels = [...days.values()].flatMap((m) => [...m.values()]).filter((r) => r.level !== null);
+  const flag = flagging(dayLevels.map((r) => ({ level: r.level, confidence: r.confidence }) as Finding));
+  const seenOf = new Map(seen.map((s) => [s.mint, s]));
+  const tokens: TokenHistory[] = [];
+  for (const mintId of ids) {
+    const byDay = days.get(mintId);
+    const s = seenOf.get(mintId);
+    if (!byDay || !s) continue;
+    const sorted = [...byDay.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
+    const levelChanges: TokenHistory['levelChanges'] = [];
+    let last: string | null = null;
+    for (const r of sorted) {
+      if (r.level === null) continue;
+      if (last !== null && r.level !== last) levelChanges.push({ date: r.date, from: last, to: r.level });
+      last = r.level;
+    }
+    const viewers = sorted.map((r) => r.peakViewers).filter((v): v is number => v !== null);
+    tokens.push({
+      mintId,
+      firstSeen: minuteIso(s.first),
+      lastSeen: minuteIso(s.last),
+      daysRecorded: sorted.length,
+      flaggedDays: sorted.filter((r) => r.level !== null && flag.levels.includes(r.level)).map((r) => r.date),
+      levelChanges,
+      peakViewers: viewers.length ? Math.max(...viewers) : null,
+      liveDays: sorted.filter((r) => r.live).length,
+      days: sorted,
+    });
+  }
+  return { tokens, flaggedLevels: flag.levels, ...(flag.rule ? { flaggedRule: flag.rule } : {}) };
+}
+
+/** Reads and renders the history of `ids`: shared by the tool and run_analysis's api. */
+export async function readHistory(
+  store: Store,
+  owner: string,
+  args: { mintIds: string[]; chain: string; days: number },
+) {
+  const since = Math.floor(Date.now() / 60_000) - args.days * 1440;
+  const [levels, streams, seen] = await Promise.all([
+    store.levelDays(owner, args.mintIds, args.chain, since),
+    store.streamDays(owner, args.mintIds, args.chain, since),
+    store.seen(owner, args.mintIds, args.chain),
+  ]);
+  const read = tokenHistories(args.mintIds, levels, streams, seen);
+  const found = new Set(read.tokens.map((t) => t.mintId));
+  return { ...read, notRecorded: args.mintIds.filter((id) => !found.has(id)) };
+}
+
+function render(
+  args: { mintIds: string[]; chain: string; days: number },
+  read: Awaited<ReturnType<typeof readHistory>>,
+  ctx: RenderContext,
+): Rendered {
+  const { tokens, notRecorded, flaggedLevels } = read;
+  const flaggedName = flaggedLevels.length ? flaggedLevels.join(' or ') : 'HIGH';
+  const headline = tokens.length
+    ? `Token history (${args.chain}, last ${args.days} days): ${plural(tokens.length, 'token')} recorded of ${args.mintIds.length} asked`
+    : `Token history (${args.chain}, last ${args.days} days): nothing was recorded of the ${plural(args.mintIds.length, 'token')} asked`;
+  const short = shortener(tokens.map((t) => t.mintId));
+  const query = { mintIds: args.mintIds, chain: args.chain, days: args.days };
+  const levelOrder = [...new Set(tokens.flatMap((t) => t.days.map((d) => d.level)).filter(Boolean))];
+  return fitRows(
+    tokens,
+    ctx.budget,
+    {
+      what: 'tokens',
+      how: (n) => `Ask again for the other ${args.mintIds.length - n} ids.`,
+      format: ctx.format,
+    },
+    (rows) =>
+      result({
+        headline,
+        lines: [
+          rows.length ? `Flagged: ${flaggedName}; a day's level is its most confident verdict's.` : undefined,
+          ...(rows.length
+            ? table(
+                [
+                  { header: 'mint' },
+                  { header: 'days', align: 'right' },
+                  { header: 'flagged', align: 'right' },
+                  { header: 'latest' },
+                  { header: 'peak viewers', align: 'right' },
+                  { header: 'live days', align: 'right' },
+                  { header: 'first seen' },
+                  { header: 'last seen' },
+                  { header: 'levels by day' },
+                ],
+                rows.map((t) => {
+                  const latest = [...t.days].reverse().find((d) => d.level !== null);
+                  return [
+                    short(t.mintId),
+                    String(t.daysRecorded),
+                    String(t.flaggedDays.length),
+                    latest ? `${latest.level} ${num(latest.confidence)} (${latest.date})` : '–',
+                    t.peakViewers === null ? '–' : num(t.peakViewers),
+                    String(t.liveDays),
+                    t.firstSeen,
+                    t.lastSeen,
+                    sparkline(
+                      t.days.map((d) => (d.level === null ? null : levelOrder.indexOf(d.level))),
+                      30,
+                    ),
+                  ];
+                }),
+              )
+            : []),
+          ...rows
+            .filter((t) => t.levelChanges.length)
+            .map(
+              (t) =>
+                `Level changes ${short(t.mintId)}: ${t.levelChanges.map((c) => `${c.date} ${c.from}→${c.to}`).join(', ')}`,
+            ),
+          ...rows
+            .filter((t) => t.flaggedDays.length)
+            .map((t) => `Flagged days ${short(t.mintId)}: ${t.flaggedDays.join(', ')}`),
+          notRecorded.length
+            ? `Never recorded (${notRecorded.length}): ${notRecorded.join(', ')}. History holds what this server received with this key: analyse them first.`
+            : undefined,
+        ],
+        query,
+        data: {
+          counts: { asked: args.mintIds.length, recorded: tokens.length, notRecorded: notRecorded.length },
+          flaggedLevels,
+          tokens: rows,
+          notRecorded,
+        },
+        next: tokens.length
+          ? 'analyze_botting for the upstream window now; check_watchlist to follow them.'
+          : 'analyze_botting or investigate_botting records a verdict; history keeps it from then on.',
+      }),
+  );
+}
+
+export const getTokenHistory = defineTool({
+  name: 'get_token_history',
+  title: 'Token history',
+  description:
+    'What this server recorded of tokens (your key): levels and confidence per day, days flagged, level changes, viewers, live, first/last seen; outlives the 168 h upstream window.',
+  input: {
+    mintIds: idList(50),
+    chain: z.enum(['chain_a', 'chain_b']).default('chain_a'),
+    days: z.number().int().min(1).max(3650).default(30).describe('Days back'),
+  },
+  ids: 'mintIds',
+  annotations: { openWorldHint: false },
+  output: {
+    counts: z.object({}).loose().optional(),
+    flaggedLevels: z.array(z.string()).optional(),
+    tokens: z.array(z.object({}).loose()).optional(),
+    notRecorded: z.array(z.string()).optional(),
+    shown: z.object({}).loose().optional(),
+  },
+  run: (args, ctx: CallContext & RenderContext) =>
+    withStore(ctx, async (store, owner) => render(args, await readHistory(store, owner, args), ctx)),
+});
