@@ -51,8 +51,7 @@ export function demoCalls(): DemoCall[] {
     {
       tool: 'analyze_botting',
       args: { mintIds: onA.slice(0, 2), hours: 500 },
-      invalid:
-        'hours must be 1–168; the tool error names the parameter and its range, nothing is sent upstream',
+      invalid: 'hours must be 1–168',
     },
   ];
 }
@@ -63,13 +62,49 @@ export function describeArgs(args: Record<string, unknown>): string {
     Array.isArray(value) && value.length > 1
       ? `${name}: [${value.length} ids]`
       : typeof value === 'string' && value.length > 120
-        ? `${name}: [a ${value.length}-character program]`
+        ? `${name}: (the program below)`
         : `${name}: ${JSON.stringify(value)}`,
   );
   return `{${parts.join(', ')}}`;
 }
 
-async function main(): Promise<void> {
+/** The marker every demo result opens with: said once at the top, not repeated per call. */
+const MARKER = 'SIMULATED DATA (demo mode): not the real service.';
+/** Lines of each answer shown, past its headline; the investigation shows its first ranked rows instead. */
+const LINES_SHOWN = 5;
+const ROWS_SHOWN = 20;
+
+/**
+ * What the demo prints of one answer: its first lines (for the investigation, up to its first 20 ranked
+ * rows), and a line saying how many were left out. The assistant always gets the whole answer.
+ */
+export function brief(tool: string, text: string): string {
+  const lines = text.split('\n').filter((line, i) => !(i === 0 && line === MARKER));
+  let keep = LINES_SHOWN + 1;
+  if (tool === 'investigate_botting') {
+    const header = lines.findIndex((line) => /^\s*#\s+level\b/.test(line));
+    if (header >= 0) keep = header + 1 + ROWS_SHOWN;
+  }
+  if (lines.length <= keep + 1) return lines.join('\n');
+  const rest = lines.length - keep;
+  const what =
+    tool === 'investigate_botting'
+      ? `the other ranked rows, failures and next steps (${rest} lines)`
+      : `${rest} more lines`;
+  return [...lines.slice(0, keep), `  … ${what} not shown here: npm run demo -- --full prints them.`].join(
+    '\n',
+  );
+}
+
+/** The program as an assistant would read it: the id list it starts with shown as its count. */
+export function programText(code: string): string {
+  return code.replace(/^const mintIds = \[[^\]]*\];/, (list) => {
+    const n = (list.match(/"/g) ?? []).length / 2;
+    return `const mintIds = [/* ${n} ids */];`;
+  });
+}
+
+async function main(full: boolean): Promise<void> {
   const entry = fileURLToPath(new URL('../server/index.js', import.meta.url));
   // 'auto': the client asks for the 2026-07-28 protocol first (server/discover) and would fall back to 2025.
   const client = new Client(
@@ -82,20 +117,27 @@ async function main(): Promise<void> {
   const { tools } = await client.listTools();
   const calls = demoCalls();
   console.log(
-    `Connected over protocol ${client.getNegotiatedProtocolVersion()}: ${tools.length} tools (${tools.map((t) => t.name).join(', ')})`,
+    `Connected over protocol ${client.getNegotiatedProtocolVersion()}: ${tools.length} tools. Each is called once, then one call is invalid on purpose.`,
   );
   console.log(
-    `Calling each tool once (${calls.filter((c) => !c.invalid).length} calls), then ${calls.filter((c) => c.invalid).length} deliberately invalid call.\n`,
+    `Every answer starts "${MARKER}"; that line is left out below${full ? '' : ', and so is all but the start of each answer'}.\n`,
   );
   for (const { tool, args, invalid } of calls) {
     const result = await client.callTool({ name: tool, arguments: args });
     const text = (result.content as Array<{ type: string; text?: string }>)
       .map((c) => c.text ?? '')
       .join('\n');
-    const label = invalid ? `  (deliberately invalid: ${invalid})` : result.isError ? '  (tool error)' : '';
-    console.log(`━━ ${tool} ${describeArgs(args)}${label}\n${text}\n`);
+    const label = invalid ? `  (invalid on purpose: ${invalid})` : result.isError ? '  (tool error)' : '';
+    const program = typeof args.code === 'string' ? `${programText(args.code)}\n→\n` : '';
+    const shown = full
+      ? text
+          .split('\n')
+          .filter((l) => l !== MARKER)
+          .join('\n')
+      : brief(tool, text);
+    console.log(`━━ ${tool} ${describeArgs(args)}${label}\n${program}${shown}\n`);
   }
   await client.close();
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main(process.argv.includes('--full'));

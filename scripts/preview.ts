@@ -2,14 +2,16 @@
 // an MCP client. The built server runs in demo mode over stdio; a page on 127.0.0.1 hosts the views (the
 // same AppBridge host as the browser tests) and passes their tool calls to the server. The theme is the
 // browser's (prefers-color-scheme) unless the address says `?theme=dark` or `?theme=light`; `?width=400`
-// shows the views in a panel that narrow. `npm run preview -- --shots docs` writes the README's screenshots
-// instead (headless Chromium) and exits.
+// shows the views in a panel that narrow. `npm run preview -- --shots docs` writes the docs' screenshots
+// (scripts/shots.ts) instead (headless Chromium) and exits.
+import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { createDataset } from '../src/simulator/data.js';
 import { appsClient, chromiumPath, hostPage, mount, openHost } from './host/harness.js';
+import { SHOTS, type ShotView } from './shots.js';
 
 const { values } = parseArgs({
   options: { port: { type: 'string', default: '4173' }, shots: { type: 'string' } },
@@ -29,6 +31,13 @@ const results = {
     arguments: { mintIds: onA.slice(0, 8), points: 200 },
   }),
   Heatmap: await client.callTool({ name: 'get_activity_heatmap', arguments: {} }),
+  // Ids the service does not know: the board has nothing but its failures.
+  'Failures only': await client.callTool({
+    name: 'investigate_botting',
+    arguments: {
+      mintIds: ['UnknownMint1111111111111111111111111111111', 'UnknownMint2111111111111111111111111111111'],
+    },
+  }),
 };
 if (values.shots) {
   await screenshots(values.shots);
@@ -36,33 +45,36 @@ if (values.shots) {
   process.exit(0);
 }
 
-/** The README's screenshots: each view as a person sees it, wide and narrow, light and dark. */
+/** The docs' screenshots (scripts/shots.ts): every view as a person sees it, 400 and 960 px, light and dark. */
 async function screenshots(dir: string) {
   const executablePath = chromiumPath();
   if (!executablePath) throw new Error('no Chromium: apt-get install -y chromium, or set CHROMIUM_PATH');
+  mkdirSync(dir, { recursive: true });
   const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
-  const shots: Array<[string, keyof typeof results, number, 'light' | 'dark', number, boolean?]> = [
-    ['view-board.png', 'Investigation board', 960, 'light', 720],
-    ['view-board-narrow-dark.png', 'Investigation board', 400, 'dark', 900],
-    ['view-evidence.png', 'Investigation board', 960, 'dark', 1000, true],
-    ['view-evidence-narrow.png', 'Investigation board', 400, 'light', 1300, true],
-    ['view-analytics.png', 'Analytics chart', 960, 'dark', 620],
-    ['view-heatmap-narrow.png', 'Heatmap', 400, 'light', 420],
-  ];
-  for (const [file, view, width, theme, height, evidence] of shots) {
+  const source: Record<ShotView, keyof typeof results> = {
+    board: 'Investigation board',
+    evidence: 'Investigation board',
+    failures: 'Failures only',
+    chart: 'Analytics chart',
+    heatmap: 'Heatmap',
+  };
+  for (const { file, view, width, theme } of SHOTS) {
     const page = await openHost(browser, (params) => client.callTool(params), width);
-    const frame = await mount(page, html, results[view], theme);
-    if (evidence) {
+    const frame = await mount(page, html, results[source[view]], theme);
+    if (view === 'evidence') {
       await frame.locator('table.board tbody tr button.token').nth(2).click();
       await frame.waitForSelector('.evidence canvas');
     }
-    const top = evidence
-      ? Math.round(
-          await frame.evaluate(
-            `document.querySelectorAll('table.board tbody tr')[1].getBoundingClientRect().top`,
-          ),
-        )
-      : 0;
+    const top =
+      view === 'evidence'
+        ? Math.round(
+            await frame.evaluate(
+              `document.querySelectorAll('table.board tbody tr')[1].getBoundingClientRect().top`,
+            ),
+          )
+        : 0;
+    const full = Math.ceil(Number(await frame.evaluate('document.documentElement.scrollHeight')));
+    const height = Math.min(full - top, view === 'evidence' ? (width < 640 ? 1300 : 1000) : 1100);
     // Taller than the shot, so that the frame is painted whole (Chromium's capture of a sandboxed frame).
     await page.setViewportSize({ width, height: top + height + 200 });
     await page.evaluate('window.scrollTo(0, 0)');

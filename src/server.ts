@@ -8,6 +8,7 @@ import {
   type ServerContext,
   type ServerOptions,
 } from '@modelcontextprotocol/server';
+import { closestFirst } from './analysis/closest.js';
 import type { ApiClient, Upstream } from './api/client.js';
 import { ApiError, BatchLimitError } from './api/errors.js';
 import { type Config, missingSettings } from './config.js';
@@ -198,7 +199,14 @@ export function createServer(deps: ServerDeps): Server {
     const withView = apps(ctx);
     const tool =
       byName.get(request.params.name) ?? (withView ? APP_TOOL.get(request.params.name) : undefined);
-    if (!tool) throw new WireError(INVALID_PARAMS, `Unknown tool: ${request.params.name}`);
+    if (!tool) {
+      // Named after the closest real tools, so that a misspelt call can be corrected without a tools/list.
+      const closest = closestFirst(request.params.name.slice(0, 128), [...byName.keys()]).slice(0, 3);
+      throw new WireError(
+        INVALID_PARAMS,
+        `Unknown tool: ${request.params.name}. The closest tools: ${closest.join(', ')} (tools/list names all ${byName.size}).`,
+      );
+    }
     const prepared = tool.prepare(request.params.arguments);
     if ('error' in prepared) return redact.deep(toolError(simulated(prepared.error)));
     if (!client)

@@ -154,7 +154,16 @@ describe('guidance that points the right way', () => {
     // The v1 client adds the prefix once (v2 adds none); the server must not have added it already.
     const prefix = g.channel.startsWith('legacy') ? 'MCP error -32602: ' : '';
     const unknown = await g.client.callTool({ name: 'nope', arguments: {} }).catch((e: Error) => e);
-    expect(unknown).toMatchObject({ code: -32602, message: `${prefix}Unknown tool: nope` });
+    expect(unknown).toMatchObject({ code: -32602 });
+    expect((unknown as Error).message).toMatch(
+      new RegExp(
+        `^${prefix}Unknown tool: nope\\. The closest tools: \\w+, \\w+, \\w+ \\(tools/list names all \\d+\\)\\.$`,
+      ),
+    );
+    const misspelt = await g.client.callTool({ name: 'getCore', arguments: {} }).catch((e: Error) => e);
+    expect((misspelt as Error).message).toContain(
+      'Unknown tool: getCore. The closest tools: get_streamer_core,',
+    );
     const prompt = await g.client.getPrompt({ name: 'nope' }).catch((e: Error) => e);
     expect(prompt).toMatchObject({ code: -32602, message: `${prefix}Unknown prompt: nope` });
   });

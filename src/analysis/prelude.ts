@@ -4,6 +4,7 @@
 // log) and the api names; that function defines the globals and returns `finish`, which runs the program's
 // async function and turns its answer into JSON, in the guest.
 
+import { closestFirst } from './closest.js';
 import { ARGS_MAX_CHARS, PARAMS_MAX } from './protocol.js';
 
 export const PRELUDE = String.raw`(function (hostCall, hostLog, namesJson) {
@@ -21,35 +22,37 @@ const define = (name, value) =>
 const stringify = (v) => toJSON(v, (k, x) => (typeof x === 'bigint' ? String(x) : x));
 // The answer and the log say what a number JSON cannot hold was (Infinity, NaN), where JSON writes null.
 const finite = Number.isFinite;
-const answerJSON = (v) =>
-  toJSON(v, (k, x) => (typeof x === 'bigint' || (typeof x === 'number' && !finite(x)) ? String(x) : x));
+// What JSON would drop or empty comes across as what it holds, and is noted: a Map as an object of its
+// entries (as [key, value] pairs when a key is not a string), a Set as the list of its members, a Symbol
+// as its description.
+const converted = new Set();
+const JSONable = (k, x) => {
+  if (typeof x === 'bigint' || (typeof x === 'number' && !finite(x))) return String(x);
+  if (typeof x === 'symbol') {
+    converted.add('a Symbol as its description');
+    return x.toString();
+  }
+  if (x instanceof Map) {
+    const entries = [...x.entries()];
+    if (entries.every(([key]) => typeof key === 'string')) {
+      converted.add('a Map as an object of its entries');
+      return Object.fromEntries(entries);
+    }
+    converted.add('a Map as its [key, value] entries');
+    return entries;
+  }
+  if (x instanceof Set) {
+    converted.add('a Set as the list of its members');
+    return [...x];
+  }
+  return x;
+};
+const answerJSON = (v) => toJSON(v, JSONable);
 const typeName = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
 
 // api: one async function per name; an unknown name throws with the closest names first.
-const squash = (s) => String(s).toLowerCase().replace(/[^a-z0-9]/g, '');
-const distance = (a, b) => {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++)
-      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length];
-};
-// Closest first: the names that start with what was typed, then those that contain it, then the rest; by
-// edit distance within each (get_streamer → get_streamer_core; marketCap → tokenMarketCap).
-const byCloseness = (typed, candidates) => {
-  const n = squash(typed);
-  const tier = (s) => (s.startsWith(n) ? 0 : s.includes(n) ? 1 : 2);
-  return candidates
-    .map((x, i) => {
-      const s = squash(x);
-      return { x, i, t: n ? tier(s) : 2, d: distance(n, s) };
-    })
-    .sort((p, q) => p.t - q.t || p.d - q.d || p.i - q.i)
-    .map((p) => p.x);
-};
+// Closest first (src/analysis/closest.ts, its source inlined here: one ranking for the guest and the server).
+const byCloseness = ${closestFirst.toString()};
 // What no api function takes, refused here rather than sent to the host (whose time all callers share):
 // more named parameters than any has, or a parameter that is an object or a list of objects or lists.
 const isScalar = (v) => v === null || typeof v !== 'object';
@@ -282,18 +285,23 @@ define('console', Object.freeze({ log: line, info: line, warn: line, error: line
 return async function finish(program) {
   const value = await program();
   let json;
+  converted.clear();
   try {
     json = answerJSON(value);
   } catch (e) {
     throw new TypeError('the returned value cannot be made JSON (' + e.message + '): return plain objects, arrays, strings and numbers');
   }
+  if (typeof value === 'function')
+    throw new TypeError('the program returned a function, which JSON cannot carry: return the value it computes (call it), or plain objects, arrays, strings and numbers');
   const missed = unread.filter((r) => !r.read);
   const first = missed.length ? missed[0].error : undefined;
-  const note = missed.length
+  const conversions = converted.size ? 'the answer held what JSON cannot carry as it is, and gives ' + [...converted].join(', ') : undefined;
+  const unreadNote = missed.length
     ? missed.length + (missed.length === 1 ? ' api call' : ' api calls') + ' failed and ' + (missed.length === 1 ? 'was' : 'were') +
       ' never awaited (its error is lost unless awaited or caught); the first: ' +
       String(first && first.message !== undefined ? first.message : first).slice(0, 300)
     : undefined;
+  const note = [conversions, unreadNote].filter(Boolean).join('; ') || undefined;
   return { json: json === undefined ? 'null' : json, note };
 };
 })`;
