@@ -170,17 +170,14 @@ async function serveOverHttp(
           return createServer({
             config,
             logger: logger.redacting(own),
-            ...(own ? { callerKey: own } : {}),
             problems,
             demo,
             upstreamAllowance: HTTP_DEFAULTS.maxUpstreamPerRequest,
             setupPlace: 'http',
             ...(upstream ? { client: upstream } : {}),
             ...(capabilities ? { clientCapabilities: capabilities } : {}),
-            caller: id,
-            share,
             // Sandbox workers are few: an address's sessions share one turn at them.
-            sandboxCaller: `address ${address}`,
+            caller: { id, share, address: `address ${address}`, ...(own ? { apiKey: own } : {}) },
             ...(cancelled ? { cancelled } : {}),
           });
         },
