@@ -181,7 +181,6 @@ async function serveOverHttp(
           return createServer({
             config,
             logger: logger.redacting(own),
-            ...(own ? { callerKey: own } : {}),
             problems,
             demo,
             history,
@@ -189,10 +188,8 @@ async function serveOverHttp(
             setupPlace: 'http',
             ...(upstream ? { client: upstream } : {}),
             ...(capabilities ? { clientCapabilities: capabilities } : {}),
-            caller: id,
-            share,
             // Sandbox workers are few: an address's sessions share one turn at them.
-            sandboxCaller: `address ${address}`,
+            caller: { id, share, address: `address ${address}`, ...(own ? { apiKey: own } : {}) },
             ...(cancelled ? { cancelled } : {}),
           });
         },

@@ -26,7 +26,7 @@ import { redactor } from './redact.js';
 import { DEMO_INSTRUCTIONS, INSTRUCTIONS, REFERENCE_URI, referenceText } from './reference.js';
 import type { History } from './store/index.js';
 import { TOOLS } from './tools/index.js';
-import type { Tool, ViewData } from './tools/tool.js';
+import type { Caller, Tool, ViewData } from './tools/tool.js';
 import { NAME, VERSION } from './version.js';
 import {
   APP_TOOL,
@@ -59,21 +59,24 @@ export interface ServerDeps {
    * HTTP declares it once, at initialize, and its session id carries it to later requests.
    */
   clientCapabilities?: ClientCapabilities;
-  /** A caller's own upstream key (over --http), kept out of every result like the server's own. */
-  callerKey?: string;
-  /** Who is calling (over --http): the upstream's capacity is shared among callers in turn. */
-  caller?: string;
-  /** Who takes turns at the run_analysis workers (over --http: the address; default: `caller`). */
-  sandboxCaller?: string;
-  /**
-   * The caller's share (over --http): its anchor and key, opaque (CallContext.caller). Absent: one per
-   * upstream client.
-   */
-  share?: string;
+  /** Who is calling, as the transport knows it (over --http); absent: one caller per upstream client. */
+  caller?: CallerIdentity;
   /** The transport's cancellation of one request by its JSON-RPC id (a batch member cancelled alone). */
   cancelled?: (id: unknown) => AbortSignal | undefined;
   /** Where what the upstream answers is kept, per key (src/store); absent: nothing is kept. */
   history?: History;
+}
+
+/** Who is calling, as --http knows it. Only the server reads these parts; a tool gets one opaque Caller. */
+export interface CallerIdentity {
+  /** Its anchor (verified session, else address): the upstream's capacity is shared among these in turn. */
+  id: string;
+  /** Its anchor and key together, opaque (a digest, never the key): what a tool keeps per caller. */
+  share: string;
+  /** Its address: who takes turns at the few run_analysis workers (an address's sessions share one). */
+  address: string;
+  /** Its own upstream key, when the server uses it (it has none of its own): kept out of every result. */
+  apiKey?: string;
 }
 
 /** An opaque caller per upstream client, where the transport names none (stdio: one per process). */
@@ -126,7 +129,8 @@ export function createServer(deps: ServerDeps): Server {
   const client = deps.client ?? createClient(deps.config, deps.logger);
   const budget = deps.budgetChars ?? DEFAULT_BUDGET_CHARS;
   // The last check on every result: text, structuredContent and _meta, errors included.
-  const redact = redactor([deps.config.apiKey, deps.callerKey]);
+  const redact = redactor([deps.config.apiKey, deps.caller?.apiKey]);
+  const caller = callerFor(deps.caller, client);
   let allowance = deps.upstreamAllowance ?? Number.POSITIVE_INFINITY;
   let listed: { tools: ReturnType<Tool['entry']>[] } | undefined;
   let listedForApps: typeof listed;
@@ -220,7 +224,7 @@ export function createServer(deps: ServerDeps): Server {
     let result: CallToolResult;
     let view: ViewData | undefined;
     // Every answer the upstream gives this call is kept for the key that fetched it, at the call's end.
-    const history = deps.history?.call(deps.callerKey ?? deps.config.apiKey);
+    const history = deps.history?.call(deps.caller?.apiKey ?? deps.config.apiKey);
     try {
       let rendered = await prepared.run({
         send: async (req, also) => {
@@ -230,7 +234,7 @@ export function createServer(deps: ServerDeps): Server {
             const { body } = await client.request(
               req,
               also ? AbortSignal.any([signal, also]) : signal,
-              deps.caller,
+              deps.caller?.id,
             );
             history?.observe(req, body);
             return body;
@@ -252,7 +256,7 @@ export function createServer(deps: ServerDeps): Server {
           );
         },
         signal,
-        caller: deps.share ?? callerOf(client),
+        ...(caller ? { caller } : {}),
         ...(withView ? { view: (data: ViewData) => (view = data) } : {}),
         redact: redact.deep,
         analysis: {
@@ -264,7 +268,6 @@ export function createServer(deps: ServerDeps): Server {
                 limitName: 'the upstream allowance of one --http request',
               }
             : { maxRequests: deps.config.analysisMaxRequests }),
-          ...(deps.sandboxCaller || deps.caller ? { caller: deps.sandboxCaller ?? deps.caller } : {}),
         },
         // The demo marker is added after rendering: the result is fitted to what it leaves.
         budget: deps.demo ? budget - DEMO_COST : budget,
@@ -287,6 +290,14 @@ export function createServer(deps: ServerDeps): Server {
     return redact.deep(result);
   });
   return server;
+}
+
+/** The one caller value a tool sees: what it keeps per caller, and its turn at the sandbox. */
+function callerFor(identity: CallerIdentity | undefined, client: Upstream | undefined): Caller | undefined {
+  if (identity) return { key: identity.share, turns: identity.address };
+  if (!client) return undefined;
+  const id = callerOf(client);
+  return { key: id, turns: id };
 }
 
 /**

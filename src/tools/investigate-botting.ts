@@ -137,10 +137,10 @@ export const investigateBotting = defineTool({
       args.platform,
       args.includeCreatorFees,
     ]);
-    const hit = ctx.caller ? recall<Investigation>(ctx.caller, key) : undefined;
+    const hit = ctx.caller ? recall<Investigation>(ctx.caller.key, key) : undefined;
     const data = hit?.value ?? (await investigate(args, ctx));
     const kept = hit !== undefined || (data.complete && ctx.caller !== undefined);
-    if (!hit && kept && ctx.caller) remember(ctx.caller, key, data);
+    if (!hit && kept && ctx.caller) remember(ctx.caller.key, key, data);
     ctx.view?.(
       boardData(
         data.coverage,

@@ -113,7 +113,7 @@ export function runAnalysisTool(endpoints: readonly Tool[]): Tool {
         apiNames,
         timeoutMs: limits.timeoutMs,
         signal: AbortSignal.any([ctx.signal, stop.signal]),
-        caller: ctx.analysis?.caller ?? ctx.caller ?? 'local',
+        caller: ctx.caller?.turns ?? 'local',
       });
       if (!outcome.ok || host.usage.limitReached || host.usage.refusedLimitReached)
         throw new ToolFailure(failureText(outcome, host.usage, limits));

@@ -44,12 +44,8 @@ export interface CallContext {
   signal: AbortSignal;
   /** Characters each channel may use. */
   budget: number;
-  /**
-   * Who is calling, opaque and stable per caller: over --http its anchor (verified session, else address)
-   * and its key, hashed (never the key); over stdio one per upstream client. What a tool keeps or queues
-   * per caller (investigate_botting's cache, fair turns) is keyed by it. Absent: nothing is kept.
-   */
-  caller?: string;
+  /** Who is calling, one opaque value whatever the transport. Absent: nothing is kept per caller. */
+  caller?: Caller;
   /**
    * Takes the call's full data for an MCP Apps view (never budgeted, never shown to the model); present
    * only when the client declared the MCP Apps extension, so nothing is built for other clients.
@@ -57,10 +53,21 @@ export interface CallContext {
   view?: (data: ViewData) => void;
   /** Removes the API key from a value: run_analysis hands upstream bodies to the program. */
   redact?: <T>(value: T) => T;
-  /** run_analysis's limits, from the configuration, and who calls (over --http), for the engine's fair turns. */
-  analysis?: { timeoutMs: number; maxRequests: number; limitName?: string; caller?: string };
+  /** run_analysis's limits, from the configuration (over --http, what is left of the request's allowance). */
+  analysis?: { timeoutMs: number; maxRequests: number; limitName?: string };
   /** History kept for this call's key (src/store); absent when the server keeps none. */
   history?: HistoryCall;
+}
+
+/**
+ * A caller, stable per caller and opaque: over --http `key` is its anchor (verified session, else address)
+ * and its key, hashed (never the key), and `turns` its address; over stdio both name the upstream client.
+ * What a tool keeps per caller is keyed by `key` (investigate_botting's cache); `turns` is its place in the
+ * sandbox's fair turns.
+ */
+export interface Caller {
+  readonly key: string;
+  readonly turns: string;
 }
 
 /** What a view draws: a board of botting findings, series over time, or the activity heatmap. */
