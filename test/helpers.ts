@@ -1,5 +1,6 @@
 // Test harness: the real simulator over HTTP on 127.0.0.1, and our server reached by a real SDK Client over
-// the channel MCP_CHANNEL names (vitest.config.ts runs the behaviour suite once per channel):
+// the channel MCP_CHANNEL names (modern-stdio unless vitest.config.ts sets another; test/tools/channels.test.ts
+// names each channel itself through `connect`'s `channel`):
 // - modern-*: the v2 Client pinned to 2026-07-28 (`server/discover`, the per-request envelope);
 // - legacy-*: the v1 Client (the 2025 `initialize` handshake);
 // - *-http: our --http transport (serveHttp, createMcpHandler) on 127.0.0.1, a fresh server per request;
@@ -21,7 +22,7 @@ import type { ApiError } from '../src/api/errors.js';
 import { type Config, loadConfig } from '../src/config.js';
 import { type Logger, silentLogger } from '../src/log.js';
 import { createServer } from '../src/server.js';
-import { dialectName } from '../src/simulator/dialect.js';
+import { type DialectName, dialectName } from '../src/simulator/dialect.js';
 import { type Simulator, startSimulator } from '../src/simulator/server.js';
 import { type Caller, HTTP_DEFAULTS, serveHttp } from '../src/transports/http.js';
 
@@ -85,8 +86,11 @@ export async function connect(
     /** What the client declares beyond the defaults (the MCP Apps extension, say). */
     capabilities?: Record<string, unknown>;
     logger?: Logger;
+    /** The channel to reach the server over, where a test names its own (default: MCP_CHANNEL's). */
+    channel?: Channel;
   } = {},
 ): Promise<Harness> {
+  const channel = options.channel ?? CHANNEL;
   const config = testConfig(sim, options.config);
   const api =
     config.apiKey && config.baseUrl
@@ -113,7 +117,7 @@ export async function connect(
       ...(options.demo ? { demo: true } : {}),
       ...(options.problems ? { problems: options.problems } : {}),
     });
-  const [era, carrier] = CHANNEL.split('-') as ['modern' | 'legacy', 'stdio' | 'http'];
+  const [era, carrier] = channel.split('-') as ['modern' | 'legacy', 'stdio' | 'http'];
   let transport: Transport;
   let stop: () => Promise<void>;
   if (carrier === 'http') {
@@ -137,7 +141,7 @@ export async function connect(
   await client.listTools();
   return {
     client,
-    channel: CHANNEL,
+    channel,
     api,
     async close() {
       await client.close();
@@ -218,7 +222,7 @@ export async function call(
   };
 }
 
-/** The simulator's dialect for this run (src/simulator/dialect.ts): vitest.config.ts sets it per channel. */
+/** The simulator's dialect for this run (src/simulator/dialect.ts): vitest.config.ts sets it per project. */
 export const DIALECT = dialectName(process.env.SIM_DIALECT);
 /**
  * Where the dialect in use puts what the document leaves unstated (src/simulator/dialect.ts), for the tests
@@ -254,7 +258,8 @@ export const atPath = (value: unknown, path: string): unknown =>
       (v, k) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined),
       value,
     );
-export const startSim = () => startSimulator({ apiKey: SIM_KEY, dialect: DIALECT });
+/** A simulator with the test key, in this run's dialect unless a test names another. */
+export const startSim = (dialect: DialectName = DIALECT) => startSimulator({ apiKey: SIM_KEY, dialect });
 
 /** Ids of simulated tokens, by chain and platform. */
 export function ids(

@@ -1,9 +1,28 @@
 // Both channels carry the same facts: a reader of the text alone (Claude Desktop) and a reader of
 // structuredContent alone (Claude Code) learn the same continuation, counts, ids and labels. Through the
 // real server over the simulator.
-import { describe, expect, it } from 'vitest';
+// Last, the matrix of the ways to reach the server: each protocol era (a v2 client on 2026-07-28, a v1
+// client on the 2025 handshake) over each transport (stdio, --http), each against both of the simulator's
+// dialects (src/simulator/dialect.ts). The rest of the suite checks its facts once, over modern-stdio.
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { APPS_CAPABILITIES } from '../../scripts/host/harness.js';
+import type { DialectName } from '../../src/simulator/dialect.js';
 import type { Simulator } from '../../src/simulator/server.js';
-import { type CallOutcome, call, connect, type Harness, ids, sc, useSimulator } from '../helpers.js';
+import { TOOLS } from '../../src/tools/index.js';
+import { VIEW_DATA_KEY } from '../../src/views.js';
+import {
+  type CallOutcome,
+  CHANNELS,
+  call,
+  connect,
+  type Harness,
+  ids,
+  sc,
+  startSim,
+  UNKNOWN_ID,
+  useSimulator,
+} from '../helpers.js';
 
 let sim: Simulator;
 let h: Harness;
@@ -234,3 +253,118 @@ describe('get_streamers_analytics: computed figures told from the upstream own',
     expect(out.text).toMatch(/dataPoints\[\]\.viewers=computed over 20 points: .*min [\d,.]+ at 20\d\d-/);
   });
 });
+
+// ---- the channel matrix ----
+
+/** A representative call of every tool the server lists to a plain client, in the registry's order. */
+const representative = (sim: Simulator): Array<[string, Record<string, unknown>]> => {
+  const a = ids(sim, 'platform_a', 12);
+  return [
+    ['list_streamers', { tokenAddresses: a, limit: 5 }],
+    ['get_streamer_core', { mint: a[0] }],
+    ['get_streamer_sessions', { mint: a[0], limit: 5 }],
+    ['get_streamers_analytics', { mintIds: a.slice(0, 3), points: 20 }],
+    ['get_streamers_complete', { mintIds: a.slice(0, 3) }],
+    ['analyze_botting', { mintIds: a }],
+    ['get_creator_fees', { tokenAddresses: a }],
+    ['get_analytics_overview', {}],
+    ['get_activity_heatmap', {}],
+    ['check_health', {}],
+    ['investigate_botting', { mintIds: a }],
+    [
+      'run_analysis',
+      {
+        code: `const r = await api.get_streamers_complete({ mintIds: ${JSON.stringify(a.slice(0, 2))} }); return { n: r.data.results.length };`,
+      },
+    ],
+  ];
+};
+
+/** The first channel's answers per dialect: every other channel must answer the same, byte for byte. */
+const answersOf = new Map<DialectName, Map<string, string>>();
+const validator = new AjvJsonSchemaValidator();
+
+describe.each(CHANNELS.flatMap((channel) => (['a', 'b'] as const).map((dialect) => ({ channel, dialect }))))(
+  'the channel matrix: $channel against dialect $dialect',
+  ({ channel, dialect }) => {
+    let msim: Simulator;
+    let plain: Harness;
+    let apps: Harness;
+    beforeAll(async () => {
+      msim = await startSim(dialect);
+      [plain, apps] = await Promise.all([
+        connect(msim, { channel }),
+        connect(msim, { channel, capabilities: APPS_CAPABILITIES }),
+      ]);
+    });
+    beforeEach(() => msim?.reset());
+    afterAll(async () => {
+      await Promise.all([plain?.close(), apps?.close()]);
+      await msim?.close();
+    });
+
+    it('lists every tool, each with an outputSchema; an MCP Apps client also gets the evidence tool', async () => {
+      const [bare, rich] = await Promise.all([plain.client.listTools(), apps.client.listTools()]);
+      expect(bare.tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
+      for (const t of bare.tools) expect(t.outputSchema?.type, t.name).toBe('object');
+      expect(rich.tools.map((t) => t.name)).toContain('get_token_evidence');
+    });
+
+    it('every tool answers; its structuredContent meets its outputSchema; every channel answers the same', async () => {
+      const { tools } = await plain.client.listTools();
+      const calls = representative(msim);
+      const outs = await Promise.all(calls.map(([name, args]) => call(plain.client, name, args)));
+      const seen = answersOf.get(dialect) ?? new Map<string, string>();
+      answersOf.set(dialect, seen);
+      outs.forEach((out, i) => {
+        const name = calls[i]?.[0] ?? '';
+        expect(out.isError, `${name}: ${out.text}`).toBe(false);
+        expect(out.text.length, name).toBeGreaterThan(0);
+        const schema = tools.find((t) => t.name === name)?.outputSchema;
+        const checked = validator.getValidator(schema as never)(out.structured);
+        expect(checked.valid, `${name}: ${checked.errorMessage}`).toBe(true);
+        // run_analysis states its own running time; every other answer is a function of the data alone.
+        if (name === 'run_analysis') return;
+        const answer = JSON.stringify(out);
+        const first = seen.get(name);
+        if (first === undefined) seen.set(name, answer);
+        else expect(answer, name).toBe(first);
+      });
+      expect(outs.at(-1)?.structured?.value).toEqual({ n: 2 });
+    });
+
+    it('carries the view data to an MCP Apps client, and the evidence tool answers it', async () => {
+      const [mint] = ids(msim, 'platform_a', 1);
+      const [board, evidence] = await Promise.all([
+        apps.client.callTool({ name: 'analyze_botting', arguments: { mintIds: ids(msim, 'platform_a', 5) } }),
+        apps.client.callTool({ name: 'get_token_evidence', arguments: { mint } }),
+      ]);
+      const view = (r: { _meta?: unknown }) =>
+        ((r._meta ?? {}) as Record<string, unknown>)[VIEW_DATA_KEY] as Record<string, unknown> | undefined;
+      expect(view(board)?.kind).toBe('board');
+      expect(view(evidence)?.kind).toBe('evidence');
+    });
+
+    it("an upstream failure is an error result, read from the dialect's error body", async () => {
+      const notFound = await call(plain.client, 'get_streamer_core', { mint: UNKNOWN_ID });
+      expect(notFound.isError).toBe(true);
+      expect(notFound.structured).toBeUndefined();
+      expect(notFound.text).toContain('Not found (HTTP 404): "Token not found".');
+      msim.inject({ status: 504 }, { status: 504 }, { status: 504 });
+      const down = await call(plain.client, 'get_analytics_overview');
+      expect(down.isError).toBe(true);
+      expect(down.text).toMatch(/failed \(HTTP 504\) after 3 attempts: "Simulated HTTP 504"/);
+    });
+
+    it('refuses a bad argument as an error result, and an unknown tool as a protocol error', async () => {
+      const bad = await call(plain.client, 'get_streamer_core', { mint: 'x' });
+      expect(bad.isError).toBe(true);
+      expect(bad.text).toContain('- mint: got "x"');
+      expect(msim.requests).toHaveLength(0);
+      // The v1 client adds the prefix once (v2 adds none).
+      const prefix = channel.startsWith('legacy') ? 'MCP error -32602: ' : '';
+      const unknown = await plain.client.callTool({ name: 'nope', arguments: {} }).catch((e: Error) => e);
+      expect(unknown).toMatchObject({ code: -32602, message: `${prefix}Unknown tool: nope` });
+    });
+  },
+);
