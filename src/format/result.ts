@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { clean, cleanDeep, exact, grouped } from './text.js';
+import { jsonTable } from './columns.js';
+import { grouped } from './text.js';
 
 /** What a tool renders: the headline, the text channel, and the structured channel (summary added later). */
 export interface Rendered {
@@ -237,17 +238,16 @@ export function enforceBudget(r: Rendered, budget: number, format: 'concise' | '
  * Records for structuredContent: in detailed mode every upstream field, as cleaned objects; in concise mode
  * the given columns once and the rows as arrays (the keys are not repeated per row).
  */
-export function tabular(
+export const tabular = (
   records: readonly Record<string, unknown>[],
   columns: readonly string[],
   detailed: boolean,
-) {
-  return detailed
-    ? { items: records.map((r) => cleanDeep(r) as Record<string, unknown>) }
-    : { columns: [...columns], rows: records.map((r) => columns.map((k) => cell(r[k]))) };
-}
-
-const cell = (v: unknown) => (typeof v === 'string' ? clean(v, 80) : typeof v === 'boolean' ? v : exact(v));
+) =>
+  jsonTable(
+    columns.map((key) => ({ key, header: key, text: () => '' })),
+    records,
+    detailed,
+  );
 
 export function toolResult(r: Rendered): CallToolResult {
   return {

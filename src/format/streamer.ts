@@ -1,5 +1,6 @@
-// The streamer core record (document: "Streamer core record"), as a table row and as a card.
-import { type Column, label, num, quote } from './text.js';
+// The streamer core record (document: "Streamer core record"): its columns, each declared once.
+import type { Field } from './columns.js';
+import { label, num, quote } from './text.js';
 
 export interface StreamerRecord {
   mintId: string;
@@ -15,53 +16,39 @@ export interface StreamerRecord {
   [field: string]: unknown;
 }
 
-const CORE_KEYS = [
-  'mintId',
-  'coinName',
-  'coinSymbol',
-  'isCurrentlyLive',
-  'currentViewers',
-  'tokenMarketCap',
-  'totalStreamingTime',
-] as const;
-
-const CORE_COLUMNS: Column[] = [
-  { header: 'mint' },
-  { header: 'name' },
-  { header: 'symbol' },
-  { header: 'live' },
-  { header: 'viewers', align: 'right' },
-  { header: 'mcap', align: 'right' },
-  { header: 'stream time', align: 'right' },
-];
-
-/**
- * Columns of a concise streamer table; chain and platform only when the query spans several. The price is
- * left to `detailed`: for ranking and scanning, market cap says the same and costs fewer tokens per row.
- * The text shows the total streaming time only when it ranks the rows (`streamTime`): a unitless six-digit
- * figure per row was a tenth of the table's tokens, and the structured rows and detailed mode keep it.
- */
-export function streamerColumns(showScope: boolean, streamTime = true): { keys: string[]; text: Column[] } {
-  const text = streamTime ? CORE_COLUMNS : CORE_COLUMNS.filter((c) => c.header !== 'stream time');
-  return showScope
-    ? {
-        keys: [...CORE_KEYS, 'chain', 'platform'],
-        text: [...text, { header: 'chain' }, { header: 'platform' }],
-      }
-    : { keys: [...CORE_KEYS], text };
-}
-
 export const liveText = (v: unknown) => (v === true ? 'LIVE' : v === false ? 'off' : '?');
 
-export function streamerRow(r: StreamerRecord, showScope: boolean, id: string, streamTime = true): string[] {
-  const row = [
-    id,
-    quote(r.coinName, 24),
-    label(r.coinSymbol),
-    liveText(r.isCurrentlyLive),
-    num(r.currentViewers),
-    num(r.tokenMarketCap),
-    ...(streamTime ? [num(r.totalStreamingTime)] : []),
+/**
+ * Columns of a concise streamer table (`id`: how the row's id reads in the text); chain and platform only
+ * when the query spans several. The price is left to `detailed`: for ranking and scanning, market cap says
+ * the same and costs fewer tokens per row. The text shows the total streaming time only when it ranks the
+ * rows (`streamTime`): a unitless six-digit figure per row was a tenth of the table's tokens, and the
+ * structured rows and detailed mode keep it.
+ */
+export function streamerFields(
+  showScope: boolean,
+  streamTime: boolean,
+  id: (r: StreamerRecord, index: number) => string,
+): Array<Field<StreamerRecord>> {
+  return [
+    { key: 'mintId', header: 'mint', text: id },
+    { key: 'coinName', header: 'name', text: (r) => quote(r.coinName, 24) },
+    { key: 'coinSymbol', header: 'symbol', text: (r) => label(r.coinSymbol) },
+    { key: 'isCurrentlyLive', header: 'live', text: (r) => liveText(r.isCurrentlyLive) },
+    { key: 'currentViewers', header: 'viewers', align: 'right', text: (r) => num(r.currentViewers) },
+    { key: 'tokenMarketCap', header: 'mcap', align: 'right', text: (r) => num(r.tokenMarketCap) },
+    {
+      key: 'totalStreamingTime',
+      header: 'stream time',
+      align: 'right',
+      text: (r) => num(r.totalStreamingTime),
+      textless: !streamTime,
+    },
+    ...(showScope
+      ? [
+          { key: 'chain', header: 'chain', text: (r: StreamerRecord) => quote(r.chain, 12) },
+          { key: 'platform', header: 'platform', text: (r: StreamerRecord) => quote(r.platform, 12) },
+        ]
+      : []),
   ];
-  return showScope ? [...row, quote(r.chain, 12), quote(r.platform, 12)] : row;
 }

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { requestFor } from '../api/endpoints.js';
 import { ranks } from '../format/aggregate.js';
 import { accountFor, asArray, asRecord, failures, noteLines } from '../format/batch.js';
+import { type Field, jsonObjects, textTable } from '../format/columns.js';
 import { extraLine, NOTHING_MORE } from '../format/generic.js';
 import { fitRows, result } from '../format/result.js';
 import {
@@ -14,7 +15,6 @@ import {
   label,
   money,
   plural,
-  table,
 } from '../format/text.js';
 import { decimalSum } from '../untrusted/numbers.js';
 import { failureGroups, idsShortened } from './batch-output.js';
@@ -141,32 +141,61 @@ export const getCreatorFees = defineTool({
       how: () => 'Ask for fewer tokenAddresses per call.',
       format: ctx.format,
     };
+    type Row = (typeof ranked)[number];
+    const fields: Array<Field<Row>> = [
+      {
+        key: 'rank',
+        header: '#',
+        align: 'right',
+        text: (r) => (r.rank === null ? '–' : String(r.rank)),
+        json: (r) => r.rank,
+      },
+      {
+        key: 'tokenAddress',
+        header: 'token',
+        text: (r, i) => ids.show(clean(r.f.tokenAddress, 64), i),
+        json: (r) => clean(r.f.tokenAddress, 64),
+      },
+      {
+        key: 'feesInNativeCoin',
+        header: 'native coin',
+        align: 'right',
+        text: (r) => coin(r.f.feesInNativeCoin),
+        json: (r) => exact(r.f.feesInNativeCoin),
+      },
+      {
+        key: 'totalFees',
+        header: 'total fees',
+        align: 'right',
+        text: (r) => money(r.f.totalFees),
+        json: (r) => exact(r.f.totalFees),
+      },
+      {
+        key: 'currency',
+        header: 'currency',
+        text: (r) => label(r.f.currency, 12),
+        json: (r) => clean(r.f.currency, 16),
+      },
+      {
+        key: 'feesRank',
+        header: 'fees rank',
+        align: 'right',
+        text: (r) => String(fiat.rank(r.f) ?? '–'),
+        json: (r) => fiat.rank(r.f),
+      },
+      {
+        key: 'creatorAddress',
+        header: 'creator',
+        text: (r) => (r.f.creatorAddress === null ? '–' : clean(r.f.creatorAddress, 64)),
+        // An upstream null stays null (never an empty string).
+        json: (r) => (r.f.creatorAddress == null ? null : clean(r.f.creatorAddress, 64)),
+      },
+    ];
     return fitRows(ranked, ctx.budget, cut, (rows) => {
       const idsShortened = ids.note(rows.map(({ f }) => clean(f.tokenAddress, 64)));
       const lines = [
         ...noteLines(notes),
-        ...(rows.length
-          ? table(
-              [
-                { header: '#', align: 'right' },
-                { header: 'token' },
-                { header: 'native coin', align: 'right' },
-                { header: 'total fees', align: 'right' },
-                { header: 'currency' },
-                { header: 'fees rank', align: 'right' },
-                { header: 'creator' },
-              ],
-              rows.map(({ f, rank }, i) => [
-                rank === null ? '–' : String(rank),
-                ids.show(clean(f.tokenAddress, 64), i),
-                coin(f.feesInNativeCoin),
-                money(f.totalFees),
-                label(f.currency, 12),
-                String(fiat.rank(f) ?? '–'),
-                f.creatorAddress === null ? '–' : clean(f.creatorAddress, 64),
-              ]),
-            )
-          : []),
+        ...(rows.length ? textTable(fields, rows) : []),
         ...(idsShortened ? [idsShortened] : []),
         ...(rows.length
           ? [
@@ -177,20 +206,13 @@ export const getCreatorFees = defineTool({
         ...(nothingMore ? [nothingMore] : []),
         ...failed.lines,
       ];
-      const results = rows.map(({ f, rank }) => ({
-        rank,
-        feesRank: fiat.rank(f),
-        ...(detailed
-          ? (cleanDeep(f) as Record<string, unknown>)
-          : {
-              tokenAddress: clean(f.tokenAddress, 64),
-              feesInNativeCoin: exact(f.feesInNativeCoin),
-              totalFees: exact(f.totalFees),
-              currency: clean(f.currency, 16),
-              // An upstream null stays null (never an empty string).
-              creatorAddress: f.creatorAddress == null ? null : clean(f.creatorAddress, 64),
-            }),
-      }));
+      const results = detailed
+        ? rows.map(({ f, rank }) => ({
+            rank,
+            feesRank: fiat.rank(f),
+            ...(cleanDeep(f) as Record<string, unknown>),
+          }))
+        : jsonObjects(fields, rows);
       return result({
         headline,
         lines,

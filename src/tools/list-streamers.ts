@@ -1,9 +1,10 @@
 import * as z from 'zod';
 import { requestFor } from '../api/endpoints.js';
 import { asArray, asRecord } from '../format/batch.js';
+import { jsonTable, textTable } from '../format/columns.js';
 import { extraLine } from '../format/generic.js';
-import { fitRows, result, tabular } from '../format/result.js';
-import { type StreamerRecord, streamerColumns, streamerRow } from '../format/streamer.js';
+import { fitRows, result } from '../format/result.js';
+import { type StreamerRecord, streamerFields } from '../format/streamer.js';
 import {
   clean,
   cleanDeep,
@@ -14,7 +15,6 @@ import {
   plural,
   shortener,
   shortId,
-  table,
 } from '../format/text.js';
 import { decimalSum, numberOf } from '../untrusted/numbers.js';
 import { idsShortened } from './batch-output.js';
@@ -71,19 +71,27 @@ export const listStreamers = defineTool({
     const showScope = args.chain === 'all' || args.platform === 'all';
     // Concise text: the total streaming time when it ranks the rows; detailed text and the JSON always.
     const streamTime = args.sortBy === 'time' || ctx.format === 'detailed';
-    const base = streamerColumns(showScope, streamTime);
+    // Every page is sorted (by viewers unless asked otherwise): a ranked table.
+    const ids = idColumn(records.length, 'addresses', { ranked: true });
+    const base = streamerFields(showScope, streamTime, (r, i) => ids.show(clean(r.mintId, 64), i));
     // The rows are in the upstream's order by the sort field: that field's values are shown so the order can
     // be read; a field the records do not carry (averageViewers, undocumented) is said to be missing instead.
     const sortField = SORT_FIELD[args.sortBy];
-    const sortShown = base.keys.includes(sortField);
+    const sortShown = base.some((f) => f.key === sortField);
     const sortSent = records.some((r) => exact(r[sortField]) !== null);
-    const extraSort = !sortShown && sortSent;
-    const columns = extraSort
-      ? {
-          keys: [...base.keys, sortField],
-          text: [...base.text, { header: sortField, align: 'right' as const }],
-        }
-      : base;
+    const fields = [
+      ...base,
+      ...(!sortShown && sortSent
+        ? [
+            {
+              key: sortField,
+              header: sortField,
+              align: 'right' as const,
+              text: (r: StreamerRecord) => num(r[sortField]),
+            },
+          ]
+        : []),
+    ];
     const orderNote =
       records.length && !sortShown && !sortSent
         ? `Order: the upstream's, by ${args.sortBy} ${args.sortOrder}; the records carry no ${sortField} value, so the order cannot be checked from this data.`
@@ -134,34 +142,24 @@ export const listStreamers = defineTool({
     const next =
       [pg.hasNext === true ? `page ${args.page + 1}.` : undefined, which, hint].filter(Boolean).join(' ') ||
       undefined;
-    // Every page is sorted (by viewers unless asked otherwise): a ranked table.
-    const ids = idColumn(records.length, 'addresses', { ranked: true });
-
     const cut = {
       what: 'rows of this page',
       how: (shown: number) =>
         `To see the rest, ask with a smaller limit (e.g. limit ${Math.max(1, shown)} and later pages).`,
       format: ctx.format,
     };
+    const keys = fields.map((f) => f.key);
     return fitRows(records, ctx.budget, cut, (rows) => {
       const idsShortened = ids.note(rows.map((r) => clean(r.mintId, 64)));
       return result({
         headline,
         lines: [
           ...(missing ? [missing] : []),
-          ...(records.length
-            ? table(
-                columns.text,
-                rows.map((r, i) => [
-                  ...streamerRow(r, showScope, ids.show(clean(r.mintId, 64), i), streamTime),
-                  ...(extraSort ? [num(r[sortField])] : []),
-                ]),
-              )
-            : []),
+          ...(records.length ? textTable(fields, rows) : []),
           ...(idsShortened ? [idsShortened] : []),
           ...(orderNote ? [orderNote] : []),
           ...(ctx.format === 'detailed'
-            ? rows.flatMap((r) => extraLine(shortId(clean(r.mintId, 64)), r, columns.keys))
+            ? rows.flatMap((r) => extraLine(shortId(clean(r.mintId, 64)), r, keys))
             : []),
         ],
         query,
@@ -173,7 +171,7 @@ export const listStreamers = defineTool({
             ...(orderNote ? { order: orderNote } : records.length ? { sortedBy: sortField } : {}),
           },
           pagination: cleanDeep(pg) as Record<string, unknown>,
-          ...tabular(rows, columns.keys, ctx.format === 'detailed'),
+          ...jsonTable(fields, rows, ctx.format === 'detailed'),
           ...(missingCount ? { notFoundCount: missingCount } : {}),
           ...(notFound.length ? { notFound } : {}),
           ...(idsShortened ? { idsShortened } : {}),
