@@ -127,7 +127,11 @@ async function serveOverHttp(
     try {
       if (client) {
         await client.request({ method: 'GET', path: '/health' }, timeout);
-        return { ready: true, detail: 'upstream GET /health answered, with the server key' };
+        // Demo mode asks the embedded simulator, which needs no key of the user's.
+        const detail = demo
+          ? 'demo mode: the embedded simulator answered GET /health (simulated data, no API key needed)'
+          : 'upstream GET /health answered, with the server key';
+        return { ready: true, detail };
       }
       const { buildUrl } = await import('./api/client.js');
       const res = await fetch(buildUrl(config.baseUrl, '/health'), { signal: timeout });

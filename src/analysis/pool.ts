@@ -1,11 +1,8 @@
-// The sandbox workers: kept warm (the WebAssembly compiled once in the process, instantiated once per
-// worker), one run at a time each, handed out in fair turns between callers (src/limits/places.ts). The main
+// Runs of the sandbox: each in a worker of its own (src/analysis/workers.ts keeps them), one run at a time
+// each, handed out in fair turns between callers (src/limits/places.ts). The main
 // thread owns every limit that must hold whatever the guest does: the run's clock, cancellation, and the
 // end of a worker that is no longer trusted (after a timeout, an out-of-memory, a stack overflow or a
 // cancellation it is terminated, never reused, and a spare is started).
-import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { Limiter, PlacesBusy } from '../limits/places.js';
 import { Switch } from '../limits/switch.js';
 import type { AnalysisHost, RunOptions, RunOutcome } from './index.js';
@@ -14,11 +11,11 @@ import {
   ARGS_MAX_CHARS,
   type FromWorker,
   type ToWorker,
-  type WasmModule,
   type WorkerOutcome,
-  type WorkerSetup,
-  wasmApi,
 } from './protocol.js';
+import { DEFAULT_MEMORY, RETIRE_RUNS, RETIRE_WASM_BYTES, type Slot, Workers } from './workers.js';
+
+export { WASM_FILE, WORKER_FILE } from './workers.js';
 
 export interface PoolOptions {
   /** Workers at most, busy or idle (each runs one program at a time). Default 4. */
@@ -35,67 +32,17 @@ export interface PoolOptions {
   maxAnswerChars?: number;
 }
 
-const MiB = 1024 * 1024;
-const DEFAULT_MEMORY = 64 * MiB;
-/** A worker whose WebAssembly memory grew past this (it never shrinks) is replaced after its run. */
-const RETIRE_WASM_BYTES = 32 * MiB;
-/**
- * The WebAssembly memory a worker may ever have: what it may start a run with, plus a run's limit. It is
- * the hard bound, which holds even inside one long builtin; the run's limit is checked as the memory grows
- * (src/analysis/worker.ts). A run's memoryBytes above the default is capped by it.
- */
-const MAX_WASM_BYTES = RETIRE_WASM_BYTES + DEFAULT_MEMORY;
-/** A worker is replaced after this many runs (each leaves its QuickJS runtime behind: see worker.ts). */
-const RETIRE_RUNS = 1000;
 /** A new caller's wait for its turn, at most, in runs' time limits (4 × 30 s by default). */
 const WAIT_TURNS_MAX = 4;
 /** A worker's replacement start, allowed for in a wait of several turns (generous: two loaded cores). */
 const RESTART_MS = 1_000;
-/** An idle worker beyond the warm ones is ended after this long unused. */
-const IDLE_MS = 30_000;
-
-// The bundle (scripts/pack.ts) sets this to where the worker and the WebAssembly are, relative to the
-// chunk this code lands in. Run from source or from tsc's output, they are those of the last build.
-declare const __ANALYSIS_DIR__: string | undefined;
-const filesDir = (): URL =>
-  typeof __ANALYSIS_DIR__ === 'string'
-    ? new URL(__ANALYSIS_DIR__, import.meta.url)
-    : new URL(import.meta.url.endsWith('.ts') ? '../../dist/server/' : '../../server/', import.meta.url);
-/** The worker's file name beside the bundle; the WebAssembly's. */
-export const WORKER_FILE = 'analysis-worker.js';
-export const WASM_FILE = 'quickjs.wasm';
-
-let compiled: Promise<WasmModule> | undefined;
-/** The QuickJS WebAssembly, compiled once in the process (on the first run) and shared by every worker. */
-function compiledQuickJS(): Promise<WasmModule> {
-  compiled ??= readFile(fileURLToPath(new URL(WASM_FILE, filesDir()))).then((bytes) =>
-    wasmApi.compile(bytes),
-  );
-  compiled.catch(() => {
-    compiled = undefined;
-  });
-  return compiled;
-}
-
-interface Slot {
-  worker: Worker;
-  runs: number;
-  logsCut: Int32Array;
-  idleTimer?: NodeJS.Timeout;
-}
 
 export class SandboxPool {
   readonly #limiter: Limiter;
   /** Each caller's own turn-taking (its running and waiting runs), made when it asks, dropped when it has none. */
   readonly #callers = new Map<string, Limiter>();
   readonly #options: Required<PoolOptions>;
-  readonly #idle: Slot[] = [];
-  /** Runs that found no idle worker, waiting for the next one to come free or start. */
-  readonly #waitingForWorker: Array<{ resolve: (slot: Slot) => void; reject: (error: Error) => void }> = [];
-  readonly #spawning = new Set<Promise<Slot>>();
-  readonly #all = new Set<Slot>();
-  #starting = 0;
-  #started = 0;
+  readonly #workers: Workers;
   readonly #callerIds = new WeakMap<object, string>();
   #closed = false;
 
@@ -110,22 +57,22 @@ export class SandboxPool {
       maxAnswerChars: options.maxAnswerChars ?? ANSWER_MAX_CHARS,
     };
     this.#limiter = new Limiter({ limit: this.#options.maxWorkers });
+    this.#workers = new Workers(this.#options);
   }
 
   /** Workers started since the pool was made: for tests (a run that ends a worker starts another). */
   get started(): number {
-    return this.#started;
+    return this.#workers.started;
   }
 
   /** Workers alive now (busy, idle or starting): for tests and the bench. */
   get workers(): number {
-    return this.#all.size + this.#starting;
+    return this.#workers.count;
   }
 
   /** Starts the warm workers now rather than at the first run; resolves when they are ready. */
-  async warmUp(): Promise<void> {
-    this.#replenish();
-    await Promise.all([...this.#spawning]);
+  warmUp(): Promise<void> {
+    return this.#workers.warmUp();
   }
 
   async run(code: string, host: AnalysisHost, opts: RunOptions): Promise<RunOutcome> {
@@ -222,12 +169,7 @@ export class SandboxPool {
   /** Ends every worker (tests, shutdown); runs in progress end as 'internal'. */
   async close(): Promise<void> {
     this.#closed = true;
-    for (const waiting of this.#waitingForWorker.splice(0))
-      waiting.reject(new Error('the sandbox pool closed'));
-    await Promise.allSettled([...this.#spawning]);
-    await Promise.all([...this.#all].map((slot) => slot.worker.terminate()));
-    this.#all.clear();
-    this.#idle.length = 0;
+    await this.#workers.close();
   }
 
   #callerKey(caller: string | object | undefined): string {
@@ -246,7 +188,7 @@ export class SandboxPool {
     const logs: string[] = [];
     let slot: Slot;
     try {
-      slot = await this.#acquire();
+      slot = await this.#workers.acquire();
     } catch (error) {
       return {
         ok: false,
@@ -258,7 +200,7 @@ export class SandboxPool {
     }
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
     if (opts.signal?.aborted) {
-      this.#release(slot);
+      this.#workers.release(slot);
       return { ok: false, kind: 'cancelled', message: cancelledMessage(false), logs, logsCut: 0 };
     }
     // Aborted when the run ends, however it ends: the host stops what it still does for it.
@@ -280,8 +222,8 @@ export class SandboxPool {
         worker.off('error', onError);
         worker.off('exit', onExit);
         const logsCut = Atomics.load(slot.logsCut, 0);
-        if (keepWorker) this.#release(slot);
-        else this.#retire(slot);
+        if (keepWorker) this.#workers.release(slot);
+        else this.#workers.retire(slot);
         resolve({ ...(outcome as RunOutcome), logs, logsCut });
       };
       const progress = () =>
@@ -377,122 +319,6 @@ export class SandboxPool {
       };
       worker.postMessage(run);
     });
-  }
-
-  /** An idle worker, or the next to come free or start (never more than maxWorkers in all). */
-  #acquire(): Promise<Slot> {
-    const idle = this.#idle.pop();
-    if (idle) return Promise.resolve(idle);
-    return new Promise((resolve, reject) => {
-      this.#waitingForWorker.push({ resolve, reject });
-      this.#replenish();
-    });
-  }
-
-  /** Starts workers while runs wait for one or fewer than the warm ones are idle, within maxWorkers. */
-  #replenish(): void {
-    const { warm, maxWorkers } = this.#options;
-    while (
-      !this.#closed &&
-      // Runs waiting come first: the warm spares start once none is (on two cores they would slow it).
-      (this.#starting < this.#waitingForWorker.length ||
-        (this.#waitingForWorker.length === 0 && this.#idle.length + this.#starting < warm)) &&
-      this.#all.size + this.#starting < maxWorkers
-    ) {
-      const spawning = this.#spawn();
-      this.#spawning.add(spawning);
-      spawning.then(
-        (slot) => {
-          this.#spawning.delete(spawning);
-          this.#release(slot);
-        },
-        (error: Error) => {
-          this.#spawning.delete(spawning);
-          this.#waitingForWorker.shift()?.reject(error);
-        },
-      );
-    }
-  }
-
-  /** A new worker, resolved once it has instantiated QuickJS and warmed it up. */
-  async #spawn(): Promise<Slot> {
-    this.#starting++;
-    this.#started++;
-    let worker: Worker | undefined;
-    try {
-      const wasm = await compiledQuickJS();
-      const logsCut = new SharedArrayBuffer(4);
-      const setup: WorkerSetup = { wasm, maxWasmBytes: MAX_WASM_BYTES, logsCut };
-      worker = new Worker(new URL(WORKER_FILE, filesDir()), {
-        workerData: setup,
-        // The worker's own JavaScript heap (the guest's memory is WebAssembly memory, bounded apart).
-        resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
-        // Its stdout must never reach the stdio transport: anything it prints goes to stderr.
-        stdout: true,
-      });
-      worker.stdout.pipe(process.stderr, { end: false });
-      worker.unref();
-      const started = worker;
-      await new Promise<void>((resolve, reject) => {
-        const onMessage = (m: FromWorker) => {
-          if (m.t !== 'ready') return;
-          started.off('error', reject).off('exit', onExit).off('message', onMessage);
-          resolve();
-        };
-        const onExit = (code: number) =>
-          reject(new Error(`the worker exited with code ${code} while starting`));
-        started.on('message', onMessage).once('error', reject).once('exit', onExit);
-      });
-      const slot: Slot = { worker, runs: 0, logsCut: new Int32Array(logsCut) };
-      // A worker that fails or ends outside a run (a run listens for itself) is dropped, never reused,
-      // and never left as an 'error' event without a listener, which would throw in the server.
-      const drop = () => {
-        const index = this.#idle.indexOf(slot);
-        if (index >= 0) this.#idle.splice(index, 1);
-        if (this.#all.delete(slot)) this.#replenish();
-      };
-      worker.on('error', drop).on('exit', drop);
-      this.#all.add(slot);
-      return slot;
-    } catch (error) {
-      void worker?.terminate();
-      throw error;
-    } finally {
-      this.#starting--;
-    }
-  }
-
-  /** A worker back: to a run waiting for one, else to the idle ones (beyond the warm count, ended if unused). */
-  #release(slot: Slot): void {
-    if (this.#closed) {
-      this.#all.delete(slot);
-      void slot.worker.terminate();
-      return;
-    }
-    const waiting = this.#waitingForWorker.shift();
-    if (waiting) {
-      waiting.resolve(slot);
-      this.#replenish();
-      return;
-    }
-    this.#idle.push(slot);
-    if (this.#idle.length > this.#options.warm) {
-      slot.idleTimer = setTimeout(() => {
-        const index = this.#idle.indexOf(slot);
-        if (index < 0) return;
-        this.#idle.splice(index, 1);
-        this.#all.delete(slot);
-        void slot.worker.terminate();
-      }, IDLE_MS);
-      slot.idleTimer.unref();
-    }
-  }
-
-  /** Ends a worker that is busy in the guest or no longer trusted, and starts what is missing. */
-  #retire(slot: Slot): void {
-    this.#all.delete(slot);
-    void slot.worker.terminate();
-    this.#replenish();
   }
 }
 

@@ -284,6 +284,15 @@ describe('Streamable HTTP', () => {
     );
   });
 
+  it('/readyz in demo mode says demo, not a server key (demo mode needs none)', async () => {
+    const server = await startHttp({}, ['--demo']);
+    const ready = await fetch(`${server.base}/readyz`);
+    expect(ready.status).toBe(200);
+    const { detail } = (await ready.json()) as { detail: string };
+    expect(detail).toContain('demo mode');
+    expect(detail).not.toContain('server key');
+  });
+
   it('/readyz tells the operator what it checked, and is not ready when it should not be', async () => {
     const readyz = async (env: Record<string, string>) => {
       const server = await startHttp(env);

@@ -7,7 +7,7 @@ import { TokenBuckets } from '../../limits/buckets.js';
 import { Meter } from '../../limits/meter.js';
 import type { Who } from './identity.js';
 import type { HttpOptions } from './options.js';
-import { type Guard, type Refusal, refused } from './refusal.js';
+import { type Guard, overMeter, type Refusal, refused, retry } from './refusal.js';
 
 /** What a body must have room for at admission (what it declares, up to this): the rest as it arrives. */
 const BODY_START = 64 * 1024;
@@ -145,53 +145,36 @@ export function createBodies(options: HttpOptions, answers: Meter) {
     close: true,
   });
   /** A body past its caller's share of body bytes (429) or the server's (503): refused, the rest unread. */
-  const over = (who: 'caller' | 'server'): Refusal =>
-    who === 'caller'
-      ? refused(429, 'Too many request bodies of this caller being handled: retry after 1 s', {
-          retryAfter: 1,
-          close: true,
-        })
-      : refused(503, 'Server busy: too many request bodies being handled', { retryAfter: 1, close: true });
+  const over = (who: 'caller' | 'server' | undefined) =>
+    overMeter(
+      who,
+      'Too many request bodies of this caller being handled: retry after 1 s',
+      'Server busy: too many request bodies being handled',
+      true,
+    );
 
   /** Before a byte is read; each refusal closes the connection, so the body is never read. */
   const admission: Guard<Arrival>[] = [
     ({ declared }) => (declared > options.maxBodyBytes ? tooLarge : undefined),
     ({ who }) =>
       arriving.refuses(who.address, 1)
-        ? refused(429, 'Too many request bodies of this caller arriving: retry after 1 s', {
-            retryAfter: 1,
-            close: true,
-          })
+        ? retry(429, 'Too many request bodies of this caller arriving: retry after 1 s', 1, true)
         : undefined,
-    ({ who, length }) => {
-      const refusal = bytes.refuses(who.address, Math.min(length ?? BODY_START, BODY_START));
-      return refusal && over(refusal);
-    },
+    ({ who, length }) => over(bytes.refuses(who.address, Math.min(length ?? BODY_START, BODY_START))),
     // Clients that do not read their answers hold memory; past their share (or the bound), no new work.
-    ({ who }) => {
-      const refusal = answers.refuses(who.address);
-      if (refusal === 'caller')
-        return refused(429, 'Answers not yet read by this caller: read them, then retry after 1 s', {
-          retryAfter: 1,
-          close: true,
-        });
-      if (refusal === 'server')
-        return refused(503, 'Server busy: answers not yet read by their clients', {
-          retryAfter: 1,
-          close: true,
-        });
-      return undefined;
-    },
+    ({ who }) =>
+      overMeter(
+        answers.refuses(who.address),
+        'Answers not yet read by this caller: read them, then retry after 1 s',
+        'Server busy: answers not yet read by their clients',
+        true,
+      ),
     // Its rate of body bytes: what it declares is spent before any is read (a body without a length, as
     // it arrives, into debt).
     ({ who, length }) => {
       const wait = rate.take(who.address, length ?? 0);
-      return wait > 0
-        ? refused(429, `Too many request bytes from this caller: retry after ${wait} s`, {
-            retryAfter: wait,
-            close: true,
-          })
-        : undefined;
+      const message = `Too many request bytes from this caller: retry after ${wait} s`;
+      return wait > 0 ? retry(429, message, wait, true) : undefined;
     },
   ];
 
@@ -214,7 +197,7 @@ export function createBodies(options: HttpOptions, answers: Meter) {
     }).finally(() => arriving.add(address, -1));
     if (text === 'gone') return text;
     if (text === 'too large') return tooLarge;
-    if (text === 'caller' || text === 'server') return over(text);
+    if (text === 'caller' || text === 'server') return over(text) as Refusal;
     if (text === 'idle')
       return refused(408, `Request body stalled: nothing arrived for ${idleMs} ms`, {
         code: -32600,

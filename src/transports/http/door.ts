@@ -10,7 +10,7 @@ import { Switch } from '../../limits/switch.js';
 import type { Logger } from '../../log.js';
 import type { Who } from './identity.js';
 import { HTTP_DEFAULTS, type HttpOptions } from './options.js';
-import { type Guard, type Refusal, refused } from './refusal.js';
+import { type Guard, type Refusal, refused, retry } from './refusal.js';
 
 /**
  * Notifications a caller (its anchor: a session, else an address) may send: a burst of 20, then 10 a
@@ -49,30 +49,16 @@ export function createDoor(options: HttpOptions, logger: Logger) {
     // that the others still get in; below that, anyone may use the room there is.
     ({ who }) =>
       perCaller.refuses(who.anchor, 1) && door.active >= options.maxConcurrent / 2
-        ? refused(
-            429,
-            `Too many requests in flight from this caller (${perCaller.perCaller}): retry after 1 s`,
-            {
-              retryAfter: 1,
-            },
-          )
+        ? retry(429, `Too many requests in flight from this caller (${perCaller.perCaller}): retry after 1 s`)
         : undefined,
     // Each session started is an identity with its own turn: an address starts only so many.
     ({ who, initialize }) => {
       const wait = initialize ? initializes.take(`address ${who.address}`) : 0;
-      return wait > 0
-        ? refused(429, `Too many sessions started: retry after ${wait} s`, { retryAfter: wait })
-        : undefined;
+      return wait > 0 ? retry(429, `Too many sessions started: retry after ${wait} s`, wait) : undefined;
     },
     () =>
       door.active >= options.maxConcurrent && door.waiting >= maxWaiting
-        ? refused(
-            503,
-            `Server busy: ${options.maxConcurrent} requests in flight and ${door.waiting} waiting`,
-            {
-              retryAfter: 1,
-            },
-          )
+        ? retry(503, `Server busy: ${options.maxConcurrent} requests in flight and ${door.waiting} waiting`)
         : undefined,
   ];
 
@@ -122,9 +108,7 @@ export function createDoor(options: HttpOptions, logger: Logger) {
      */
     notifications: ({ anchor }: Who): Refusal | undefined => {
       const wait = notifications.take(anchor);
-      return wait > 0
-        ? refused(429, `Too many notifications: retry after ${wait} s`, { retryAfter: wait })
-        : undefined;
+      return wait > 0 ? retry(429, `Too many notifications: retry after ${wait} s`, wait) : undefined;
     },
     /** Counts a request in flight against its caller until its response closes; then waits for a place. */
     async enter(who: Who, res: { once(event: 'close', end: () => void): unknown }, gone: AbortSignal) {

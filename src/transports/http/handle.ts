@@ -12,7 +12,7 @@ import { arrival, createBodies, isCancellation, isRefusal, isRequest, type Messa
 import { createDoor, SessionCalls } from './door.js';
 import { createIdentity } from './identity.js';
 import { type Caller, HTTP_DEFAULTS, type HttpDeps, type HttpOptions } from './options.js';
-import { firstRefusal, type Refusal, refused, writeRefusal } from './refusal.js';
+import { firstRefusal, overMeter, type Refusal, refused, writeRefusal } from './refusal.js';
 import { capabilitiesOf, createSessions } from './session.js';
 
 /**
@@ -169,19 +169,14 @@ export function createHandle(options: HttpOptions, deps: HttpDeps) {
       const notification = owed.size === 0;
       // What the answer may hold is held from now, within the caller's share and the server's bound.
       const reserve = all.reduce((sum, m) => sum + estimate(m), 0);
-      const over = answers.refuses(who.address, reserve);
-      if (over === 'caller') {
-        const message =
-          reserve > answers.perCaller
-            ? `These requests may answer more than one caller may hold unread (${answers.perCaller} bytes): send fewer at once`
-            : 'Answers not yet read by this caller: read them, then retry after 1 s';
-        return writeRefusal(res, refused(429, message, { retryAfter: 1 }));
-      }
-      if (over === 'server')
-        return writeRefusal(
-          res,
-          refused(503, 'Server busy: answers not yet read by their clients', { retryAfter: 1 }),
-        );
+      const reserved = overMeter(
+        answers.refuses(who.address, reserve),
+        reserve > answers.perCaller
+          ? `These requests may answer more than one caller may hold unread (${answers.perCaller} bytes): send fewer at once`
+          : 'Answers not yet read by this caller: read them, then retry after 1 s',
+        'Server busy: answers not yet read by their clients',
+      );
+      if (reserved) return writeRefusal(res, reserved);
       const noisy = notification && all.length > 0 ? door.notifications(who) : undefined;
       if (noisy) return writeRefusal(res, noisy);
       const answer = new Answer(res, {

@@ -18,7 +18,7 @@ import {
 import { TokenBuckets } from '../../limits/buckets.js';
 import { Lru } from '../../limits/lru.js';
 import type { HttpOptions } from './options.js';
-import { firstRefusal, type Guard, refused } from './refusal.js';
+import { firstRefusal, type Guard, refused, retry } from './refusal.js';
 import type { SessionClaims, Sessions } from './session.js';
 
 /** A literal loopback address (127.0.0.0/8, ::1, or IPv4-mapped 127.x); a name is not one, whatever it reads. */
@@ -174,7 +174,7 @@ export function createIdentity(
         : refused(405, 'Method not allowed: this server is stateless; POST JSON-RPC to /mcp', {
             headers: { allow: 'POST' },
           }),
-    () => (closing() ? refused(503, 'Server shutting down', { retryAfter: 1 }) : undefined),
+    () => (closing() ? retry(503, 'Server shutting down') : undefined),
   ];
 
   /** A new key costs its caller as a new session does: a stream of made-up keys is a trickle. */
@@ -184,10 +184,7 @@ export function createIdentity(
     if (!knownKeys.delete(known)) {
       const wait = newKeys.take(anchor);
       if (wait > 0)
-        return refused(429, `Too many new API keys from this caller: retry after ${wait} s`, {
-          retryAfter: wait,
-          close: true,
-        });
+        return retry(429, `Too many new API keys from this caller: retry after ${wait} s`, wait, true);
     }
     knownKeys.set(known, true);
     return undefined;

@@ -23,11 +23,28 @@ export interface Refusal {
 export type Guard<C> = (context: C) => Refusal | undefined | Promise<Refusal | undefined>;
 
 /** A refusal with this status and message (code -32000 unless given). */
-export const refused = (
-  status: number,
-  message: string,
-  more: Omit<Refusal, 'status' | 'message'> = {},
-): Refusal => ({ status, message, ...more });
+export const refused = (status: number, message: string, more: Omit<Refusal, 'status' | 'message'> = {}) => ({
+  status,
+  message,
+  ...more,
+});
+
+/** 429 or 503: retry after `retryAfter` s; `close`: the body is left unread, so the connection is closed. */
+export const retry = (status: number, message: string, retryAfter = 1, close = false): Refusal => ({
+  status,
+  message,
+  retryAfter,
+  close,
+});
+
+/** A meter's refusal: past the caller's share (429, `caller`), or past the server's bound (503, `server`). */
+export const overMeter = (
+  over: 'caller' | 'server' | undefined,
+  caller: string,
+  server: string,
+  close = false,
+): Refusal | undefined =>
+  over && retry(over === 'caller' ? 429 : 503, over === 'caller' ? caller : server, 1, close);
 
 /** The first refusal of the guards, in their order; undefined when all let the request on. */
 export async function firstRefusal<C>(guards: readonly Guard<C>[], context: C): Promise<Refusal | undefined> {
