@@ -10,15 +10,15 @@ export const DEFAULTS = { analysisTimeoutMs: 30_000, analysisMaxRequests: 200 } 
 
 const int = (min: number, max: number, fallback: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
+/** A whole number whose every problem is said as its range (an --http setting's, as main.ts said it). */
+const range = (min: number, max: number, fallback: number) => {
+  const said = `must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error: said }).int(said).min(min, said).max(max, said).default(fallback);
+};
 /** A comma-separated list, each entry trimmed, empty entries dropped. */
 const list = z
   .string()
-  .transform((v) =>
-    v
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
-  )
+  .transform((v) => v.split(',').flatMap((s) => s.trim() || []))
   .default([]);
 const IPV4 = /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 /** An IPv4 or IPv6 address (the URL parser checks IPv6; node:net is not imported: the view's bundle reads this module). */
@@ -37,149 +37,110 @@ interface Setting {
   name: string;
   schema: z.ZodType;
   help: string;
-  http?: true;
+  http?: boolean;
   /** The flag that overrides it (--http's own). */
   flag?: string;
 }
 
+const setting = <N extends string, S extends z.ZodType>(
+  suffix: N,
+  schema: S,
+  help: string,
+  http?: { flag?: string },
+) => ({ name: `STREAMER_ANALYTICS_${suffix}` as const, schema, help, http: http !== undefined, ...http });
+
 const SETTINGS = {
-  apiKey: {
-    name: 'STREAMER_ANALYTICS_API_KEY',
-    schema: z.string().optional(),
-    help: 'API key, sent as x-api-key (required for real data)',
-  },
-  baseUrl: {
-    name: 'STREAMER_ANALYTICS_BASE_URL',
-    schema: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
-    help: 'service base address, path prefix allowed (required for real data)',
-  },
-  timeoutMs: {
-    name: 'STREAMER_ANALYTICS_TIMEOUT_MS',
-    schema: int(100, 600_000, 15_000),
-    help: 'per upstream request, 100-600000',
-  },
-  maxRetries: {
-    name: 'STREAMER_ANALYTICS_MAX_RETRIES',
-    schema: int(0, 10, 2),
-    help: 'retries on 429, 5xx, network errors, timeouts, 0-10',
-  },
-  maxConcurrency: {
-    name: 'STREAMER_ANALYTICS_MAX_CONCURRENCY',
-    schema: int(1, 64, 4),
-    help: 'upstream requests in flight at once, 1-64',
-  },
-  logLevel: {
-    name: 'STREAMER_ANALYTICS_LOG_LEVEL',
-    schema: z.enum(LOG_LEVELS).default('warn'),
-    help: `stderr log level: ${LOG_LEVELS.join(', ')}`,
-  },
-  httpToken: {
-    name: 'STREAMER_ANALYTICS_HTTP_TOKEN',
-    schema: z.string().optional(),
-    help: 'bearer token required by --http (needed to bind beyond loopback)',
-  },
-  analysisTimeoutMs: {
-    name: 'STREAMER_ANALYTICS_ANALYSIS_TIMEOUT_MS',
-    schema: int(100, 600_000, DEFAULTS.analysisTimeoutMs),
-    help: 'the time one run_analysis program may run, 100-600000',
-  },
-  analysisMaxRequests: {
-    name: 'STREAMER_ANALYTICS_ANALYSIS_MAX_REQUESTS',
-    schema: int(1, 10_000, DEFAULTS.analysisMaxRequests),
-    help: 'the upstream requests one run_analysis program may make, 1-10000',
-  },
-  databaseUrl: {
-    name: 'STREAMER_ANALYTICS_DATABASE_URL',
-    schema: z
+  apiKey: setting('API_KEY', z.string().optional(), 'API key, sent as x-api-key (required for real data)'),
+  baseUrl: setting(
+    'BASE_URL',
+    z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    'service base address, path prefix allowed (required for real data)',
+  ),
+  timeoutMs: setting('TIMEOUT_MS', int(100, 600_000, 15_000), 'per upstream request, 100-600000'),
+  maxRetries: setting('MAX_RETRIES', int(0, 10, 2), 'retries on 429, 5xx, network errors, timeouts, 0-10'),
+  maxConcurrency: setting('MAX_CONCURRENCY', int(1, 64, 4), 'upstream requests in flight at once, 1-64'),
+  logLevel: setting(
+    'LOG_LEVEL',
+    z.enum(LOG_LEVELS).default('warn'),
+    `stderr log level: ${LOG_LEVELS.join(', ')}`,
+  ),
+  httpToken: setting(
+    'HTTP_TOKEN',
+    z.string().optional(),
+    'bearer token required by --http (needed to bind beyond loopback)',
+  ),
+  analysisTimeoutMs: setting(
+    'ANALYSIS_TIMEOUT_MS',
+    int(100, 600_000, DEFAULTS.analysisTimeoutMs),
+    'the time one run_analysis program may run, 100-600000',
+  ),
+  analysisMaxRequests: setting(
+    'ANALYSIS_MAX_REQUESTS',
+    int(1, 10_000, DEFAULTS.analysisMaxRequests),
+    'the upstream requests one run_analysis program may make, 1-10000',
+  ),
+  databaseUrl: setting(
+    'DATABASE_URL',
+    z
       .string()
       .refine(
         (v) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) || /^(file|postgres|postgresql):\/\//i.test(v),
         'must be a path, a file: URL, a postgres:// or postgresql:// URL, or off',
       )
       .optional(),
-    help: "history and watchlists: a path or file: URL (SQLite), postgres:// (PostgreSQL), or off (default: an SQLite file in the platform's data folder)",
-  },
-  historyDays: {
-    name: 'STREAMER_ANALYTICS_HISTORY_DAYS',
-    schema: int(1, 3650, 400),
-    help: 'days observations are kept, 1-3650',
-  },
-  watchIntervalMinutes: {
-    name: 'STREAMER_ANALYTICS_WATCH_INTERVAL_MINUTES',
+    "history and watchlists: a path or file: URL (SQLite), postgres:// (PostgreSQL), or off (default: an SQLite file in the platform's data folder)",
+  ),
+  historyDays: setting('HISTORY_DAYS', int(1, 3650, 400), 'days observations are kept, 1-3650'),
+  watchIntervalMinutes: setting(
+    'WATCH_INTERVAL_MINUTES',
     // At most a week: a timer past 2^31 ms (about 24.8 days) would fire at once.
-    schema: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(10_080)
-      .refine((v) => v === 0 || v >= 15, 'must be 0 (off) or at least 15')
-      .default(0),
-    help: '--http only: re-check every watchlist every so many minutes; 0 is off, else 15-10080',
-  },
+    int(0, 10_080, 0).refine((v) => v === 0 || v >= 15, 'must be 0 (off) or at least 15'),
+    '--http only: re-check every watchlist every so many minutes; 0 is off, else 15-10080',
+  ),
   // What a desktop bundle passes for a boolean setting: "true" or "false".
-  demo: {
-    name: 'STREAMER_ANALYTICS_DEMO',
-    schema: z
+  demo: setting(
+    'DEMO',
+    z
       .string()
       .regex(/^(true|false|1|0)$/i, 'must be true or false')
       .transform((v) => /^(true|1)$/i.test(v))
       .default(false),
-    help: 'true: the same as --demo',
-  },
-  httpHost: {
-    name: 'STREAMER_ANALYTICS_HTTP_HOST',
-    schema: z.string().default('127.0.0.1'),
-    help: 'the address --http listens on',
-    http: true,
+    'true: the same as --demo',
+  ),
+  httpHost: setting('HTTP_HOST', z.string().default('127.0.0.1'), 'the address --http listens on', {
     flag: '--host',
-  },
-  httpPort: {
-    name: 'STREAMER_ANALYTICS_HTTP_PORT',
-    schema: z.coerce
-      .number({ error: 'must be a whole number from 0 to 65535' })
-      .int('must be a whole number from 0 to 65535')
-      .min(0, 'must be a whole number from 0 to 65535')
-      .max(65_535, 'must be a whole number from 0 to 65535')
-      .default(3333),
-    help: 'the port --http listens on',
-    http: true,
-    flag: '--port',
-  },
-  httpAllowedHosts: {
-    name: 'STREAMER_ANALYTICS_HTTP_ALLOWED_HOSTS',
-    schema: list.transform((hosts) => hosts.map((h) => h.toLowerCase())),
-    help: 'Host header values --http accepts, comma-separated (default: loopback names)',
-    http: true,
-    flag: '--allowed-hosts',
-  },
-  httpAllowedOrigins: {
-    name: 'STREAMER_ANALYTICS_HTTP_ALLOWED_ORIGINS',
-    schema: list,
-    help: 'browser Origins --http accepts, comma-separated',
-    http: true,
-    flag: '--allowed-origins',
-  },
-  httpTrustProxy: {
-    name: 'STREAMER_ANALYTICS_HTTP_TRUST_PROXY',
-    schema: list.superRefine((entries, ctx) => {
+  }),
+  httpPort: setting('HTTP_PORT', range(0, 65_535, 3333), 'the port --http listens on', { flag: '--port' }),
+  httpAllowedHosts: setting(
+    'HTTP_ALLOWED_HOSTS',
+    list.transform((hosts) => hosts.map((h) => h.toLowerCase())),
+    'Host header values --http accepts, comma-separated (default: loopback names)',
+    { flag: '--allowed-hosts' },
+  ),
+  httpAllowedOrigins: setting(
+    'HTTP_ALLOWED_ORIGINS',
+    list,
+    'browser Origins --http accepts, comma-separated',
+    {
+      flag: '--allowed-origins',
+    },
+  ),
+  httpTrustProxy: setting(
+    'HTTP_TRUST_PROXY',
+    list.superRefine((entries, ctx) => {
       const wrong = entries.find((e) => !isProxy(e));
       if (wrong !== undefined) ctx.addIssue({ code: 'custom', message: `not an address or CIDR: ${wrong}` });
     }),
-    help: 'proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For --http reads',
-    http: true,
-  },
-  httpSendTimeoutMs: {
-    name: 'STREAMER_ANALYTICS_HTTP_SEND_TIMEOUT_MS',
-    schema: z.coerce
-      .number({ error: 'must be a whole number from 100 to 600000' })
-      .int('must be a whole number from 100 to 600000')
-      .min(100, 'must be a whole number from 100 to 600000')
-      .max(600_000, 'must be a whole number from 100 to 600000')
-      .default(30_000),
-    help: 'a client taking nothing of its answer this long is disconnected',
-    http: true,
-  },
-} as const satisfies Record<string, Setting>;
+    'proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For --http reads',
+    {},
+  ),
+  httpSendTimeoutMs: setting(
+    'HTTP_SEND_TIMEOUT_MS',
+    range(100, 600_000, 30_000),
+    'a client taking nothing of its answer this long is disconnected',
+    {},
+  ),
+} satisfies Record<string, Setting>;
 
 type Key = keyof typeof SETTINGS;
 type Values = { [K in Key]: z.output<(typeof SETTINGS)[K]['schema']> };
