@@ -179,8 +179,11 @@ export const SERIES_LEGEND =
 export const NOTHING_MORE = 'detailed: the upstream sent nothing beyond what concise shows.';
 
 /** Whether a detailed rendering of `value` says no more than the concise one. */
-export const nothingMore = (value: Record<string, unknown>, skip: readonly string[] = []) =>
-  describeObject(value, skip, true).parts.join('\n') === describeObject(value, skip, false).parts.join('\n');
+export function nothingMore(value: Record<string, unknown>, skip: readonly string[] = []): boolean {
+  const node = new RecordNode(value);
+  const parts = (full: boolean) => describeRecord(node, skip, full, false, undefined).parts.join('\n');
+  return parts(true) === parts(false);
+}
 
 /** In detailed mode, one line with a record's fields that its table row does not show; none when all are shown. */
 export function extraLine(id: string, record: Record<string, unknown>, shown: readonly string[]): string[] {

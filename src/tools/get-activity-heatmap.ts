@@ -10,10 +10,10 @@ import {
   hourlyGrid,
   seriesLine,
 } from '../format/heatmap.js';
-import { result } from '../format/result.js';
+import { once, result } from '../format/result.js';
 import { cleanDeep, num, plural } from '../format/text.js';
 import { numberOf } from '../untrusted/numbers.js';
-import { heatmapData } from '../view-data.js';
+import { heatmapGrids, VIEW_LIMITS } from '../view-data.js';
 import { SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
@@ -44,6 +44,30 @@ function seriesJson(s: DailySeries, withValues: boolean) {
   };
 }
 
+/** The heatmap answer read once (its grid, month and consistency series), for the text, JSON and view. */
+const heatmapReport = once((body: Record<string, unknown>) => {
+  const data = asRecord(body.data);
+  const daily = asRecord(data.daily);
+  const monthly = asRecord(data.monthly);
+  const calendar = asRecord(monthly.calendar);
+  const year = int(calendar.year);
+  const monthNo = int(calendar.month);
+  return {
+    data,
+    daily,
+    monthly,
+    calendar,
+    grid: hourlyGrid(asRecord(daily.hourlyActivity)),
+    month: dailySeries(asRecord(monthly.dailyActivity)),
+    consistency: dailySeries(asRecord(asRecord(data.consistency).consistencyData)),
+    calendarMonth:
+      year !== undefined && monthNo !== undefined ? `${year}-${String(monthNo).padStart(2, '0')}` : undefined,
+  };
+});
+
+const pick = <T, K extends keyof T>(o: T, ...keys: K[]) =>
+  Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
+
 export const getActivityHeatmap = defineTool({
   name: 'get_activity_heatmap',
   title: 'Activity heatmap',
@@ -59,27 +83,30 @@ export const getActivityHeatmap = defineTool({
     upstream: z.object({}).loose().optional(),
   },
   request: ({ chain, platform }) => requestFor('heatmap', { chain, platform }),
-  view: (body, { chain, platform }) => ({
-    kind: 'heatmap',
-    scope: { chain, platform },
-    ...heatmapData(body.data),
-  }),
+  // The view draws the report's month and consistency (the days the text counts), and every "a-b" grid.
+  view: (body, { chain, platform }) => {
+    const { month, consistency, calendarMonth } = heatmapReport(body);
+    return {
+      kind: 'heatmap',
+      scope: { chain, platform },
+      grids: heatmapGrids(body.data),
+      month: month
+        ? {
+            label: calendarMonth ?? null,
+            ...pick(month, 'from', 'to', 'max', 'peak', 'active'),
+            days: month.entries.slice(-VIEW_LIMITS.days).map(([date, value]) => ({ date, value })),
+          }
+        : null,
+      consistency: consistency
+        ? pick(consistency, 'from', 'to', 'days', 'active', 'total', 'max', 'peak')
+        : null,
+    };
+  },
   render(body, args, ctx) {
-    const data = asRecord(body.data);
+    const { data, daily, monthly, calendar, grid, month, consistency, calendarMonth } = heatmapReport(body);
     const detailed = ctx.format === 'detailed';
-    const daily = asRecord(data.daily);
-    const monthly = asRecord(data.monthly);
-    const calendar = asRecord(monthly.calendar);
-    const grid = hourlyGrid(asRecord(daily.hourlyActivity));
-    const month = dailySeries(asRecord(monthly.dailyActivity));
-    const consistency = dailySeries(asRecord(asRecord(data.consistency).consistencyData));
     const maxHourly = int(daily.maxActivity) ?? grid?.max;
-    const year = int(calendar.year);
-    const monthNo = int(calendar.month);
-    const monthLabel =
-      year !== undefined && monthNo !== undefined
-        ? `${year}-${String(monthNo).padStart(2, '0')}`
-        : 'this month';
+    const monthLabel = calendarMonth ?? 'this month';
 
     const busiest = [
       ...(month?.peak ? [`busiest day ${month.peak.date} (${num(month.peak.value)})`] : []),
