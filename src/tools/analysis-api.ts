@@ -34,6 +34,9 @@ export function apiHost(
   ctx: Pick<CallContext, 'send' | 'progress' | 'signal' | 'redact'>,
   limits: ApiLimits,
   stop: (reason: string) => void,
+  /** Calls answered by this server, not the upstream (history, read only): no request counted. */
+  read?: (name: string, args: unknown) => Promise<{ value: unknown } | { error: string }>,
+  readNames: readonly string[] = [],
 ) {
   const usage: ApiUsage = { calls: 0, limitReached: false, refused: 0, refusedLimitReached: false };
   const gate = gateOf(IN_FLIGHT);
@@ -76,6 +79,15 @@ export function apiHost(
     throw new Error(message);
   };
   const call = async (name: string, args: unknown, run?: { signal?: AbortSignal }): Promise<unknown> => {
+    if (read && readNames.includes(name)) {
+      let outcome: { value: unknown } | { error: string };
+      try {
+        outcome = await read(name, args);
+      } catch (error) {
+        throw new Error(redact(describeError(error)));
+      }
+      return 'error' in outcome ? refuse(redact(outcome.error)) : cleanDeep(redact(outcome.value));
+    }
     const tool = tools.get(name);
     // The guest's api (src/analysis/prelude.ts) answers an unknown name with the closest ones, and the pool
     // passes on only the names it was given: this is a guard, not what a program meets.

@@ -205,10 +205,10 @@ export const checkWatchlistTool = defineTool({
   name: 'check_watchlist',
   title: 'Check a watchlist',
   description:
-    'Runs the botting investigation on a watchlist now, keeps it, and lists exactly what changed since its last check: new, level, live, offline, viewers (band), failed, recovered.',
+    'Runs the botting investigation on a watchlist now and lists exactly what changed since its last check.',
   input: {
     name: listName,
-    hours: z.number().int().min(1).max(168).default(24).describe('Hours of data analysed'),
+    hours: z.number().int().min(1).max(168).default(24).describe('Hours analysed'),
   },
   annotations: { readOnlyHint: false, idempotentHint: false },
   output: {

@@ -6,7 +6,7 @@ import { num, plural, shortener, sparkline, table } from '../format/text.js';
 import type { LevelDay, Seen, Store, StreamDay } from '../store/types.js';
 import { idList } from './shared.js';
 import { type CallContext, defineTool, type RenderContext } from './tool.js';
-import { withStore } from './watchlist.js';
+import { watchlist, withStore } from './watchlist.js';
 
 export interface DayRow {
   date: string;
@@ -216,14 +216,13 @@ export const getTokenHistory = defineTool({
   name: 'get_token_history',
   title: 'Token history',
   description:
-    'What this server recorded of tokens (your key): levels and confidence per day, days flagged, level changes, viewers, live, first/last seen; outlives the 168 h upstream window.',
+    'Per-day record of tokens seen with your key, past the upstream 168 h: level, confidence, flags, changes, viewers, live.',
   input: {
     mintIds: idList(50),
     chain: z.enum(['chain_a', 'chain_b']).default('chain_a'),
     days: z.number().int().min(1).max(3650).default(30).describe('Days back'),
   },
   ids: 'mintIds',
-  annotations: { openWorldHint: false },
   output: {
     counts: z.object({}).loose().optional(),
     flaggedLevels: z.array(z.string()).optional(),
@@ -234,3 +233,28 @@ export const getTokenHistory = defineTool({
   run: (args, ctx: CallContext & RenderContext) =>
     withStore(ctx, async (store, owner) => render(args, await readHistory(store, owner, args), ctx)),
 });
+
+/** run_analysis's history calls, read only: what the tools' structuredContent says, for the call's key. */
+export const HISTORY_API = {
+  line: 'api.get_token_history({mintIds,chain?,days}), api.watchlist({action:list|show,name?}) → structuredContent',
+  names: ['get_token_history', 'watchlist'],
+  /** The read for one api name, or an argument error (nothing read). */
+  reader(ctx: Pick<CallContext, 'history' | 'signal'>) {
+    return async (name: string, args: unknown): Promise<{ value: unknown } | { error: string }> => {
+      const tool = name === 'watchlist' ? watchlist : getTokenHistory;
+      const action = (args as { action?: unknown } | null)?.action;
+      if (name === 'watchlist' && action !== 'list' && action !== 'show')
+        return { error: "api.watchlist only reads: action 'list' or 'show' (programs do not write)." };
+      const prepared = tool.prepare(args);
+      if ('error' in prepared) return { error: prepared.error };
+      const rendered = await prepared.run({
+        send: () => Promise.reject(new Error('history reads make no upstream request')),
+        progress: () => {},
+        signal: ctx.signal,
+        budget: 1_000_000,
+        ...(ctx.history ? { history: ctx.history } : {}),
+      });
+      return { value: { summary: rendered.summary, ...rendered.structured } };
+    };
+  },
+};

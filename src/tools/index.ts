@@ -8,7 +8,7 @@ import { getStreamerCore } from './get-streamer-core.js';
 import { getStreamerSessions } from './get-streamer-sessions.js';
 import { getStreamersAnalytics } from './get-streamers-analytics.js';
 import { getStreamersComplete } from './get-streamers-complete.js';
-import { getTokenHistory } from './get-token-history.js';
+import { getTokenHistory, HISTORY_API } from './get-token-history.js';
 import { investigateBotting } from './investigate-botting.js';
 import { listStreamers } from './list-streamers.js';
 import { runAnalysisTool } from './run-analysis.js';
@@ -33,7 +33,7 @@ const ENDPOINTS: readonly Tool[] = [
 export const TOOLS: readonly Tool[] = [
   ...ENDPOINTS,
   investigateBotting,
-  runAnalysisTool(ENDPOINTS),
+  runAnalysisTool(ENDPOINTS, HISTORY_API),
   // History: what this server has seen, kept per API key (src/store).
   watchlist,
   checkWatchlistTool,

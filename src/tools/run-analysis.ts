@@ -6,7 +6,7 @@ import { DEFAULTS, ENV } from '../config.js';
 import { errorTag, ToolFailure } from '../format/errors.js';
 import { clean, grouped, plural } from '../format/text.js';
 import type { ApiUsage } from './analysis-api.js';
-import { defineTool, type Tool } from './tool.js';
+import { type CallContext, defineTool, type Tool } from './tool.js';
 
 /** Ids one `api` call may pass; split by the endpoint's own limit (creator fees: 5 requests of 100). */
 export const API_MAX_IDS = 500;
@@ -69,25 +69,36 @@ export function apiLines(tools: readonly Tool[]): string[] {
   });
 }
 
-function description(tools: readonly Tool[]): string {
+function description(tools: readonly Tool[], extra?: string): string {
   return [
     'Runs your JavaScript (an async function body; `return` the answer) in a sandbox against the API, for what other tools do not answer directly: joins across endpoints, filters, shares, rankings, whole histories, comparisons. Await every api call.',
     `api.* take the tools' parameters, defaults and checks (chain default chain_a; platform follows it); id lists up to ${API_MAX_IDS} are split and merged; each resolves to the upstream JSON body as sent; failures throw. ${STREAMER}.`,
     ...apiLines(tools),
+    ...(extra ? [extra] : []),
     "Helpers: sum, mean, median(values | rows, field) exact decimal; maxBy, minBy(rows, field) first on ties; sortBy(rows, field, 'asc'|'desc') stable, rows without a number last; console.log.",
     `Limits: ${DEFAULT_LIMITS.timeoutMs / 1000} s, ${MEMORY_MIB} MiB, ${DEFAULT_LIMITS.maxRequests} upstream requests per run; answer cut to the result budget. Plain JavaScript only: no TypeScript, fetch, require or process.`,
   ].join('\n');
 }
 
 /** run_analysis over the given endpoint tools (the registry passes its ten). */
-export function runAnalysisTool(endpoints: readonly Tool[]): Tool {
+export function runAnalysisTool(
+  endpoints: readonly Tool[],
+  /** Calls the server answers itself (history, read only): their names, description line and reader. */
+  local?: {
+    names: string[];
+    line: string;
+    reader: (
+      ctx: CallContext,
+    ) => (name: string, args: unknown) => Promise<{ value: unknown } | { error: string }>;
+  },
+): Tool {
   const api = endpoints.filter((t) => t.requests);
   const byName = new Map(api.map((t) => [t.name, t]));
-  const apiNames = api.map((t) => t.name);
+  const apiNames = [...api.map((t) => t.name), ...(local?.names ?? [])];
   return defineTool({
     name: 'run_analysis',
     title: 'Run an analysis program',
-    description: () => description(api),
+    description: () => description(api, local?.line),
     input: {
       // No minimum length: a string parameter with one is trimmed, which would shift the line numbers.
       code: z.string().max(CODE_MAX).describe('Body of an async JavaScript function; return the answer'),
@@ -107,7 +118,7 @@ export function runAnalysisTool(endpoints: readonly Tool[]): Tool {
         import('./analysis-api.js'),
         import('../format/answer.js'),
       ]);
-      const host = apiHost(byName, ctx, limits, () => stop.abort());
+      const host = apiHost(byName, ctx, limits, () => stop.abort(), local?.reader(ctx), local?.names);
       // The engine loads its workers and WebAssembly on the first run only: starting the server does not pay it.
       const outcome = await runAnalysis(code, host, {
         apiNames,

@@ -10,7 +10,7 @@ import { type CallContext, defineTool } from './tool.js';
 const ACTIONS = ['save', 'add', 'remove', 'delete', 'list', 'show'] as const;
 
 /** A watchlist's name: data, shown quoted; control characters are refused. */
-export const listName = z.string().min(1).max(64).describe('Watchlist name');
+export const listName = z.string().min(1).max(64).describe('Watchlist');
 
 /** Runs `fn` on the store for the caller's key, or fails the call with why history is unavailable. */
 export async function withStore<T>(
@@ -37,13 +37,12 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(/:\d\d\.\d+Z$/, '
 export const watchlist = defineTool({
   name: 'watchlist',
   title: 'Watchlists',
-  description:
-    'Named token lists kept per API key: save (replaces), add, remove, delete, list, show (its ids). Max 100 lists, 500 ids each.',
+  description: 'Token lists kept per API key: save (replaces), add, remove, delete, list, show.',
   input: {
     action: z.enum(ACTIONS),
     name: listName.optional(),
     mintIds: idList(MAX_WATCHLIST_IDS).optional(),
-    chain: z.enum(['chain_a', 'chain_b']).default('chain_a').describe('For save'),
+    chain: z.enum(['chain_a', 'chain_b']).default('chain_a'),
     note: z.string().max(500).optional().describe('For save'),
   },
   ids: 'mintIds',

@@ -98,7 +98,7 @@ describe.each([
 
   it('lists the twelve tools', async () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('investigate_botting');
-    expect((await client.listTools()).tools).toHaveLength(12);
+    expect((await client.listTools()).tools).toHaveLength(15);
   });
 
   it('answers a call in both channels', async () => {

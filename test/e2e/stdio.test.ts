@@ -69,7 +69,7 @@ describe('the built server over stdio', () => {
       STREAMER_ANALYTICS_API_KEY: '',
       STREAMER_ANALYTICS_BASE_URL: ' ',
     });
-    expect((await client.listTools()).tools).toHaveLength(12);
+    expect((await client.listTools()).tools).toHaveLength(15);
     const result = await client.callTool({ name: 'check_health', arguments: {} });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain(

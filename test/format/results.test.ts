@@ -515,7 +515,7 @@ describe('demo mode and setup', () => {
     const { tools } = await bare.client.listTools();
     const out = await call(bare.client, 'check_health');
     await bare.close();
-    expect(tools).toHaveLength(12);
+    expect(tools).toHaveLength(15);
     expect(out.isError).toBe(true);
     expect(out.text).toContain('STREAMER_ANALYTICS_API_KEY and STREAMER_ANALYTICS_BASE_URL are not set');
     expect(out.text).toContain("operator's web application");

@@ -5,12 +5,15 @@ export type Param =
   | { kind: 'ids'; min: number; max: number; required: true }
   | { kind: 'id'; required: true }
   | { kind: 'int'; min?: number; max?: number; default: number }
-  | { kind: 'enum'; values: readonly string[]; default?: string }
+  | { kind: 'enum'; values: readonly string[]; default?: string; required?: true }
   | { kind: 'bool'; default: boolean }
   /** A list of free strings (investigate_botting's levels: whatever the upstream sends). */
   | { kind: 'strings'; min: number; max: number; itemMax: number }
   /** run_analysis's program: a string up to `max` characters. */
-  | { kind: 'code'; max: number; required: true };
+  | { kind: 'code'; max: number; required: true }
+  /** History: a watchlist's name or note; the id list some of watchlist's actions take. */
+  | { kind: 'text'; min?: number; max: number; required?: true }
+  | { kind: 'someIds'; min: number; max: number };
 
 const CHAIN_ALL = { kind: 'enum', values: ['chain_a', 'chain_b', 'all'], default: 'chain_a' } as const;
 const PLATFORM_ANY = { kind: 'enum', values: ['platform_a', 'platform_b', 'platform_c', 'all'] } as const;
@@ -150,6 +153,26 @@ export const COMPOSITE: Record<string, Record<string, Param>> = {
   },
   run_analysis: {
     code: { kind: 'code', max: 20_000, required: true },
+    response_format: FORMAT,
+  },
+  // History (issue 31).
+  watchlist: {
+    action: { kind: 'enum', values: ['save', 'add', 'remove', 'delete', 'list', 'show'], required: true },
+    name: { kind: 'text', min: 1, max: 64 },
+    mintIds: { kind: 'someIds', min: 1, max: 500 },
+    chain: { kind: 'enum', values: ['chain_a', 'chain_b'], default: 'chain_a' },
+    note: { kind: 'text', max: 500 },
+    response_format: FORMAT,
+  },
+  check_watchlist: {
+    name: { kind: 'text', min: 1, max: 64, required: true },
+    hours: { kind: 'int', min: 1, max: 168, default: 24 },
+    response_format: FORMAT,
+  },
+  get_token_history: {
+    mintIds: { kind: 'ids', min: 1, max: 50, required: true },
+    chain: { kind: 'enum', values: ['chain_a', 'chain_b'], default: 'chain_a' },
+    days: { kind: 'int', min: 1, max: 3650, default: 30 },
     response_format: FORMAT,
   },
 };

@@ -38,6 +38,10 @@ function arbitraryFor(p: Param): fc.Arbitrary<unknown> {
       });
     case 'code':
       return fc.string({ maxLength: 200 });
+    case 'someIds':
+      return fc.array(mint, { minLength: p.min, maxLength: p.max });
+    case 'text':
+      return fc.string({ unit: fc.constantFrom(...BASE58), minLength: p.min ?? 0, maxLength: p.max });
   }
 }
 
@@ -161,6 +165,12 @@ function invalidArgs(tool: string): fc.Arbitrary<{ args: Record<string, unknown>
         bad = fc.oneof(fc.constant([]), fc.string(), fc.integer());
         break;
       case 'code':
+        bad = fc.oneof(fc.integer(), fc.constant('x'.repeat(p.max + 1)));
+        break;
+      case 'someIds':
+        bad = fc.oneof(fc.constant([]), fc.string(), fc.integer());
+        break;
+      case 'text':
         bad = fc.oneof(fc.integer(), fc.constant('x'.repeat(p.max + 1)));
         break;
     }

@@ -3,6 +3,7 @@ import { TOOLS } from '../../src/tools/index.js';
 import { COMPOSITE, LIMITS, type Param } from './limits.js';
 
 const entries = TOOLS.map((t) => t.entry());
+const WRITES_HISTORY = ['watchlist', 'check_watchlist'];
 type Prop = Record<string, unknown> & { items?: Record<string, unknown> };
 
 function expected(p: Param): Record<string, unknown> {
@@ -24,6 +25,15 @@ function expected(p: Param): Record<string, unknown> {
       return { type: 'boolean', default: p.default };
     case 'code':
       return { type: 'string', maxLength: p.max };
+    case 'text':
+      return { type: 'string', minLength: p.min, maxLength: p.max };
+    case 'someIds':
+      return {
+        type: 'array',
+        minItems: p.min,
+        maxItems: p.max,
+        items: { type: 'string', minLength: 32, maxLength: 44 },
+      };
     case 'strings':
       return {
         type: 'array',
@@ -87,12 +97,13 @@ describe('rules every tool keeps', () => {
       expect(entry.description.length).toBeGreaterThan(60);
       // run_analysis's description is its api's declarations (held to its token budget in tokens.test.ts).
       expect(entry.description.length).toBeLessThan(entry.name === 'run_analysis' ? 4_000 : 260);
-      expect(entry.annotations).toMatchObject({
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: true,
-      });
+      // The history tools that change the store (a watchlist, a check's result) say so; none destroys data
+      // the caller did not name.
+      expect(entry.annotations).toMatchObject(
+        WRITES_HISTORY.includes(entry.name)
+          ? { readOnlyHint: false, destructiveHint: false, idempotentHint: false }
+          : { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      );
       for (const [name, prop] of Object.entries(entry.inputSchema.properties as Record<string, Prop>)) {
         // Either a description or a self-explaining enum: every field tells the model what it takes.
         expect(prop.description !== undefined || prop.enum !== undefined, `${entry.name}.${name}`).toBe(true);
