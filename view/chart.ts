@@ -79,13 +79,13 @@ export interface Span {
 
 export function lineChart(
   box: HTMLElement,
-  series: readonly Series[],
+  drawn: readonly Series[],
   field: string,
   height: number,
   spans?: { label: string; list: readonly Span[]; empty?: string },
 ): boolean {
   const times = [
-    ...new Set([...series.flatMap((s) => s.t), ...(spans?.list ?? []).flatMap((s) => [s.from, s.to])]),
+    ...new Set([...drawn.flatMap((s) => s.t), ...(spans?.list ?? []).flatMap((s) => [s.from, s.to])]),
   ].sort((a, b) => a - b);
   if (!times.length) {
     box.append(el('p', { class: 'muted' }, spans?.empty ?? 'No data points in this period.'));
@@ -93,12 +93,19 @@ export function lineChart(
   }
   // Nothing but zeros and gaps: said in words, not drawn as a flat line on an axis of its own making.
   const some = (v: number | null | undefined) => typeof v === 'number' && v !== 0;
-  if (!series.some((s) => (s.values[field] ?? []).some(some)) && !spans?.list.some((x) => some(x.value))) {
+  if (!drawn.some((s) => (s.values[field] ?? []).some(some)) && !spans?.list.some((x) => some(x.value))) {
     box.append(
       el('p', { class: 'muted empty-chart' }, spans?.empty ?? `No ${field} other than 0 in this period.`),
     );
     return false;
   }
+  // Series that are 0 (or missing) throughout would lie on one another at the baseline, listed in a legend
+  // for lines nobody can see: they are named apart, under the chart, and not drawn.
+  const allLabels = seriesLabels(drawn);
+  const isFlat = (s: Series) => !(s.values[field] ?? []).some(some);
+  const series = drawn.filter((s) => !isFlat(s));
+  const labels = allLabels.filter((_l, i) => !isFlat(drawn[i] as Series));
+  const flat = drawn.flatMap((s, i) => (isFlat(s) ? [{ s, label: allLabels[i] as string }] : []));
   const index = new Map(times.map((t, i) => [t, i]));
   const columns = series.map((s) => {
     const col: Array<number | null> = new Array(times.length).fill(null);
@@ -118,7 +125,16 @@ export function lineChart(
       ),
     );
   const data = [times.map((t) => t / 1000), ...columns] as uPlot.AlignedData;
-  const labels = seriesLabels(series);
+  // With nothing hovered, each legend entry shows its series' latest value (and when), not a dash.
+  const latest = columns.map((col) => {
+    for (let i = col.length - 1; i >= 0; i--) if (col[i] != null) return i;
+    return -1;
+  });
+  const legendValue = (si: number, v: number | null, idx: number | null) => {
+    if (idx != null) return n(v);
+    const at = latest[si - 1] ?? -1;
+    return at < 0 ? '—' : `${n(columns[si - 1]?.[at] ?? null)} (latest)`;
+  };
   let plot: uPlot | undefined;
   const draw = () => {
     plot?.destroy();
@@ -135,8 +151,20 @@ export function lineChart(
         padding: [12, 8, 0, 0],
         // Ticks on UTC hours and days, as they are labelled (not the browser's zone).
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+        // Room past the last point (4% of the span): a series that rises at its end is seen to end there,
+        // not cut by the plot's edge.
+        scales: {
+          x: {
+            time: true,
+            range: (_u, min, max) => [min, max + Math.max((max - min) * 0.04, 60)],
+          },
+        },
         series: [
-          { label: 'time (UTC)', value: (_u, v) => (v == null ? '—' : time(v * 1000)) },
+          {
+            label: 'time (UTC)',
+            value: (_u, v, _si, idx) =>
+              idx == null ? `${time(times[times.length - 1] as number)} (last)` : time(v * 1000),
+          },
           ...series.map((_s, i) => ({
             label: labels[i] as string,
             stroke: palette[i % palette.length] as string,
@@ -144,7 +172,7 @@ export function lineChart(
             // Past the palette, each round of colours gets its own dash: no two series look alike.
             ...(i >= palette.length ? { dash: DASHES[Math.floor(i / palette.length) - 1] ?? [2, 2] } : {}),
             spanGaps: true,
-            value: (_u: uPlot, v: number | null) => n(v),
+            value: (_u: uPlot, v: number | null, si: number, idx: number | null) => legendValue(si, v, idx),
           })),
           ...(spans?.list.length
             ? [
@@ -162,7 +190,8 @@ export function lineChart(
                     stroke: fg,
                     filter: spans.list.map((x) => index.get(x.from) as number),
                   },
-                  value: (_u: uPlot, v: number | null) => n(v),
+                  value: (_u: uPlot, v: number | null, si: number, idx: number | null) =>
+                    legendValue(si, v, idx),
                 },
               ]
             : []),
@@ -179,6 +208,17 @@ export function lineChart(
             values: (_u, splits) => splits.map((v) => n(v)),
           },
         ],
+        hooks: {
+          // Where the last point is drawn and where the plot ends (CSS px in the plot), once drawn: the
+          // browser tests hold that no series ends at the plot's edge.
+          draw: [
+            (u: uPlot) => {
+              const lastX = u.valToPos((times[times.length - 1] as number) / 1000, 'x');
+              box.dataset.lastPointX = String(Math.round(lastX));
+              box.dataset.plotWidth = String(Math.round(u.bbox.width / devicePixelRatio));
+            },
+          ],
+        },
         legend: {
           live: true,
           // Each legend marker drawn as its line is: solid, then dashed, dotted, double past the palette.
@@ -209,10 +249,29 @@ export function lineChart(
     });
   };
   draw();
+  if (flat.length)
+    box.append(
+      el(
+        'p',
+        { class: 'muted flat-series' },
+        `${field} 0 throughout, not drawn: `,
+        ...flat.flatMap(({ s, label }, i) => [i ? ', ' : '', el('span', { title: s.mintId }, label)]),
+      ),
+    );
   onTheme(() => box.isConnected && draw());
   // The plot follows the panel's width, as it changes.
   new ResizeObserver(() => {
     if (plot && plot.width !== widthOf(box)) plot.setSize({ width: widthOf(box), height });
   }).observe(box);
   return true;
+}
+
+/**
+ * What the chart's values are: the audience field the report names (`primary`) counts viewers; of any other
+ * field the API states no unit, so none is given.
+ */
+export function fieldNote(series: readonly Series[], field: string): string {
+  return series.some((s) => s.primary === field)
+    ? `${field}: number of viewers`
+    : `${field}: values as the API gives them (no unit stated)`;
 }

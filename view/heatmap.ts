@@ -1,6 +1,7 @@
 // The activity heatmap: the facts the text channel heads with (busiest day, busiest cell, the month's days,
-// consistency), then one grid per "a-b" keyed object in the answer (the keys' meaning is not documented,
-// so the axes are labelled by the integers' ranges, never named). A day's 24 columns fit a 360 px panel;
+// consistency), then one grid per "a-b" keyed object in the answer. The keys' meaning is not documented: a
+// 7 × 24 grid (a 0…6, b 0…23) reads to anyone as day of week × hour, so it is labelled so, with one line
+// saying the API names neither (nor which day 0 is); any other shape keeps a and b. A day's 24 columns fit a 360 px panel;
 // a wider grid scrolls sideways inside its own box, with a visible hint, never the page.
 import { asArray, asRecord, el, type Json, n, plural, put } from './dom.js';
 
@@ -12,6 +13,15 @@ interface Grid {
   rows: number[][];
   peak: { a: number; b: number; value: number } | null;
 }
+
+/** A grid shaped as a week of hours: a = 0…6, b = 0…23. */
+const weekOfHours = (g: Pick<Grid, 'a' | 'b'>) =>
+  g.a[0] === 0 && g.a[1] === 6 && g.b[0] === 0 && g.b[1] === 23;
+/** A cell's place in words: "day 0, hour 12" on a week of hours, else "a = 0, b = 12". */
+const place = (g: Pick<Grid, 'a' | 'b'>, a: number, b: number) =>
+  weekOfHours(g) ? `day ${a}, hour ${b}` : `a = ${a}, b = ${b}`;
+/** A date (or any value) that never breaks inside. */
+const unbroken = (text: string) => el('span', { class: 'heatmap-date' }, text);
 
 /** A container's name in words: "daily.hourlyActivity" → "Hourly activity" (the path on hover). */
 const words = (path: string) => {
@@ -35,15 +45,22 @@ export function heatmap(root: HTMLElement, data: Json) {
   );
   // The headline facts, in plain words.
   const facts = el('dl', { class: 'facts' });
-  const fact = (term: string, value: string) => facts.append(el('dt', {}, term), el('dd', {}, value));
+  const fact = (term: string, ...value: Array<string | HTMLElement>) =>
+    facts.append(el('dt', {}, term), el('dd', {}, ...value));
   const dayPeak = asRecord(month?.peak);
-  if (typeof dayPeak.date === 'string') fact('Busiest day', `${dayPeak.date} (${n(dayPeak.value)})`);
-  const cell = grids.find((g) => g.peak)?.peak;
-  if (cell) fact('Busiest hour cell', `a = ${cell.a}, b = ${cell.b} (${n(cell.value)})`);
+  if (typeof dayPeak.date === 'string') fact('Busiest day', unbroken(dayPeak.date), ` (${n(dayPeak.value)})`);
+  const peaked = grids.find((g) => g.peak);
+  const cell = peaked?.peak;
+  if (peaked && cell)
+    fact('Busiest hour cell', unbroken(place(peaked, cell.a, cell.b)), ` (${n(cell.value)})`);
   if (consistency)
     fact(
       'Consistency',
-      `total ${n(consistency.total)} over ${plural(Number(consistency.days), 'day')} (${String(consistency.from)} to ${String(consistency.to)}), ${n(consistency.active)} active`,
+      `total ${n(consistency.total)} over ${plural(Number(consistency.days), 'day')} (`,
+      unbroken(String(consistency.from)),
+      ' to ',
+      unbroken(String(consistency.to)),
+      `), ${n(consistency.active)} active`,
     );
   if (facts.childElementCount) root.append(facts);
   if (month) root.append(monthStrip(month));
@@ -58,21 +75,30 @@ function monthStrip(month: Json) {
   const max = typeof month.max === 'number' ? month.max : 0;
   const strip = el('div', { class: 'days', role: 'list', 'aria-label': 'Activity per day' });
   strip.style.setProperty('--days', String(Math.max(1, days.length)));
-  for (const d of days) {
+  // Day numbers under the strip, every seventh day from the first: readable at 360 px.
+  const labels = el('div', { class: 'days day-labels', 'aria-hidden': 'true' });
+  labels.style.setProperty('--days', String(Math.max(1, days.length)));
+  days.forEach((d, i) => {
     const label = `${String(d.date)}: ${n(d.value)}`;
     const c = el('span', { class: 'cell', role: 'listitem', title: label, 'aria-label': label });
     c.style.setProperty('--v', String(max > 0 && typeof d.value === 'number' ? d.value / max : 0));
     strip.append(c);
-  }
+    const day = /^\d{4}-\d{2}-(\d{2})$/.exec(String(d.date))?.[1];
+    labels.append(el('span', {}, i % 7 === 0 && day ? String(Number(day)) : ''));
+  });
   return el(
     'section',
     {},
     el('h2', {}, `Days of ${typeof month.label === 'string' ? month.label : 'this month'}`),
     strip,
+    labels,
     el(
       'p',
       { class: 'muted scale' },
-      `${String(month.from)} to ${String(month.to)}: ${n(month.active)} of ${plural(days.length, 'day')} active, max ${n(max)}`,
+      unbroken(String(month.from)),
+      ' to ',
+      unbroken(`${String(month.to)}:`),
+      ` ${n(month.active)} of ${plural(days.length, 'day')} active, max ${n(max)}`,
     ),
   );
 }
@@ -82,17 +108,20 @@ function grid(g: Grid) {
   // Every third column labelled: a day's hours stay readable at 360 px.
   const every = width > 12 ? 3 : 1;
   const name = words(g.title);
+  const week = weekOfHours(g);
   const table = el('div', {
     class: 'heat',
     role: 'table',
-    'aria-label': `${name}: rows a, columns b`,
+    'aria-label': week ? `${name}: rows day of week, columns hour` : `${name}: rows a, columns b`,
     'data-cells': String(g.rows.length * width),
   });
   table.style.setProperty('--cols', String(width));
   const head = el(
     'div',
     { class: 'heat-row', role: 'row' },
-    el('span', { role: 'columnheader', title: 'rows: a; columns: b' }, 'a · b'),
+    week
+      ? el('span', { role: 'columnheader', title: 'rows: day of week (a); columns: hour (b)' }, 'day')
+      : el('span', { role: 'columnheader', title: 'rows: a; columns: b' }, 'a · b'),
   );
   for (let b = g.b[0]; b <= g.b[1]; b++)
     head.append(el('span', { role: 'columnheader' }, (b - g.b[0]) % every === 0 ? String(b) : ''));
@@ -101,7 +130,7 @@ function grid(g: Grid) {
     const a = g.a[0] + i;
     const line = el('div', { class: 'heat-row', role: 'row' }, el('span', { role: 'rowheader' }, String(a)));
     row.forEach((v, j) => {
-      const label = `a = ${a}, b = ${g.b[0] + j}: ${n(v)}`;
+      const label = `${place(g, a, g.b[0] + j)}: ${n(v)}`;
       const cell = el('span', { class: 'cell', role: 'cell', title: label, 'aria-label': label });
       cell.style.setProperty('--v', String(g.max > 0 ? v / g.max : 0));
       line.append(cell);
@@ -119,15 +148,24 @@ function grid(g: Grid) {
     section,
     el('h2', { title: g.title }, name),
     // Each range on one line: the line wraps between its parts, never inside "a = 0…6".
-    el(
-      'p',
-      { class: 'muted' },
-      'Keys "a-b": ',
-      el('span', { class: 'nowrap' }, `a = ${g.a[0]}…${g.a[1]} (rows),`),
-      ' ',
-      el('span', { class: 'nowrap' }, `b = ${g.b[0]}…${g.b[1]} (columns);`),
-      ' what a and b mean is not stated by the API.',
-    ),
+    week
+      ? el(
+          'p',
+          { class: 'muted axes-note' },
+          el('span', { class: 'nowrap' }, 'Rows: day of week (0…6),'),
+          ' ',
+          el('span', { class: 'nowrap' }, 'columns: hour (0…23),'),
+          ' as the shape reads; the API names neither, nor which day 0 is.',
+        )
+      : el(
+          'p',
+          { class: 'muted' },
+          'Keys "a-b": ',
+          el('span', { class: 'nowrap' }, `a = ${g.a[0]}…${g.a[1]} (rows),`),
+          ' ',
+          el('span', { class: 'nowrap' }, `b = ${g.b[0]}…${g.b[1]} (columns);`),
+          ' what a and b mean is not stated by the API.',
+        ),
     box,
     hint,
     el(
@@ -136,7 +174,7 @@ function grid(g: Grid) {
       el('span', {}, '0'),
       el('span', { class: 'ramp' }),
       el('span', {}, n(g.max)),
-      g.peak ? el('span', {}, `· busiest a = ${g.peak.a}, b = ${g.peak.b} (${n(g.peak.value)})`) : null,
+      g.peak ? el('span', {}, `· busiest ${place(g, g.peak.a, g.peak.b)} (${n(g.peak.value)})`) : null,
     ),
   );
   return section;

@@ -10,7 +10,7 @@ import {
 } from '@modelcontextprotocol/ext-apps';
 import { VIEW_DATA_KEY } from '../src/view-data.js';
 import { board } from './board.js';
-import { lineChart, type Series } from './chart.js';
+import { fieldNote, lineChart, type Series } from './chart.js';
 import {
   advice,
   asArray,
@@ -91,12 +91,13 @@ function seriesView(data: Json) {
   const draw = () => {
     clearTheme();
     chart.replaceChildren();
+    chart.append(el('p', { class: 'muted field-note' }, fieldNote(series, field.value)));
     lineChart(chart, series, field.value, 320);
   };
   field.addEventListener('change', draw);
   put(
     root,
-    el('p', { class: 'muted' }, `${where}; times in UTC; values as the API gives them (no unit stated)`),
+    el('p', { class: 'muted' }, `${where}; times in UTC`),
     fields.length ? el('div', { class: 'controls' }, el('label', {}, 'Field ', field)) : null,
     chart,
     failures.length ? failureList(failures, hint) : null,
