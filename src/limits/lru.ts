@@ -21,10 +21,6 @@ export class Lru<K, V> {
     return value;
   }
 
-  has(key: K): boolean {
-    return this.#map.has(key);
-  }
-
   /** Sets the value as the most recent; past `max`, the least recent goes. */
   set(key: K, value: V): this {
     this.#map.delete(key);
@@ -35,10 +31,5 @@ export class Lru<K, V> {
 
   delete(key: K): boolean {
     return this.#map.delete(key);
-  }
-
-  /** Entries, least recent first (reading does not make them recent). */
-  entries(): IterableIterator<[K, V]> {
-    return this.#map.entries();
   }
 }

@@ -8,10 +8,6 @@ export class Meter {
     readonly max = Number.POSITIVE_INFINITY,
   ) {}
 
-  get total(): number {
-    return this.#total;
-  }
-
   held(caller: string): number {
     return this.#byCaller.get(caller) ?? 0;
   }

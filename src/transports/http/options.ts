@@ -43,13 +43,11 @@ export const HTTP_DEFAULTS = {
   host: '127.0.0.1',
   port: 3333,
   maxBodyBytes: 1024 * 1024,
-  /** The whole answer to one HTTP request, a batch's included. */
   maxAnswerBytes: 8 * 1024 * 1024,
   /** Answers written but not yet taken by their clients, all together; past it, new calls wait (503). */
   maxUnsentBytes: 64 * 1024 * 1024,
   /** One caller's answers not yet taken; past it, its new calls 429 and answers being written are cut. */
   maxUnsentPerCaller: 16 * 1024 * 1024,
-  /** A client that takes nothing of its answer for this long is disconnected. */
   sendTimeoutMs: 30_000,
   maxConcurrent: 64,
   requestTimeoutMs: 120_000,
@@ -58,7 +56,6 @@ export const HTTP_DEFAULTS = {
   maxUpstreamPerRequest: 100,
   /** Requests waiting for a place in all, past `maxConcurrent`; beyond it, 503. */
   maxWaiting: 256,
-  /** Longest a request waits for a place before it is answered 503. */
   maxWaitMs: 30_000,
 };
 
