@@ -1,4 +1,6 @@
 // Botting analysis results (document: "Botting analysis result"), shared by analyze_botting and investigate_botting.
+
+import type { LevelEntry } from '../report/view-types.js';
 import { accountFor, asArray, asRecord, type ItemError, NO_MATCH, NO_RESULT, NOT_FOUND } from './batch.js';
 import { decimalSum } from './decimal.js';
 import { clean, coin, dict, exact, label, money, num, pct, quote } from './text.js';
@@ -10,6 +12,8 @@ export interface Finding {
   score: number | null;
   reasons: string[];
   raw: Record<string, unknown>;
+  /** Whether botting analysis was asked on the token's own platform (src/tools/coverage.ts decides). */
+  covered: boolean;
   /** A token with no verdict kept in a ranking's data (not covered): the upstream's message, as sent. */
   error?: string;
 }
@@ -31,6 +35,7 @@ export function parseFindings(results: unknown): Finding[] {
       score: exact(r.score),
       reasons: asArray(r.reasons).map((x) => clean(x, 160)),
       raw: r,
+      covered: true,
     }));
 }
 
@@ -96,6 +101,17 @@ export function flagging(findings: readonly Finding[]): Flagging {
     rule: `none (no ${HIGH_LEVEL} verdict to compare the levels with); the most suspicious level here is ${top[0]} (${n} ${n === 1 ? 'token' : 'tokens'}, mean confidence ${num(roundConfidence(top[1]))})`,
   };
 }
+
+/**
+ * The levels of an answer as every channel lists them: in the order of `stats.byLevel` (the ranking's, most
+ * suspicious first), each with its count and whether `flagging` flags it. The board draws this list.
+ */
+export const levelEntries = (stats: LevelStats, flagged: Flagging): LevelEntry[] =>
+  Object.entries(stats.byLevel).map(([level, count]) => ({
+    level,
+    count,
+    flagged: flagged.levels.includes(level),
+  }));
 
 /** How the headline names the flagged levels: "HIGH", "CRITICAL or HIGH". */
 export const flaggedName = (f: Flagging) => (f.levels.length ? f.levels.join(' or ') : HIGH_LEVEL);
@@ -217,6 +233,7 @@ export const unanalysed = (e: { id: string; error: string }): Finding => ({
   score: null,
   reasons: [],
   raw: { mintId: e.id, error: e.error },
+  covered: false,
   error: e.error,
 });
 

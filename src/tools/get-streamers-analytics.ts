@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { renderGenericBatch } from '../format/batch.js';
-import { seriesData, tokenNames } from '../view-data.js';
+import { namesIn, seriesData } from '../view-data.js';
 import { batchOutput } from './batch-output.js';
 import { idList, otherChainHint, SCOPES, SHAPES } from './shared.js';
 import { defineTool } from './tool.js';
@@ -24,12 +24,25 @@ export const getStreamersAnalytics = defineTool({
     shape: SHAPES.batch,
     body: { mintIds, period, points, chain, platform },
   }),
-  // The view labels each series by its token's symbol or name: one more request, for the view only.
+  // The view labels each series by its token's symbol or name: one more request of the tool's, for the view
+  // only (none when it fails).
   view: async (body, { mintIds, period, points, chain, platform }, send) => ({
     kind: 'series',
     scope: { chain, platform, period, points, requested: mintIds.length },
-    ...seriesData(body.data, mintIds, await tokenNames(send, mintIds, chain, platform), (n) =>
-      otherChainHint('get_streamers_analytics', chain, platform, SCOPES.noPlatformC, n, mintIds.length),
+    ...seriesData(
+      body.data,
+      mintIds,
+      namesIn(
+        await send({
+          method: 'POST',
+          path: '/streamers',
+          shape: SHAPES.streamers,
+          body: { tokenAddresses: mintIds.slice(0, 100), limit: 100, page: 1, chain, platform },
+        }).catch(() => undefined),
+        mintIds,
+      ),
+      (n) =>
+        otherChainHint('get_streamers_analytics', chain, platform, SCOPES.noPlatformC, n, mintIds.length),
     ),
   }),
   render: (body, args, ctx) =>
