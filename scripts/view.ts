@@ -59,7 +59,8 @@ export async function buildView(): Promise<string> {
     minify: true,
     plugins: [englishOnly, noValidator],
   });
-  const styles = [join(root, 'node_modules/uplot/dist/uPlot.min.css'), join(root, 'view/style.css')]
+  const styles = ['node_modules/uplot/dist/uPlot.min.css', 'view/style.css', 'view/board.css']
+    .map((f) => join(root, f))
     .map((f) => readFileSync(f, 'utf8'))
     .join('\n');
   return readFileSync(join(root, 'view/index.html'), 'utf8')

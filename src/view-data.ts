@@ -248,6 +248,7 @@ export function seriesData(
   return {
     series,
     failures: failures.kept,
+    failureGroups: groupFailures(failures.kept),
     hint: hintOf(failures.kept, hint),
     unexpected: mine.unexpected + failures.unexpected,
   };
