@@ -188,5 +188,5 @@ describe.skipIf(!executablePath)('the unit of a session duration', () => {
       await page.close();
       await close();
     }
-  });
+  }, 60_000);
 });
