@@ -5,35 +5,20 @@ import {
   flaggedName,
   flaggedRuleLine,
   levelsLine,
-  reasonsText,
-  shareLines,
   type TokenFees,
   widerWindowHint,
   withReasons,
 } from '../format/botting.js';
 import { describeObject } from '../format/generic.js';
 import { fitRows, result } from '../format/result.js';
-import { liveText, type StreamerRecord } from '../format/streamer.js';
-import {
-  abbrev,
-  clean,
-  cleanDeep,
-  coin,
-  exact,
-  grouped,
-  idColumn,
-  label,
-  money,
-  num,
-  plural,
-  quote,
-  table,
-  WHOLE_ID_ROWS,
-} from '../format/text.js';
+import { shareLines } from '../format/shares.js';
+import type { StreamerRecord } from '../format/streamer.js';
+import { cleanDeep, exact, grouped, idColumn, plural, quote, table, WHOLE_ID_ROWS } from '../format/text.js';
 import { failureGroups, idsShortened } from './batch-output.js';
+import { type Cell, rankingColumns } from './botting/columns.js';
 import { bottingFigures, showBoard } from './botting/report.js';
 import { type Investigation, runInvestigation } from './botting/run.js';
-import { analysedTokens, NOT_COVERED_CELL, notCoveredCount } from './coverage.js';
+import { analysedTokens, notCoveredCount } from './coverage.js';
 import { INVESTIGATION_TTL_MS, recall, remember } from './investigation-cache.js';
 import { idList, SCOPES, scopeHint } from './shared.js';
 import { type CallContext, defineTool } from './tool.js';
@@ -351,109 +336,6 @@ function report(
   if (page.length <= WHOLE_ID_ROWS || whole.structured.truncated === undefined) return whole;
   const short = render(true);
   return rowsIn(short) > rowsIn(whole) ? short : whole;
-}
-
-/** What one row's cells are made of. */
-interface Cell {
-  f: Finding;
-  rank: number;
-  r: StreamerRecord | undefined;
-  fee: Fees | undefined;
-  /** Every reason (few rows), or the first ones. */
-  full: boolean;
-  /** The id as the text shows it (whole, or shortened under budget pressure). */
-  id: string;
-}
-
-/**
- * The ranking's columns, each declared once: its text header and cell (if the text shows it) and its JSON
- * fields (names and values), in the table's order.
- */
-interface Column {
-  text?: { head: (full: boolean) => { header: string; align?: 'right' }; cell: (c: Cell) => string };
-  json: Array<[string, (c: Cell) => unknown]>;
-}
-
-function rankingColumns(showFees: boolean, coverage: boolean, detailed: boolean): Column[] {
-  const text = (header: string, cell: (c: Cell) => string, align?: 'right') => ({
-    head: () => (align ? { header, align } : { header }),
-    cell,
-  });
-  const covered = (c: Cell) => c.f.covered;
-  return [
-    { text: text('#', (c) => String(c.rank), 'right'), json: [['rank', (c) => c.rank]] },
-    {
-      text: text('level', (c) => (covered(c) ? c.f.level : c.f.error === undefined ? `(${c.f.level})` : '–')),
-      json: [['level', (c) => (c.f.error === undefined ? c.f.level : null)]],
-    },
-    {
-      text: text('conf', (c) => num(c.f.confidence), 'right'),
-      json: [['confidence', (c) => c.f.confidence]],
-    },
-    { text: text('score', (c) => num(c.f.score), 'right'), json: [['score', (c) => c.f.score]] },
-    {
-      text: text('live', (c) => (c.r ? liveText(c.r.isCurrentlyLive) : '?')),
-      json: [['live', (c) => (typeof c.r?.isCurrentlyLive === 'boolean' ? c.r.isCurrentlyLive : null)]],
-    },
-    {
-      text: text('viewers', (c) => num(c.r?.currentViewers), 'right'),
-      json: [['viewers', (c) => exact(c.r?.currentViewers)]],
-    },
-    {
-      text: text('mcap', (c) => (detailed ? num(c.r?.tokenMarketCap) : abbrev(c.r?.tokenMarketCap)), 'right'),
-      json: [['marketCap', (c) => exact(c.r?.tokenMarketCap)]],
-    },
-    {
-      text: text('name', (c) => (c.r ? quote(c.r.coinName, 20) : '–')),
-      json: [['name', (c) => (c.r ? clean(c.r.coinName, 60) : null)]],
-    },
-    {
-      text: text('symbol', (c) => (c.r ? label(c.r.coinSymbol) : '–')),
-      json: [['symbol', (c) => (c.r ? clean(c.r.coinSymbol, 16) : null)]],
-    },
-    { text: text('mint', (c) => c.id), json: [['mintId', (c) => c.f.mintId]] },
-    ...(showFees
-      ? [
-          {
-            text: text('native fees', (c) => coin(c.fee?.feesInNativeCoin), 'right'),
-            json: [['feesInNativeCoin', (c) => c.fee?.feesInNativeCoin ?? null]],
-          } satisfies Column,
-          {
-            text: text(
-              'fees',
-              (c) => (c.fee ? `${money(c.fee.totalFees)} ${label(c.fee.currency)}` : '–'),
-              'right',
-            ),
-            json: [
-              ['totalFees', (c) => c.fee?.totalFees ?? null],
-              ['currency', (c) => c.fee?.currency ?? null],
-            ],
-          } satisfies Column,
-        ]
-      : []),
-    {
-      text: {
-        head: (full) => ({ header: full ? 'reasons' : 'first reason' }),
-        cell: (c) =>
-          `${covered(c) ? '' : `${NOT_COVERED_CELL}; `}${
-            c.f.error === undefined
-              ? reasonsText(c.f.reasons, c.full ? Infinity : 1, 48)
-              : `upstream: ${quote(c.f.error, 60)}`
-          }`,
-      },
-      json: [['reasons', (c) => (c.full ? c.f.reasons : c.f.reasons.slice(0, 3))]],
-    },
-    ...(coverage
-      ? [
-          {
-            json: [
-              ['covered', (c) => c.f.covered],
-              ['upstreamError', (c) => c.f.error ?? null],
-            ],
-          } satisfies Column,
-        ]
-      : []),
-  ];
 }
 
 /** How many rows a rendering of the ranking holds (either format). */
