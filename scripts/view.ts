@@ -60,10 +60,12 @@ export async function buildView(): Promise<string> {
     plugins: [englishOnly, noValidator],
   });
   const styles = [
-    join(root, 'node_modules/uplot/dist/uPlot.min.css'),
-    join(root, 'view/style.css'),
-    join(root, 'view/charts.css'),
+    'node_modules/uplot/dist/uPlot.min.css',
+    'view/style.css',
+    'view/board.css',
+    'view/charts.css',
   ]
+    .map((f) => join(root, f))
     .map((f) => readFileSync(f, 'utf8'))
     .join('\n');
   return readFileSync(join(root, 'view/index.html'), 'utf8')

@@ -1,14 +1,19 @@
 // The data a result carries for its MCP Apps view (`_meta`), built as the text channel is built: every
 // upstream string cleaned and capped, only the ids that were asked for (others counted as unexpected), rows
 // capped with the cap stated. The view itself imports only VIEW_DATA_KEY from here.
-import type { ApiRequest } from './api/client.js';
-import { batches, requestFor } from './api/endpoints.js';
-import { asArray, asRecord, failures as failureGroups, type ItemError } from './format/batch.js';
+import {
+  asArray,
+  asRecord,
+  failures as failureGroups,
+  groupFailures,
+  type ItemError,
+} from './format/batch.js';
 import type { Finding } from './format/botting.js';
 import { dailySeries, type HourlyGrid, hourlyGrid, numberedDays } from './format/heatmap.js';
 import { mainSeries, messageOf, numberOf, readSeries, idOf as shapeIdOf } from './format/shape.js';
 import { clean } from './format/text.js';
-import { LOOKUP_BATCH, NOT_COVERED, streamerLookup, UNCOVERED_PLATFORM } from './tools/coverage.js';
+import type { BoardData, BoardRow, LevelEntry, SessionRow } from './report/view-types.js';
+import { NOT_COVERED, UNCOVERED_PLATFORM } from './tools/coverage.js';
 
 /** Where a result carries its MCP Apps view's data (read by the server and by the view). */
 export const VIEW_DATA_KEY = 'streamer-analytics/view';
@@ -49,10 +54,10 @@ function requestedOnly<T>(items: readonly T[], idOf: (item: T) => string, reques
 /** The next step the text channel gives when `n` of the ids were not found (src/tools/shared.ts otherChainHint). */
 type Hint = (n: number) => string | undefined;
 /** The hint the text channel says with the failures, if any (the same words). */
-const hintOf = (errors: readonly ItemError[], hint?: Hint) =>
-  hint
-    ? (failureGroups(errors, 'ids', hint).json.find((g) => typeof g.hint === 'string')?.hint ?? null)
-    : null;
+const hintOf = (errors: readonly ItemError[], hint?: Hint): string | null => {
+  const said = hint && failureGroups(errors, 'ids', hint).json.find((g) => typeof g.hint === 'string')?.hint;
+  return typeof said === 'string' ? said : null;
+};
 
 /** A token's creator fees, as joined by investigate_botting. */
 export interface FeesOf {
@@ -70,6 +75,9 @@ export interface BoardOptions {
   /** Creator fees by id, when the call joined them. */
   fees?: ReadonlyMap<string, FeesOf> | undefined;
   hint?: Hint;
+  /** The report's levels (order, counts, flagged) and its most frequent reasons: drawn as they are. */
+  levels: LevelEntry[];
+  topReasons: Array<{ reason: string; count: number }>;
 }
 
 /** A board's findings and failures, split by coverage (src/tools/coverage.ts Coverage). */
@@ -95,11 +103,11 @@ const recordFacts = (r: Record<string, unknown> | undefined) => ({
  */
 export function boardData(
   split: BoardFindings,
-  scope: Record<string, unknown>,
+  scope: BoardData['scope'],
   requested: readonly string[],
-  records?: ReadonlyMap<string, Record<string, unknown>>,
-  options: BoardOptions = { title: 'Botting investigation' },
-) {
+  records: ReadonlyMap<string, Record<string, unknown>>,
+  options: BoardOptions,
+): BoardData {
   const findings = requestedOnly(split.findings, (f) => f.mintId, requested);
   const failed = requestedOnly(split.errors, (e) => e.id, requested);
   const offFindings = requestedOnly(split.uncoveredFindings ?? [], (f) => f.mintId, requested);
@@ -114,13 +122,13 @@ export function boardData(
       feesCurrency: fee ? clean(fee.currency, 16) || null : null,
     };
   };
-  const verdict = (f: Finding) => ({
+  const verdict = (f: Finding): BoardRow => ({
     mintId: f.mintId,
     level: clean(f.level, 16),
     confidence: f.confidence,
     score: f.score,
     reasons: f.reasons.slice(0, VIEW_LIMITS.reasons).map((why) => clean(why, CHARS.reason)),
-    ...recordFacts(records?.get(f.mintId)),
+    ...recordFacts(records.get(f.mintId)),
     ...feesOf(f.mintId),
   });
   const covered = findings.kept.slice(0, VIEW_LIMITS.rows).map(verdict);
@@ -133,14 +141,17 @@ export function boardData(
       confidence: null,
       score: null,
       reasons: [],
-      ...recordFacts(records?.get(e.id)),
+      ...recordFacts(records.get(e.id)),
       ...feesOf(e.id),
       covered: false,
       upstreamError: clean(e.error, CHARS.error),
     })),
   ].slice(0, Math.max(0, VIEW_LIMITS.rows - covered.length));
+  const failures = failed.kept
+    .slice(0, VIEW_LIMITS.failures)
+    .map((e) => ({ id: clean(e.id, CHARS.id), error: clean(e.error, CHARS.error) }));
   return {
-    kind: 'board' as const,
+    kind: 'board',
     title: options.title,
     scope,
     ...(filters
@@ -156,11 +167,12 @@ export function boardData(
     total: findings.kept.length,
     limits: { rows: VIEW_LIMITS.rows },
     unexpected: findings.unexpected + failed.unexpected + offFindings.unexpected + offErrors.unexpected,
+    levels: options.levels.map((l) => ({ ...l, level: clean(l.level, 16) })),
+    topReasons: options.topReasons.map((r) => ({ reason: clean(r.reason, CHARS.reason), count: r.count })),
     rows: [...covered, ...uncovered],
     failed: failed.kept.length,
-    failures: failed.kept
-      .slice(0, VIEW_LIMITS.failures)
-      .map((e) => ({ id: clean(e.id, CHARS.id), error: clean(e.error, CHARS.error) })),
+    failures,
+    failureGroups: groupFailures(failures),
     hint: hintOf(failed.kept, options.hint),
     /** Tokens botting analysis does not cover (chain_b's platform_c): counted apart, as the text does. */
     ...(split.uncoveredFindings || split.uncoveredErrors
@@ -173,30 +185,6 @@ export function boardData(
         }
       : {}),
   };
-}
-
-/**
- * The streamer records of the ids (POST /streamers, one request per 100 ids), for a view only: none for a
- * chunk that fails (the view then shows the ids alone).
- */
-export async function streamerRecords(
-  send: (req: ApiRequest) => Promise<Record<string, unknown>>,
-  mintIds: readonly string[],
-  chain: string,
-  platform: string,
-): Promise<Map<string, Record<string, unknown>>> {
-  const wanted = new Set(mintIds);
-  const chunks = batches(mintIds, LOOKUP_BATCH);
-  const bodies = await Promise.all(
-    chunks.map((ids) =>
-      send(streamerLookup(ids, chain, platform)).catch(() => ({}) as Record<string, unknown>),
-    ),
-  );
-  const out = new Map<string, Record<string, unknown>>();
-  for (const body of bodies)
-    for (const r of asArray(body.data).map(asRecord))
-      if (typeof r.mintId === 'string' && wanted.has(r.mintId)) out.set(r.mintId, r);
-  return out;
 }
 
 /** One token's series: times (ms since the epoch, ascending) and each numeric field's values at them. */
@@ -260,13 +248,14 @@ export function seriesData(
   return {
     series,
     failures: failures.kept,
+    failureGroups: groupFailures(failures.kept),
     hint: hintOf(failures.kept, hint),
     unexpected: mine.unexpected + failures.unexpected,
   };
 }
 
 /** A token's streaming sessions as the document gives them (its fields only), newest as sent, capped. */
-export function sessionsData(data: unknown, mint: string) {
+export function sessionsData(data: unknown, mint: string): SessionRow[] {
   return asArray(data)
     .map(asRecord)
     .filter((s) => s.mintId === undefined || s.mintId === mint)
@@ -350,31 +339,13 @@ export function heatmapData(data: unknown) {
   };
 }
 
-/** The names of up to 100 tokens from their streamer records (POST /streamers); none when that fails. */
-export async function tokenNames(
-  send: (req: ApiRequest) => Promise<Record<string, unknown>>,
-  mintIds: readonly string[],
-  chain: string,
-  platform: string,
-): Promise<Map<string, TokenNames>> {
-  try {
-    const body = await send(
-      requestFor('streamers', {
-        tokenAddresses: mintIds.slice(0, LOOKUP_BATCH),
-        limit: LOOKUP_BATCH,
-        page: 1,
-        chain,
-        platform,
-      }),
-    );
-    const wanted = new Set(mintIds);
-    return new Map(
-      asArray(body.data)
-        .map(asRecord)
-        .filter((r) => wanted.has(String(r.mintId)))
-        .map((r) => [String(r.mintId), namesOf(r)]),
-    );
-  } catch {
-    return new Map();
-  }
+/** The names of the requested tokens in a /streamers answer (the tool asks for it in its own requests). */
+export function namesIn(body: unknown, mintIds: readonly string[]): Map<string, TokenNames> {
+  const wanted = new Set(mintIds);
+  return new Map(
+    asArray(asRecord(body).data)
+      .map(asRecord)
+      .filter((r) => wanted.has(String(r.mintId)))
+      .map((r) => [String(r.mintId), namesOf(r)]),
+  );
 }

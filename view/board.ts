@@ -1,76 +1,16 @@
-// The investigation board: one row per finding, most suspicious first, sortable and filterable. Rows stack
-// below 640 px (the token on a line of its own, then level, score and viewers, the reasons under them); 50
-// rows are drawn at a time (more on request), so 2,000 findings render as fast as 50. A token's evidence opens inline, under
-// its row; closing it returns to that row.
+// The investigation board: one row per finding, in the report's order (most suspicious first), sortable and
+// filterable. Rows stack below 640 px (the token on a line of its own, then level, score and viewers, the
+// reasons under them); 50 rows are drawn at a time (more on request), so 2,000 findings render as fast as
+// 50. The levels, their order, which are flagged, the top reasons and the failure groups are the server's
+// report (src/report/view-types.ts), drawn as they come. A token's evidence opens inline, under its row.
 import type { App } from '@modelcontextprotocol/ext-apps';
-import { coin, money } from '../src/format/text.js';
-import { VIEW_DATA_KEY } from '../src/view-data.js';
-import { lineChart, type Series, type Span } from './chart.js';
-import { advice, asArray, asRecord, el, type Json, n, plural, put, time, timeOf } from './dom.js';
+import type { BoardData, BoardRow, LevelEntry } from '../src/report/view-types.js';
+import { boardColumns, isCovered, levelClass, NO_FEES, type SortKey } from './board-columns.js';
+import { advice, el, n, plural, put } from './dom.js';
+import { evidencePanel, shortId, tokenName } from './evidence.js';
+import { failureDetails } from './failures.js';
 
-interface Row {
-  mintId: string;
-  level: string;
-  confidence: number | null;
-  score: number | null;
-  reasons: string[];
-  name: string | null;
-  symbol: string | null;
-  live: boolean | null;
-  viewers: number | null;
-  marketCap: number | null;
-  /** Only when the call joined creator fees. */
-  feesNative?: number | null;
-  feesTotal?: number | null;
-  feesCurrency?: string | null;
-  /** false: a token on a platform the botting call did not ask (platform_c); its level, if any, the upstream's. */
-  covered?: boolean;
-  /** A not-covered token's failure, the upstream's message. */
-  upstreamError?: string | null;
-}
-type SortKey = 'level' | 'score' | 'confidence' | 'viewers' | 'marketCap' | 'fees';
 const PAGE = 50;
-/** The one level the interface document names; the set of levels is not documented (another upstream names its own). */
-const FLAGGED = 'HIGH';
-
-/**
- * The levels present, most suspicious first: HIGH (documented) first, then by the mean confidence of each
- * level's rows in this answer, then by name; no list of names is assumed. Returns the rank of each level.
- */
-function levelRanks(rows: readonly Row[]): Map<string, number> {
-  const sums = new Map<string, { total: number; n: number }>();
-  for (const r of rows) {
-    if (!isCovered(r)) continue;
-    const s = sums.get(r.level) ?? { total: 0, n: 0 };
-    if (r.confidence !== null) {
-      s.total += r.confidence;
-      s.n++;
-    }
-    sums.set(r.level, s);
-  }
-  const mean = (l: string) => {
-    const s = sums.get(l);
-    return s?.n ? s.total / s.n : -1;
-  };
-  const order = [...sums.keys()].sort(
-    (a, b) =>
-      Number(b.toUpperCase() === FLAGGED) - Number(a.toUpperCase() === FLAGGED) ||
-      mean(b) - mean(a) ||
-      (a < b ? -1 : a > b ? 1 : 0),
-  );
-  return new Map(order.map((l, i) => [l, i]));
-}
-
-const isCovered = (r: Row) => r.covered !== false;
-/** A level's badge: HIGH (documented) marked; every other level, whatever its name, neutral. */
-const levelClass = (l: string) => `level ${l.toUpperCase() === FLAGGED ? 'level-flagged' : 'level-other'}`;
-/** A mint id shortened for reading beside a name: "PjDp…BhxH" (names repeat; ids do not). */
-export const shortId = (id: string) => (id.length > 12 ? `${id.slice(0, 4)}…${id.slice(-4)}` : id);
-/** What a person (and a screen reader) calls a token: name, symbol and a short id, or the whole id alone. */
-const tokenName = (r: Row) =>
-  r.name || r.symbol
-    ? `${[r.name, r.symbol && (r.name ? `(${r.symbol})` : r.symbol)].filter(Boolean).join(' ')} ${shortId(r.mintId)}`
-    : r.mintId;
 /** The call's sortBy (investigate_botting) as the board's own sort key. */
 const CALL_SORT: Record<string, SortKey> = {
   suspicion: 'level',
@@ -80,76 +20,51 @@ const CALL_SORT: Record<string, SortKey> = {
   marketCap: 'marketCap',
   fees: 'fees',
 };
-const sortValue = (r: Row, k: Exclude<SortKey, 'level'>) => (k === 'fees' ? (r.feesNative ?? null) : r[k]);
-/** One Escape handler per page: the board drawn last owns it. */
-let keys: AbortController | undefined;
+const sortValue = (r: BoardRow, k: Exclude<SortKey, 'level'>) =>
+  k === 'fees' ? (r.feesNative ?? null) : r[k];
+/** The level filter's value for the tokens botting analysis does not cover (no level name can hold a NUL). */
+const OFF = '\u0000not covered';
 
-interface Column {
-  key: SortKey | null;
-  label: string;
-  cls: string;
-  cell: (r: Row) => HTMLTableCellElement;
-}
-
-export function board(root: HTMLElement, data: Json, app: App) {
-  const rows = asArray(data.rows) as Row[];
-  const scope = asRecord(data.scope);
-  const filters = asRecord(data.filters);
-  const total = typeof data.total === 'number' ? data.total : rows.length;
-  const title = typeof data.title === 'string' ? data.title : 'Botting investigation';
-  // Columns and filters only for what the data has (analyze_botting joins no streamer records).
-  const has = {
-    viewers: rows.some((r) => r.viewers !== null),
-    marketCap: rows.some((r) => r.marketCap !== null),
-    live: rows.some((r) => r.live !== null),
-    fees: rows.some((r) => 'feesNative' in r),
-  };
-  // Fees: the native coin's exact digits and the fiat total, each column's decimal points aligned.
-  const feeDecimals = Math.max(0, ...rows.map((r) => decimals(coin(r.feesNative))));
-  const fiatDecimals = Math.max(0, ...rows.map((r) => decimals(money(r.feesTotal))));
+export function board(root: HTMLElement, data: BoardData, app: App) {
+  const rows = data.rows;
+  const scope = data.scope;
+  const total = data.total;
+  // The report's levels, in its order: a level's place is its rank (not-covered rows: none, last).
+  const levelList: LevelEntry[] = data.levels;
+  const levelInfo = new Map(levelList.map((l) => [l.level, l]));
+  const levels = levelList.map((l) => l.level);
+  const rank = new Map(levels.map((l, i) => [l, levels.length - i]));
+  const levelValue0 = (r: BoardRow) => (isCovered(r) ? (rank.get(r.level) ?? 0) : null);
+  const offCount = data.notCovered?.count ?? rows.filter((r) => !isCovered(r)).length;
+  const offLabel = `not covered (${data.notCovered?.platform ?? 'another platform'})`;
+  const offReason = data.notCovered?.reason ?? 'not covered: its platform was not the one asked';
+  const { columns, has } = boardColumns(rows, levelInfo, {
+    count: offCount,
+    label: offLabel,
+    reason: offReason,
+  });
   const noFees = rows.filter((r) => 'feesNative' in r && r.feesNative == null && r.feesTotal == null).length;
-  const ranks = levelRanks(rows);
-  const levels = [...ranks.keys()];
-  // Most suspicious highest: the level order as a value that sorts descending (not-covered rows: none, last).
-  const levelValue0 = (r: Row) => (isCovered(r) ? ranks.size - (ranks.get(r.level) ?? ranks.size) : null);
-  const off = asRecord(data.notCovered);
-  const offCount = typeof off.count === 'number' ? off.count : rows.filter((r) => !isCovered(r)).length;
-  const offPlatform = typeof off.platform === 'string' ? off.platform : 'another platform';
-  const offReason =
-    typeof off.reason === 'string' ? off.reason : 'not covered: its platform was not the one asked';
-  const offLabel = `not covered (${offPlatform})`;
   // The board opens on the call's slice (its levels, liveOnly and sortBy); the person can clear it.
-  const callLevels = Array.isArray(filters.levels) ? filters.levels.map(String) : null;
+  const callLevels = data.filters?.levels ?? null;
   const one =
     callLevels?.length === 1
       ? levels.find((l) => l.toUpperCase() === callLevels[0]?.toUpperCase())
       : undefined;
   const levelValue = callLevels ? (one ?? callLevels.join('\n')) : '';
-  const sort0 = CALL_SORT[String(filters.sortBy)] ?? 'level';
   const state = {
-    sort: sort0,
+    sort: CALL_SORT[String(data.filters?.sortBy)] ?? 'level',
     desc: true,
     level: levelValue,
-    live: filters.liveOnly === true,
+    live: data.filters?.liveOnly === true,
     q: '',
     shown: PAGE,
   };
 
   const counts = el('ul', { class: 'chips', 'aria-label': 'Tokens per level' });
-  for (const l of levels)
-    counts.append(
-      el(
-        'li',
-        { class: levelClass(l) },
-        `${l}: ${n(rows.filter((r) => isCovered(r) && r.level === l).length)}`,
-      ),
-    );
+  for (const l of levelList)
+    counts.append(el('li', { class: levelClass(levelInfo, l.level) }, `${l.level}: ${n(l.count)}`));
   if (offCount)
     counts.append(el('li', { class: 'level level-off', title: offReason }, `${offLabel}: ${n(offCount)}`));
-  const reasons = new Map<string, number>();
-  for (const r of rows)
-    if (isCovered(r)) for (const why of r.reasons) reasons.set(why, (reasons.get(why) ?? 0) + 1);
-  const top = [...reasons].sort((a, b) => b[1] - a[1]).slice(0, 5);
 
   const search = el('input', {
     type: 'search',
@@ -179,125 +94,8 @@ export function board(root: HTMLElement, data: Json, app: App) {
   const tbody = el('tbody');
   const shown = el('p', { class: 'muted', 'aria-live': 'polite' });
   const more = el('div', { class: 'controls more' });
+  const evidence = evidencePanel(root, app, scope, () => columns.length);
 
-  const td = (cls: string, text: string, label?: string) =>
-    el('td', label ? { class: cls, 'data-label': label } : { class: cls }, text);
-  const columns: Column[] = [
-    { key: null, label: 'Token', cls: 'token', cell: () => el('td', { class: 'token' }) },
-    {
-      key: 'level',
-      label: 'Level',
-      cls: 'level',
-      cell: (r) =>
-        isCovered(r)
-          ? el('td', { class: 'level' }, el('span', { class: levelClass(r.level) }, r.level))
-          : el(
-              'td',
-              { class: 'level' },
-              el(
-                'span',
-                {
-                  class: 'level level-off',
-                  title: `${offReason}; the upstream ${r.upstreamError ? `said "${r.upstreamError}"` : `gave the verdict ${r.level || 'none'}`}`,
-                },
-                'not covered',
-              ),
-              r.level ? el('span', { class: 'muted verdict' }, ` (${r.level})`) : '',
-            ),
-    },
-    { key: 'score', label: 'Score', cls: 'num score', cell: (r) => td('num score', n(r.score), 'score') },
-    {
-      key: 'confidence',
-      label: 'Confidence',
-      cls: 'num confidence',
-      cell: (r) => td('num confidence', conf(r.confidence), 'conf.'),
-    },
-    ...(has.viewers
-      ? [
-          {
-            key: 'viewers' as const,
-            label: 'Viewers',
-            cls: 'num viewers',
-            cell: (r: Row) => td('num viewers', n(r.viewers), 'viewers'),
-          },
-        ]
-      : []),
-    ...(has.marketCap
-      ? [
-          {
-            key: 'marketCap' as const,
-            label: 'Market cap',
-            cls: 'num mcap',
-            cell: (r: Row) => td('num mcap', n(r.marketCap), 'mcap'),
-          },
-        ]
-      : []),
-    ...(has.fees
-      ? [
-          {
-            key: 'fees' as const,
-            label: 'Fees',
-            cls: 'num fees',
-            // The native coin's exact digits, the fiat total under them; each's decimal points aligned.
-            cell: (r: Row) => {
-              const cell = el(
-                'td',
-                { class: 'num fees', 'data-label': 'fees' },
-                el('span', { class: 'native' }, aligned(r.feesNative, feeDecimals)),
-                r.feesNative == null && r.feesTotal == null
-                  ? ''
-                  : el(
-                      'span',
-                      { class: 'fiat muted' },
-                      r.feesTotal == null
-                        ? '—'
-                        : `${aligned(r.feesTotal, fiatDecimals, money)}${r.feesCurrency ? ` ${r.feesCurrency}` : ''}`,
-                    ),
-              );
-              cell.title =
-                r.feesNative == null && r.feesTotal == null
-                  ? NO_FEES
-                  : `${r.feesNative == null ? 'no native-coin amount' : `${coin(r.feesNative)} in the native coin`}; ${r.feesTotal == null ? 'no fiat total' : `${money(r.feesTotal)}${r.feesCurrency ? ` ${r.feesCurrency}` : ''}`}`;
-              return cell;
-            },
-          },
-        ]
-      : []),
-    ...(has.live
-      ? [
-          {
-            key: null,
-            label: 'Live',
-            cls: 'live',
-            cell: (r: Row) =>
-              el(
-                'td',
-                { class: r.live ? 'live is-live' : 'live' },
-                r.live === null ? '—' : r.live ? 'live' : '',
-              ),
-          },
-        ]
-      : []),
-    {
-      key: null,
-      label: 'Reasons',
-      cls: 'reasons',
-      cell: (r) =>
-        el(
-          'td',
-          { class: 'reasons' },
-          isCovered(r)
-            ? el('div', { title: r.reasons.join('; ') }, r.reasons.join('; ') || '(none)')
-            : el(
-                'div',
-                {},
-                r.upstreamError
-                  ? `not analysed; the upstream said "${r.upstreamError}"`
-                  : `the upstream's verdict${r.reasons.length ? `: ${r.reasons.join('; ')}` : ''}`,
-              ),
-        ),
-    },
-  ];
   const head = el('tr');
   for (const { key, label, cls } of columns) {
     if (!key) {
@@ -323,7 +121,7 @@ export function board(root: HTMLElement, data: Json, app: App) {
   }
   sortSelect.addEventListener('change', () => sortBy(sortSelect.value as SortKey, true));
 
-  const compare = (a: Row, b: Row) => {
+  const compare = (a: BoardRow, b: BoardRow) => {
     const k = state.sort;
     const va = k === 'level' ? levelValue0(a) : sortValue(a, k);
     const vb = k === 'level' ? levelValue0(b) : sortValue(b, k);
@@ -332,7 +130,7 @@ export function board(root: HTMLElement, data: Json, app: App) {
     if (vb === null) return -1;
     return state.desc ? vb - va : va - vb;
   };
-  const rowOf = (r: Row) => {
+  const rowOf = (r: BoardRow) => {
     const full = r.name ? `${r.name}${r.symbol ? ` (${r.symbol})` : ''}` : r.symbol;
     const open = el('button', {
       type: 'button',
@@ -357,7 +155,7 @@ export function board(root: HTMLElement, data: Json, app: App) {
     );
     tr.firstElementChild?.append(open);
     open.addEventListener('click', () =>
-      open.getAttribute('aria-expanded') === 'true' ? closeEvidence() : openEvidence(r, tr),
+      open.getAttribute('aria-expanded') === 'true' ? evidence.close() : evidence.show(r, tr),
     );
     return tr;
   };
@@ -366,10 +164,10 @@ export function board(root: HTMLElement, data: Json, app: App) {
     state.level ? new Set(state.level.split('\n').map((l) => l.toUpperCase())) : null;
   // A level asked for matches a covered row of that level and a not-covered row with that verdict (as the
   // text channel counts them: "and N not covered"); "Not covered" matches those rows alone.
-  const levelMatches = (r: Row, wanted: Set<string>) =>
+  const levelMatches = (r: BoardRow, wanted: Set<string>) =>
     wanted.has(OFF.toUpperCase()) ? !isCovered(r) : wanted.has(r.level.toUpperCase());
   function draw() {
-    closeEvidence(false);
+    evidence.close(false);
     const q = state.q.trim().toLowerCase();
     const wanted = wantedLevels();
     const visible = rows
@@ -444,240 +242,34 @@ export function board(root: HTMLElement, data: Json, app: App) {
     refilter();
     levelSelect.focus();
   });
-  // Escape closes the evidence wherever the focus is on the page (the README promises it).
-  keys?.abort();
-  keys = new AbortController();
-  document.addEventListener(
-    'keydown',
-    (e) => {
-      if (e.key === 'Escape' && open && root.isConnected) closeEvidence();
-    },
-    { signal: keys.signal },
-  );
 
-  // ── Evidence, inline under the selected row ──
-  let open: { row: HTMLTableRowElement; box: HTMLTableRowElement } | undefined;
-  function closeEvidence(refocus = true) {
-    if (!open) return;
-    const { row, box } = open;
-    open = undefined;
-    box.remove();
-    const button = row.querySelector<HTMLButtonElement>('button.token');
-    button?.setAttribute('aria-expanded', 'false');
-    if (refocus && row.isConnected) {
-      button?.focus({ preventScroll: true });
-      row.scrollIntoView?.({ block: 'nearest' });
-    }
-  }
-  function openEvidence(r: Row, row: HTMLTableRowElement, period = '1d') {
-    if (open?.row !== row) closeEvidence(false);
-    const again = open !== undefined;
-    const section = el('section', {
-      class: 'evidence',
-      'aria-label': `Evidence for ${tokenName(r)}`,
-      tabindex: '-1',
-    });
-    const box = open?.box ?? el('tr', { class: 'evidence-row' });
-    box.replaceChildren(el('td', { colspan: String(columns.length) }, section));
-    if (!open) row.after(box);
-    open = { row, box };
-    row.querySelector('button.token')?.setAttribute('aria-expanded', 'true');
-    const close = el('button', { type: 'button', class: 'close' }, 'Back to list');
-    close.addEventListener('click', () => closeEvidence());
-    const periods = el('select', { 'aria-label': 'Period' });
-    for (const p of ['1h', '6h', '12h', '1d', '7d', '30d']) {
-      const option = el('option', { value: p }, p);
-      option.selected = p === period;
-      periods.append(option);
-    }
-    periods.addEventListener('change', () => openEvidence(r, row, periods.value));
-    const body = el('div', {}, el('p', { class: 'muted' }, 'Loading…'));
-    section.append(
-      el(
-        'div',
-        { class: 'evidence-head' },
-        el('h2', {}, tokenName(r)),
-        el('label', {}, 'Period ', periods),
-        close,
-      ),
-      el('p', { class: 'ids muted' }, r.mintId),
-      body,
-    );
-    // The focus moves into the panel (a new period keeps it on the period's menu).
-    if (again) periods.focus({ preventScroll: true });
-    else section.focus({ preventScroll: true });
-    box.scrollIntoView?.({ block: 'nearest' });
-    loadEvidence(r, period, body);
-  }
-  async function loadEvidence(r: Row, period: string, body: HTMLElement) {
-    try {
-      const result = await app.callServerTool({
-        name: 'get_token_evidence',
-        arguments: {
-          mint: r.mintId,
-          period,
-          chain: String(scope.chain ?? 'chain_a'),
-          platform: String(scope.platform ?? 'platform_a'),
-        },
-      });
-      const data = asRecord(asRecord(result._meta)[VIEW_DATA_KEY]);
-      if (result.isError || data.kind !== 'evidence') {
-        const text = asArray(result.content)
-          .map((c) => String(asRecord(c).text ?? ''))
-          .join('\n');
-        throw new Error(text || 'no evidence returned');
-      }
-      if (body.isConnected) drawEvidence(r, data, body);
-    } catch (error) {
-      body.replaceChildren(
-        el(
-          'p',
-          { class: 'error', role: 'alert' },
-          `Could not load the evidence: ${error instanceof Error ? error.message : String(error)}`,
-        ),
-      );
-    }
-  }
-  function drawEvidence(r: Row, data: Json, body: HTMLElement) {
-    const series = asRecord(data.series);
-    const sessions = data.sessions;
-    const botting = asRecord(data.botting);
-    // The verdict of the panel's own window, said so (the list's may be another window).
-    const hours = asRecord(data.scope).hours;
-    const window = typeof hours === 'number' ? `over the last ${n(hours)} h` : 'over this period';
-    const listHours = typeof scope.hours === 'number' ? scope.hours : undefined;
-    const chart = el('div', { class: 'chart', role: 'img', 'aria-label': 'Viewers over the period (UTC)' });
-    const reasonsList = el('ul', { class: 'reasons-list' });
-    for (const why of asArray(botting.reasons)) reasonsList.append(el('li', {}, String(why)));
-    if (!reasonsList.childElementCount)
-      reasonsList.append(el('li', { class: 'muted' }, '(no reasons given)'));
-    body.replaceChildren(
-      el(
-        'div',
-        { class: 'split' },
-        el('div', {}, el('h3', {}, 'Viewers (times in UTC)'), chart),
-        el(
-          'div',
-          {},
-          el(
-            'h3',
-            {},
-            botting.error
-              ? `Botting: unavailable (${String(botting.error)})`
-              : botting.level === undefined
-                ? `Botting ${window}: no finding`
-                : `Botting ${window}: ${String(botting.level)} · score ${n(botting.score)} · confidence ${conf(botting.confidence)}`,
-          ),
-          listHours !== undefined && listHours !== hours
-            ? el(
-                'p',
-                { class: 'muted' },
-                `In the list, over the last ${n(listHours)} h: ${r.level} · score ${n(r.score)} · confidence ${conf(r.confidence)}`,
-              )
-            : null,
-          reasonsList,
-        ),
-      ),
-    );
-    if (series.error)
-      chart.append(el('p', { class: 'error', role: 'alert' }, `Curve unavailable: ${String(series.error)}`));
-    else {
-      const list = (asArray(series.series) as Series[]).map((s) => ({
-        ...s,
-        name: r.name,
-        symbol: r.symbol,
-      }));
-      // The curve is sampled: a session's peak between two points would not show on it, so each listed
-      // session's peak is drawn over its span (within the curve's period), and the sampling is stated.
-      const t = list[0]?.t ?? [];
-      const first = t[0] ?? 0;
-      const last = t.at(-1) ?? 0;
-      const spans: Span[] = [];
-      for (const s of Array.isArray(sessions) ? sessions.map(asRecord) : []) {
-        const from = Date.parse(String(s.startTime ?? ''));
-        const end = Date.parse(String(s.endTime ?? ''));
-        const to = Number.isFinite(end) ? end : last;
-        if (typeof s.peakViewers !== 'number' || !Number.isFinite(from) || to < first || from > last)
-          continue;
-        spans.push({ from: Math.max(from, first), to: Math.min(to, last), value: s.peakViewers });
-      }
-      // The audience field, whatever the upstream names it (src/view-data.ts `primary`).
-      const drawn = lineChart(chart, list, list[0]?.primary ?? 'viewers', 200, {
-        label: 'session peak',
-        list: spans,
-        empty: 'No viewers in this period.',
-      });
-      if (drawn && t.length > 1)
-        chart.append(
-          el(
-            'p',
-            { class: 'muted sampled' },
-            `Sampled: ${n(t.length)} points, one every ${every((last - first) / (t.length - 1))}; a peak between two points shows only in the sessions table.${spans.length ? " Dots: each listed session's peak, at its start (dashed over its span)." : ''}`,
-          ),
-        );
-    }
-    if (!Array.isArray(sessions))
-      body.append(
-        el(
-          'p',
-          { class: 'error', role: 'alert' },
-          `Sessions unavailable: ${String(asRecord(sessions).error ?? 'no data')}`,
-        ),
-      );
-    else body.append(sessionsTable(sessions.map(asRecord)));
-  }
-
-  // Failures: counted in the header, listed compactly (a count per reason, the ids folded away).
-  const failureList = asArray(data.failures).map(asRecord);
-  const failedCount = typeof data.failed === 'number' ? data.failed : failureList.length;
-  const groups = new Map<string, string[]>();
-  for (const f of failureList) {
-    const key = String(f.error);
-    groups.set(key, [...(groups.get(key) ?? []), String(f.id)]);
-  }
-  // Grouped by reason, most frequent first, the reasons said in the summary (as the text channel does).
-  const sorted = [...groups].sort((a, b) => b[1].length - a[1].length);
-  const failed = el(
-    'details',
-    { class: 'failures' },
-    el(
-      'summary',
-      {},
-      `${n(failedCount)} failed: ${sorted.map(([why, ids]) => `${why} (${n(ids.length)})`).join('; ')}`,
-    ),
-  );
-  for (const [why, ids] of sorted)
-    failed.append(
-      el('p', {}, `${why} (${plural(ids.length, 'id')}):`),
-      el('div', { class: 'ids id-list' }, ids.join(', ')),
-    );
-  const hint = typeof data.hint === 'string' && data.hint ? data.hint : '';
-  const cap = asRecord(data.limits).rows;
-  const unexpected = typeof data.unexpected === 'number' ? data.unexpected : 0;
-  const requested = typeof scope.requested === 'number' ? scope.requested : undefined;
-
+  const failedCount = data.failed;
+  const hint = data.hint ?? '';
+  const requested = scope.requested;
+  // A row count that decides how much of each reason shows: a short board shows reasons whole.
+  root.classList.toggle('few-rows', rows.length <= 10);
   put(
     root,
-    el('h1', {}, `${title}: ${plural(total, 'token')} analysed`),
+    el('h1', {}, `${data.title}: ${plural(total, 'token')} analysed`),
     el(
       'p',
       { class: 'muted' },
-      `${requested !== undefined ? `${n(requested)} requested, ${n(failedCount)} failed; ` : ''}${offCount ? `${n(offCount)} ${offLabel}; ` : ''}${String(scope.chain ?? '')} / ${String(scope.platform ?? '')}, last ${String(scope.hours ?? '')} h`,
+      `${n(requested)} requested, ${n(failedCount)} failed; ${offCount ? `${n(offCount)} ${offLabel}; ` : ''}${scope.chain} / ${scope.platform}, last\u00a0${scope.hours}\u00a0h`,
     ),
-    groups.size ? failed : null,
+    data.failureGroups.length ? failureDetails(data.failureGroups, failedCount) : null,
     hint ? el('p', { class: 'hint' }, `Hint: ${advice(hint)}`) : null,
     total > rows.length
       ? el(
           'p',
           { class: 'note' },
-          `The board holds the first ${n(rows.length)} of ${n(total)} findings (its cap is ${n(cap)}).`,
+          `The board holds the first ${n(rows.length)} of ${n(total)} findings (its cap is ${n(data.limits.rows)}).`,
         )
       : null,
-    unexpected
+    data.unexpected
       ? el(
           'p',
           { class: 'note' },
-          `The upstream also answered for ${n(unexpected)} ids that were not requested: not shown, not counted.`,
+          `The upstream also answered for ${n(data.unexpected)} ids that were not requested: not shown, not counted.`,
         )
       : null,
   );
@@ -690,7 +282,7 @@ export function board(root: HTMLElement, data: Json, app: App) {
         'p',
         { class: 'error', role: 'alert' },
         failedCount
-          ? `No token could be analysed: ${n(failedCount)} of ${plural(requested ?? failedCount, 'token')} failed.`
+          ? `No token could be analysed: ${n(failedCount)} of ${plural(requested || failedCount, 'token')} failed.`
           : 'No token was analysed.',
       ),
     );
@@ -699,11 +291,11 @@ export function board(root: HTMLElement, data: Json, app: App) {
   put(
     root,
     counts,
-    top.length
+    data.topReasons.length
       ? el(
           'p',
           { class: 'muted' },
-          `Most frequent reasons: ${top.map(([why, c]) => `${why} (${n(c)})`).join('; ')}`,
+          `Most frequent reasons: ${data.topReasons.map((t) => `${t.reason} (${n(t.count)})`).join('; ')}`,
         )
       : null,
     el(
@@ -731,77 +323,3 @@ export function board(root: HTMLElement, data: Json, app: App) {
   );
   draw();
 }
-
-function sessionsTable(records: Json[]) {
-  const table = el(
-    'table',
-    { class: 'sessions' },
-    el('caption', {}, 'Recent sessions (duration as the API gives it, unit not stated)'),
-  );
-  table.append(
-    el(
-      'thead',
-      {},
-      el(
-        'tr',
-        {},
-        el('th', { scope: 'col' }, 'Start (UTC)'),
-        el('th', { scope: 'col', class: 'num' }, 'Duration'),
-        el('th', { scope: 'col', class: 'num' }, 'Peak'),
-        el('th', { scope: 'col', class: 'num' }, 'Average'),
-      ),
-    ),
-  );
-  table.append(
-    el(
-      'tbody',
-      {},
-      ...records.map((s) =>
-        el(
-          'tr',
-          { title: `${String(s.sessionId ?? '')}: ${timeOf(s.startTime)} to ${timeOf(s.endTime)}` },
-          el('td', { class: 'when' }, startOf(s.startTime)),
-          el('td', { class: 'num' }, n(s.duration)),
-          el('td', { class: 'num' }, n(s.peakViewers)),
-          el('td', { class: 'num' }, n(s.averageViewers)),
-        ),
-      ),
-    ),
-  );
-  if (!records.length) table.append(el('tr', {}, el('td', { colspan: '4', class: 'muted' }, 'No sessions.')));
-  return table;
-}
-
-/** A session's start in the table: the time format without its zone (the column header states UTC). */
-const startOf = (v: unknown) => {
-  const ms = Date.parse(String(v ?? ''));
-  return Number.isFinite(ms) ? time(ms).replace(/ UTC$/, '') : timeOf(v);
-};
-/** A sampling step in words: 86 min, 1.4 h. */
-const every = (ms: number) => {
-  const min = ms / 60_000;
-  return min < 1
-    ? `${n(Math.round(ms / 1000))} s`
-    : min < 120
-      ? `${n(Math.round(min))} min`
-      : `${n(Math.round(min / 6) / 10)} h`;
-};
-/** The level filter's value for the tokens botting analysis does not cover (no level name can hold a NUL). */
-const OFF = '\u0000not covered';
-const NO_FEES = 'no fee data from the upstream for this token';
-/** How many decimals a formatted number has. */
-const decimals = (text: string) => /\.(\d+)$/.exec(text)?.[1]?.length ?? 0;
-/**
- * A number with its own digits, padded with figure spaces to `places` decimals so that a column's decimal
- * points line up (tabular figures); a dash when there is none.
- */
-const aligned = (v: number | null | undefined, places: number, format: (v: unknown) => string = coin) => {
-  if (typeof v !== 'number' || !Number.isFinite(v)) return '—';
-  const text = format(v);
-  const have = decimals(text);
-  // (A missing point is a punctuation space wide, each missing digit a figure space.)
-  const point = have === 0 && places > 0 ? '\u2008' : '';
-  return text + point + '\u2007'.repeat(Math.max(0, places - have));
-};
-/** A confidence as 0.80 beside 0.96: two decimals, always (a dash when there is none). */
-const conf = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(2) : '—');

@@ -8,11 +8,11 @@ import {
   applyHostFonts,
   applyHostStyleVariables,
 } from '@modelcontextprotocol/ext-apps';
+import type { BoardData, FailureGroup } from '../src/report/view-types.js';
 import { VIEW_DATA_KEY } from '../src/view-data.js';
 import { board } from './board.js';
 import { fieldNote, lineChart, type Series } from './chart.js';
 import {
-  advice,
   asArray,
   asRecord,
   clearTheme,
@@ -25,6 +25,7 @@ import {
   rethemed,
   textOf,
 } from './dom.js';
+import { failureList } from './failures.js';
 import { heatmap } from './heatmap.js';
 
 const root = document.getElementById('root') as HTMLElement;
@@ -52,7 +53,7 @@ function show(data: Json, error?: string) {
     );
   if (error !== undefined)
     root.append(errorBox('The call failed: nothing to show.', error || 'The server gave no reason.'));
-  else if (data.kind === 'board') board(root, data, app);
+  else if (data.kind === 'board') board(root, data as unknown as BoardData, app);
   else if (data.kind === 'series') seriesView(data);
   else if (data.kind === 'heatmap') heatmap(root, data);
   else root.append(el('p', {}, 'Nothing to show for this result.'));
@@ -69,7 +70,7 @@ function show(data: Json, error?: string) {
 function seriesView(data: Json) {
   const scope = asRecord(data.scope);
   const series = asArray(data.series) as Series[];
-  const failures = asArray(data.failures).map(asRecord);
+  const failures = asArray(data.failureGroups) as FailureGroup[];
   const hint = typeof data.hint === 'string' ? data.hint : '';
   const where = `${String(scope.chain ?? '')} / ${String(scope.platform ?? '')}, period ${String(scope.period ?? '')}`;
   root.append(el('h1', {}, `Streamer analytics: ${plural(series.length, 'token')}`));
@@ -104,22 +105,6 @@ function seriesView(data: Json) {
   );
   if (fields.length) draw();
   else chart.append(el('p', { class: 'muted' }, 'No numeric field in these series.'));
-}
-
-/** Failures grouped by reason, most frequent first, with every id whole, and the text channel's hint. */
-function failureList(failures: Json[], hint: string) {
-  const groups = new Map<string, string[]>();
-  for (const f of failures) {
-    const why = String(f.error);
-    groups.set(why, [...(groups.get(why) ?? []), String(f.id)]);
-  }
-  const box = el('div', { class: 'failures' });
-  for (const [why, ids] of [...groups].sort((a, b) => b[1].length - a[1].length))
-    box.append(
-      el('p', {}, `${why} (${plural(ids.length, 'token')}): `, el('span', { class: 'ids' }, ids.join(', '))),
-    );
-  if (hint) box.append(el('p', { class: 'hint' }, `Hint: ${advice(hint)}`));
-  return box;
 }
 
 await app.connect();

@@ -1,4 +1,6 @@
 // Pieces shared by the batch results: per-item errors, accounting for every requested id, counts.
+
+import type { FailureGroup } from '../report/view-types.js';
 import {
   COMPUTED,
   describeObject,
@@ -137,6 +139,17 @@ export interface Failures {
  * more) that still tells them apart. They are the ids the caller passed, and a list of hundreds of whole
  * ids would otherwise crowd the findings out.
  */
+/** Failures grouped by reason, the most frequent first (ties in the order met): every channel's grouping. */
+export function groupFailures(errors: readonly ItemError[]): FailureGroup[] {
+  const groups = new Map<string, string[]>();
+  for (const e of errors) {
+    const ids = groups.get(e.error);
+    if (ids) ids.push(e.id);
+    else groups.set(e.error, [e.id]);
+  }
+  return [...groups].map(([error, ids]) => ({ error, ids })).sort((a, b) => b.ids.length - a.ids.length);
+}
+
 export function failures(
   errors: readonly ItemError[],
   idKey = 'mintIds',
@@ -144,13 +157,7 @@ export function failures(
   hint?: (n: number) => string | undefined,
 ): Failures {
   if (errors.length === 0) return { lines: [], json: [] };
-  const groups = new Map<string, string[]>();
-  for (const e of errors) {
-    const ids = groups.get(e.error);
-    if (ids) ids.push(e.id);
-    else groups.set(e.error, [e.id]);
-  }
-  const sorted = [...groups.entries()].sort((a, b) => b[1].length - a[1].length);
+  const sorted = groupFailures(errors).map((g) => [g.error, g.ids] as const);
   const short = shortener(errors.map((e) => e.id));
   const textIds = errors.length > WHOLE_IDS.text ? short : (id: string) => id;
   const jsonIds = errors.length > WHOLE_IDS.json ? short : (id: string) => id;

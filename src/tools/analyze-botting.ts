@@ -1,41 +1,30 @@
 import * as z from 'zod';
 import type { ApiRequest } from '../api/client.js';
-import { batches, requestFor } from '../api/endpoints.js';
-import { asArray, asRecord, failures, noteLines } from '../format/batch.js';
+import { asArray, asRecord, noteLines } from '../format/batch.js';
 import {
-  accountFindings,
   type Finding,
-  flaggedCounts,
   flaggedName,
   flaggedRuleLine,
-  flagging,
-  levelCounts,
-  levelStats,
   levelsLine,
-  rankFindings,
   reasonsText,
   widerWindowHint,
   withReasons,
 } from '../format/botting.js';
-import { describeError } from '../format/errors.js';
 import { describeObject } from '../format/generic.js';
 import { fitRows, result } from '../format/result.js';
-import type { StreamerRecord } from '../format/streamer.js';
-import { clean, cleanDeep, num, quote, table } from '../format/text.js';
-import { boardData, streamerRecords } from '../view-data.js';
+import { cleanDeep, num, quote, table } from '../format/text.js';
 import { batchOutput, failureGroups } from './batch-output.js';
+import { type BottingFigures, bottingFigures, showBoard } from './botting/report.js';
+import { bottingRequest, type Investigation, runInvestigation } from './botting/run.js';
 import {
   analysedTokens,
-  type Coverage,
+  coverageApplies,
   LOOKUP_BATCH,
   NOT_COVERED,
   NOT_COVERED_CELL,
   notCoveredCount,
-  notCoveredReport,
-  splitCoverage,
   streamerLookup,
   UNCOVERED_PLATFORM,
-  unknownIdsHint,
 } from './coverage.js';
 import { bounded, idsOf, SCOPES, scopeHint } from './shared.js';
 import { defineTool, type RenderContext } from './tool.js';
@@ -48,9 +37,6 @@ interface BottingArgs {
   chain: string;
   platform: string;
 }
-
-const bottingRequest = ({ mintIds, hours, chain, platform }: BottingArgs): ApiRequest =>
-  requestFor('botting', { mintIds, hours, chain, platform });
 
 export const analyzeBotting = defineTool({
   name: 'analyze_botting',
@@ -69,52 +55,17 @@ export const analyzeBotting = defineTool({
     notCoveredUpstreamErrors: failureGroups,
     ...batchOutput,
   },
-  request: bottingRequest,
+  request: (args) => bottingRequest(args.mintIds, args),
   annotate: markApiCoverage,
   async run(args, ctx) {
-    const { mintIds, hours, chain, platform } = args;
-    // On chain_b, one /streamers lookup (50 ids fit its batch of 100) says which tokens stream on platform_c.
-    const [body, lookup] = await Promise.all([
-      ctx.send(bottingRequest(args)),
-      chain === 'chain_b'
-        ? ctx.send(streamerLookup(mintIds, chain, platform)).then(
-            (b) => ({ body: b }),
-            (error: unknown) => {
-              if (ctx.signal.aborted) throw error;
-              return { error };
-            },
-          )
-        : undefined,
-    ]);
-    const data = asRecord(body.data);
-    const accounted = accountFindings(data, mintIds);
-    const records = new Map<string, StreamerRecord>();
-    if (lookup && 'body' in lookup)
-      for (const r of asArray(lookup.body.data).map(asRecord))
-        records.set(clean(r.mintId, 64), r as StreamerRecord);
-    const coverage = splitCoverage(chain, rankFindings(accounted.results), accounted.errors, records);
-    const notes = [
-      ...accounted.notes,
-      ...(lookup && 'error' in lookup
-        ? [
-            `Could not check which tokens stream on ${UNCOVERED_PLATFORM} (not covered): ${describeError(lookup.error).split('\n')[0]}`,
-          ]
-        : []),
-    ];
-    ctx.view?.(
-      boardData(
-        coverage,
-        { chain, platform, hours, requested: mintIds.length },
-        mintIds,
-        // The view names every token (on chain_b the coverage lookup fetched the records already).
-        chain === 'chain_b' ? records : await streamerRecords(ctx.send, mintIds, chain, platform),
-        {
-          title: 'Botting analysis',
-          hint: unknownIdsHint('analyze_botting', args),
-        },
-      ),
-    );
-    return render(args, ctx, coverage, notes, lookup ? 2 : 1);
+    // The investigation without the joins: the streamer records only where coverage (chain_b's platform_c)
+    // or the view (the tokens' names) needs them, in this call's own requests.
+    const inv = await runInvestigation({ ...args, includeCreatorFees: false }, ctx, {
+      records: ctx.view !== undefined,
+    });
+    const figures = bottingFigures('analyze_botting', inv, args);
+    showBoard(ctx, 'analyze_botting', inv, figures, args, { title: 'Botting analysis' });
+    return render(args, ctx, inv, figures);
   },
 });
 
@@ -129,10 +80,12 @@ async function markApiCoverage(
   { mintIds, chain, platform }: BottingArgs,
   send: (req: ApiRequest) => Promise<Record<string, unknown>>,
 ): Promise<unknown> {
-  if (chain !== 'chain_b') return body;
+  if (!coverageApplies(chain)) return body;
   const onC = new Set<string>();
   try {
-    const pieces = batches(mintIds, LOOKUP_BATCH).map((ids) => send(streamerLookup(ids, chain, platform)));
+    const pieces: Promise<Record<string, unknown>>[] = [];
+    for (let at = 0; at < mintIds.length; at += LOOKUP_BATCH)
+      pieces.push(send(streamerLookup(mintIds.slice(at, at + LOOKUP_BATCH), chain, platform)));
     for (const piece of await Promise.all(pieces))
       for (const r of asArray(piece.data).map(asRecord))
         if (r.platform === UNCOVERED_PLATFORM && typeof r.mintId === 'string') onC.add(r.mintId);
@@ -150,35 +103,24 @@ async function markApiCoverage(
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function render(
-  args: { mintIds: string[]; hours: number; chain: string; platform: string },
-  ctx: RenderContext,
-  coverage: Coverage,
-  notes: string[],
-  requests: number,
-) {
+function render(args: BottingArgs, ctx: RenderContext, inv: Investigation, figures: BottingFigures) {
   const scope = scopeHint(args.chain, args.platform);
-  const { findings: covered, errors, uncoveredFindings, notCovered } = coverage;
-  const failed = failures(errors, 'mintIds', unknownIdsHint('analyze_botting', args));
-  // Counts, levels and the average are over the tokens the endpoint covers; platform_c tokens apart.
-  const stats = levelStats(covered);
-  const flagged = flagging(covered);
-  const flaggedFigures = flaggedCounts(flagged, covered);
-  const headline = `Botting analysis: ${flaggedFigures.flagged} of ${analysedTokens(covered.length)} flagged ${flaggedName(flagged)}${
+  const { covered, errors, notCovered, stats, flagged, failed, uncovered } = figures;
+  const notes = [
+    ...inv.notes,
+    // Only coverage needs the records in the text: a lookup made for the view alone is not the text's.
+    ...(inv.coverageApplies
+      ? inv.lookupFailures.map(
+          (f) => `Could not check which tokens stream on ${UNCOVERED_PLATFORM} (not covered): ${f.reason}`,
+        )
+      : []),
+  ];
+  const headline = `Botting analysis: ${figures.flaggedFigures.flagged} of ${analysedTokens(covered.length)} flagged ${flaggedName(flagged)}${
     notCovered.length ? `; ${notCoveredCount(notCovered.length)}` : ''
   } (${args.mintIds.length} requested, ${errors.length} failed; ${args.chain} / ${args.platform}, last ${args.hours} h)`;
-  const uncovered = notCoveredReport(coverage, 'in brackets in the table');
-  const counts = {
-    requested: args.mintIds.length,
-    analysed: covered.length,
-    failed: errors.length,
-    ...(args.chain === 'chain_b' ? { notCovered: notCovered.length } : {}),
-    ...levelCounts(stats),
-    ...flaggedFigures,
-  };
+  const counts = { ...figures.counts, ...figures.flaggedFigures };
   const window = widerWindowHint(errors, args.hours);
-  const ordered = [...covered, ...uncoveredFindings];
-  const isCovered = (f: Finding) => !uncoveredFindings.includes(f);
+  const ordered = inv.ranked.filter((f) => f.error === undefined);
   const cut = {
     what: 'analysed tokens (most suspicious first)',
     how: () => 'Ask for fewer mintIds per call.',
@@ -197,20 +139,8 @@ function render(
             ? [
                 '',
                 ...table(
-                  [
-                    { header: 'level' },
-                    { header: 'conf', align: 'right' },
-                    { header: 'score', align: 'right' },
-                    { header: 'mint' },
-                    { header: 'reasons' },
-                  ],
-                  rows.map((f) => [
-                    isCovered(f) ? f.level : `(${f.level})`,
-                    num(f.confidence),
-                    num(f.score),
-                    f.mintId,
-                    `${isCovered(f) ? '' : `${NOT_COVERED_CELL}; `}${reasonsText(f.reasons, full ? Infinity : 2)}`,
-                  ]),
+                  COLUMNS.map((c) => c.head),
+                  rows.map((f) => COLUMNS.map((c) => c.cell(f, full))),
                 ),
               ]
             : []),
@@ -220,7 +150,9 @@ function render(
         query: { chain: args.chain, platform: args.platform, hours: args.hours },
         data: {
           counts,
-          calls: { botting: 1, streamers: requests - 1 },
+          // The requests this answer rests on: a lookup made only for the view's names is not counted, so
+          // that the model's channels are the same with or without a view.
+          calls: { botting: inv.calls.botting, streamers: inv.coverageApplies ? inv.calls.streamers : 0 },
           results: rows.map((f) => ({
             ...(ctx.format === 'detailed'
               ? (cleanDeep(f.raw) as Record<string, unknown>)
@@ -231,7 +163,7 @@ function render(
                   score: f.score,
                   reasons: full ? f.reasons : f.reasons.slice(0, REASONS_IN_JSON),
                 }),
-            ...(isCovered(f) ? {} : { covered: false, coverage: NOT_COVERED }),
+            ...(f.covered ? {} : { covered: false, coverage: NOT_COVERED }),
           })),
           ...uncovered.json,
           ...(errors.length ? { errors: failed.json } : {}),
@@ -242,6 +174,22 @@ function render(
     ),
   );
 }
+
+/** The table's columns: a header and a cell each (a not-covered token's level in brackets). */
+const COLUMNS: Array<{
+  head: { header: string; align?: 'right' };
+  cell: (f: Finding, full: boolean) => string;
+}> = [
+  { head: { header: 'level' }, cell: (f) => (f.covered ? f.level : `(${f.level})`) },
+  { head: { header: 'conf', align: 'right' }, cell: (f) => num(f.confidence) },
+  { head: { header: 'score', align: 'right' }, cell: (f) => num(f.score) },
+  { head: { header: 'mint' }, cell: (f) => f.mintId },
+  {
+    head: { header: 'reasons' },
+    cell: (f, full) =>
+      `${f.covered ? '' : `${NOT_COVERED_CELL}; `}${reasonsText(f.reasons, full ? Infinity : 2)}`,
+  },
+];
 
 /** In detailed mode: every reason, then every field the table does not show. */
 function detailLines(f: Finding): string[] {

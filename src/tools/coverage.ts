@@ -1,10 +1,9 @@
-// Which tokens botting analysis covers: the document lists platform_a and platform_b for /botting/bulk, so on
-// chain_b the platform asked is platform_b, and a token that streams on platform_c was not asked for on its
+// Which tokens botting analysis covers, decided once from the endpoint's documented platforms: /botting/bulk
+// takes platform_a and platform_b, so on chain_b a token that streams on platform_c was not asked for on its
 // own platform. What the upstream answers for it (an error, or a verdict of its own) is shown as the
 // upstream's, apart from the counts over the platform asked; the server says only what it knows (the
-// platform asked, the platform the token's record names), never why the upstream answered as it did. One
-// implementation, used by analyze_botting and investigate_botting: a /streamers lookup on chain_b across
-// every platform, and the split it makes.
+// platform asked, the platform the token's record names), never why the upstream answered as it did. Each
+// finding carries the outcome as its `covered` field.
 import type { ApiRequest } from '../api/client.js';
 import { idLimit, requestFor } from '../api/endpoints.js';
 import { failures, type ItemError } from '../format/batch.js';
@@ -15,8 +14,19 @@ import { type Chain, otherChainHint, PLATFORM_CHAIN, SCOPES } from './shared.js'
 /** /streamers takes at most 100 token addresses a request. */
 export const LOOKUP_BATCH = idLimit('streamers');
 
+const BOTTING_PLATFORMS: readonly string[] = SCOPES.botting.platforms;
+
+/** The platforms of `chain` that /botting/bulk does not take (the document's lists): chain_b's platform_c. */
+const uncoveredOn = (chain: string) =>
+  Object.entries(PLATFORM_CHAIN)
+    .filter(([p, c]) => c === chain && !BOTTING_PLATFORMS.includes(p))
+    .map(([p]) => p);
+
+/** Whether some tokens of `chain` may stream where botting analysis is not asked (then a lookup says which). */
+export const coverageApplies = (chain: string) => uncoveredOn(chain).length > 0;
+
 /** The platform botting analysis does not take (the document: /botting/bulk platform_a, platform_b). */
-export const UNCOVERED_PLATFORM = 'platform_c';
+export const UNCOVERED_PLATFORM = uncoveredOn('chain_b')[0] ?? 'platform_c';
 
 /** The platform botting analysis is asked with on chain_b (the document's botting platforms, chain_b's). */
 const ASKED_ON_B = SCOPES.botting.platforms.filter((p) => PLATFORM_CHAIN[p] === 'chain_b').join(', ');
@@ -37,7 +47,7 @@ export const streamerLookup = (ids: string[], chain: string, platform: string): 
     limit: LOOKUP_BATCH,
     page: 1,
     chain,
-    platform: chain === 'chain_b' ? 'all' : platform,
+    platform: coverageApplies(chain) ? 'all' : platform,
   });
 
 /** What the botting answer split by coverage holds: every count is over `findings` and `errors` only. */
@@ -54,15 +64,16 @@ export interface Coverage {
   notCovered: string[];
 }
 
-/** Splits findings and failures by coverage (only chain_b has platform_c); nothing is renamed. */
+/** Splits findings and failures by coverage, marking each finding `covered`; nothing is renamed. */
 export function splitCoverage(
   chain: string,
   findings: readonly Finding[],
   errors: readonly ItemError[],
   records: ReadonlyMap<string, StreamerRecord>,
 ): Coverage {
-  const onC = (id: string) => chain === 'chain_b' && records.get(id)?.platform === UNCOVERED_PLATFORM;
-  const uncoveredFindings = findings.filter((f) => onC(f.mintId));
+  const off = uncoveredOn(chain);
+  const onC = (id: string) => off.includes(String(records.get(id)?.platform));
+  const uncoveredFindings = findings.filter((f) => onC(f.mintId)).map((f) => ({ ...f, covered: false }));
   const uncoveredErrors = errors.filter((e) => onC(e.id));
   return {
     findings: findings.filter((f) => !onC(f.mintId)),

@@ -51,7 +51,7 @@ function highest(sessions: Array<Record<string, unknown>>, field: string) {
  * or both without) and its duration is exactly end − start in that unit, and in no other; undefined
  * otherwise (a time missing, or any one that disagrees).
  */
-function durationUnit(sessions: Array<Record<string, unknown>>) {
+export function durationUnit(sessions: ReadonlyArray<Record<string, unknown>>) {
   let rows = 0;
   let elapsed = false;
   // The units a duration may be in, each still possible while every row agrees with it.

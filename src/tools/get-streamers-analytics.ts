@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { DEFAULT_PERIOD, PERIODS, requestFor } from '../api/endpoints.js';
+import { DEFAULT_PERIOD, idLimit, PERIODS, requestFor } from '../api/endpoints.js';
 import { renderGenericBatch } from '../format/batch.js';
-import { seriesData, tokenNames } from '../view-data.js';
+import { namesIn, seriesData } from '../view-data.js';
 import { batchOutput } from './batch-output.js';
 import { bounded, idsOf, otherChainHint, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
@@ -25,8 +25,23 @@ export const getStreamersAnalytics = defineTool({
   view: async (body, { mintIds, period, points, chain, platform }, send) => ({
     kind: 'series',
     scope: { chain, platform, period, points, requested: mintIds.length },
-    ...seriesData(body.data, mintIds, await tokenNames(send, mintIds, chain, platform), (n) =>
-      otherChainHint('get_streamers_analytics', chain, platform, SCOPES.noPlatformC, n, mintIds.length),
+    ...seriesData(
+      body.data,
+      mintIds,
+      namesIn(
+        await send(
+          requestFor('streamers', {
+            tokenAddresses: mintIds.slice(0, idLimit('streamers')),
+            limit: idLimit('streamers'),
+            page: 1,
+            chain,
+            platform,
+          }),
+        ).catch(() => undefined),
+        mintIds,
+      ),
+      (n) =>
+        otherChainHint('get_streamers_analytics', chain, platform, SCOPES.noPlatformC, n, mintIds.length),
     ),
   }),
   render: (body, args, ctx) =>

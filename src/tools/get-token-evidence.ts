@@ -13,7 +13,9 @@ import { asArray, asRecord } from '../format/batch.js';
 import { parseFindings } from '../format/botting.js';
 import { result } from '../format/result.js';
 import { clean, plural } from '../format/text.js';
+import type { EvidenceData } from '../report/view-types.js';
 import { seriesData, sessionsData, VIEW_LIMITS } from '../view-data.js';
+import { durationUnit } from './get-streamer-sessions.js';
 import { mintId, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
@@ -65,12 +67,15 @@ export const getTokenEvidence = defineTool({
       ...(sent > drawn.length ? { resultsWithoutPoints: sent - drawn.length } : {}),
       sessions: 'body' in sessions ? asArray(sessions.body.data).length : 0,
     };
-    ctx.view?.({
+    const sessionRows = 'body' in sessions ? sessionsData(sessions.body.data, mint) : undefined;
+    // The unit get_streamer_sessions states, found the same way from the same rows.
+    const unit = sessionRows && durationUnit(sessionRows);
+    const view: EvidenceData = {
       kind: 'evidence',
       scope: { mint, period, hours: hoursOf(period), chain, platform },
       series: series ?? { error: clean('error' in analytics ? analytics.error : '', 160) },
-      sessions:
-        'body' in sessions ? sessionsData(sessions.body.data, mint) : { error: clean(sessions.error, 160) },
+      sessions: sessionRows ?? { error: clean('error' in sessions ? sessions.error : '', 160) },
+      durationUnit: unit ? { unit: unit.unit, evidence: unit.evidence } : null,
       botting: finding
         ? {
             level: finding.level,
@@ -81,7 +86,8 @@ export const getTokenEvidence = defineTool({
         : 'error' in botting
           ? { error: clean(botting.error, 160) }
           : null,
-    });
+    };
+    ctx.view?.(view);
     const curve = counts.series
       ? `${counts.series} series of ${plural(counts.points, 'point')}`
       : 'no series points read';

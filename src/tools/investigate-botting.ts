@@ -1,90 +1,32 @@
 import * as z from 'zod';
-import type { ApiRequest } from '../api/client.js';
-import { batches, idLimit, requestFor } from '../api/endpoints.js';
-import { ApiError } from '../api/errors.js';
-import { asArray, asRecord, failures, type ItemError, noteLines } from '../format/batch.js';
+import { noteLines } from '../format/batch.js';
 import {
-  accountFindings,
   type Finding,
-  flaggedCounts,
   flaggedName,
   flaggedRuleLine,
-  flagging,
-  levelCounts,
-  levelStats,
   levelsLine,
-  rankFindings,
-  reasonsText,
-  shareLines,
   type TokenFees,
-  topReasons,
-  unanalysed,
   widerWindowHint,
   withReasons,
 } from '../format/botting.js';
-import { describeError } from '../format/errors.js';
 import { describeObject } from '../format/generic.js';
 import { fitRows, result } from '../format/result.js';
-import { liveText, type StreamerRecord } from '../format/streamer.js';
-import {
-  abbrev,
-  clean,
-  cleanDeep,
-  coin,
-  exact,
-  grouped,
-  idColumn,
-  label,
-  money,
-  num,
-  plural,
-  quote,
-  table,
-  WHOLE_ID_ROWS,
-} from '../format/text.js';
-import { boardData } from '../view-data.js';
+import { shareLines } from '../format/shares.js';
+import type { StreamerRecord } from '../format/streamer.js';
+import { cleanDeep, exact, grouped, idColumn, plural, quote, table, WHOLE_ID_ROWS } from '../format/text.js';
 import { failureGroups, idsShortened } from './batch-output.js';
-import {
-  analysedTokens,
-  type Coverage,
-  LOOKUP_BATCH,
-  NOT_COVERED_CELL,
-  notCoveredCount,
-  notCoveredReport,
-  splitCoverage,
-  streamerLookup,
-  unknownIdsHint,
-} from './coverage.js';
+import { type Cell, rankingColumns } from './botting/columns.js';
+import { bottingFigures, showBoard } from './botting/report.js';
+import { type Investigation, runInvestigation } from './botting/run.js';
+import { analysedTokens, notCoveredCount } from './coverage.js';
 import { INVESTIGATION_TTL_MS, recall, remember } from './investigation-cache.js';
 import { bounded, idList, SCOPES, scopeHint } from './shared.js';
 import { type CallContext, defineTool } from './tool.js';
 
-/** Each endpoint's own batch limit, from the interface document. */
-const CHUNK = { botting: idLimit('botting'), streamers: LOOKUP_BATCH, fees: idLimit('fees') } as const;
-
 type Fees = TokenFees;
-
-/** An investigation's joined data: what the cache keeps and every slice is rendered from. */
-interface Investigation {
-  /** The ranking's data: covered findings most suspicious first, then every platform_c token (unranked). */
-  ranked: Finding[];
-  /** Findings and failures split by coverage: every count is over the covered ones. */
-  coverage: Coverage;
-  notes: string[];
-  records: Map<string, StreamerRecord>;
-  fees: Map<string, Fees>;
-  calls: { botting: number; streamers: number; fees: number };
-  /** Every upstream request answered: only such an investigation is kept for re-slicing. */
-  complete: boolean;
-  /** The reasons given to the ids of a whole failed botting request (not the upstream's per-token answer). */
-  requestReasons: Set<string>;
-}
 
 const SORTS = ['suspicion', 'viewers', 'marketCap', 'score', 'confidence', 'fees'] as const;
 type SortBy = (typeof SORTS)[number];
-
-/** The first line of a failure's description: what a chunk's ids are reported with. */
-const reasonOf = (error: unknown) => (describeError(error).split('\n')[0] ?? 'failed').slice(0, 160);
 
 const TTL_MINUTES = INVESTIGATION_TTL_MS / 60_000;
 
@@ -138,153 +80,12 @@ export const investigateBotting = defineTool({
       args.includeCreatorFees,
     ]);
     const hit = ctx.caller ? recall<Investigation>(ctx.caller.key, key) : undefined;
-    const data = hit?.value ?? (await investigate(args, ctx));
+    const data = hit?.value ?? (await runInvestigation(args, ctx, { progress: true }));
     const kept = hit !== undefined || (data.complete && ctx.caller !== undefined);
     if (!hit && kept && ctx.caller) remember(ctx.caller.key, key, data);
-    ctx.view?.(
-      boardData(
-        data.coverage,
-        { chain: args.chain, platform: args.platform, hours: args.hours, requested: args.mintIds.length },
-        args.mintIds,
-        data.records,
-        {
-          title: 'Botting investigation',
-          filters: { levels: args.levels, liveOnly: args.liveOnly, sortBy: args.sortBy },
-          fees: args.includeCreatorFees ? data.fees : undefined,
-          hint: unknownIdsHint('investigate_botting', args),
-        },
-      ),
-    );
     return report(args, ctx, data, hit ? Math.round(hit.ageMs / 1000) : undefined, kept);
   },
 });
-
-/** Runs the investigation: every request in chunks of each endpoint's limit, joined into one ranking. */
-async function investigate(
-  args: { mintIds: string[]; hours: number; chain: string; platform: string; includeCreatorFees: boolean },
-  ctx: CallContext,
-): Promise<Investigation> {
-  const { mintIds, hours, chain, platform } = args;
-  const plan = {
-    botting: batches(mintIds, CHUNK.botting),
-    streamers: batches(mintIds, CHUNK.streamers),
-    fees: args.includeCreatorFees ? batches(mintIds, CHUNK.fees) : [],
-  };
-  const total = plan.botting.length + plan.streamers.length + plan.fees.length;
-  let done = 0;
-  let complete = true;
-  const send = async (req: ApiRequest, what: string) => {
-    try {
-      return { body: await ctx.send(req) };
-    } catch (error) {
-      // Cancellation ends the whole investigation; any other failure costs only this chunk.
-      if (ctx.signal.aborted || (error instanceof ApiError && error.kind === 'cancelled')) throw error;
-      complete = false;
-      return { error };
-    } finally {
-      if (!ctx.signal.aborted) ctx.progress(++done, total, `${what} (${done} of ${total} requests done)`);
-    }
-  };
-
-  const [botting, streamers, fees] = await Promise.all([
-    Promise.all(
-      plan.botting.map((ids, i) =>
-        send(
-          requestFor('botting', { mintIds: ids, hours, chain, platform }),
-          `botting ${i + 1}/${plan.botting.length}`,
-        ),
-      ),
-    ),
-    Promise.all(
-      plan.streamers.map((ids, i) =>
-        send(streamerLookup(ids, chain, platform), `streamer records ${i + 1}/${plan.streamers.length}`),
-      ),
-    ),
-    Promise.all(
-      plan.fees.map((ids, i) =>
-        send(requestFor('fees', { tokenAddresses: ids }), `creator fees ${i + 1}/${plan.fees.length}`),
-      ),
-    ),
-  ]);
-
-  // Nothing analysed at all (every botting request refused: a bad key, an outage, the batch allowance):
-  // that is the call's failure, with its own tag, not a report of failed ids.
-  const first = botting[0];
-  if (first && 'error' in first && botting.every((o) => 'error' in o)) throw first.error;
-
-  // Botting: every id of a chunk that failed is an error with the chunk's reason; the rest stands.
-  const found: Finding[] = [];
-  const errors: ItemError[] = [];
-  const notes: string[] = [];
-  const requestReasons = new Set<string>();
-  botting.forEach((outcome, i) => {
-    const ids = plan.botting[i] as string[];
-    if ('error' in outcome) {
-      const reason = reasonOf(outcome.error);
-      requestReasons.add(reason);
-      for (const id of ids) errors.push({ id, error: reason });
-      return;
-    }
-    const data = asRecord(outcome.body.data);
-    const accounted = accountFindings(data, ids);
-    for (const f of accounted.results) found.push(f);
-    for (const e of accounted.errors) errors.push(e);
-    for (const n of accounted.notes) notes.push(n);
-  });
-
-  const records = new Map<string, StreamerRecord>();
-  streamers.forEach((outcome, i) => {
-    if ('error' in outcome) {
-      notes.push(
-        `No streamer records for ${plural(plan.streamers[i]?.length ?? 0, 'id')}: ${reasonOf(outcome.error)}`,
-      );
-      return;
-    }
-    for (const r of asArray(outcome.body.data).map(asRecord))
-      records.set(clean(r.mintId, 64), r as StreamerRecord);
-  });
-
-  const feesById = new Map<string, Fees>();
-  let feeErrors = 0;
-  fees.forEach((outcome, i) => {
-    if ('error' in outcome) {
-      notes.push(
-        `No creator fees for ${plural(plan.fees[i]?.length ?? 0, 'id')}: ${reasonOf(outcome.error)}`,
-      );
-      return;
-    }
-    for (const f of asArray(outcome.body.data).map(asRecord)) {
-      feesById.set(clean(f.tokenAddress, 64), {
-        totalFees: exact(f.totalFees),
-        currency: clean(f.currency, 16),
-        feesInNativeCoin: exact(f.feesInNativeCoin),
-      });
-    }
-    feeErrors += asArray(outcome.body.errors).length;
-  });
-  if (feeErrors)
-    notes.push(
-      `Creator fees unavailable for ${plural(feeErrors, 'token')} (see get_creator_fees for the reasons).`,
-    );
-
-  const coverage = splitCoverage(chain, rankFindings(found), errors, records);
-  return {
-    // A platform_c token stays in the ranking's data (its viewers, fees), after the covered ones: a verdict
-    // on no data in brackets, or the upstream's failure as sent.
-    ranked: [
-      ...coverage.findings,
-      ...coverage.uncoveredFindings,
-      ...coverage.uncoveredErrors.map((e) => unanalysed(e)),
-    ],
-    coverage,
-    notes,
-    records,
-    fees: feesById,
-    calls: { botting: plan.botting.length, streamers: plan.streamers.length, fees: plan.fees.length },
-    complete,
-    requestReasons,
-  };
-}
 
 interface SliceArgs {
   mintIds: string[];
@@ -334,23 +135,28 @@ function report(
   /** Whether a re-slice within the cache's lifetime is free (not after a failed request). */
   kept: boolean,
 ) {
-  const { notes, records, fees, calls, ranked, coverage } = data;
-  const { findings: covered, errors, notCovered } = coverage;
-  // Every count is over the tokens the botting endpoint covers; platform_c tokens rest on no data, so they
-  // are counted apart and ranked after the covered ones.
-  const off = new Set(notCovered);
-  const isCovered = (id: string) => !off.has(id);
-  const stats = levelStats(covered);
-  const flagLevels = flagging(covered);
+  const { records, fees, calls, ranked } = data;
+  const figures = bottingFigures('investigate_botting', data, args);
+  const { covered, errors, notCovered, stats, reasons, failed, uncovered } = figures;
+  const flagLevels = figures.flagged;
+  showBoard(ctx, 'investigate_botting', data, figures, args, {
+    title: 'Botting investigation',
+    filters: { levels: args.levels, liveOnly: args.liveOnly, sortBy: args.sortBy },
+    fees: args.includeCreatorFees ? fees : undefined,
+  });
+  const notes = [
+    ...data.notes,
+    ...data.lookupFailures.map((f) => `No streamer records for ${plural(f.ids, 'id')}: ${f.reason}`),
+    ...data.feeNotes,
+  ];
+  // Every count is over the tokens the botting endpoint covers; not-covered tokens are counted apart and
+  // ranked after the covered ones.
   const flagged = covered.filter((f) => flagLevels.levels.includes(f.level));
   const flaggedAs = flaggedName(flagLevels);
   const isLive = (f: Finding) => records.get(f.mintId)?.isCurrentlyLive === true;
   const flaggedLive = flagged.filter(isLive);
   let liveViewers = 0;
   for (const f of flaggedLive) liveViewers += exact(records.get(f.mintId)?.currentViewers) ?? 0;
-  const reasons = topReasons(covered);
-  const failed = failures(errors, 'mintIds', unknownIdsHint('investigate_botting', args));
-  const uncovered = notCoveredReport(coverage, 'in brackets in the table');
   // Viewers (and fees) over every token asked, each level's share: the not-covered and failed ones too.
   const shares = shareLines(
     { findings: covered, notCovered, failed: errors.map((e) => e.id) },
@@ -373,7 +179,7 @@ function report(
     ...(args.levels ? [`levels ${args.levels.join(', ')}`] : []),
     ...(args.liveOnly ? ['live only'] : []),
   ].join(', ');
-  const matchedOff = sorted.filter((f) => !isCovered(f.mintId)).length;
+  const matchedOff = sorted.filter((f) => !f.covered).length;
   const matched = sorted.length - matchedOff;
 
   const scopeText = `(${args.mintIds.length} requested, ${errors.length} failed; ${args.chain} / ${args.platform}, last ${args.hours} h)`;
@@ -405,33 +211,16 @@ function report(
       ? `Data from this investigation ${ageSeconds} s ago; no new upstream requests (kept ${TTL_MINUTES} minutes).`
       : undefined;
   const showFees = args.includeCreatorFees;
-  const columns = [
-    'rank',
-    'mintId',
-    'level',
-    'confidence',
-    'score',
-    'live',
-    'viewers',
-    'marketCap',
-    'name',
-    'symbol',
-    'reasons',
-    ...(showFees ? ['feesInNativeCoin', 'totalFees', 'currency'] : []),
-    ...(args.chain === 'chain_b' ? ['covered', 'upstreamError'] : []),
-  ];
+  const detailed = ctx.format === 'detailed';
+  const columns = rankingColumns(showFees, data.coverageApplies, detailed);
   const counts = {
-    requested: args.mintIds.length,
-    analysed: covered.length,
-    failed: errors.length,
-    ...(args.chain === 'chain_b' ? { notCovered: notCovered.length } : {}),
-    ...levelCounts(stats),
+    ...figures.counts,
     ...shares.json,
-    ...flaggedCounts(flagLevels, covered),
+    ...figures.flaggedFigures,
     flaggedLive: flaggedLive.length,
     flaggedLiveViewers: liveViewers,
     matching: sorted.length,
-    ...(args.chain === 'chain_b' ? { matchingNotCovered: matchedOff } : {}),
+    ...(data.coverageApplies ? { matchingNotCovered: matchedOff } : {}),
   };
   const cut = {
     what: `ranked findings (${SORT_TEXT[args.sortBy]})`,
@@ -443,12 +232,19 @@ function report(
 
   const window = widerWindowHint(errors, args.hours, data.requestReasons);
   const next = `${window ? `${window} ` : ''}${flaggedLive.length && !listsFlaggedLive ? `levels ${JSON.stringify(flagLevels.levels)} with liveOnly true lists the ${flaggedLive.length} flagged live tokens (no new upstream requests); ` : ''}get_streamer_sessions${scopeHint(args.chain, args.platform)} on a flagged token for its history; get_streamer_core${scopeHint(args.chain, args.platform)} for its current state.`;
-  const detailed = ctx.format === 'detailed';
   const pointed = new Set(flaggedLive.map((f) => f.mintId));
   // Ids whole where the budget allows; else shortened, but never in the first rows or the rows the headline
   // and the next step point at (flagged, live).
   const render = (shorten: boolean) => {
     const ids = idColumn(page.length, 'ids', { ranked: true, pointed, shorten });
+    const cellOf = (f: Finding, i: number, full: boolean): Cell => ({
+      f,
+      rank: args.offset + i + 1,
+      r: records.get(f.mintId),
+      fee: fees.get(f.mintId),
+      full,
+      id: ids.show(f.mintId, i),
+    });
     return withReasons(page.length, (full) =>
       fitRows(page, ctx.budget, cut, (rows) => {
         const idsShortened = ids.note(
@@ -473,51 +269,10 @@ function report(
               ? [
                   '',
                   ...table(
-                    [
-                      { header: '#', align: 'right' },
-                      { header: 'level' },
-                      { header: 'conf', align: 'right' },
-                      { header: 'score', align: 'right' },
-                      { header: 'live' },
-                      { header: 'viewers', align: 'right' },
-                      { header: 'mcap', align: 'right' },
-                      { header: 'name' },
-                      { header: 'symbol' },
-                      { header: 'mint' },
-                      ...(showFees
-                        ? [
-                            { header: 'native fees', align: 'right' as const },
-                            { header: 'fees', align: 'right' as const },
-                          ]
-                        : []),
-                      { header: full ? 'reasons' : 'first reason' },
-                    ],
+                    columns.flatMap((c) => (c.text ? [c.text.head(full)] : [])),
                     rows.map((f, i) => {
-                      const r = records.get(f.mintId);
-                      const fee = fees.get(f.mintId);
-                      return [
-                        String(args.offset + i + 1),
-                        isCovered(f.mintId) ? f.level : f.error === undefined ? `(${f.level})` : '–',
-                        num(f.confidence),
-                        num(f.score),
-                        r ? liveText(r.isCurrentlyLive) : '?',
-                        num(r?.currentViewers),
-                        detailed ? num(r?.tokenMarketCap) : abbrev(r?.tokenMarketCap),
-                        r ? quote(r.coinName, 20) : '–',
-                        r ? label(r.coinSymbol) : '–',
-                        ids.show(f.mintId, i),
-                        ...(showFees
-                          ? [
-                              coin(fee?.feesInNativeCoin),
-                              fee ? `${money(fee.totalFees)} ${label(fee.currency)}` : '–',
-                            ]
-                          : []),
-                        `${isCovered(f.mintId) ? '' : `${NOT_COVERED_CELL}; `}${
-                          f.error === undefined
-                            ? reasonsText(f.reasons, full ? Infinity : 1, 48)
-                            : `upstream: ${quote(f.error, 60)}`
-                        }`,
-                      ];
+                      const cell = cellOf(f, i, full);
+                      return columns.flatMap((c) => (c.text ? [c.text.cell(cell)] : []));
                     }),
                   ),
                   ...(idsShortened ? [idsShortened] : []),
@@ -551,31 +306,14 @@ function report(
                     ...(cleanDeep(f.raw) as Record<string, unknown>),
                     streamer: cleanDeep(records.get(f.mintId) ?? null),
                     ...(showFees ? { creatorFees: fees.get(f.mintId) ?? null } : {}),
-                    ...(args.chain === 'chain_b' ? { covered: isCovered(f.mintId) } : {}),
+                    ...(data.coverageApplies ? { covered: f.covered } : {}),
                   })),
                 }
               : {
-                  columns,
+                  columns: columns.flatMap((c) => c.json.map(([name]) => name)),
                   rows: rows.map((f, i) => {
-                    const r = records.get(f.mintId);
-                    const fee = fees.get(f.mintId);
-                    return [
-                      args.offset + i + 1,
-                      f.mintId,
-                      f.error === undefined ? f.level : null,
-                      f.confidence,
-                      f.score,
-                      typeof r?.isCurrentlyLive === 'boolean' ? r.isCurrentlyLive : null,
-                      exact(r?.currentViewers),
-                      exact(r?.tokenMarketCap),
-                      r ? clean(r.coinName, 60) : null,
-                      r ? clean(r.coinSymbol, 16) : null,
-                      full ? f.reasons : f.reasons.slice(0, 3),
-                      ...(showFees
-                        ? [fee?.feesInNativeCoin ?? null, fee?.totalFees ?? null, fee?.currency ?? null]
-                        : []),
-                      ...(args.chain === 'chain_b' ? [isCovered(f.mintId), f.error ?? null] : []),
-                    ];
+                    const cell = cellOf(f, i, full);
+                    return columns.flatMap((c) => c.json.map(([, value]) => value(cell)));
                   }),
                 }),
             ...uncovered.json,

@@ -1,0 +1,94 @@
+// The data a botting answer hands its view (types only: the server builds it, view/ draws it). Every rule
+// (which levels there are, their order, which are flagged, how failures group, what unit a duration is in)
+// is decided by the server's report; the view reads these fields and derives nothing.
+
+/** One confidence level of an answer, in the report's order (most suspicious first). */
+export type LevelEntry = {
+  level: string;
+  /** Covered tokens with this level. */
+  count: number;
+  /** Whether the report flags this level (the text's "flagged" and structuredContent's flaggedLevels). */
+  flagged: boolean;
+};
+
+/** One failure reason and the ids that failed with it (src/format/batch.ts groups them, most frequent first). */
+export type FailureGroup = {
+  error: string;
+  ids: string[];
+};
+
+export type BoardRow = {
+  mintId: string;
+  level: string;
+  confidence: number | null;
+  score: number | null;
+  reasons: string[];
+  name: string | null;
+  symbol: string | null;
+  live: boolean | null;
+  viewers: number | null;
+  marketCap: number | null;
+  /** Only when the call joined creator fees. */
+  feesNative?: number | null;
+  feesTotal?: number | null;
+  feesCurrency?: string | null;
+  /** false: a token on a platform the botting endpoint does not take; its level, if any, the upstream's. */
+  covered?: boolean;
+  /** A not-covered token's failure, the upstream's message. */
+  upstreamError?: string | null;
+};
+
+export type BoardData = {
+  kind: 'board';
+  title: string;
+  scope: { chain: string; platform: string; hours: number; requested: number };
+  filters?: { levels: string[] | null; liveOnly: boolean; sortBy: string | null };
+  /** Tokens analysed (covered): the text channel's "analysed" count. */
+  total: number;
+  limits: { rows: number };
+  unexpected: number;
+  /** The levels, in the report's order, with their counts and whether each is flagged. */
+  levels: LevelEntry[];
+  /** The reasons given most often, with their counts (the text's "Most frequent reasons"). */
+  topReasons: Array<{ reason: string; count: number }>;
+  rows: BoardRow[];
+  failed: number;
+  /** Every failed id with its reason (capped at the view's limit). */
+  failures: Array<{ id: string; error: string }>;
+  /** The same failures grouped by reason, most frequent first: what the board lists. */
+  failureGroups: FailureGroup[];
+  hint: string | null;
+  notCovered?: { count: number; platform: string; reason: string };
+  simulated?: boolean;
+};
+
+/** A session as the evidence panel lists it; `duration` in `durationUnit` when the report found one. */
+export type SessionRow = {
+  sessionId: string | null;
+  startTime: string | null;
+  endTime: string | null;
+  duration: number | null;
+  peakViewers: number | null;
+  averageViewers: number | null;
+};
+
+/** A duration's unit as the sessions themselves show it (get_streamer_sessions states the same). */
+export type DurationUnit = {
+  /** 'ms', 's' or 'min'. */
+  unit: string;
+  /** How it was found, in words. */
+  evidence: string;
+};
+
+export type EvidenceData = {
+  kind: 'evidence';
+  scope: { mint: string; period: string; hours: number; chain: string; platform: string };
+  series: { series: unknown[] } | { error: string };
+  sessions: SessionRow[] | { error: string };
+  /** The unit of the sessions' `duration`, when the sessions show it (null: not shown). */
+  durationUnit: DurationUnit | null;
+  botting:
+    | { level: string; confidence: number | null; score: number | null; reasons: string[] }
+    | { error: string }
+    | null;
+};

@@ -1,0 +1,112 @@
+// investigate_botting's ranking columns, each declared once: its text header and cell (if the text shows
+// it) and its JSON fields (names and values), in the table's order.
+import type { Finding, TokenFees } from '../../format/botting.js';
+import { reasonsText } from '../../format/botting.js';
+import { liveText, type StreamerRecord } from '../../format/streamer.js';
+import { abbrev, clean, coin, exact, label, money, num, quote } from '../../format/text.js';
+import { NOT_COVERED_CELL } from '../coverage.js';
+
+type Fees = TokenFees;
+
+/** What one row's cells are made of. */
+export interface Cell {
+  f: Finding;
+  rank: number;
+  r: StreamerRecord | undefined;
+  fee: Fees | undefined;
+  /** Every reason (few rows), or the first ones. */
+  full: boolean;
+  /** The id as the text shows it (whole, or shortened under budget pressure). */
+  id: string;
+}
+
+/**
+ * The ranking's columns, each declared once: its text header and cell (if the text shows it) and its JSON
+ * fields (names and values), in the table's order.
+ */
+export interface Column {
+  text?: { head: (full: boolean) => { header: string; align?: 'right' }; cell: (c: Cell) => string };
+  json: Array<[string, (c: Cell) => unknown]>;
+}
+
+export function rankingColumns(showFees: boolean, coverage: boolean, detailed: boolean): Column[] {
+  const text = (header: string, cell: (c: Cell) => string, align?: 'right') => ({
+    head: () => (align ? { header, align } : { header }),
+    cell,
+  });
+  const covered = (c: Cell) => c.f.covered;
+  return [
+    { text: text('#', (c) => String(c.rank), 'right'), json: [['rank', (c) => c.rank]] },
+    {
+      text: text('level', (c) => (covered(c) ? c.f.level : c.f.error === undefined ? `(${c.f.level})` : '–')),
+      json: [['level', (c) => (c.f.error === undefined ? c.f.level : null)]],
+    },
+    {
+      text: text('conf', (c) => num(c.f.confidence), 'right'),
+      json: [['confidence', (c) => c.f.confidence]],
+    },
+    { text: text('score', (c) => num(c.f.score), 'right'), json: [['score', (c) => c.f.score]] },
+    {
+      text: text('live', (c) => (c.r ? liveText(c.r.isCurrentlyLive) : '?')),
+      json: [['live', (c) => (typeof c.r?.isCurrentlyLive === 'boolean' ? c.r.isCurrentlyLive : null)]],
+    },
+    {
+      text: text('viewers', (c) => num(c.r?.currentViewers), 'right'),
+      json: [['viewers', (c) => exact(c.r?.currentViewers)]],
+    },
+    {
+      text: text('mcap', (c) => (detailed ? num(c.r?.tokenMarketCap) : abbrev(c.r?.tokenMarketCap)), 'right'),
+      json: [['marketCap', (c) => exact(c.r?.tokenMarketCap)]],
+    },
+    {
+      text: text('name', (c) => (c.r ? quote(c.r.coinName, 20) : '–')),
+      json: [['name', (c) => (c.r ? clean(c.r.coinName, 60) : null)]],
+    },
+    {
+      text: text('symbol', (c) => (c.r ? label(c.r.coinSymbol) : '–')),
+      json: [['symbol', (c) => (c.r ? clean(c.r.coinSymbol, 16) : null)]],
+    },
+    { text: text('mint', (c) => c.id), json: [['mintId', (c) => c.f.mintId]] },
+    ...(showFees
+      ? [
+          {
+            text: text('native fees', (c) => coin(c.fee?.feesInNativeCoin), 'right'),
+            json: [['feesInNativeCoin', (c) => c.fee?.feesInNativeCoin ?? null]],
+          } satisfies Column,
+          {
+            text: text(
+              'fees',
+              (c) => (c.fee ? `${money(c.fee.totalFees)} ${label(c.fee.currency)}` : '–'),
+              'right',
+            ),
+            json: [
+              ['totalFees', (c) => c.fee?.totalFees ?? null],
+              ['currency', (c) => c.fee?.currency ?? null],
+            ],
+          } satisfies Column,
+        ]
+      : []),
+    {
+      text: {
+        head: (full) => ({ header: full ? 'reasons' : 'first reason' }),
+        cell: (c) =>
+          `${covered(c) ? '' : `${NOT_COVERED_CELL}; `}${
+            c.f.error === undefined
+              ? reasonsText(c.f.reasons, c.full ? Infinity : 1, 48)
+              : `upstream: ${quote(c.f.error, 60)}`
+          }`,
+      },
+      json: [['reasons', (c) => (c.full ? c.f.reasons : c.f.reasons.slice(0, 3))]],
+    },
+    ...(coverage
+      ? [
+          {
+            json: [
+              ['covered', (c) => c.f.covered],
+              ['upstreamError', (c) => c.f.error ?? null],
+            ],
+          } satisfies Column,
+        ]
+      : []),
+  ];
+}

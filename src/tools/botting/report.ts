@@ -1,0 +1,72 @@
+// What both botting tools say of an investigation, decided once: the levels (order, counts, flagged), the
+// failures grouped by reason, the tokens not covered, the base counts, and the board handed to the view.
+// Their text, structuredContent and board are projections of these figures.
+import { failures } from '../../format/batch.js';
+import {
+  flaggedCounts,
+  flagging,
+  levelCounts,
+  levelEntries,
+  levelStats,
+  topReasons,
+} from '../../format/botting.js';
+import { type BoardOptions, boardData } from '../../view-data.js';
+import { notCoveredReport, unknownIdsHint } from '../coverage.js';
+import type { CallContext } from '../tool.js';
+import type { Investigation } from './run.js';
+
+interface Asked {
+  mintIds: readonly string[];
+  hours: number;
+  chain: string;
+  platform: string;
+}
+
+/** The figures of an investigation that every channel of `tool` states. */
+export function bottingFigures(tool: string, inv: Investigation, args: Asked) {
+  const { findings: covered, errors, notCovered } = inv.coverage;
+  const stats = levelStats(covered);
+  const flagged = flagging(covered);
+  return {
+    covered,
+    errors,
+    notCovered,
+    stats,
+    flagged,
+    flaggedFigures: flaggedCounts(flagged, covered),
+    levels: levelEntries(stats, flagged),
+    reasons: topReasons(covered),
+    failed: failures(errors, 'mintIds', unknownIdsHint(tool, args)),
+    uncovered: notCoveredReport(inv.coverage, 'in brackets in the table'),
+    /** The counts both tools open their structuredContent with. */
+    counts: {
+      requested: args.mintIds.length,
+      analysed: covered.length,
+      failed: errors.length,
+      ...(inv.coverageApplies ? { notCovered: notCovered.length } : {}),
+      ...levelCounts(stats),
+    },
+  };
+}
+
+export type BottingFigures = ReturnType<typeof bottingFigures>;
+
+/** Hands the board to the view, when the client draws views: the report's levels and reasons as they are. */
+export function showBoard(
+  ctx: Pick<CallContext, 'view'>,
+  tool: string,
+  inv: Investigation,
+  figures: BottingFigures,
+  args: Asked,
+  options: Omit<BoardOptions, 'levels' | 'topReasons' | 'hint'>,
+) {
+  ctx.view?.(
+    boardData(
+      inv.coverage,
+      { chain: args.chain, platform: args.platform, hours: args.hours, requested: args.mintIds.length },
+      args.mintIds,
+      inv.records,
+      { ...options, levels: figures.levels, topReasons: figures.reasons, hint: unknownIdsHint(tool, args) },
+    ),
+  );
+}

@@ -1,0 +1,265 @@
+// A token's evidence, inline under its board row: the viewer curve over a period (the app-only
+// get_token_evidence tool), the verdict over that window, and the recent sessions with their durations in
+// the unit the server found (the one get_streamer_sessions states). One panel open at a time; Escape or
+// "Back to list" closes it and returns to the row.
+import type { App } from '@modelcontextprotocol/ext-apps';
+import type { BoardData, BoardRow, EvidenceData, SessionRow } from '../src/report/view-types.js';
+import { VIEW_DATA_KEY } from '../src/view-data.js';
+import { lineChart, type Series, type Span } from './chart.js';
+import { asArray, asRecord, el, n, time, timeOf } from './dom.js';
+
+/** A mint id shortened for reading beside a name: "PjDp…BhxH" (names repeat; ids do not). */
+export const shortId = (id: string) => (id.length > 12 ? `${id.slice(0, 4)}…${id.slice(-4)}` : id);
+/** What a person (and a screen reader) calls a token: name, symbol and a short id, or the whole id alone. */
+export const tokenName = (r: BoardRow) =>
+  r.name || r.symbol
+    ? `${[r.name, r.symbol && (r.name ? `(${r.symbol})` : r.symbol)].filter(Boolean).join(' ')} ${shortId(r.mintId)}`
+    : r.mintId;
+/** A confidence as 0.80 beside 0.96: two decimals, always (a dash when there is none). */
+export const conf = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(2) : '—');
+
+const PERIODS = ['1h', '6h', '12h', '1d', '7d', '30d'];
+/** One Escape handler per page: the board drawn last owns it. */
+let keys: AbortController | undefined;
+
+/** The evidence panel of one board: `open` a row's panel, `close` it (`refocus`: back to its row). */
+export function evidencePanel(root: HTMLElement, app: App, scope: BoardData['scope'], colspan: () => number) {
+  let open: { row: HTMLTableRowElement; box: HTMLTableRowElement } | undefined;
+  function close(refocus = true) {
+    if (!open) return;
+    const { row, box } = open;
+    open = undefined;
+    box.remove();
+    const button = row.querySelector<HTMLButtonElement>('button.token');
+    button?.setAttribute('aria-expanded', 'false');
+    if (refocus && row.isConnected) {
+      button?.focus({ preventScroll: true });
+      row.scrollIntoView?.({ block: 'nearest' });
+    }
+  }
+  function show(r: BoardRow, row: HTMLTableRowElement, period = '1d') {
+    if (open?.row !== row) close(false);
+    const again = open !== undefined;
+    const section = el('section', {
+      class: 'evidence',
+      'aria-label': `Evidence for ${tokenName(r)}`,
+      tabindex: '-1',
+    });
+    const box = open?.box ?? el('tr', { class: 'evidence-row' });
+    box.replaceChildren(el('td', { colspan: String(colspan()) }, section));
+    if (!open) row.after(box);
+    open = { row, box };
+    row.querySelector('button.token')?.setAttribute('aria-expanded', 'true');
+    const back = el('button', { type: 'button', class: 'close' }, 'Back to list');
+    back.addEventListener('click', () => close());
+    const periods = el('select', { 'aria-label': 'Period' });
+    for (const p of PERIODS) {
+      const option = el('option', { value: p }, p);
+      option.selected = p === period;
+      periods.append(option);
+    }
+    periods.addEventListener('change', () => show(r, row, periods.value));
+    const body = el('div', {}, el('p', { class: 'muted' }, 'Loading…'));
+    section.append(
+      el(
+        'div',
+        { class: 'evidence-head' },
+        el('h2', {}, tokenName(r)),
+        el('label', {}, 'Period ', periods),
+        back,
+      ),
+      el('p', { class: 'ids muted' }, r.mintId),
+      body,
+    );
+    // The focus moves into the panel (a new period keeps it on the period's menu).
+    if (again) periods.focus({ preventScroll: true });
+    else section.focus({ preventScroll: true });
+    box.scrollIntoView?.({ block: 'nearest' });
+    void load(r, period, body);
+  }
+  async function load(r: BoardRow, period: string, body: HTMLElement) {
+    try {
+      const result = await app.callServerTool({
+        name: 'get_token_evidence',
+        arguments: { mint: r.mintId, period, chain: scope.chain, platform: scope.platform },
+      });
+      const data = asRecord(asRecord(result._meta)[VIEW_DATA_KEY]);
+      if (result.isError || data.kind !== 'evidence') {
+        const text = asArray(result.content)
+          .map((c) => String(asRecord(c).text ?? ''))
+          .join('\n');
+        throw new Error(text || 'no evidence returned');
+      }
+      if (body.isConnected) draw(r, data as EvidenceData, body, scope.hours);
+    } catch (error) {
+      body.replaceChildren(
+        el(
+          'p',
+          { class: 'error', role: 'alert' },
+          `Could not load the evidence: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
+    }
+  }
+  // Escape closes the evidence wherever the focus is on the page (the README promises it).
+  keys?.abort();
+  keys = new AbortController();
+  document.addEventListener(
+    'keydown',
+    (e) => {
+      if (e.key === 'Escape' && open && root.isConnected) close();
+    },
+    { signal: keys.signal },
+  );
+  return { show, close, isOpen: () => open !== undefined };
+}
+
+function draw(r: BoardRow, data: EvidenceData, body: HTMLElement, listHours: number) {
+  const { series, sessions, botting } = data;
+  // The verdict of the panel's own window, said so (the list's may be another window).
+  const hours = data.scope.hours;
+  const window = `over the last ${n(hours)} h`;
+  const chart = el('div', { class: 'chart', role: 'img', 'aria-label': 'Viewers over the period (UTC)' });
+  const reasonsList = el('ul', { class: 'reasons-list' });
+  for (const why of botting && 'reasons' in botting ? botting.reasons : [])
+    reasonsList.append(el('li', {}, why));
+  if (!reasonsList.childElementCount) reasonsList.append(el('li', { class: 'muted' }, '(no reasons given)'));
+  body.replaceChildren(
+    el(
+      'div',
+      { class: 'split' },
+      el('div', {}, el('h3', {}, 'Viewers (times in UTC)'), chart),
+      el(
+        'div',
+        {},
+        el(
+          'h3',
+          {},
+          botting && 'error' in botting
+            ? `Botting: unavailable (${botting.error})`
+            : !botting
+              ? `Botting ${window}: no finding`
+              : `Botting ${window}: ${botting.level} · score ${n(botting.score)} · confidence ${conf(botting.confidence)}`,
+        ),
+        listHours !== hours
+          ? el(
+              'p',
+              { class: 'muted' },
+              `In the list, over the last ${n(listHours)} h: ${r.level} · score ${n(r.score)} · confidence ${conf(r.confidence)}`,
+            )
+          : null,
+        reasonsList,
+      ),
+    ),
+  );
+  const rows = Array.isArray(sessions) ? sessions : undefined;
+  if ('error' in series)
+    chart.append(el('p', { class: 'error', role: 'alert' }, `Curve unavailable: ${series.error}`));
+  else curve(chart, r, series.series as Series[], rows ?? []);
+  if (!rows)
+    body.append(
+      el(
+        'p',
+        { class: 'error', role: 'alert' },
+        `Sessions unavailable: ${'error' in sessions ? sessions.error : 'no data'}`,
+      ),
+    );
+  else body.append(sessionsTable(rows, data.durationUnit?.unit ?? null));
+}
+
+/**
+ * The viewer curve. It is sampled: a session's peak between two points would not show on it, so each
+ * listed session's peak is drawn over its span (within the curve's period), and the sampling is stated.
+ */
+function curve(chart: HTMLElement, r: BoardRow, series: Series[], sessions: SessionRow[]) {
+  const list = series.map((s) => ({ ...s, name: r.name, symbol: r.symbol }));
+  const t = list[0]?.t ?? [];
+  const first = t[0] ?? 0;
+  const last = t.at(-1) ?? 0;
+  const spans: Span[] = [];
+  for (const s of sessions) {
+    const from = Date.parse(String(s.startTime ?? ''));
+    const end = Date.parse(String(s.endTime ?? ''));
+    const to = Number.isFinite(end) ? end : last;
+    if (typeof s.peakViewers !== 'number' || !Number.isFinite(from) || to < first || from > last) continue;
+    spans.push({ from: Math.max(from, first), to: Math.min(to, last), value: s.peakViewers });
+  }
+  // The audience field, whatever the upstream names it (src/view-data.ts `primary`).
+  const drawn = lineChart(chart, list, list[0]?.primary ?? 'viewers', 200, {
+    label: 'session peak',
+    list: spans,
+    empty: 'No viewers in this period.',
+  });
+  if (drawn && t.length > 1)
+    chart.append(
+      el(
+        'p',
+        { class: 'muted sampled' },
+        `Sampled: ${n(t.length)} points, one every ${every((last - first) / (t.length - 1))}; a peak between two points shows only in the sessions table.${spans.length ? " Dots: each listed session's peak, at its start (dashed over its span)." : ''}`,
+      ),
+    );
+}
+
+/** Durations' units in words, as get_streamer_sessions names them. */
+const UNIT_WORDS: Record<string, string> = { ms: 'milliseconds', s: 'seconds', min: 'minutes' };
+
+function sessionsTable(records: SessionRow[], unit: string | null) {
+  const table = el(
+    'table',
+    { class: 'sessions' },
+    el(
+      'caption',
+      {},
+      unit
+        ? `Recent sessions (duration in ${UNIT_WORDS[unit] ?? unit}: end − start in every row)`
+        : 'Recent sessions (duration as the API gives it, unit not stated)',
+    ),
+  );
+  table.append(
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        el('th', { scope: 'col' }, 'Start (UTC)'),
+        el('th', { scope: 'col', class: 'num' }, unit ? `Duration (${unit})` : 'Duration'),
+        el('th', { scope: 'col', class: 'num' }, 'Peak'),
+        el('th', { scope: 'col', class: 'num' }, 'Average'),
+      ),
+    ),
+  );
+  table.append(
+    el(
+      'tbody',
+      {},
+      ...records.map((s) =>
+        el(
+          'tr',
+          { title: `${s.sessionId ?? ''}: ${timeOf(s.startTime)} to ${timeOf(s.endTime)}` },
+          el('td', { class: 'when' }, startOf(s.startTime)),
+          el('td', { class: 'num' }, n(s.duration)),
+          el('td', { class: 'num' }, n(s.peakViewers)),
+          el('td', { class: 'num' }, n(s.averageViewers)),
+        ),
+      ),
+    ),
+  );
+  if (!records.length) table.append(el('tr', {}, el('td', { colspan: '4', class: 'muted' }, 'No sessions.')));
+  return table;
+}
+
+/** A session's start in the table: the time format without its zone (the column header states UTC). */
+const startOf = (v: unknown) => {
+  const ms = Date.parse(String(v ?? ''));
+  return Number.isFinite(ms) ? time(ms).replace(/ UTC$/, '') : timeOf(v);
+};
+/** A sampling step in words: 86 min, 1.4 h. */
+const every = (ms: number) => {
+  const min = ms / 60_000;
+  return min < 1
+    ? `${n(Math.round(ms / 1000))} s`
+    : min < 120
+      ? `${n(Math.round(min))} min`
+      : `${n(Math.round(min / 6) / 10)} h`;
+};

@@ -1,0 +1,38 @@
+// Failures as the server grouped them (src/format/batch.ts groupFailures: by reason, most frequent first):
+// the board folds their ids away under a summary; the chart lists them. The view never regroups.
+import type { FailureGroup } from '../src/report/view-types.js';
+import { advice, el, n, plural } from './dom.js';
+
+/**
+ * The board's failures: counted in a summary that names each reason (its count only when there are
+ * several: "5 failed: No data available for analysis"), the ids folded away under it.
+ */
+export function failureDetails(groups: readonly FailureGroup[], failed: number) {
+  const summary =
+    groups.length === 1
+      ? `${n(failed)} failed: ${groups[0]?.error ?? ''}`
+      : `${n(failed)} failed: ${groups.map((g) => `${g.error} (${n(g.ids.length)})`).join('; ')}`;
+  const box = el('details', { class: 'failures' }, el('summary', {}, summary));
+  for (const g of groups)
+    box.append(
+      el('p', {}, `${g.error} (${plural(g.ids.length, 'id')}):`),
+      el('div', { class: 'ids id-list' }, g.ids.join(', ')),
+    );
+  return box;
+}
+
+/** Failures listed in full, each reason with its ids whole, and the text channel's hint. */
+export function failureList(groups: readonly FailureGroup[], hint: string) {
+  const box = el('div', { class: 'failures' });
+  for (const g of groups)
+    box.append(
+      el(
+        'p',
+        {},
+        `${g.error} (${plural(g.ids.length, 'token')}): `,
+        el('span', { class: 'ids' }, g.ids.join(', ')),
+      ),
+    );
+  if (hint) box.append(el('p', { class: 'hint' }, `Hint: ${advice(hint)}`));
+  return box;
+}
