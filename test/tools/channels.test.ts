@@ -335,10 +335,12 @@ describe.each(CHANNELS.flatMap((channel) => (['a', 'b'] as const).map((dialect) 
 
     it('carries the view data to an MCP Apps client, and the evidence tool answers it', async () => {
       const [mint] = ids(msim, 'platform_a', 1);
-      const [board, evidence] = await Promise.all([
-        apps.client.callTool({ name: 'analyze_botting', arguments: { mintIds: ids(msim, 'platform_a', 5) } }),
-        apps.client.callTool({ name: 'get_token_evidence', arguments: { mint } }),
-      ]);
+      // One after the other: a call that fails leaves none running into the next test.
+      const board = await apps.client.callTool({
+        name: 'analyze_botting',
+        arguments: { mintIds: ids(msim, 'platform_a', 5) },
+      });
+      const evidence = await apps.client.callTool({ name: 'get_token_evidence', arguments: { mint } });
       const view = (r: { _meta?: unknown }) =>
         ((r._meta ?? {}) as Record<string, unknown>)[VIEW_DATA_KEY] as Record<string, unknown> | undefined;
       expect(view(board)?.kind).toBe('board');
@@ -347,12 +349,12 @@ describe.each(CHANNELS.flatMap((channel) => (['a', 'b'] as const).map((dialect) 
 
     it("an upstream failure is an error result, read from the dialect's error body", async () => {
       const notFound = await call(plain.client, 'get_streamer_core', { mint: UNKNOWN_ID });
-      expect(notFound.isError).toBe(true);
+      expect(notFound.isError, notFound.text).toBe(true);
       expect(notFound.structured).toBeUndefined();
       expect(notFound.text).toContain('Not found (HTTP 404): "Token not found".');
       msim.inject({ status: 504 }, { status: 504 }, { status: 504 });
       const down = await call(plain.client, 'get_analytics_overview');
-      expect(down.isError).toBe(true);
+      expect(down.isError, down.text).toBe(true);
       expect(down.text).toMatch(/failed \(HTTP 504\) after 3 attempts: "Simulated HTTP 504"/);
     });
 
