@@ -1,5 +1,6 @@
 // The store's schema, versioned: each migration runs once, in order, in one transaction, when the store opens.
 // The same SQL serves SQLite and PostgreSQL (types both accept); times are whole minutes or milliseconds.
+// The observations key puts the minute before the window, so a range of days is an index range per token.
 
 export const MIGRATIONS: ReadonlyArray<{ version: number; statements: string[] }> = [
   {
@@ -11,7 +12,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; statements: string[] }
         confidence DOUBLE PRECISION, score DOUBLE PRECISION, viewers DOUBLE PRECISION, live INTEGER,
         market_cap DOUBLE PRECISION, price DOUBLE PRECISION, fees DOUBLE PRECISION,
         fees_native DOUBLE PRECISION, currency TEXT, error TEXT,
-        PRIMARY KEY (owner, mint, chain, source, hours, minute))`,
+        PRIMARY KEY (owner, mint, chain, source, minute, hours))`,
       'CREATE INDEX observations_by_minute ON observations (minute)',
       `CREATE TABLE tokens (
         owner TEXT NOT NULL, mint TEXT NOT NULL, chain TEXT NOT NULL,
