@@ -1,5 +1,8 @@
 // Prompts: ready-made investigations that guide the assistant through the tools and the shape of a good answer.
+import { ENDPOINTS } from './api/endpoints.js';
 import { INVALID_PARAMS, WireError } from './format/errors.js';
+
+const HOURS = ENDPOINTS.botting.bounds.hours;
 
 export interface PromptArgument {
   name: string;
@@ -30,7 +33,11 @@ export const PROMPTS: readonly PromptSpec[] = [
         description: 'Token mint ids, separated by commas, spaces or new lines',
         required: true,
       },
-      { name: 'hours', description: 'Hours of data to analyse, 1 to 168 (default 24)', required: false },
+      {
+        name: 'hours',
+        description: `Hours of data to analyse, ${HOURS.min} to ${HOURS.max} (default ${HOURS.default})`,
+        required: false,
+      },
     ],
     text: ({ mintIds = '', hours }) =>
       [
@@ -56,7 +63,7 @@ export const PROMPTS: readonly PromptSpec[] = [
         '',
         '1. get_streamer_core: name, symbol, live now, viewers, market cap.',
         '2. get_streamer_sessions (limit 20): how often and how long it streams; it states the peak session, the mean and median of averageViewers and the total duration.',
-        "3. analyze_botting with hours 168 and the token's own chain and platform: confidence level, score and reasons (a platform_c token is not covered: it says so).",
+        `3. analyze_botting with hours ${HOURS.max} and the token's own chain and platform: confidence level, score and reasons (a platform_c token is not covered: it says so).`,
         '4. get_creator_fees: what the creator has earned, native-coin amount exact.',
         "For a figure over the token's whole history (every session: the longest, the count, the total duration), run_analysis pages get_streamer_sessions to the end and computes it.",
         'Answer with a headline, a short card of the facts, the session pattern, the botting verdict with its reasons, and any call that failed. The API does not state time units: report durations as returned.',

@@ -1,9 +1,13 @@
 // What the assistant is told about the server: the initialize instructions and the reference resource.
 // The resource is generated from the tool table, so its limits cannot drift from the schemas.
+import { ENDPOINTS } from './api/endpoints.js';
 import { PLATFORM_CHAIN } from './tools/shared.js';
 import { describeAllowed, type Tool } from './tools/tool.js';
 
 export const REFERENCE_URI = 'streamer-analytics://reference';
+
+const SESSIONS_MAX = ENDPOINTS.sessions.bounds.limit.max;
+const BOTTING_MAX = ENDPOINTS.botting.ids.max;
 
 /**
  * run_analysis's three example programs (the instructions and the reference show them; the tests run them).
@@ -19,9 +23,9 @@ export const EXAMPLES = {
   history: [
     'const all = [];',
     'for (let page = 1; ; page++) {',
-    '  const { data } = await api.get_streamer_sessions({ mint, limit: 100, page });',
+    `  const { data } = await api.get_streamer_sessions({ mint, limit: ${SESSIONS_MAX}, page });`,
     '  all.push(...data);',
-    '  if (data.length < 100) break;',
+    `  if (data.length < ${SESSIONS_MAX}) break;`,
     '}',
     'const { sessionId, duration, startTime } = maxBy(all, "duration");',
     'return { sessions: all.length, totalDuration: sum(all.map((s) => s.duration)), longest: { sessionId, duration, startTime } };',
@@ -44,7 +48,7 @@ const EXAMPLE_TITLES: Record<keyof typeof EXAMPLES, string> = {
 
 export const INSTRUCTIONS = [
   'Streamer analytics: live-streaming activity on tokens, read-only.',
-  'Botted viewer counts: investigate_botting (up to 500 ids; levels, liveOnly, sortBy, offset re-slice it for 5 min at no upstream cost), analyze_botting (up to 50).',
+  `Botted viewer counts: investigate_botting (up to 500 ids; levels, liveOnly, sortBy, offset re-slice it for 5 min at no upstream cost), analyze_botting (up to ${BOTTING_MAX}).`,
   "Token ids come from the user: no tool lists tokens without them (get_analytics_overview's live metrics may name a few live ones). One token: get_streamer_core (now), get_streamer_sessions (history). Many tokens: list_streamers.",
   'Service-wide: get_analytics_overview, get_activity_heatmap. Failures: check_health.',
   'Results state the totals, ranks, peaks, means and counts a question needs: no need to compute them from rows.',
@@ -67,7 +71,7 @@ export const DEMO_INSTRUCTIONS = [
 const QUESTIONS: Array<[string, string]> = [
   [
     'Are these tokens botted? Which flagged ones are live?',
-    'investigate_botting (up to 500 ids) or analyze_botting (up to 50)',
+    `investigate_botting (up to 500 ids) or analyze_botting (up to ${BOTTING_MAX})`,
   ],
   [
     'Which HIGH ones are live now, most watched first?',
