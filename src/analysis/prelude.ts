@@ -27,11 +27,14 @@ const finite = Number.isFinite;
 // as its description.
 const converted = new Set();
 const JSONable = (k, x) => {
-  if (typeof x === 'bigint' || (typeof x === 'number' && !finite(x))) return String(x);
-  if (typeof x === 'symbol') {
+  const type = typeof x;
+  if (type === 'number') return finite(x) ? x : String(x);
+  if (type === 'bigint') return String(x);
+  if (type === 'symbol') {
     converted.add('a Symbol as its description');
     return x.toString();
   }
+  if (type !== 'object' || x === null) return x;
   if (x instanceof Map) {
     const entries = [...x.entries()];
     if (entries.every(([key]) => typeof key === 'string')) {
