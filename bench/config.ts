@@ -6,6 +6,10 @@ export const BENCH = {
   overheadCalls: 2_000,
   /** Calls per variant before measuring, so every path is past the JIT's warm-up. */
   warmupCalls: 300,
+  /** Instruction counts under callgrind (bench/instructions.ts): cold-start runs per server (median), idle time. */
+  instructions: { coldRuns: Number(process.env.BENCH_COLD_RUNS ?? 3), idleMs: 15_000 },
+  /** Nodes counted beside the running one (fetched from the npm registry as scripts/node-version.ts does). */
+  instructionNodes: (process.env.BENCH_INSTRUCTION_NODES ?? '24').split(',').filter(Boolean),
   /** Streamable HTTP load: seconds per level (BENCH_HTTP_SECONDS overrides) and concurrent clients per level. */
   httpSeconds: Number(process.env.BENCH_HTTP_SECONDS ?? 10),
   httpClients: [1, 16, 64],

@@ -15,10 +15,12 @@ import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotoc
 import { Agent, request, fetch as undiciFetch } from 'undici';
 import { startHttpServer } from '../scripts/http-server.js';
 import { nodeBinary } from '../scripts/node-version.js';
+import { bundleBareServer } from '../scripts/pack.js';
 import { prng, widenPage } from '../src/simulator/data.js';
 import { type Simulator, startSimulator } from '../src/simulator/server.js';
 import { analysisRows, analysisToolBench } from './analysis-tool.js';
 import { BENCH } from './config.js';
+import { type InstructionCounts, instructionCounts, instructionRows } from './instructions.js';
 import { viewsBench } from './views.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -214,8 +216,43 @@ async function connectHttp(url: string, era: Era, from?: number): Promise<AnyCli
 }
 
 /**
- * BENCH_ONLY=cold,perCall,tokens runs only those sections (cold start, per-call overhead on each dialect, token
- * economy on each dialect), printed but not written
+ * Instruction counts under callgrind (bench/instructions.ts) on the running Node and on each Node of
+ * BENCH.instructionNodes that can be fetched; with BENCH_BASELINE, that build's too, on the same floors.
+ */
+async function instructions() {
+  const bare = await bundleBareServer(join(root, 'dist'));
+  const nodes: Array<[string, string]> = [[process.version, process.execPath]];
+  for (const version of BENCH.instructionNodes) {
+    try {
+      const bin = await nodeBinary(version);
+      const { execFileSync } = await import('node:child_process');
+      nodes.push([String(execFileSync(bin, ['--version'])).trim(), bin]);
+    } catch (error) {
+      console.log(`instructions: Node ${version} not fetched (${(error as Error).message.split('\n')[0]})`);
+    }
+  }
+  const out: Record<string, { ours: InstructionCounts; baseline?: InstructionCounts }> = {};
+  for (const [version, node] of nodes) {
+    const count = (entry: string) =>
+      instructionCounts({
+        node,
+        entry,
+        bare,
+        upstream: UPSTREAM,
+        coldRuns: BENCH.instructions.coldRuns,
+        warmupCalls: BENCH.warmupCalls,
+        countedCalls: BENCH.overheadCalls,
+        idleMs: BENCH.instructions.idleMs,
+        log: (line) => console.log(`${version}: ${line}`),
+      });
+    out[version] = { ours: await count(ENTRY), ...(BASELINE ? { baseline: await count(BASELINE) } : {}) };
+  }
+  return out;
+}
+
+/**
+ * BENCH_ONLY=cold,perCall,tokens,instructions runs only those sections (cold start, per-call overhead on each
+ * dialect, token economy on each dialect, instruction counts), printed but not written
  * to bench/results.json: a quick look at one figure, while the full run stays the one of record.
  */
 const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
@@ -227,6 +264,7 @@ async function main() {
     if (ONLY.includes('perCall')) results.perCall = await perCallBoth();
     if (ONLY.includes('tokens')) results.tokens = await tokenEconomy();
     if (ONLY.includes('analysis')) results.analysis = await analysis();
+    if (ONLY.includes('instructions')) results.instructions = await instructions();
     report(results);
     return;
   }
@@ -238,6 +276,9 @@ async function main() {
 
   console.log('per-call overhead…');
   results.perCall = await perCallBoth();
+
+  console.log('instructions (callgrind)…');
+  results.instructions = await instructions();
 
   console.log('run_analysis…');
   results.analysis = await analysis();
@@ -603,6 +644,11 @@ function report(r: Record<string, unknown>) {
         `median ≤ ${t.overheadOverBareToolMs} ms: ${verdict(e.beyondPassthrough.medianMs <= t.overheadOverBareToolMs)}`,
       ]);
     }
+  }
+  const counts = r.instructions as Awaited<ReturnType<typeof instructions>> | undefined;
+  for (const [version, c] of Object.entries(counts ?? {})) {
+    rows.push(...instructionRows(c.ours, `${version}: `));
+    if (c.baseline) rows.push(...instructionRows(c.baseline, `${version} baseline: `));
   }
   if (tok) rows.push(...tokenRows(tok));
   const analysed = r.analysis as Awaited<ReturnType<typeof analysisToolBench>> | undefined;

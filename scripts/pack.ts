@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import type { PrebuiltEntries } from '../src/tools/entries.js';
 import { buildView } from './view.js';
 
 // Run compiled from dist/scripts, or imported as source (by the tests) from scripts.
@@ -44,8 +45,12 @@ export async function bundleServer(dir: string): Promise<string> {
     chunkNames: 'server/chunks/[name]-[hash]',
     ...NODE_BUNDLE,
     plugins: [withoutAjv],
-    // Where src/analysis/pool.ts (in server/chunks/) finds the sandbox worker and its WebAssembly.
-    define: { __ANALYSIS_DIR__: '"../"' },
+    define: {
+      // Where src/analysis/pool.ts (in server/chunks/) finds the sandbox worker and its WebAssembly.
+      __ANALYSIS_DIR__: '"../"',
+      // Every tools/list entry, computed now rather than at each start's first tools/list.
+      __TOOL_ENTRIES__: JSON.stringify(JSON.stringify(await toolEntries())),
+    },
   });
   await bundleAnalysisWorker(dirname(outfile));
   // The MCP Apps view, read by the server when a client asks for it (src/views.ts).
@@ -54,6 +59,35 @@ export async function bundleServer(dir: string): Promise<string> {
   // 20.19, e.g. the manifest's minimum 20.18.0) reads them as CommonJS and fails at the first import.
   writeFileSync(join(dirname(outfile), 'package.json'), '{ "type": "module" }\n');
   return outfile;
+}
+
+/**
+ * The tools/list entries the bundle answers with (src/tools/entries.ts), computed by the tools themselves
+ * (`entry()`: their zod schemas as JSON Schema), so they are the entries the modules would build at run time.
+ */
+export async function toolEntries(): Promise<PrebuiltEntries> {
+  const [{ TOOLS }, { APP_TOOL }] = await Promise.all([
+    import('../src/tools/index.js'),
+    import('../src/views.js'),
+  ]);
+  return { tools: TOOLS.map((t) => t.entry()), appOnly: [...APP_TOOL.values()].map((t) => t.entry()) };
+}
+
+/**
+ * The bare SDK server of the bench (bench/noop-server.ts, entered through bench/bare-start.ts) bundled as the
+ * server is, into `<dir>/bench/bare/index.js`: the floor its cold start is measured against.
+ */
+export async function bundleBareServer(dir: string): Promise<string> {
+  rmSync(join(dir, 'bench/bare'), { recursive: true, force: true });
+  await build({
+    entryPoints: { 'bench/bare/index': join(root, 'bench/bare-start.ts') },
+    outdir: dir,
+    splitting: true,
+    chunkNames: 'bench/bare/chunks/[name]-[hash]',
+    ...NODE_BUNDLE,
+    plugins: [withoutAjv],
+  });
+  return join(dir, 'bench/bare/index.js');
 }
 
 /** How the server and the sandbox worker are both bundled: minified ES modules for Node 22. */

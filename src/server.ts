@@ -1,3 +1,4 @@
+import { getUiCapability } from '@modelcontextprotocol/ext-apps/server';
 import {
   type CacheHint,
   type CallToolResult,
@@ -25,18 +26,9 @@ import { getPrompt, PROMPTS } from './prompts.js';
 import { redactor } from './redact.js';
 import { DEMO_INSTRUCTIONS, INSTRUCTIONS, REFERENCE_URI, referenceText } from './reference.js';
 import type { History } from './store/index.js';
-import { TOOLS } from './tools/index.js';
+import { prebuiltEntries } from './tools/entries.js';
 import type { Caller, Tool, ViewData } from './tools/tool.js';
 import { NAME, VERSION } from './version.js';
-import {
-  APP_TOOL,
-  appEntries,
-  appsDeclared,
-  VIEW_DATA_KEY,
-  VIEW_RESOURCE,
-  VIEW_URI,
-  viewContents,
-} from './views.js';
 
 export interface ServerDeps {
   config: Config;
@@ -122,10 +114,37 @@ export function createClient(config: Config, logger: Logger): Upstream | undefin
   };
 }
 
+let table: Promise<readonly [typeof import('./tools/index.js'), typeof import('./views.js')]> | undefined;
+/**
+ * The tool table and the MCP Apps views (their zod schemas, renderers and view data), loaded at the first
+ * call, or sooner in the idle time after the handshake (`preload`): never before the handshake, which the
+ * bundle answers from the tools/list entries computed at build time (src/tools/entries.ts).
+ */
+const loadTable = () => (table ??= Promise.all([import('./tools/index.js'), import('./views.js')]));
+
+/** Idle time after the first tools/list before the first call's code is loaded. */
+const PRELOAD_AFTER_MS = 250;
+let preloading = false;
+/**
+ * Loads what the first call needs (the tool table, the upstream client and undici) once the handshake is
+ * over and the client waits for its user, so the user's first question does not pay for it. Timed, not
+ * queued at once, so the handshake's own answers go first; unref'd, so it never keeps a process alive.
+ */
+function preload(withClient: boolean) {
+  if (preloading) return;
+  preloading = true;
+  setTimeout(() => {
+    Promise.all([loadTable(), ...(withClient ? [import('./api/client.js'), import('undici')] : [])]).catch(
+      () => {},
+    );
+  }, PRELOAD_AFTER_MS).unref();
+}
+
 /** An MCP server exposing the tool table over whatever transport it is connected to. */
 export function createServer(deps: ServerDeps): Server {
-  const tools = deps.tools ?? TOOLS;
-  const byName = new Map(tools.map((t) => [t.name, t]));
+  const own = deps.tools;
+  const toolTable = async () => own ?? (await loadTable())[0].TOOLS;
+  let byName: Map<string, Tool> | undefined;
   const client = deps.client ?? createClient(deps.config, deps.logger);
   const budget = deps.budgetChars ?? DEFAULT_BUDGET_CHARS;
   // The last check on every result: text, structuredContent and _meta, errors included.
@@ -134,15 +153,19 @@ export function createServer(deps: ServerDeps): Server {
   let allowance = deps.upstreamAllowance ?? Number.POSITIVE_INFINITY;
   let listed: { tools: ReturnType<Tool['entry']>[] } | undefined;
   let listedForApps: typeof listed;
-  // A 2026-07-28 client declares its capabilities on each request; a 2025 one once, at initialize.
-  const apps = (ctx: ServerContext) =>
-    appsDeclared(
+  // A 2026-07-28 client declares its capabilities on each request; a 2025 one once, at initialize. The
+  // views are loaded only for a client that declares the extension at all (src/views.ts reads the rest).
+  const apps = async (ctx: ServerContext) => {
+    const capabilities =
       (ctx.mcpReq.envelope as Record<string, ClientCapabilities> | undefined)?.[
         CLIENT_CAPABILITIES_META_KEY
       ] ??
-        server.getClientCapabilities() ??
-        deps.clientCapabilities,
-    );
+      server.getClientCapabilities() ??
+      deps.clientCapabilities;
+    if (getUiCapability(capabilities) === undefined) return undefined;
+    const views = (await loadTable())[1];
+    return views.appsDeclared(capabilities) ? views : undefined;
+  };
   let reference: string | undefined;
   // Every demo result says that its data is simulated, errors included.
   const simulated = (text: string) => (deps.demo ? `${DEMO_NOTE}\n${text}` : text);
@@ -167,7 +190,7 @@ export function createServer(deps: ServerDeps): Server {
   server.setRequestHandler('prompts/get', (request) =>
     getPrompt(request.params.name, request.params.arguments ?? {}),
   );
-  server.setRequestHandler('resources/list', (_request, ctx) => ({
+  server.setRequestHandler('resources/list', async (_request, ctx) => ({
     resources: [
       {
         uri: REFERENCE_URI,
@@ -177,32 +200,38 @@ export function createServer(deps: ServerDeps): Server {
           'Chains and platforms, every tool with its limits, and which tool answers which question.',
         mimeType: 'text/markdown',
       },
-      ...(apps(ctx) ? [VIEW_RESOURCE] : []),
+      ...((await apps(ctx)) ? [(await loadTable())[1].VIEW_RESOURCE] : []),
     ],
   }));
   // Resources are declared, so clients may ask for templates: there are none.
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }));
-  server.setRequestHandler('resources/read', (request, ctx) => {
+  server.setRequestHandler('resources/read', async (request, ctx) => {
     // The view page only for a client that renders it; to any other, an unknown resource like any other.
-    if (request.params.uri === VIEW_URI && apps(ctx)) return { contents: [viewContents()] };
+    const views = await apps(ctx);
+    if (views && request.params.uri === views.VIEW_URI) return { contents: [views.viewContents()] };
     if (request.params.uri !== REFERENCE_URI) {
       throw new WireError(INVALID_PARAMS, `Unknown resource: ${request.params.uri}`, {
         uri: request.params.uri,
       });
     }
-    reference ??= referenceText(tools);
+    reference ??= referenceText(await toolTable());
     return { contents: [{ uri: REFERENCE_URI, mimeType: 'text/markdown', text: reference }] };
   });
-  server.setRequestHandler('tools/list', (_request, ctx) => {
-    listed ??= { tools: tools.map((t) => t.entry()) };
-    if (!apps(ctx)) return listed;
-    listedForApps ??= { tools: appEntries(listed.tools) };
+  server.setRequestHandler('tools/list', async (_request, ctx) => {
+    const views = await apps(ctx);
+    const prebuilt = own ? undefined : prebuiltEntries();
+    listed ??= { tools: prebuilt ? [...prebuilt.tools] : (await toolTable()).map((t) => t.entry()) };
+    preload(client !== undefined);
+    if (!views) return listed;
+    listedForApps ??= { tools: views.appEntries(listed.tools) };
     return listedForApps;
   });
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
-    const withView = apps(ctx);
-    const tool =
-      byName.get(request.params.name) ?? (withView ? APP_TOOL.get(request.params.name) : undefined);
+    const views = await apps(ctx);
+    const withView = views !== undefined;
+    const tools = await toolTable();
+    byName ??= new Map(tools.map((t) => [t.name, t]));
+    const tool = byName.get(request.params.name) ?? views?.APP_TOOL.get(request.params.name);
     if (!tool) {
       // Named after the closest real tools, so that a misspelt call can be corrected without a tools/list.
       const closest = closestFirst(request.params.name.slice(0, 128), [...byName.keys()]).slice(0, 3);
@@ -280,7 +309,7 @@ export function createServer(deps: ServerDeps): Server {
       deps.logger.debug('tool call', { tool: tool.name, ms: Math.round(performance.now() - started) });
       result = toolResult(rendered);
       // The view's full data, outside both model channels and their budget.
-      if (view) result._meta = { [VIEW_DATA_KEY]: { ...view, simulated: deps.demo === true } };
+      if (view && views) result._meta = { [views.VIEW_DATA_KEY]: { ...view, simulated: deps.demo === true } };
     } catch (error) {
       await history?.flush();
       deps.logger.warn('tool call failed', { tool: tool.name, error });

@@ -8,6 +8,7 @@ import { errorTag } from '../format/errors.js';
 import type { Rendered } from '../format/result.js';
 import { literal, plural } from '../format/text.js';
 import type { HistoryCall } from '../store/index.js';
+import { prebuiltEntry } from './entries.js';
 import {
   type Chain,
   mintId,
@@ -173,8 +174,9 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
     truncated: z.string().optional(),
   });
   let entry: ToolListEntry | undefined;
+  // The bundle's entry was computed at build time by this same `build` (src/tools/entries.ts).
   const getEntry = () => {
-    entry ??= build();
+    entry ??= prebuiltEntry(spec.name) ?? build();
     return entry;
   };
   const build = (): ToolListEntry => ({

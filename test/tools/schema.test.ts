@@ -82,6 +82,16 @@ describe('tool schemas hold exactly the documented limits', () => {
       '__snapshots__/tools-list.json',
     );
   });
+
+  it('is what the bundle answers with: the entries computed at build time (scripts/pack.ts) are these', async () => {
+    const { toolEntries } = await import('../../scripts/pack.js');
+    const built = await toolEntries();
+    expect(JSON.stringify(built.tools)).toBe(JSON.stringify(entries));
+    // Through JSON text and back, as the bundle carries them (src/tools/entries.ts).
+    expect(JSON.stringify(JSON.parse(JSON.stringify(built)).tools, null, 2)).toBe(
+      JSON.stringify(entries, null, 2),
+    );
+  });
 });
 
 describe('rules every tool keeps', () => {
