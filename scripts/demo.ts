@@ -40,6 +40,13 @@ export function demoCalls(): DemoCall[] {
       tool: 'investigate_botting',
       args: { mintIds: [...onA.slice(0, 135), unknown, unknown.replace('1', '2')], includeCreatorFees: true },
     },
+    // History: the investigation above was kept; a watchlist of the same tokens, checked, and what was kept.
+    {
+      tool: 'watchlist',
+      args: { action: 'save', name: 'botted', mintIds: watch, note: 'the demo watch list' },
+    },
+    { tool: 'check_watchlist', args: { name: 'botted' } },
+    { tool: 'get_token_history', args: { mintIds: botted.slice(0, 2), days: 30 } },
     // A question no tool answers directly: live tokens flagged HIGH or MEDIUM, most watched first, as one
     // program over 120 ids (streamer records: 2 requests; botting: 3).
     {
@@ -71,7 +78,7 @@ export function describeArgs(args: Record<string, unknown>): string {
 /** The marker every demo result opens with: said once at the top, not repeated per call. */
 const MARKER = 'SIMULATED DATA (demo mode): not the real service.';
 /** Lines of each answer shown, past its headline; the investigation shows its first ranked rows instead. */
-const LINES_SHOWN = 5;
+const LINES_SHOWN = 3;
 const ROWS_SHOWN = 20;
 
 /**
