@@ -152,11 +152,15 @@ export function lineChart(
         // Ticks on UTC hours and days, as they are labelled (not the browser's zone).
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
         // Room past the last point (4% of the span): a series that rises at its end is seen to end there,
-        // not cut by the plot's edge.
+        // not cut by the plot's edge. With session peaks, room before the first too: a session that began
+        // before the period is dotted at its first point, which would be half cut at the left edge.
         scales: {
           x: {
             time: true,
-            range: (_u, min, max) => [min, max + Math.max((max - min) * 0.04, 60)],
+            range: (_u, min, max) => [
+              spans?.list.length ? min - Math.max((max - min) * 0.02, 30) : min,
+              max + Math.max((max - min) * 0.04, 60),
+            ],
           },
         },
         series: [
