@@ -1,6 +1,6 @@
 import { ApiError, upstreamWords } from '../api/errors.js';
 import { ENV } from '../config.js';
-import { quote } from './text.js';
+import { quote } from '../untrusted/text.js';
 
 /** A short machine-readable last line, e.g. `[error: rate_limited · retryable · retry_after_s=12]`. */
 export function errorTag(kind: string, retryable: boolean, extra?: string): string {

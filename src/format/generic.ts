@@ -8,9 +8,10 @@ import {
   idOf as shapeIdOf,
 } from '../untrusted/reader.js';
 import { KEY_TIME } from '../untrusted/series.js';
+import { clean, cleanDeep, dict, quote } from '../untrusted/text.js';
 import { asTime, isoTime } from '../untrusted/times.js';
 import { numericStats } from './aggregate.js';
-import { approx, clean, cleanDeep, dict, namedNum, num, plural, quote, sparkline } from './text.js';
+import { approx, namedNum, num, plural, sparkline } from './text.js';
 
 export interface SeriesSummary {
   count: number;
