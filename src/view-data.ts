@@ -9,7 +9,7 @@ import {
   type ItemError,
 } from './format/batch.js';
 import type { Finding } from './format/botting.js';
-import { dailySeries, type HourlyGrid, hourlyGrid, numberedDays } from './format/heatmap.js';
+import { type HourlyGrid, hourlyGrid } from './format/heatmap.js';
 import type { BoardData, BoardRow, LevelEntry, SessionRow } from './report/view-types.js';
 import { NOT_COVERED, UNCOVERED_PLATFORM } from './tools/coverage.js';
 import { NAMES } from './untrusted/names.js';

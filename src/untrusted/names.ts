@@ -33,8 +33,3 @@ export const NAMES = {
   /** The names a message may have, tried first (then any string, breadth first). */
   message: ['error', 'message', 'msg', 'detail', 'reason', 'title', 'description'] as readonly string[],
 } as const;
-
-/** Whether a field's name reads as a point in time. */
-export const timeNamed = NAMES.time;
-/** Whether a field's name reads as a year. */
-export const yearNamed = NAMES.year;
