@@ -52,7 +52,7 @@ const MAX_DEPTH = 3;
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
-/** The identifier an element of a batch answer is known by (src/format/shape.ts `idOf`). */
+/** The identifier an element of a batch answer is known by (src/untrusted/reader.ts `idOf`). */
 export const idOf = shapeIdOf;
 
 /** The exact difference b - a of two numbers as the upstream wrote them (1316.6 - 1316.5 is 0.1). */
