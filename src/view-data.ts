@@ -9,11 +9,14 @@ import {
   type ItemError,
 } from './format/batch.js';
 import type { Finding } from './format/botting.js';
-import { dailySeries, type HourlyGrid, hourlyGrid, numberedDays } from './format/heatmap.js';
-import { mainSeries, messageOf, numberOf, readSeries, idOf as shapeIdOf } from './format/shape.js';
-import { clean } from './format/text.js';
+import { type HourlyGrid, hourlyGrid } from './format/heatmap.js';
 import type { BoardData, BoardRow, LevelEntry, SessionRow } from './report/view-types.js';
 import { NOT_COVERED, UNCOVERED_PLATFORM } from './tools/coverage.js';
+import { NAMES } from './untrusted/names.js';
+import { numberOf } from './untrusted/numbers.js';
+import { messageOf, idOf as shapeIdOf } from './untrusted/reader.js';
+import { mainSeries, readSeries } from './untrusted/series.js';
+import { clean } from './untrusted/text.js';
 
 /** Where a result carries its MCP Apps view's data (read by the server and by the view). */
 export const VIEW_DATA_KEY = 'streamer-analytics/view';
@@ -196,12 +199,9 @@ export interface SeriesData extends TokenNames {
   primary: string | null;
 }
 
-/** Names that speak of an audience: the field the evidence curve draws (the document names none). */
-const AUDIENCE = /view|watch|audience|spectat|concurrent|ccu/i;
-
 /**
  * The series of an analytics answer (`data.results`, fields not documented), read as the text channel
- * reads them (src/format/shape.ts): each requested token's longest list of records that carry a time,
+ * reads them (src/untrusted/): each requested token's longest list of records that carry a time,
  * whatever the names, in time order, with their numeric fields; names from the streamer records when given.
  */
 export function seriesData(
@@ -232,7 +232,7 @@ export function seriesData(
       symbol: own?.symbol ?? textOr(r.coinSymbol, CHARS.symbol),
       t: read.t.slice(from),
       values,
-      primary: fields.find((k) => AUDIENCE.test(k)) ?? fields[0] ?? null,
+      primary: fields.find(NAMES.audience) ?? fields[0] ?? null,
     });
   }
   const failures = requestedOnly(
@@ -277,7 +277,7 @@ export function heatmapGrids(data: unknown) {
     const rec = asRecord(value);
     const keys = Object.keys(rec);
     if (grids.length >= VIEW_LIMITS.grids || depth > 4 || !keys.length) return;
-    if (keys.every((k) => /^-?\d+-(-?\d+)$/.test(k))) {
+    if (keys.every(NAMES.cell)) {
       const g = hourlyGrid(rec);
       if (g) grids.push({ title: path.join('.'), a: g.a, b: g.b, max: g.max, rows: g.rows, peak: g.peak });
       return;
@@ -286,57 +286,6 @@ export function heatmapGrids(data: unknown) {
   };
   visit(data, [], 0);
   return grids;
-}
-
-/** Days of a `{ "YYYY-MM-DD": n }` series as the view draws them: each day with its value, capped. */
-const daysOf = (days: Record<string, unknown>) =>
-  numberedDays(days)
-    .slice(-VIEW_LIMITS.days)
-    .map(([date, value]) => ({ date, value }));
-
-/**
- * A heatmap answer's view: the facts the text channel heads with (busiest day, the month's days, the
- * consistency total), read from the documented containers as the tool reads them, and every "a-b" grid.
- */
-export function heatmapData(data: unknown) {
-  const d = asRecord(data);
-  const monthly = asRecord(d.monthly);
-  const calendar = asRecord(monthly.calendar);
-  const monthDays = asRecord(monthly.dailyActivity);
-  const consistencyDays = asRecord(asRecord(d.consistency).consistencyData);
-  const month = dailySeries(monthDays);
-  const consistency = dailySeries(consistencyDays);
-  const int = (v: unknown) => {
-    const n = numberOf(v);
-    return n !== undefined && Number.isInteger(n) ? n : null;
-  };
-  const year = int(calendar.year);
-  const monthNo = int(calendar.month);
-  return {
-    grids: heatmapGrids(data),
-    month: month
-      ? {
-          label: year !== null && monthNo !== null ? `${year}-${String(monthNo).padStart(2, '0')}` : null,
-          from: month.from,
-          to: month.to,
-          max: month.max,
-          peak: month.peak,
-          active: month.active,
-          days: daysOf(monthDays),
-        }
-      : null,
-    consistency: consistency
-      ? {
-          from: consistency.from,
-          to: consistency.to,
-          days: consistency.days,
-          active: consistency.active,
-          total: consistency.total,
-          max: consistency.max,
-          peak: consistency.peak,
-        }
-      : null,
-  };
 }
 
 /** The names of the requested tokens in a /streamers answer (the tool asks for it in its own requests). */

@@ -74,14 +74,6 @@ export async function runAnalysis(code: string, host: AnalysisHost, opts: RunOpt
   return (await shared()).run(code, host, opts);
 }
 
-/**
- * Compiles the WebAssembly and starts the warm workers ahead of the first run (which otherwise pays about
- * 0.3 to 0.8 s for them). Never at server start: that is the cold start the engine must not change.
- */
-export async function warmUpAnalysis(): Promise<void> {
-  await (await shared()).warmUp();
-}
-
 /** A pool of one's own (tests, the bench): sizes and limits other than the server's. */
 export async function createSandboxPool(options: PoolOptions = {}): Promise<SandboxPool> {
   const { SandboxPool } = await import('./pool.js');

@@ -157,11 +157,3 @@ export function requestFor(name: EndpointName, params: Record<string, unknown> =
   else if (Object.keys(rest).length) req.query = rest as NonNullable<ApiRequest['query']>;
   return req;
 }
-
-/** One request per piece of the endpoint's id limit, the other parameters the same in each. */
-export function requestsFor(name: EndpointName, params: Record<string, unknown>): ApiRequest[] {
-  const ids = (ENDPOINTS[name] as Endpoint).ids;
-  const list = ids ? params[ids.field] : undefined;
-  if (!ids || !Array.isArray(list)) return [requestFor(name, params)];
-  return batches(list, ids.max).map((piece) => requestFor(name, { ...params, [ids.field]: piece }));
-}

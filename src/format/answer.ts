@@ -1,7 +1,10 @@
 // run_analysis's answer in both channels: a headline, records as a compact table, scalars as lines, the
 // program's log apart with its own bound; over the budget, whole rows are cut and both channels say so.
+
+import { grouped } from '../untrusted/numbers.js';
+import { clean } from '../untrusted/text.js';
 import { fitRows, type Rendered } from './result.js';
-import { clean, grouped, namedNum, num, plural, table } from './text.js';
+import { namedNum, num, plural, table } from './text.js';
 
 export interface Answer {
   /** What the program returned (a JSON copy). */

@@ -1,6 +1,9 @@
 // Pieces shared by the batch results: per-item errors, accounting for every requested id, counts.
 
 import type { FailureGroup } from '../report/view-types.js';
+import { numberOf } from '../untrusted/numbers.js';
+import { messageOf } from '../untrusted/reader.js';
+import { clean, cleanDeep, quote } from '../untrusted/text.js';
 import {
   COMPUTED,
   describeObject,
@@ -10,8 +13,7 @@ import {
   SERIES_LEGEND,
 } from './generic.js';
 import { fitRows, type Rendered, result } from './result.js';
-import { messageOf, numberOf } from './shape.js';
-import { clean, cleanDeep, num, quote, shortener } from './text.js';
+import { num, shortener } from './text.js';
 
 export interface ItemError {
   id: string;

@@ -1,8 +1,10 @@
 // Botting analysis results (document: "Botting analysis result"), shared by analyze_botting and investigate_botting.
 
 import type { LevelEntry } from '../report/view-types.js';
+import { exact } from '../untrusted/numbers.js';
+import { clean, dict, quote } from '../untrusted/text.js';
 import { accountFor, asArray, asRecord, type ItemError, NO_MATCH, NO_RESULT, NOT_FOUND } from './batch.js';
-import { clean, dict, exact, num, quote } from './text.js';
+import { num } from './text.js';
 
 export interface Finding {
   mintId: string;

@@ -1,6 +1,7 @@
+import { CONFIGURATION_CODES } from '../api/breaker.js';
 import { ApiError, upstreamWords } from '../api/errors.js';
 import { ENV } from '../config.js';
-import { quote } from './text.js';
+import { quote } from '../untrusted/text.js';
 
 /** A short machine-readable last line, e.g. `[error: rate_limited · retryable · retry_after_s=12]`. */
 export function errorTag(kind: string, retryable: boolean, extra?: string): string {
@@ -70,7 +71,7 @@ export function describeError(error: unknown): string {
       );
     case 'network':
       // A name that does not resolve is the configuration's fault, not an outage of the service.
-      if (isConfigurationCode(error.message) && !demo)
+      if (CONFIGURATION_CODES.has(error.message) && !demo)
         return lines(
           `The service's host name does not resolve (${error.message}): a configuration problem, not an outage.`,
           `Check ${ENV.baseUrl} (the host name in it), and the DNS of the machine the server runs on.`,
@@ -146,8 +147,6 @@ export function unknownIdsHint(
       : `${unknown} of the ${requested} ids sent ${unknown === 1 ? 'was' : 'were'} not found with ${where}`;
   return `${how} (no other chain or platform was asked); they may be another platform's or chain's tokens: try ${tries.join(', or ')}.`;
 }
-
-const isConfigurationCode = (code: string) => ['ENOTFOUND', 'EAI_NONAME', 'EAI_FAIL'].includes(code);
 
 /** A connection failure's code in words, with where to look. */
 export function connectionProblem(code: string | undefined, demo = false): string {

@@ -8,9 +8,10 @@ import {
   idOf as shapeIdOf,
 } from '../untrusted/reader.js';
 import { KEY_TIME } from '../untrusted/series.js';
+import { clean, cleanDeep, dict, quote } from '../untrusted/text.js';
 import { asTime, isoTime } from '../untrusted/times.js';
 import { numericStats } from './aggregate.js';
-import { approx, clean, cleanDeep, dict, namedNum, num, plural, quote, sparkline } from './text.js';
+import { approx, namedNum, num, plural, sparkline } from './text.js';
 
 export interface SeriesSummary {
   count: number;
@@ -51,7 +52,7 @@ const MAX_DEPTH = 3;
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
-/** The identifier an element of a batch answer is known by (src/format/shape.ts `idOf`). */
+/** The identifier an element of a batch answer is known by (src/untrusted/reader.ts `idOf`). */
 export const idOf = shapeIdOf;
 
 /** The exact difference b - a of two numbers as the upstream wrote them (1316.6 - 1316.5 is 0.1). */

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { grouped } from '../untrusted/numbers.js';
 import { jsonTable } from './columns.js';
-import { grouped } from './text.js';
 
 /** What a tool renders: the headline, the text channel, and the structured channel (summary added later). */
 export interface Rendered {

@@ -1,7 +1,8 @@
 // Viewers and creator fees over every token asked, and each level's share of them (investigate_botting):
 // what an analyst asks ("what share of viewers do the flagged tokens account for") without adding rows.
+
+import { decimalSum } from '../untrusted/numbers.js';
 import type { Finding, TokenFees } from './botting.js';
-import { decimalSum } from './decimal.js';
 import { coin, label, money, num, pct } from './text.js';
 
 /** The groups of tokens asked that shares are given for: each level, then not covered, then failed. */

@@ -1,6 +1,8 @@
 // The streamer core record (document: "Streamer core record"): its columns, each declared once.
+
+import { quote } from '../untrusted/text.js';
 import type { Field } from './columns.js';
-import { label, num, quote } from './text.js';
+import { label, num } from './text.js';
 
 export interface StreamerRecord {
   mintId: string;

@@ -1,13 +1,9 @@
 // Text primitives shared by every result: numbers, tables, sparklines, id columns. Cleaning and reading
-// upstream values is src/untrusted/'s (re-exported here for the files that import them from this path).
+// upstream values is src/untrusted/'s.
 import { NAMES } from '../untrusted/names.js';
 import { grouped, groupedText, numberOf, plainDecimal } from '../untrusted/numbers.js';
 import { clean } from '../untrusted/text.js';
 import { asTime, isoTime, utcIso } from '../untrusted/times.js';
-
-export { exact, grouped } from '../untrusted/numbers.js';
-export { clean, cleanDeep, dict, fold, literal, looksBinary, quote, readerView } from '../untrusted/text.js';
-export { utcIso } from '../untrusted/times.js';
 
 /**
  * A number for reading, exactly as the upstream sent it: integers grouped (1,234,567), other numbers with

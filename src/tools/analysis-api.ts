@@ -3,7 +3,8 @@
 // merged, cleaned and key-redacted. The program reaches the host only through here.
 import type { ApiRequest } from '../api/client.js';
 import { describeError } from '../format/errors.js';
-import { cleanDeep } from '../format/text.js';
+import { NAMES } from '../untrusted/names.js';
+import { cleanDeep } from '../untrusted/text.js';
 import { API_MAX_IDS } from './run-analysis.js';
 import type { CallContext, Tool } from './tool.js';
 
@@ -137,7 +138,7 @@ function merge(a: unknown, b: unknown, key: string, parent?: [unknown, unknown],
   }
   if (typeof a === 'number' && typeof b === 'number') {
     if (key === 'totalPages') return Math.max(a, b);
-    if (/^average/i.test(key) && parent) {
+    if (NAMES.average(key) && parent) {
       const [wa, wb] = parent.map((p) =>
         isRecord(p) && typeof p.successful === 'number' ? p.successful : 1,
       );

@@ -12,7 +12,8 @@ import {
 } from '../format/botting.js';
 import { describeObject } from '../format/generic.js';
 import { fitRows, result } from '../format/result.js';
-import { cleanDeep, num, quote, table } from '../format/text.js';
+import { num, table } from '../format/text.js';
+import { cleanDeep, quote } from '../untrusted/text.js';
 import { batchOutput, failureGroups } from './batch-output.js';
 import { type BottingFigures, bottingFigures, showBoard } from './botting/report.js';
 import { bottingRequest, type Investigation, runInvestigation } from './botting/run.js';

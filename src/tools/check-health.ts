@@ -2,8 +2,9 @@ import * as z from 'zod';
 import { requestFor } from '../api/endpoints.js';
 import { describeObject, NOTHING_MORE, nothingMore } from '../format/generic.js';
 import { result } from '../format/result.js';
-import { clean, cleanDeep, num, quote } from '../format/text.js';
+import { num } from '../format/text.js';
 import { NAMES } from '../untrusted/names.js';
+import { clean, cleanDeep, quote } from '../untrusted/text.js';
 import { defineTool } from './tool.js';
 
 // The document does not show /health's body: any field, at any depth, whose value reads as a state that is

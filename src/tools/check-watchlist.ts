@@ -6,10 +6,11 @@ import { asArray, asRecord } from '../format/batch.js';
 import { parseFindings } from '../format/botting.js';
 import { describeError, ToolFailure } from '../format/errors.js';
 import { fitRows, type Rendered, result } from '../format/result.js';
-import { clean, num, plural, quote, shortener, table } from '../format/text.js';
+import { num, plural, shortener, table } from '../format/text.js';
 import type { Logger } from '../log.js';
 import type { History } from '../store/index.js';
 import type { Store, TokenState } from '../store/types.js';
+import { clean, quote } from '../untrusted/text.js';
 // The investigation itself: the one seam to repoint when investigate_botting exports its runner.
 import { investigateBotting } from './investigate-botting.js';
 import type { CallContext, RenderContext } from './tool.js';

@@ -11,8 +11,9 @@ import {
   seriesLine,
 } from '../format/heatmap.js';
 import { once, result } from '../format/result.js';
-import { cleanDeep, num, plural } from '../format/text.js';
+import { num, plural } from '../format/text.js';
 import { numberOf } from '../untrusted/numbers.js';
+import { cleanDeep } from '../untrusted/text.js';
 import { heatmapGrids, VIEW_LIMITS } from '../view-data.js';
 import { SCOPES } from './shared.js';
 import { defineTool } from './tool.js';

@@ -3,7 +3,8 @@ import { requestFor } from '../api/endpoints.js';
 import { asRecord } from '../format/batch.js';
 import { describeObject, NOTHING_MORE, nothingMore } from '../format/generic.js';
 import { result } from '../format/result.js';
-import { clean, cleanDeep, num } from '../format/text.js';
+import { num } from '../format/text.js';
+import { clean, cleanDeep } from '../untrusted/text.js';
 import { SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 

@@ -5,18 +5,9 @@ import { accountFor, asArray, asRecord, failures, noteLines } from '../format/ba
 import { type Field, jsonObjects, textTable } from '../format/columns.js';
 import { extraLine, NOTHING_MORE } from '../format/generic.js';
 import { fitRows, result } from '../format/result.js';
-import {
-  clean,
-  cleanDeep,
-  coin,
-  decimalText,
-  exact,
-  idColumn,
-  label,
-  money,
-  plural,
-} from '../format/text.js';
-import { decimalSum } from '../untrusted/numbers.js';
+import { coin, decimalText, idColumn, label, money, plural } from '../format/text.js';
+import { decimalSum, exact } from '../untrusted/numbers.js';
+import { clean, cleanDeep } from '../untrusted/text.js';
 import { failureGroups, idsShortened } from './batch-output.js';
 import { idsOf } from './shared.js';
 import { defineTool } from './tool.js';

@@ -4,7 +4,8 @@ import { asRecord } from '../format/batch.js';
 import { describeObject, NOTHING_MORE } from '../format/generic.js';
 import { result } from '../format/result.js';
 import { liveText, type StreamerRecord } from '../format/streamer.js';
-import { clean, cleanDeep, num, quote } from '../format/text.js';
+import { num } from '../format/text.js';
+import { clean, cleanDeep, quote } from '../untrusted/text.js';
 import { bottingHint, mintId, PLATFORM_CHAIN, SCOPES, scopeHint } from './shared.js';
 import { defineTool } from './tool.js';
 

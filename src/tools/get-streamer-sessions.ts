@@ -4,7 +4,10 @@ import { numericStats } from '../format/aggregate.js';
 import { asArray, asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
 import { fitRows, result, tabular } from '../format/result.js';
-import { approx, clean, exact, num, plural, table, utcIso, utcMinute } from '../format/text.js';
+import { approx, num, plural, table, utcMinute } from '../format/text.js';
+import { exact } from '../untrusted/numbers.js';
+import { clean } from '../untrusted/text.js';
+import { utcIso } from '../untrusted/times.js';
 import { bounded, mintId, otherPairs, page, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 

@@ -12,8 +12,9 @@ import {
 import { asArray, asRecord } from '../format/batch.js';
 import { parseFindings } from '../format/botting.js';
 import { result } from '../format/result.js';
-import { clean, plural } from '../format/text.js';
+import { plural } from '../format/text.js';
 import type { EvidenceData } from '../report/view-types.js';
+import { clean } from '../untrusted/text.js';
 import { seriesData, sessionsData, VIEW_LIMITS } from '../view-data.js';
 import { durationUnit } from './get-streamer-sessions.js';
 import { mintId, SCOPES } from './shared.js';

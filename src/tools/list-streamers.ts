@@ -5,18 +5,9 @@ import { jsonTable, textTable } from '../format/columns.js';
 import { extraLine } from '../format/generic.js';
 import { fitRows, result } from '../format/result.js';
 import { type StreamerRecord, streamerFields } from '../format/streamer.js';
-import {
-  clean,
-  cleanDeep,
-  decimalText,
-  exact,
-  idColumn,
-  num,
-  plural,
-  shortener,
-  shortId,
-} from '../format/text.js';
-import { decimalSum, numberOf } from '../untrusted/numbers.js';
+import { decimalText, idColumn, num, plural, shortener, shortId } from '../format/text.js';
+import { decimalSum, exact, numberOf } from '../untrusted/numbers.js';
+import { clean, cleanDeep } from '../untrusted/text.js';
 import { idsShortened } from './batch-output.js';
 import { bounded, idsOf, otherChainHint, page, SCOPES } from './shared.js';
 

@@ -4,7 +4,9 @@ import * as z from 'zod';
 import { GLOBALS, type RunOutcome, runAnalysis } from '../analysis/index.js';
 import { DEFAULTS, ENV } from '../config.js';
 import { errorTag, ToolFailure } from '../format/errors.js';
-import { clean, grouped, plural } from '../format/text.js';
+import { plural } from '../format/text.js';
+import { grouped } from '../untrusted/numbers.js';
+import { clean } from '../untrusted/text.js';
 import type { ApiUsage } from './analysis-api.js';
 import { type CallContext, defineTool, type Tool } from './tool.js';
 

@@ -6,8 +6,9 @@ import type { ApiRequest } from '../api/client.js';
 import { batches } from '../api/endpoints.js';
 import { errorTag } from '../format/errors.js';
 import type { Rendered } from '../format/result.js';
-import { literal, plural } from '../format/text.js';
+import { plural } from '../format/text.js';
 import type { HistoryCall } from '../store/index.js';
+import { literal } from '../untrusted/text.js';
 import { prebuiltEntry } from './entries.js';
 import {
   type Chain,

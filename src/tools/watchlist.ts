@@ -2,8 +2,9 @@
 import * as z from 'zod';
 import { errorTag, ToolFailure } from '../format/errors.js';
 import { result } from '../format/result.js';
-import { plural, quote, table } from '../format/text.js';
+import { plural, table } from '../format/text.js';
 import { MAX_WATCHLIST_IDS, MAX_WATCHLISTS, type Store, type Watchlist } from '../store/types.js';
+import { quote } from '../untrusted/text.js';
 import { idList } from './shared.js';
 import { type CallContext, defineTool } from './tool.js';
 

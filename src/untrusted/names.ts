@@ -18,6 +18,8 @@ export const NAMES = {
   year: (name: string) => /(^|[_\-. ])year$|[a-z0-9]Year$|^year$/i.test(name),
   /** An audience (the field a viewer curve draws; the document names none). */
   audience: (name: string) => /view|watch|audience|spectat|concurrent|ccu/i.test(name),
+  /** A cell of an "a-b" keyed grid (`"0-13"`: day 0, hour 13 in a heatmap; the keys' meaning is not stated). */
+  cell: (name: string) => /^-?\d+-(-?\d+)$/.test(name),
   /** A mean the upstream computed (`averageViewers`): merged by weight, never summed. */
   average: (name: string) => /^average/i.test(name),
   /** Says yes or no to being ok: a `false` under one of these is a state that is not ok (/health). */
@@ -31,8 +33,3 @@ export const NAMES = {
   /** The names a message may have, tried first (then any string, breadth first). */
   message: ['error', 'message', 'msg', 'detail', 'reason', 'title', 'description'] as readonly string[],
 } as const;
-
-/** Whether a field's name reads as a point in time. */
-export const timeNamed = NAMES.time;
-/** Whether a field's name reads as a year. */
-export const yearNamed = NAMES.year;

@@ -62,9 +62,6 @@ export function plainDecimal(value: number): string {
   return text.includes('e') ? decimalSum([value]) : text;
 }
 
-/** Decimal text read back as a number for JSON (exact whenever it has at most 15 significant digits). */
-export const decimalNumber = (text: string): number => Number(text);
-
 /** Decimal text as the upstream may send a number: "772", "-1316.5", "1250000.50" (no exponent, no sign +). */
 const DECIMAL = /^-?(0|[1-9]\d*)(\.\d+)?$/;
 

@@ -3,9 +3,9 @@
 // stay data; a pathological body is an invalid response, never an internal error.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { APPS_CAPABILITIES } from '../../scripts/host/harness.js';
-import { fold } from '../../src/format/text.js';
 import { createLogger } from '../../src/log.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
+import { fold } from '../../src/untrusted/text.js';
 import { call, connect, DIALECT, type Harness, ids, sc } from '../helpers.js';
 
 // A realistic key, with a slash so that JSON may escape it as `\/`.

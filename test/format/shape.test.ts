@@ -1,4 +1,4 @@
-// One reading of undocumented shapes (src/format/shape.ts): the text channel, structuredContent and the
+// One reading of undocumented shapes (src/untrusted/): the text channel, structuredContent and the
 // views' data read the same points whatever the upstream names them.
 import { describe, expect, it } from 'vitest';
 import { renderGenericBatch } from '../../src/format/batch.js';

@@ -3,24 +3,21 @@ import { dailySeries, gridLines, hourlyGrid } from '../../src/format/heatmap.js'
 import {
   abbrev,
   approx,
-  clean,
   coin,
   decimalText,
-  grouped,
   idColumn,
   label,
-  literal,
   money,
   num,
   pct,
-  quote,
   shortId,
   sparkline,
   table,
-  utcIso,
   utcMinute,
 } from '../../src/format/text.js';
-import { decimalSum } from '../../src/untrusted/numbers.js';
+import { decimalSum, grouped } from '../../src/untrusted/numbers.js';
+import { clean, literal, quote } from '../../src/untrusted/text.js';
+import { utcIso } from '../../src/untrusted/times.js';
 
 describe('clean', () => {
   it('removes controls, ANSI, invisible and direction characters, folds breaks', () => {

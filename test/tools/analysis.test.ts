@@ -3,11 +3,11 @@
 // each limit ends a run with its own error; runs share nothing and see nothing of the host; the key never
 // reaches the program; cancellation stops the requests; errors carry the program's own line numbers.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { decimalSum } from '../../src/format/decimal.js';
 import { EXAMPLES } from '../../src/reference.js';
 import type { SimSession } from '../../src/simulator/data.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { NOT_COVERED } from '../../src/tools/coverage.js';
+import { decimalSum } from '../../src/untrusted/numbers.js';
 import { call, connect, type Harness, ids, SIM_KEY, sc, startSim } from '../helpers.js';
 
 let sim: Simulator;

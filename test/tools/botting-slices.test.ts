@@ -2,9 +2,9 @@
 // lists computed here from its data; the short per-caller cache proven by the simulator's request log;
 // and platform_c tokens on chain_b named next to their result by both botting tools.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { decimalSum } from '../../src/format/decimal.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { INVESTIGATION_TTL_MS, recall, remember } from '../../src/tools/investigation-cache.js';
+import { decimalSum } from '../../src/untrusted/numbers.js';
 import { call, connect, failedOf, type Harness, ids, sc, startSim } from '../helpers.js';
 
 let sim: Simulator;

@@ -5,10 +5,10 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ApiRequest } from '../../src/api/client.js';
-import { literal } from '../../src/format/text.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { TOOLS } from '../../src/tools/index.js';
 import type { PreparedCall } from '../../src/tools/tool.js';
+import { literal } from '../../src/untrusted/text.js';
 import { call, FIRST_CHANNEL, type Harness, useSimulator } from '../helpers.js';
 import { LIMITS, type Param } from './limits.js';
 

@@ -3,7 +3,9 @@
 import type { Finding, TokenFees } from '../../format/botting.js';
 import { reasonsText } from '../../format/botting.js';
 import { liveText, type StreamerRecord } from '../../format/streamer.js';
-import { abbrev, clean, coin, exact, label, money, num, quote } from '../../format/text.js';
+import { abbrev, coin, label, money, num } from '../../format/text.js';
+import { exact } from '../../untrusted/numbers.js';
+import { clean, quote } from '../../untrusted/text.js';
 import { NOT_COVERED_CELL } from '../coverage.js';
 
 type Fees = TokenFees;

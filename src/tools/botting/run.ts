@@ -15,7 +15,9 @@ import {
 } from '../../format/botting.js';
 import { describeError } from '../../format/errors.js';
 import type { StreamerRecord } from '../../format/streamer.js';
-import { clean, exact, plural } from '../../format/text.js';
+import { plural } from '../../format/text.js';
+import { exact } from '../../untrusted/numbers.js';
+import { clean } from '../../untrusted/text.js';
 import { type Coverage, coverageApplies, LOOKUP_BATCH, splitCoverage, streamerLookup } from '../coverage.js';
 import type { CallContext } from '../tool.js';
 
