@@ -11,8 +11,8 @@ import { BENCH } from './config.js';
 import { instructionCounts, instructionRows } from './instructions.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const entry = process.argv[2] ?? join(root, 'dist/server/index.js');
-const out = process.argv[3];
+const entry = process.argv[2] || join(root, 'dist/server/index.js');
+const out = process.argv[3] || undefined;
 const counts = await instructionCounts({
   node: process.execPath,
   entry,
