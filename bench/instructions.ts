@@ -5,8 +5,9 @@
 // Every server runs under `valgrind --tool=callgrind` on the given Node; this process drives it over stdio
 // with raw JSON-RPC lines (a 2025 `initialize`, as most clients send today) and counts nothing itself. The
 // upstream is the simulator in a process of its own (bench/upstream.ts), never counted.
-//   - cold start: spawn to the `tools/list` answer, then the end of stdin (the exit is counted; it is the
-//     same few instructions for every server). Floors: `node -e 0` and a bare SDK v2 server bundled as ours
+//   - cold start: spawn to the `tools/list` answer: the driver then ends the process with SIGUSR2 (handled
+//     by neither Node nor the servers; valgrind still writes the counts), so neither the exit nor a timer
+//     that fires during it is counted. `node -e 0` runs to its own exit. Floors: `node -e 0` and a bare SDK v2 server bundled as ours
 //     is (bench/bare-start.ts: the same esbuild settings, the same compile cache).
 //   - per call: get_streamer_core, by difference: a run of W calls and a run of W + N calls, each from spawn
 //     to exit; (second − first) / N is what one call costs once the first W have warmed the JIT. Floor: the
@@ -55,6 +56,7 @@ async function counted(
   env: Record<string, string>,
   drive?: (rpc: Rpc) => Promise<void>,
   underValgrind = true,
+  stopAtAnswer = false,
 ): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-callgrind-'));
   const out = join(dir, 'callgrind.out');
@@ -83,7 +85,12 @@ async function counted(
       const rpc = new Rpc(child, child.pid as number);
       await drive(rpc);
     }
-    child.stdin?.end();
+    // Cold start ends at the last answer: SIGUSR2, which neither Node nor the servers handle, ends the
+    // process at once and valgrind still writes its counts. Ending stdin instead would count the exit and
+    // whatever timers fire during it (our preload, 250 ms of wall time later, which a callgrind-slowed exit
+    // on a loaded machine outlasts).
+    if (stopAtAnswer) child.kill('SIGUSR2');
+    else child.stdin?.end();
     const code = await exited;
     if (!underValgrind) return 0;
     const text = readFileSync(out, 'utf8');
@@ -196,8 +203,8 @@ export async function instructionCounts(o: InstructionOptions) {
     const cold = { nodeE0: [] as number[], bare: [] as number[], ours: [] as number[] };
     for (let i = 0; i < o.coldRuns; i++) {
       cold.nodeE0.push(await counted(o.node, ['-e', '0'], {}));
-      cold.bare.push(await counted(o.node, bare.args, bare.env, (rpc) => rpc.handshake()));
-      cold.ours.push(await counted(o.node, ours.args, ours.env, (rpc) => rpc.handshake()));
+      cold.bare.push(await counted(o.node, bare.args, bare.env, (rpc) => rpc.handshake(), true, true));
+      cold.ours.push(await counted(o.node, ours.args, ours.env, (rpc) => rpc.handshake(), true, true));
     }
 
     log(`instructions: cold start ${JSON.stringify(cold)}`);
@@ -238,7 +245,7 @@ export async function instructionCounts(o: InstructionOptions) {
     return {
       node: o.node,
       method:
-        'valgrind --tool=callgrind, all threads; 2025 initialize over stdio; cold start: spawn to the tools/list answer and exit (median); per call and first call: by difference of two runs',
+        'valgrind --tool=callgrind, all threads; 2025 initialize over stdio; cold start: spawn to the tools/list answer, then SIGUSR2 (median); per call and first call: by difference of two runs',
       coldStart: {
         runs: o.coldRuns,
         nodeE0: m(cold.nodeE0),

@@ -28,7 +28,27 @@ export const FIGURES: Record<string, (root: string) => string> = {
     const engines = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines?.node ?? '';
     return /(\d+(?:\.\d+)*)/.exec(engines)?.[1] ?? engines;
   },
+  // Instruction ratios against their floors, as bench/count.ts counted them (bench/instructions-results.json).
+  ...instructionFigures(),
 };
+
+/** `instructions-{before,after}-{cold,call,first}`: a ratio from the recorded counts, or `not counted`. */
+function instructionFigures(): Record<string, (root: string) => string> {
+  const out: Record<string, (root: string) => string> = {};
+  const parts = {
+    cold: ['coldStart', 'xBareServer'],
+    call: ['perCall', 'xBareTool'],
+    first: ['firstCall', 'xBareTool'],
+  };
+  for (const side of ['before', 'after'])
+    for (const [short, [section = '', field = '']] of Object.entries(parts))
+      out[`instructions-${side}-${short}`] = (root) => {
+        const counts = JSON.parse(readFileSync(join(root, 'bench/instructions-results.json'), 'utf8'));
+        const x = counts[side]?.[section]?.[field];
+        return typeof x === 'number' ? `${x}x` : 'not counted';
+      };
+  return out;
+}
 
 export const FIGURE = /<!-- fig:([\w-]+) -->([\s\S]*?)<!-- \/fig -->/g;
 

@@ -1,8 +1,9 @@
 // What the assistant is told about the server: the initialize instructions and the reference resource.
 // The resource is generated from the tool table, so its limits cannot drift from the schemas.
-import { ENDPOINTS } from './api/endpoints.js';
-import { PLATFORM_CHAIN } from './tools/shared.js';
-import { describeAllowed, type Tool } from './tools/tool.js';
+// Loaded before the handshake (the initialize instructions): nothing here may load the tools' zod schemas.
+import { ENDPOINTS, PLATFORM_CHAIN } from './api/endpoints.js';
+import { describeAllowed } from './tools/allowed.js';
+import type { Tool } from './tools/tool.js';
 
 export const REFERENCE_URI = 'streamer-analytics://reference';
 

@@ -4,11 +4,19 @@ import { setMaxListeners } from 'node:events';
 import * as z from 'zod';
 import type { ApiRequest } from '../api/client.js';
 import { batches } from '../api/endpoints.js';
-import { errorTag } from '../format/errors.js';
 import type { Rendered } from '../format/result.js';
-import { plural } from '../format/text.js';
 import type { HistoryCall } from '../store/index.js';
-import { literal } from '../untrusted/text.js';
+import type { JsonProp } from './allowed.js';
+import {
+  argumentError,
+  dedupe,
+  duplicatesNote,
+  hasForeignPrototype,
+  invalid,
+  jsonSchema,
+  normalize,
+  PROTO_ISSUE,
+} from './arguments.js';
 import { prebuiltEntry } from './entries.js';
 import {
   type Chain,
@@ -289,195 +297,4 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
   };
 }
 
-/** What the transports rename an argument named `__proto__` to (src/transports/proto.ts). */
-export const PROTO_ARGUMENT = '__proto__\u0000';
-
-/** Arguments whose prototype is neither Object's nor none: a `__proto__` key was applied, not kept. */
-const hasForeignPrototype = (raw: unknown) =>
-  typeof raw === 'object' &&
-  raw !== null &&
-  !Array.isArray(raw) &&
-  ![Object.prototype, null].includes(Object.getPrototypeOf(raw));
-const PROTO_ISSUE = {
-  code: 'unrecognized_keys',
-  keys: ['__proto__'],
-  path: [],
-  message: '',
-} as z.core.$ZodIssue;
-
-const NUMERIC = /^-?\d+(\.\d+)?$/;
-
-/** Unknown parameters named in an argument error; the rest are counted. */
-const UNKNOWN_NAMED = 5;
-
-/** zod's issue for unknown keys, with how many there were in all (`keys` holds the first few). */
-type UnknownKeys = z.core.$ZodIssue & { code: 'unrecognized_keys'; keys: string[]; total?: number };
-
-/**
- * Arguments as real clients send them, read the way they mean them: `null` for an optional parameter
- * means omitted (strict-mode clients send it); a number or boolean sent as a string ("25", "true") is
- * that number or boolean; ids lose surrounding whitespace. Keys the tool does not have are left out and
- * returned as one issue (the first few named, all counted); anything else is left for the schema to judge.
- */
-function normalize(raw: unknown, props: Record<string, JsonProp>): { given: unknown; unknown?: UnknownKeys } {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { given: raw };
-  const out: Record<string, unknown> = {};
-  const keys: string[] = [];
-  let total = 0;
-  for (const key of Object.keys(raw)) {
-    if (!Object.hasOwn(props, key)) {
-      if (total++ < UNKNOWN_NAMED) keys.push(key);
-      continue;
-    }
-    const value = (raw as Record<string, unknown>)[key];
-    // null means omitted for a parameter the tool has.
-    if (value === null) continue;
-    const prop = props[key];
-    const type = prop?.type;
-    let v = value;
-    if (typeof v === 'string' && (type === 'integer' || type === 'number') && NUMERIC.test(v.trim()))
-      v = Number(v);
-    else if (typeof v === 'string' && type === 'boolean' && /^(true|false)$/.test(v.trim()))
-      v = v.trim() === 'true';
-    else if (typeof v === 'string' && prop?.minLength !== undefined) v = v.trim();
-    else if (Array.isArray(v) && type === 'array') v = v.map((x) => (typeof x === 'string' ? x.trim() : x));
-    out[key] = v;
-  }
-  if (!total) return { given: out };
-  return {
-    given: out,
-    unknown: { code: 'unrecognized_keys', keys, total, path: [], message: '' } as UnknownKeys,
-  };
-}
-
-/** Keeps the first occurrence of each id in `args[key]`; returns the ids that were repeated. */
-function dedupe(args: unknown, key: string): string[] {
-  const ids = (args as Record<string, unknown> | null)?.[key];
-  if (!Array.isArray(ids)) return [];
-  // One pass with sets: a caller may send thousands of copies of one id.
-  const unique = new Set<unknown>();
-  const repeated = new Set<unknown>();
-  for (const id of ids) (unique.has(id) ? repeated : unique).add(id);
-  if (repeated.size === 0) return [];
-  (args as Record<string, unknown>)[key] = [...unique];
-  return [...repeated].map(String);
-}
-
-const DUPLICATES_SHOWN = 25;
-
-/** The note on repeated ids, in both channels, with the characters it costs either channel at most. */
-function duplicatesNote(all: string[]) {
-  const duplicates = all.slice(0, DUPLICATES_SHOWN);
-  const more = all.length - duplicates.length;
-  if (more > 0) duplicates.push(`and ${more} more`);
-  const line = `Duplicate ids sent once: ${duplicates.join(', ')}`;
-  return {
-    cost: Math.max(line.length + 1, JSON.stringify({ duplicates }).length),
-    add(r: Rendered): Rendered {
-      const [headline, ...rest] = r.text.split('\n');
-      return {
-        ...r,
-        text: [headline, line, ...rest].join('\n'),
-        structured: { ...r.structured, duplicates },
-      };
-    },
-  };
-}
-
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output') {
-  const json = z.toJSONSchema(schema, { target: 'draft-7', io }) as Record<string, unknown>;
-  delete json.$schema;
-  return JSON.parse(JSON.stringify(json), compact) as ToolListEntry['inputSchema'];
-}
-
-/**
- * zod's `.int()` states ±(2^53 - 1) as bounds; the document states no such limit, so they are left out.
- * A loose object's `"properties":{},"additionalProperties":{}` says what `{"type":"object"}` already does.
- */
-function compact(key: string, value: unknown) {
-  if ((key === 'minimum' || key === 'maximum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER)
-    return undefined;
-  const node = value as { properties?: object; additionalProperties?: unknown } | null;
-  if (isEmpty(node?.properties) && isEmpty(node?.additionalProperties)) {
-    const { properties: _, additionalProperties: __, ...rest } = node as Record<string, unknown>;
-    return rest;
-  }
-  return value;
-}
-
-const isEmpty = (v: unknown) => typeof v === 'object' && v !== null && Object.keys(v).length === 0;
-
-type JsonProp = Record<string, unknown> & { items?: JsonProp };
-
-/** The allowed values of one parameter, in words, from its JSON Schema. */
-export function describeAllowed(prop: JsonProp | undefined): string {
-  if (!prop) return 'no such parameter';
-  const range = (min: unknown, max: unknown, unit = '') =>
-    min !== undefined && max !== undefined
-      ? `${min} to ${max}${unit}`
-      : min !== undefined
-        ? `at least ${min}${unit}`
-        : max !== undefined
-          ? `at most ${max}${unit}`
-          : '';
-  let text: string;
-  if (Array.isArray(prop.enum)) text = `one of ${prop.enum.join(', ')}`;
-  else if (prop.type === 'array')
-    text = `a list of ${range(prop.minItems, prop.maxItems)} items, each ${describeAllowed(prop.items)}`;
-  else if (prop.type === 'string')
-    text = `a string of ${range(prop.minLength, prop.maxLength, ' characters')}`;
-  else if (prop.type === 'integer' || prop.type === 'number')
-    text =
-      `${prop.type === 'integer' ? 'a whole number' : 'a number'} ${range(prop.minimum, prop.maximum)}`.trim();
-  else text = String(prop.type ?? 'any value');
-  return prop.default !== undefined ? `${text} (default ${prop.default})` : text;
-}
-
-function received(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (typeof value === 'string')
-    return value.length > 48
-      ? `a ${value.length}-character string`
-      : `${literal(value)} (${plural(value.length, 'character')})`;
-  if (Array.isArray(value)) return `a list of ${value.length}`;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return value === null ? 'null' : typeof value;
-}
-
-function argumentError(
-  name: string,
-  issues: z.core.$ZodIssue[],
-  raw: unknown,
-  schema: ToolListEntry['inputSchema'],
-) {
-  const props = (schema.properties ?? {}) as Record<string, JsonProp>;
-  const lines = issues.slice(0, 8).map((issue) => {
-    if (issue.code === 'unrecognized_keys') {
-      // Named as far as a reader needs (the first few, each cut), whatever the caller sent.
-      const named = issue.keys.slice(0, UNKNOWN_NAMED);
-      const more = ((issue as UnknownKeys).total ?? issue.keys.length) - named.length;
-      const keys = named.map((k) => literal(k === PROTO_ARGUMENT ? '__proto__' : k, 40));
-      if (more > 0) keys.push(`and ${more.toLocaleString('en-US')} more`);
-      return `- unknown parameter ${keys.join(', ')}; parameters are: ${Object.keys(props).join(', ')}`;
-    }
-    const [key, index] = issue.path;
-    const label = index === undefined ? String(key) : `${String(key)}[${String(index)}]`;
-    let value: unknown = raw;
-    for (const step of issue.path)
-      value = (value as Record<PropertyKey, unknown> | undefined)?.[step as PropertyKey];
-    const prop = props[String(key)];
-    const allowed = index === undefined ? describeAllowed(prop) : describeAllowed(prop?.items);
-    const what = value === undefined && index === undefined ? 'is required' : `got ${received(value)}`;
-    return `- ${label}: ${what}; allowed: ${allowed}`;
-  });
-  if (issues.length > 8) lines.push(`- and ${issues.length - 8} more`);
-  // A nested value can fail one rule in several ways (zod reports each); the caller needs it said once.
-  return invalid(name, [...new Set(lines)]);
-}
-
-/** The one shape of an argument error: what was wrong, then the machine-readable tag. */
-function invalid(name: string, lines: string[]): string {
-  const head = `Invalid arguments for ${name} (nothing was sent):`;
-  const body = lines.length === 1 && !lines[0]?.startsWith('- ') ? [`${head} ${lines[0]}`] : [head, ...lines];
-  return [...body, errorTag('invalid_arguments', false)].join('\n');
-}
+export { describeAllowed, PROTO_ARGUMENT } from './allowed.js';
