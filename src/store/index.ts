@@ -91,12 +91,15 @@ export type Use = <T>(
   fn: (store: Store, owner: string) => Promise<T>,
 ) => Promise<{ value: T } | { unavailable: string }>;
 
-/** One call's view of history: what it observed, written at its end in one transaction. */
+/** One call's view of history: what it observed, written in one transaction once its answer is sent. */
 export interface HistoryCall {
   use: Use;
   /** Keeps what one upstream answer says of tokens (written by `flush`). */
   observe(req: ApiRequest, body: Record<string, unknown>): void;
-  /** Writes what was observed; returns the line saying why history is unavailable, if it is. */
+  /**
+   * Queues what was observed for writing right after the answer is sent (reads and close wait for it);
+   * returns the line saying why history is unavailable, if it is (a failed write is said on the next answer).
+   */
   flush(): Promise<string | undefined>;
 }
 
@@ -152,6 +155,10 @@ export function openHistory(options: StoreOptions, demo = false): History {
   let opening: Promise<Store> | undefined;
   let failure: { at: number; reason: string } | undefined;
   let lastPrune = 0;
+  // Writes leave the answer's path: queued in order, begun once the answer is on its way (setImmediate runs
+  // after the transport's write), awaited by every read (a caller reads what it just fetched) and by close.
+  let writing: Promise<void> = Promise.resolve();
+  let writeFailure: string | undefined;
 
   const open = async (): Promise<Store> => {
     switch (location.kind) {
@@ -204,6 +211,7 @@ export function openHistory(options: StoreOptions, demo = false): History {
       let observedAny = false;
       const use: Use = async (fn) => {
         if (!key) return { unavailable: 'no API key is set, so there is no one to keep history for' };
+        await writing;
         const s = await store();
         if ('unavailable' in s) return s;
         try {
@@ -230,17 +238,30 @@ export function openHistory(options: StoreOptions, demo = false): History {
           if (!observedAny) return undefined;
           const rows = observed.splice(0);
           if (!rows.length && location.kind !== 'off') return undefined;
-          const outcome = await use(async (s, owner) => {
-            await s.record(owner, rows);
-            prune(s);
-          });
-          return 'unavailable' in outcome
-            ? `History unavailable, this answer was not kept: ${outcome.unavailable}.`
-            : undefined;
+          const line = (why: string) => `History unavailable, this answer was not kept: ${why}.`;
+          if (!key) return line('no API key is set, so there is no one to keep history for');
+          const s = await store();
+          if ('unavailable' in s) return line(s.unavailable);
+          const earlier = writeFailure;
+          writeFailure = undefined;
+          writing = writing
+            .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+            .then(async () => {
+              const owner = await s.owner(key);
+              await s.record(owner, rows);
+              prune(s);
+            })
+            .catch((error: unknown) => {
+              // Said on the next answer: this one has been sent.
+              writeFailure = whyUnavailable(error, location);
+            });
+          return earlier ? `History unavailable, an earlier answer was not kept: ${earlier}.` : undefined;
         },
       };
     },
     async close() {
+      // What was answered is written before the store closes.
+      await writing;
       const pending = opening;
       opening = undefined;
       if (pending) await pending.then((s) => s.close()).catch(() => {});
