@@ -2,17 +2,16 @@
 // a call sees of it. A store that is off, unwritable, corrupt or unreachable never fails a tool: the call
 // gets one line saying why history is unavailable, and the store is opened again on a later call.
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix, win32 } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ApiRequest } from '../api/client.js';
+import { type Config, ENV, envValue } from '../config.js';
 import { observationsOf } from './observe.js';
 import type { Observation, Store, StoreOptions } from './types.js';
 
 export type { StoreOptions } from './types.js';
 
-export const DATABASE_URL = 'STREAMER_ANALYTICS_DATABASE_URL';
-export const HISTORY_DAYS = 'STREAMER_ANALYTICS_HISTORY_DAYS';
-export const WATCH_INTERVAL = 'STREAMER_ANALYTICS_WATCH_INTERVAL_MINUTES';
+const DATABASE_URL = ENV.databaseUrl;
 /** Tests only: the scheduled re-check's interval in milliseconds, below the documented 15-minute floor. */
 export const WATCH_INTERVAL_MS_FOR_TESTS = 'STREAMER_ANALYTICS_INTERNAL_WATCH_INTERVAL_MS';
 
@@ -29,8 +28,12 @@ export type Location =
   | { kind: 'memory' };
 
 /** The platform's data folder: XDG on Linux, Application Support on macOS, LocalAppData on Windows. */
-export function dataFolder(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
-  const home = homedir();
+export function dataFolder(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home: string = homedir(),
+): string {
+  const join = platform === 'win32' ? win32.join : posix.join;
   const base =
     platform === 'darwin'
       ? join(home, 'Library', 'Application Support')
@@ -51,38 +54,20 @@ export function locate(url: string | undefined, demo = false): Location {
   return { kind: 'sqlite', path: value };
 }
 
-const unset = (v: string | undefined) =>
-  v === undefined || !v.trim() || /^\$\{user_config\.[^}]*\}$/.test(v.trim()) ? undefined : v.trim();
-
 /**
- * The history settings from the environment, with a line per invalid value (replaced by its default).
- * The configuration module may take these over; the store reads only StoreOptions.
+ * The store's options from the configuration (src/config.ts parses and checks the three variables), with
+ * the schedule's interval in milliseconds (tests may set it below the 15-minute floor).
  */
-export function storeOptions(env: NodeJS.ProcessEnv = process.env): {
-  options: StoreOptions & { watchIntervalMs: number };
-  problems: string[];
-} {
-  const problems: string[] = [];
-  const int = (name: string, min: number, max: number, fallback: number, zero = false) => {
-    const raw = unset(env[name]);
-    if (raw === undefined) return fallback;
-    const value = Number(raw);
-    if (Number.isInteger(value) && ((value >= min && value <= max) || (zero && value === 0))) return value;
-    problems.push(
-      `${name} must be a whole number from ${min} to ${max}${zero ? ', or 0' : ''}; using ${fallback}`,
-    );
-    return fallback;
-  };
-  const watchIntervalMinutes = int(WATCH_INTERVAL, 15, 10_080, 0, true);
-  const testMs = Number(unset(env[WATCH_INTERVAL_MS_FOR_TESTS]) ?? 0);
+export function storeOptions(
+  config: Pick<Config, 'databaseUrl' | 'historyDays' | 'watchIntervalMinutes'>,
+  env: NodeJS.ProcessEnv = process.env,
+): StoreOptions & { watchIntervalMs: number } {
+  const testMs = Number(envValue(env[WATCH_INTERVAL_MS_FOR_TESTS]) ?? 0);
   return {
-    options: {
-      url: unset(env[DATABASE_URL]),
-      historyDays: int(HISTORY_DAYS, 1, 3650, 400),
-      watchIntervalMinutes,
-      watchIntervalMs: testMs > 0 ? testMs : watchIntervalMinutes * 60_000,
-    },
-    problems,
+    url: config.databaseUrl,
+    historyDays: config.historyDays,
+    watchIntervalMinutes: config.watchIntervalMinutes,
+    watchIntervalMs: testMs > 0 ? testMs : config.watchIntervalMinutes * 60_000,
   };
 }
 
