@@ -298,6 +298,9 @@ describe('history faults and concurrency (SQLite)', () => {
       expect(o.isError).toBe(false);
       expect(o.text).not.toContain('History unavailable');
     }
+    // Each answer is written just after it is sent; a read of history waits for the writes queued before it.
+    for (const c of [one.client, two.client])
+      expect((await callOf(c, 'get_token_history', { mintIds: mints, days: 1 })).isError).toBe(false);
     const { DatabaseSync } = await import('node:sqlite');
     const file = new DatabaseSync(db.url, { readOnly: true });
     const row = file.prepare("SELECT COUNT(*) AS n FROM observations WHERE source = 'botting'").get() as {
