@@ -46,7 +46,6 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; statements: string[] }
         day BIGINT NOT NULL, level TEXT NOT NULL, n BIGINT NOT NULL, confidence DOUBLE PRECISION,
         score DOUBLE PRECISION, peak DOUBLE PRECISION, live INTEGER,
         PRIMARY KEY (owner, mint, chain, source, day, level))`,
-      'CREATE INDEX daily_by_day ON daily (day)',
       `INSERT INTO daily (${DAILY_COLUMNS}) ${dailyFrom('1 = 1')}`,
     ],
   },

@@ -132,7 +132,12 @@ const dailyValues = (owner: string, o: Observation): unknown[] => [
 ];
 const DAILY_CLEAR =
   'DELETE FROM daily WHERE owner = $1 AND mint = $2 AND chain = $3 AND source = $4 AND day = $5';
-const DAILY_REDO = `INSERT INTO daily (${DAILY_COLUMNS}) ${dailyFrom('owner = $1 AND mint = $2 AND chain = $3 AND source = $4 AND minute >= $6 AND minute < $7')}`;
+/** One day's roll-up made again from its observations: owner, mint, chain, source, first minute, end minute. */
+const DAILY_REDO = `INSERT INTO daily (${DAILY_COLUMNS}) ${dailyFrom('owner = $1 AND mint = $2 AND chain = $3 AND source = $4 AND minute >= $5 AND minute < $6')}`;
+const redoParams = (g: readonly unknown[]) => {
+  const day = Number(g[4]);
+  return [g[0], g[1], g[2], g[3], day * 1440, day * 1440 + 1440];
+};
 
 /** `$from, $from+1, ...` for a list parameter. */
 const list = (from: number, count: number) =>
@@ -202,22 +207,11 @@ export async function openSql(driver: Driver, kind: Store['kind'], where: string
             const dirty = new Map<string, readonly unknown[]>();
             for (const o of repeats.filter(rolled)) {
               const [mint, chain, source, day] = groupOf(o);
-              dirty.set(`${mint}\0${chain}\0${source}\0${day}`, [
-                owner,
-                mint,
-                chain,
-                source,
-                day,
-                day * 1440,
-                day * 1440 + 1440,
-              ]);
+              dirty.set(`${mint}\0${chain}\0${source}\0${day}`, [owner, mint, chain, source, day]);
             }
             const groups = [...dirty.values()];
-            runMany(
-              DAILY_CLEAR,
-              groups.map((g) => g.slice(0, 5)),
-            );
-            runMany(DAILY_REDO, groups);
+            runMany(DAILY_CLEAR, groups);
+            runMany(DAILY_REDO, groups.map(redoParams));
           }
           runMany(tokenSql, tokenRows);
         });
@@ -379,14 +373,24 @@ export async function openSql(driver: Driver, kind: Store['kind'], where: string
     async prune(before, limit) {
       const id = pg ? 'ctid' : 'rowid';
       const rows = await driver.query(
-        `DELETE FROM observations WHERE ${id} IN (SELECT ${id} FROM observations WHERE minute < $1 LIMIT $2) RETURNING 1 AS gone`,
+        `DELETE FROM observations WHERE ${id} IN (SELECT ${id} FROM observations WHERE minute < $1 LIMIT $2)
+         RETURNING owner, mint, chain, source, minute`,
         [before, limit],
       );
-      // Whole days older than the cut leave the roll-up too, as few at a time.
-      await driver.query(
-        `DELETE FROM daily WHERE ${id} IN (SELECT ${id} FROM daily WHERE day < $1 LIMIT $2)`,
-        [Math.floor(before / 1440), limit],
-      );
+      // The days those observations belonged to are rolled up again from what is left (none: no row).
+      const days = new Map<string, unknown[]>();
+      for (const r of rows) {
+        if (r.source !== 'botting' && r.source !== 'streamer') continue;
+        const g = [r.owner, r.mint, r.chain, r.source, Math.floor(Number(r.minute) / 1440)];
+        days.set(g.join('\0'), g);
+      }
+      if (days.size)
+        await driver.transaction(async (q) => {
+          for (const g of days.values()) {
+            await q(DAILY_CLEAR, g);
+            await q(DAILY_REDO, redoParams(g));
+          }
+        });
       return rows.length;
     },
     close: () => driver.close(),
