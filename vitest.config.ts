@@ -1,5 +1,11 @@
-import { availableParallelism } from 'node:os';
+import { mkdtempSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// Every test process (and every server it spawns with its environment) keeps its default history store in a
+// data folder made for this run, never in the real home's ~/.local/share (or LocalAppData).
+const DATA_HOME = mkdtempSync(join(tmpdir(), 'streamer-analytics-test-data-'));
 
 // The load tests (soak, shares, hostile callers, memory) measure a server under load against the clock: they
 // run alone, after the others, so that no other test file competes with them for the machine's two cores (a
@@ -41,6 +47,7 @@ export default defineConfig({
     // The JSON report is what .ci/run counts from; the default reporter is for people.
     reporters: ['default', ['json', { outputFile: '.vitest/report.json' }]],
     testTimeout: 20_000,
+    env: { XDG_DATA_HOME: DATA_HOME, LOCALAPPDATA: DATA_HOME },
     // Most of a test's time is spent waiting (on the simulator's latency, on a spawned server, on Chromium),
     // not computing: one file per core plus one keeps a 2-core machine busy, where vitest's default (one
     // worker per core, less one) runs the files one at a time.

@@ -40,7 +40,14 @@ export async function startHttpServer(
   const child = spawn(
     process.execPath,
     [options.entry ?? SERVER_ENTRY, '--http', '--port', '0', ...(options.args ?? [])],
-    { env: options.env ?? { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'ignore', 'pipe'] },
+    {
+      // The test run's own data folder (vitest.config.ts) goes along, so history never reaches the real home.
+      env: {
+        ...(process.env.XDG_DATA_HOME ? { XDG_DATA_HOME: process.env.XDG_DATA_HOME } : {}),
+        ...(options.env ?? { PATH: process.env.PATH ?? '' }),
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
   );
   running.add(child);
   child.once('exit', () => running.delete(child));

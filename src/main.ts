@@ -63,9 +63,8 @@ async function main(): Promise<number | undefined> {
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
   const client = createClient(config, logger);
   // History and watchlists: nothing is opened (or loaded) before the first tool call that uses them.
-  const stored = storeOptions();
-  for (const problem of stored.problems) logger.warn('configuration problem', { problem });
-  const history = openHistory(stored.options, demo);
+  const stored = storeOptions(config);
+  const history = openHistory(stored, demo);
   const setupPlace = setupPlaceOf();
   const cleanup = async () => {
     await client?.close();
@@ -73,7 +72,7 @@ async function main(): Promise<number | undefined> {
     await stopSimulator();
   };
   if (flags.http) {
-    const schedule = { history, intervalMs: stored.options.watchIntervalMs };
+    const schedule = { history, intervalMs: stored.watchIntervalMs };
     return serveOverHttp(config, logger, problems, client, cleanup, demo, schedule);
   }
   serveStdio(

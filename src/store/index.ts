@@ -2,17 +2,16 @@
 // a call sees of it. A store that is off, unwritable, corrupt or unreachable never fails a tool: the call
 // gets one line saying why history is unavailable, and the store is opened again on a later call.
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix, win32 } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ApiRequest } from '../api/client.js';
+import { type Config, ENV, envValue } from '../config.js';
 import { observationsOf } from './observe.js';
 import type { Observation, Store, StoreOptions } from './types.js';
 
 export type { StoreOptions } from './types.js';
 
-export const DATABASE_URL = 'STREAMER_ANALYTICS_DATABASE_URL';
-export const HISTORY_DAYS = 'STREAMER_ANALYTICS_HISTORY_DAYS';
-export const WATCH_INTERVAL = 'STREAMER_ANALYTICS_WATCH_INTERVAL_MINUTES';
+const DATABASE_URL = ENV.databaseUrl;
 /** Tests only: the scheduled re-check's interval in milliseconds, below the documented 15-minute floor. */
 export const WATCH_INTERVAL_MS_FOR_TESTS = 'STREAMER_ANALYTICS_INTERNAL_WATCH_INTERVAL_MS';
 
@@ -29,8 +28,12 @@ export type Location =
   | { kind: 'memory' };
 
 /** The platform's data folder: XDG on Linux, Application Support on macOS, LocalAppData on Windows. */
-export function dataFolder(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
-  const home = homedir();
+export function dataFolder(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home: string = homedir(),
+): string {
+  const join = platform === 'win32' ? win32.join : posix.join;
   const base =
     platform === 'darwin'
       ? join(home, 'Library', 'Application Support')
@@ -51,38 +54,20 @@ export function locate(url: string | undefined, demo = false): Location {
   return { kind: 'sqlite', path: value };
 }
 
-const unset = (v: string | undefined) =>
-  v === undefined || !v.trim() || /^\$\{user_config\.[^}]*\}$/.test(v.trim()) ? undefined : v.trim();
-
 /**
- * The history settings from the environment, with a line per invalid value (replaced by its default).
- * The configuration module may take these over; the store reads only StoreOptions.
+ * The store's options from the configuration (src/config.ts parses and checks the three variables), with
+ * the schedule's interval in milliseconds (tests may set it below the 15-minute floor).
  */
-export function storeOptions(env: NodeJS.ProcessEnv = process.env): {
-  options: StoreOptions & { watchIntervalMs: number };
-  problems: string[];
-} {
-  const problems: string[] = [];
-  const int = (name: string, min: number, max: number, fallback: number, zero = false) => {
-    const raw = unset(env[name]);
-    if (raw === undefined) return fallback;
-    const value = Number(raw);
-    if (Number.isInteger(value) && ((value >= min && value <= max) || (zero && value === 0))) return value;
-    problems.push(
-      `${name} must be a whole number from ${min} to ${max}${zero ? ', or 0' : ''}; using ${fallback}`,
-    );
-    return fallback;
-  };
-  const watchIntervalMinutes = int(WATCH_INTERVAL, 15, 10_080, 0, true);
-  const testMs = Number(unset(env[WATCH_INTERVAL_MS_FOR_TESTS]) ?? 0);
+export function storeOptions(
+  config: Pick<Config, 'databaseUrl' | 'historyDays' | 'watchIntervalMinutes'>,
+  env: NodeJS.ProcessEnv = process.env,
+): StoreOptions & { watchIntervalMs: number } {
+  const testMs = Number(envValue(env[WATCH_INTERVAL_MS_FOR_TESTS]) ?? 0);
   return {
-    options: {
-      url: unset(env[DATABASE_URL]),
-      historyDays: int(HISTORY_DAYS, 1, 3650, 400),
-      watchIntervalMinutes,
-      watchIntervalMs: testMs > 0 ? testMs : watchIntervalMinutes * 60_000,
-    },
-    problems,
+    url: config.databaseUrl,
+    historyDays: config.historyDays,
+    watchIntervalMinutes: config.watchIntervalMinutes,
+    watchIntervalMs: testMs > 0 ? testMs : config.watchIntervalMinutes * 60_000,
   };
 }
 
@@ -91,12 +76,15 @@ export type Use = <T>(
   fn: (store: Store, owner: string) => Promise<T>,
 ) => Promise<{ value: T } | { unavailable: string }>;
 
-/** One call's view of history: what it observed, written at its end in one transaction. */
+/** One call's view of history: what it observed, written in one transaction once its answer is sent. */
 export interface HistoryCall {
   use: Use;
   /** Keeps what one upstream answer says of tokens (written by `flush`). */
   observe(req: ApiRequest, body: Record<string, unknown>): void;
-  /** Writes what was observed; returns the line saying why history is unavailable, if it is. */
+  /**
+   * Queues what was observed for writing right after the answer is sent (reads and close wait for it);
+   * returns the line saying why history is unavailable, if it is (a failed write is said on the next answer).
+   */
   flush(): Promise<string | undefined>;
 }
 
@@ -152,6 +140,10 @@ export function openHistory(options: StoreOptions, demo = false): History {
   let opening: Promise<Store> | undefined;
   let failure: { at: number; reason: string } | undefined;
   let lastPrune = 0;
+  // Writes leave the answer's path: queued in order, begun once the answer is on its way (setImmediate runs
+  // after the transport's write), awaited by every read (a caller reads what it just fetched) and by close.
+  let writing: Promise<void> = Promise.resolve();
+  let writeFailure: string | undefined;
 
   const open = async (): Promise<Store> => {
     switch (location.kind) {
@@ -204,6 +196,7 @@ export function openHistory(options: StoreOptions, demo = false): History {
       let observedAny = false;
       const use: Use = async (fn) => {
         if (!key) return { unavailable: 'no API key is set, so there is no one to keep history for' };
+        await writing;
         const s = await store();
         if ('unavailable' in s) return s;
         try {
@@ -230,17 +223,30 @@ export function openHistory(options: StoreOptions, demo = false): History {
           if (!observedAny) return undefined;
           const rows = observed.splice(0);
           if (!rows.length && location.kind !== 'off') return undefined;
-          const outcome = await use(async (s, owner) => {
-            await s.record(owner, rows);
-            prune(s);
-          });
-          return 'unavailable' in outcome
-            ? `History unavailable, this answer was not kept: ${outcome.unavailable}.`
-            : undefined;
+          const line = (why: string) => `History unavailable, this answer was not kept: ${why}.`;
+          if (!key) return line('no API key is set, so there is no one to keep history for');
+          const s = await store();
+          if ('unavailable' in s) return line(s.unavailable);
+          const earlier = writeFailure;
+          writeFailure = undefined;
+          writing = writing
+            .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+            .then(async () => {
+              const owner = await s.owner(key);
+              await s.record(owner, rows);
+              prune(s);
+            })
+            .catch((error: unknown) => {
+              // Said on the next answer: this one has been sent.
+              writeFailure = whyUnavailable(error, location);
+            });
+          return earlier ? `History unavailable, an earlier answer was not kept: ${earlier}.` : undefined;
         },
       };
     },
     async close() {
+      // What was answered is written before the store closes.
+      await writing;
       const pending = opening;
       opening = undefined;
       if (pending) await pending.then((s) => s.close()).catch(() => {});

@@ -2,7 +2,7 @@
 // and transactions; this file holds every statement, the migrations' runner and the owner's salted hash.
 // Values only ever reach SQL as parameters.
 import { createHash, randomBytes } from 'node:crypto';
-import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
+import { DAILY_COLUMNS, dailyFrom, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import type { CheckSnapshot, LevelDay, Observation, Seen, Store, StreamDay, Watchlist } from './types.js';
 
 export type Row = Record<string, unknown>;
@@ -13,6 +13,11 @@ export interface Driver {
   query: Query;
   /** Runs `fn` in one transaction: SQLite BEGIN IMMEDIATE (one writer across processes), PostgreSQL one connection. */
   transaction<T>(fn: (q: Query) => Promise<T>): Promise<T>;
+  /**
+   * SQLite only, inside a transaction: runs one prepared statement once per row of parameters, synchronously,
+   * and returns each run's count of changed rows (no promise, no re-preparing per row).
+   */
+  runMany?(sql: string, rows: readonly (readonly unknown[])[]): number[];
   close(): Promise<void>;
 }
 
@@ -101,6 +106,39 @@ const values = (owner: string, o: Observation): unknown[] => [
   o.error ?? null,
 ];
 
+const KEY = ['owner', 'mint', 'chain', 'source', 'hours', 'minute'] as const;
+/** SQLite's write of one observation: new, or nothing (a repeat within the minute is then updated). */
+const INSERT_NEW = `INSERT INTO observations (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) ON CONFLICT DO NOTHING`;
+const UPDATE_REPEAT = `UPDATE observations SET ${COLUMNS.slice(KEY.length)
+  .map((c, i) => `${c} = $${KEY.length + i + 1}`)
+  .join(', ')} WHERE ${KEY.map((c, i) => `${c} = $${i + 1}`).join(' AND ')}`;
+/** A new observation added to its day's roll-up: one more, and the day's highest values. */
+const higher = (c: string) =>
+  `${c} = CASE WHEN daily.${c} IS NULL OR excluded.${c} > daily.${c} THEN excluded.${c} ELSE daily.${c} END`;
+const DAILY_ADD = `INSERT INTO daily (${DAILY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8, $9, $10)
+  ON CONFLICT (owner, mint, chain, source, day, level) DO UPDATE SET n = daily.n + 1,
+  ${['confidence', 'score', 'peak', 'live'].map(higher).join(', ')}`;
+const dailyValues = (owner: string, o: Observation): unknown[] => [
+  owner,
+  o.mint,
+  o.chain,
+  o.source,
+  Math.floor(o.minute / 1440),
+  o.source === 'botting' ? (o.level ?? '') : '',
+  o.confidence ?? null,
+  o.score ?? null,
+  o.viewers ?? null,
+  o.live === undefined || o.live === null ? null : o.live ? 1 : 0,
+];
+const DAILY_CLEAR =
+  'DELETE FROM daily WHERE owner = $1 AND mint = $2 AND chain = $3 AND source = $4 AND day = $5';
+/** One day's roll-up made again from its observations: owner, mint, chain, source, first minute, end minute. */
+const DAILY_REDO = `INSERT INTO daily (${DAILY_COLUMNS}) ${dailyFrom('owner = $1 AND mint = $2 AND chain = $3 AND source = $4 AND minute >= $5 AND minute < $6')}`;
+const redoParams = (g: readonly unknown[]) => {
+  const day = Number(g[4]);
+  return [g[0], g[1], g[2], g[3], day * 1440, day * 1440 + 1440];
+};
+
 /** `$from, $from+1, ...` for a list parameter. */
 const list = (from: number, count: number) =>
   Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
@@ -140,11 +178,50 @@ export async function openSql(driver: Driver, kind: Store['kind'], where: string
         ON CONFLICT (owner, mint, chain) DO UPDATE SET
         first_minute = CASE WHEN excluded.first_minute < tokens.first_minute THEN excluded.first_minute ELSE tokens.first_minute END,
         last_minute = CASE WHEN excluded.last_minute > tokens.last_minute THEN excluded.last_minute ELSE tokens.last_minute END`;
+      const tokenRows = [...seen.values()].map((s) => [owner, s.mint, s.chain, s.first, s.last]);
+      const all = [...unique.values()];
+      // The days whose roll-up an answer touches (botting verdicts with a level, streamer records).
+      const rolled = (o: Observation) =>
+        o.source === 'streamer' || (o.source === 'botting' && o.level != null);
+      const groupOf = (o: Observation) => [o.mint, o.chain, o.source, Math.floor(o.minute / 1440)] as const;
+      const runMany = driver.runMany?.bind(driver);
+      if (!pg && runMany) {
+        // SQLite: each statement prepared once and run per row, synchronously, in the one transaction.
+        await driver.transaction(async () => {
+          const changed = runMany(
+            INSERT_NEW,
+            all.map((o) => values(owner, o)),
+          );
+          const repeats = all.filter((_, i) => changed[i] === 0);
+          const fresh = all.filter((o, i) => changed[i] !== 0 && rolled(o));
+          runMany(
+            DAILY_ADD,
+            fresh.map((o) => dailyValues(owner, o)),
+          );
+          if (repeats.length) {
+            // A repeat within the minute replaces its observation, and its day is rolled up again.
+            runMany(
+              UPDATE_REPEAT,
+              repeats.map((o) => values(owner, o)),
+            );
+            const dirty = new Map<string, readonly unknown[]>();
+            for (const o of repeats.filter(rolled)) {
+              const [mint, chain, source, day] = groupOf(o);
+              dirty.set(`${mint}\0${chain}\0${source}\0${day}`, [owner, mint, chain, source, day]);
+            }
+            const groups = [...dirty.values()];
+            runMany(DAILY_CLEAR, groups);
+            runMany(DAILY_REDO, groups.map(redoParams));
+          }
+          runMany(tokenSql, tokenRows);
+        });
+        return;
+      }
       await driver.transaction(async (q) => {
         if (pg) {
           // One statement for the whole answer: a column of values per field.
           const columns = COLUMNS.map(() => [] as unknown[]);
-          for (const o of unique.values())
+          for (const o of all)
             values(owner, o).forEach((v, i) => {
               columns[i]?.push(v);
             });
@@ -152,21 +229,48 @@ export async function openSql(driver: Driver, kind: Store['kind'], where: string
             `INSERT INTO observations (${COLUMNS.join(', ')}) SELECT * FROM unnest(${PG_TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(', ')}) ${CONFLICT}`,
             columns,
           );
+          // The touched days rolled up again from their observations, in two statements.
+          const dirty = new Map<string, readonly [string, string, string, number]>();
+          for (const o of all.filter(rolled)) {
+            const g = groupOf(o);
+            dirty.set(g.join('\0'), g);
+          }
+          if (dirty.size) {
+            const g = [...dirty.values()];
+            const params = [
+              owner,
+              g.map((x) => x[0]),
+              g.map((x) => x[1]),
+              g.map((x) => x[2]),
+              g.map((x) => x[3]),
+            ];
+            const touched =
+              'unnest($2::text[], $3::text[], $4::text[], $5::bigint[]) AS t(mint, chain, source, day)';
+            await q(
+              `DELETE FROM daily d USING ${touched} WHERE d.owner = $1 AND d.mint = t.mint AND d.chain = t.chain
+               AND d.source = t.source AND d.day = t.day`,
+              params,
+            );
+            await q(
+              `INSERT INTO daily (${DAILY_COLUMNS}) ${dailyFrom(`owner = $1 AND (mint, chain, source, minute / 1440) IN (SELECT mint, chain, source, day FROM ${touched})`)}
+               ON CONFLICT (owner, mint, chain, source, day, level) DO UPDATE SET n = excluded.n,
+               confidence = excluded.confidence, score = excluded.score, peak = excluded.peak, live = excluded.live`,
+              params,
+            );
+          }
         } else {
           const sql = `INSERT INTO observations (${COLUMNS.join(', ')}) VALUES (${list(1, COLUMNS.length)}) ${CONFLICT}`;
-          for (const o of unique.values()) await q(sql, values(owner, o));
+          for (const o of all) await q(sql, values(owner, o));
         }
-        for (const s of seen.values()) await q(tokenSql, [owner, s.mint, s.chain, s.first, s.last]);
+        for (const t of tokenRows) await q(tokenSql, t);
       });
     },
     async levelDays(owner, mints, chain, since) {
       if (!mints.length) return [];
       const rows = await driver.query(
-        `SELECT mint, minute / 1440 AS day, level, COUNT(*) AS n, MAX(confidence) AS confidence, MAX(score) AS score
-         FROM observations WHERE owner = $1 AND chain = $2 AND source = 'botting' AND minute >= $3
-         AND level IS NOT NULL AND mint IN (${list(4, mints.length)})
-         GROUP BY mint, minute / 1440, level`,
-        [owner, chain, since, ...mints],
+        `SELECT mint, day, level, n, confidence, score FROM daily
+         WHERE owner = $1 AND chain = $2 AND source = 'botting' AND day >= $3 AND mint IN (${list(4, mints.length)})`,
+        [owner, chain, Math.floor(since / 1440), ...mints],
       );
       return rows.map(
         (r): LevelDay => ({
@@ -182,11 +286,9 @@ export async function openSql(driver: Driver, kind: Store['kind'], where: string
     async streamDays(owner, mints, chain, since) {
       if (!mints.length) return [];
       const rows = await driver.query(
-        `SELECT mint, minute / 1440 AS day, MAX(viewers) AS peak, MAX(live) AS live, COUNT(*) AS n
-         FROM observations WHERE owner = $1 AND chain = $2 AND source = 'streamer' AND minute >= $3
-         AND mint IN (${list(4, mints.length)})
-         GROUP BY mint, minute / 1440`,
-        [owner, chain, since, ...mints],
+        `SELECT mint, day, peak, live, n FROM daily
+         WHERE owner = $1 AND chain = $2 AND source = 'streamer' AND day >= $3 AND mint IN (${list(4, mints.length)})`,
+        [owner, chain, Math.floor(since / 1440), ...mints],
       );
       return rows.map(
         (r): StreamDay => ({
@@ -271,9 +373,24 @@ export async function openSql(driver: Driver, kind: Store['kind'], where: string
     async prune(before, limit) {
       const id = pg ? 'ctid' : 'rowid';
       const rows = await driver.query(
-        `DELETE FROM observations WHERE ${id} IN (SELECT ${id} FROM observations WHERE minute < $1 LIMIT $2) RETURNING 1 AS gone`,
+        `DELETE FROM observations WHERE ${id} IN (SELECT ${id} FROM observations WHERE minute < $1 LIMIT $2)
+         RETURNING owner, mint, chain, source, minute`,
         [before, limit],
       );
+      // The days those observations belonged to are rolled up again from what is left (none: no row).
+      const days = new Map<string, unknown[]>();
+      for (const r of rows) {
+        if (r.source !== 'botting' && r.source !== 'streamer') continue;
+        const g = [r.owner, r.mint, r.chain, r.source, Math.floor(Number(r.minute) / 1440)];
+        days.set(g.join('\0'), g);
+      }
+      if (days.size)
+        await driver.transaction(async (q) => {
+          for (const g of days.values()) {
+            await q(DAILY_CLEAR, g);
+            await q(DAILY_REDO, redoParams(g));
+          }
+        });
       return rows.length;
     },
     close: () => driver.close(),

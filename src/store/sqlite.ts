@@ -27,15 +27,20 @@ async function loadSqlite(): Promise<typeof import('node:sqlite')> {
 const numbered = (sql: string) => sql.replace(/\$(\d+)/g, '?$1');
 
 export function sqliteDriver(db: DatabaseSync): Driver {
-  const statements = new Map<string, StatementSync>();
-  const run: Query = async (sql, params = []) => {
-    let statement = statements.get(sql);
-    if (!statement) {
-      statement = db.prepare(numbered(sql));
-      statements.set(sql, statement);
+  // Each statement prepared once per connection, with whether it returns rows (read) or not (run).
+  const statements = new Map<string, { statement: StatementSync; reads: boolean }>();
+  const prepared = (sql: string) => {
+    let entry = statements.get(sql);
+    if (!entry) {
+      const statement = db.prepare(numbered(sql));
+      entry = { statement, reads: statement.columns().length > 0 };
+      statements.set(sql, entry);
     }
-    // A statement that returns rows is read; any other is run.
-    if (statement.columns().length === 0) {
+    return entry;
+  };
+  const run: Query = async (sql, params = []) => {
+    const { statement, reads } = prepared(sql);
+    if (!reads) {
       statement.run(...(params as never[]));
       return [];
     }
@@ -64,6 +69,11 @@ export function sqliteDriver(db: DatabaseSync): Driver {
       });
       queue = next.catch(() => {});
       return next;
+    },
+    runMany(sql, rows) {
+      if (!rows.length) return [];
+      const { statement } = prepared(sql);
+      return rows.map((params) => Number(statement.run(...(params as never[])).changes));
     },
     async close() {
       await queue;
