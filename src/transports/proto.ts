@@ -1,9 +1,11 @@
 // The SDK's message parsing drops an argument named `__proto__` (zod strips it, so that it cannot become a
 // prototype): the tool would then run as if it had not been sent. The README promises it is refused like
 // any other unknown parameter, so the transports rename it, before the SDK reads the message, to a marker
-// that `prepare` refuses under its real name. The marker is the tools' (src/tools/allowed.ts, a module with
-// no imports: no transport loads the tools or zod).
-import { PROTO_ARGUMENT } from '../tools/allowed.js';
+// that `prepare` refuses under its real name. The marker is the tools' (a type import only: no transport
+// loads a tool module); the compiler holds the two spellings equal.
+import type { PROTO_ARGUMENT as ToolsMarker } from '../tools/allowed.js';
+
+const PROTO_ARGUMENT: typeof ToolsMarker = '__proto__\u0000';
 
 /** Renames an own `__proto__` key in the arguments of tools/call messages (one message or a batch). */
 export function keepProtoArguments(body: unknown): void {
