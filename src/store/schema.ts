@@ -53,3 +53,12 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; statements: string[] }
 
 /** The newest schema this code knows. */
 export const SCHEMA_VERSION = MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);
+
+/** A store whose schema is newer than this code: it is never written to. */
+export class NewerSchemaError extends Error {
+  constructor(found: number) {
+    super(
+      `the store's schema is version ${found}, newer than this server knows (${SCHEMA_VERSION}); update streamer-analytics-mcp (nothing was written)`,
+    );
+  }
+}

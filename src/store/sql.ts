@@ -2,33 +2,21 @@
 // and transactions; this file holds every statement, the migrations' runner and the owner's salted hash.
 // Values only ever reach SQL as parameters.
 import { createHash, randomBytes } from 'node:crypto';
-import { DAILY_COLUMNS, dailyFrom, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
-import type { CheckSnapshot, LevelDay, Observation, Seen, Store, StreamDay, Watchlist } from './types.js';
+import { DAILY_COLUMNS, dailyFrom, MIGRATIONS, NewerSchemaError, SCHEMA_VERSION } from './schema.js';
+import type {
+  CheckSnapshot,
+  Driver,
+  LevelDay,
+  Observation,
+  Row,
+  Seen,
+  Store,
+  StreamDay,
+  Watchlist,
+} from './types.js';
 
-export type Row = Record<string, unknown>;
-export type Query = (sql: string, params?: readonly unknown[]) => Promise<Row[]>;
-
-export interface Driver {
-  readonly dialect: 'sqlite' | 'postgres';
-  query: Query;
-  /** Runs `fn` in one transaction: SQLite BEGIN IMMEDIATE (one writer across processes), PostgreSQL one connection. */
-  transaction<T>(fn: (q: Query) => Promise<T>): Promise<T>;
-  /**
-   * SQLite only, inside a transaction: runs one prepared statement once per row of parameters, synchronously,
-   * and returns each run's count of changed rows (no promise, no re-preparing per row).
-   */
-  runMany?(sql: string, rows: readonly (readonly unknown[])[]): number[];
-  close(): Promise<void>;
-}
-
-/** A store whose schema is newer than this code: it is never written to. */
-export class NewerSchemaError extends Error {
-  constructor(found: number) {
-    super(
-      `the store's schema is version ${found}, newer than this server knows (${SCHEMA_VERSION}); update streamer-analytics-mcp (nothing was written)`,
-    );
-  }
-}
+export { NewerSchemaError } from './schema.js';
+export type { Driver, Query, Row } from './types.js';
 
 const n = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 

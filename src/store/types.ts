@@ -120,3 +120,20 @@ export interface Store {
 /** The limits the issue sets on watchlists. */
 export const MAX_WATCHLISTS = 100;
 export const MAX_WATCHLIST_IDS = 500;
+
+/** What the SQL store runs on (src/store/sql.ts): SQLite or PostgreSQL, parameters only. */
+export type Row = Record<string, unknown>;
+export type Query = (sql: string, params?: readonly unknown[]) => Promise<Row[]>;
+
+export interface Driver {
+  readonly dialect: 'sqlite' | 'postgres';
+  query: Query;
+  /** Runs `fn` in one transaction: SQLite BEGIN IMMEDIATE (one writer across processes), PostgreSQL one connection. */
+  transaction<T>(fn: (q: Query) => Promise<T>): Promise<T>;
+  /**
+   * SQLite only, inside a transaction: runs one prepared statement once per row of parameters, synchronously,
+   * and returns each run's count of changed rows (no promise, no re-preparing per row).
+   */
+  runMany?(sql: string, rows: readonly (readonly unknown[])[]): number[];
+  close(): Promise<void>;
+}
