@@ -24,27 +24,46 @@ async function loadSqlite(): Promise<typeof import('node:sqlite')> {
 }
 
 /** `$1` becomes `?1`: SQLite numbers its parameters by what follows `?`. */
-const numbered = (sql: string) => sql.replace(/\$(\d+)/g, '?$1');
+/**
+ * `$1, $2…` as anonymous `?` in order, with which parameter each takes: Node 22.13 (the minimum) cannot bind
+ * positional arguments to numbered `?NNN` ("column index out of range"); later versions can.
+ */
+function numbered(sql: string): { text: string; order: number[] } {
+  const order: number[] = [];
+  const text = sql.replace(/\$(\d+)/g, (_m, n: string) => {
+    order.push(Number(n) - 1);
+    return '?';
+  });
+  return { text, order };
+}
 
 export function sqliteDriver(db: DatabaseSync): Driver {
   // Each statement prepared once per connection, with whether it returns rows (read) or not (run).
-  const statements = new Map<string, { statement: StatementSync; reads: boolean }>();
+  const statements = new Map<string, { statement: StatementSync; reads: boolean; order: number[] }>();
   const prepared = (sql: string) => {
     let entry = statements.get(sql);
     if (!entry) {
-      const statement = db.prepare(numbered(sql));
-      entry = { statement, reads: statement.columns().length > 0 };
+      const { text, order } = numbered(sql);
+      const statement = db.prepare(text);
+      // columns() came after Node 22.13 (the minimum); there, a statement returns rows when it reads or
+      // says RETURNING (all() on one that returns none fails on 22.13).
+      const reads =
+        typeof statement.columns === 'function'
+          ? statement.columns().length > 0
+          : /^\s*(select|with|pragma)\b|\breturning\b/i.test(sql);
+      entry = { statement, reads, order };
       statements.set(sql, entry);
     }
     return entry;
   };
   const run: Query = async (sql, params = []) => {
-    const { statement, reads } = prepared(sql);
+    const { statement, reads, order } = prepared(sql);
+    const args = order.map((i) => params[i]) as never[];
     if (!reads) {
-      statement.run(...(params as never[]));
+      statement.run(...args);
       return [];
     }
-    return statement.all(...(params as never[])) as Row[];
+    return statement.all(...args) as Row[];
   };
   // One connection per process: its transactions one after the other (another process waits on the lock).
   let queue: Promise<unknown> = Promise.resolve();
@@ -72,8 +91,8 @@ export function sqliteDriver(db: DatabaseSync): Driver {
     },
     runMany(sql, rows) {
       if (!rows.length) return [];
-      const { statement } = prepared(sql);
-      return rows.map((params) => Number(statement.run(...(params as never[])).changes));
+      const { statement, order } = prepared(sql);
+      return rows.map((params) => Number(statement.run(...(order.map((i) => params[i]) as never[])).changes));
     },
     async close() {
       await queue;
