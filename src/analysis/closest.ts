@@ -1,6 +1,5 @@
-// "Did you mean": the one ranking of names by closeness to what was typed, used by the sandbox's `api` and
-// helpers (the prelude inlines this function's source into the guest) and by the server for an unknown
-// tool. Self-contained on purpose: it must run as guest source too, so it refers to nothing outside itself.
+// "Did you mean": names ranked by closeness, for the server and (its source inlined) the guest's prelude,
+// so it refers to nothing outside itself.
 
 /**
  * The candidates, closest to `typed` first: those that start with what was typed (case and separators

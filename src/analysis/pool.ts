@@ -1,14 +1,13 @@
-// Runs of the sandbox: each in a worker of its own (src/analysis/workers.ts keeps them), one run at a time
-// each, handed out in fair turns between callers (src/limits/places.ts). The main
-// thread owns every limit that must hold whatever the guest does: the run's clock, cancellation, and the
-// end of a worker that is no longer trusted (after a timeout, an out-of-memory, a stack overflow or a
-// cancellation it is terminated, never reused, and a spare is started).
+// Runs of the sandbox, one per worker (src/analysis/workers.ts), handed out in fair turns between callers.
+// The main thread owns every limit that must hold whatever the guest does: the clock, cancellation, and
+// ending a worker no longer trusted (after a timeout, out-of-memory, stack overflow or cancellation).
 import { Limiter, PlacesBusy } from '../limits/places.js';
 import { Switch } from '../limits/switch.js';
 import type { AnalysisHost, RunOptions, RunOutcome } from './index.js';
 import {
   ANSWER_MAX_CHARS,
   ARGS_MAX_CHARS,
+  type FailureKind,
   type FromWorker,
   type ToWorker,
   type WorkerOutcome,
@@ -76,25 +75,14 @@ export class SandboxPool {
   }
 
   async run(code: string, host: AnalysisHost, opts: RunOptions): Promise<RunOutcome> {
-    const none = { logs: [], logsCut: 0 };
-    if (this.#closed) return { ok: false, kind: 'internal', message: 'the sandbox pool is closed', ...none };
-    if (opts.signal?.aborted)
-      return { ok: false, kind: 'cancelled', message: cancelledMessage(false), ...none };
+    if (this.#closed) return failed('internal', 'the sandbox pool is closed');
+    if (opts.signal?.aborted) return failed('cancelled', NOT_STARTED);
     const waiting = this.#waiting();
-    if (waiting >= this.#options.maxWaiting) {
-      return {
-        ok: false,
-        kind: 'busy',
-        message: busyMessage(`${waiting} runs are waiting`),
-        ...none,
-      };
-    }
+    if (waiting >= this.#options.maxWaiting)
+      return failed('busy', busyMessage(`${waiting} runs are waiting`));
     const caller = this.#callerKey(opts.caller);
-    // The wait for a sandbox: ended by the signal, or after as long as its turn can take. A caller with
-    // nothing running or waiting has its turn after each other caller's (round robin), that is within
-    // ceil((callers + 1) / maxWorkers) runs of a worker, each ended by its clock (and the worker replaced):
-    // it waits that long (up to WAIT_TURNS_MAX runs), so that callers from many addresses delay it but do
-    // not refuse it. A caller's further runs wait as long as one run may take.
+    // A new caller's turn comes after each other caller's (round robin): it waits that many runs (at most
+    // WAIT_TURNS_MAX), so many callers delay it but do not refuse it. Its further runs wait one run's time.
     const turns = this.#callers.has(caller)
       ? 1
       : Math.min(WAIT_TURNS_MAX, Math.ceil((this.#callers.size + 1) / this.#options.maxWorkers));
@@ -128,30 +116,15 @@ export class SandboxPool {
         wait,
       );
     } catch (error) {
-      if (error === 'cancelled')
-        return { ok: false, kind: 'cancelled', message: cancelledMessage(false), ...none };
-      if (error === 'waited') {
-        return {
-          ok: false,
-          kind: 'busy',
-          message: busyMessage(`no sandbox came free within ${waitMs / 1000} s`),
-          ...none,
-        };
-      }
-      if (error instanceof PlacesBusy) {
-        return {
-          ok: false,
-          kind: 'busy',
-          message: busyMessage(`this caller already has ${this.#options.maxWaitingPerCaller} runs waiting`),
-          ...none,
-        };
-      }
-      return {
-        ok: false,
-        kind: 'internal',
-        message: `the sandbox failed: ${(error as Error)?.message ?? error}`,
-        ...none,
-      };
+      if (error === 'cancelled') return failed('cancelled', NOT_STARTED);
+      if (error === 'waited')
+        return failed('busy', busyMessage(`no sandbox came free within ${waitMs / 1000} s`));
+      if (error instanceof PlacesBusy)
+        return failed(
+          'busy',
+          busyMessage(`this caller already has ${this.#options.maxWaitingPerCaller} runs waiting`),
+        );
+      return failed('internal', `the sandbox failed: ${(error as Error)?.message ?? error}`);
     } finally {
       clearTimeout(waitTimer);
       opts.signal?.removeEventListener('abort', onAbort);
@@ -190,18 +163,12 @@ export class SandboxPool {
     try {
       slot = await this.#workers.acquire();
     } catch (error) {
-      return {
-        ok: false,
-        kind: 'internal',
-        message: `the sandbox did not start: ${(error as Error).message}`,
-        logs,
-        logsCut: 0,
-      };
+      return failed('internal', `the sandbox did not start: ${(error as Error).message}`);
     }
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
     if (opts.signal?.aborted) {
       this.#workers.release(slot);
-      return { ok: false, kind: 'cancelled', message: cancelledMessage(false), logs, logsCut: 0 };
+      return failed('cancelled', NOT_STARTED);
     }
     // Aborted when the run ends, however it ends: the host stops what it still does for it.
     const runEnded = new AbortController();
@@ -230,18 +197,20 @@ export class SandboxPool {
         callsMade === 0
           ? 'it had made no api call'
           : `it had made ${callsMade} api call${callsMade === 1 ? '' : 's'}${pending.size ? `, ${pending.size} still waiting for an answer` : ''}`;
-      const timer = setTimeout(() => {
-        end(
-          {
-            ok: false,
-            kind: 'timeout',
-            message: `the program ran past its ${seconds} s limit (${progress()})`,
-          },
-          false,
-        );
-      }, opts.timeoutMs);
+      const timer = setTimeout(
+        () =>
+          end(
+            {
+              ok: false,
+              kind: 'timeout',
+              message: `the program ran past its ${seconds} s limit (${progress()})`,
+            },
+            false,
+          ),
+        opts.timeoutMs,
+      );
       const onAbort = () =>
-        end({ ok: false, kind: 'cancelled', message: cancelledMessage(true, progress()) }, false);
+        end({ ok: false, kind: 'cancelled', message: `the run was cancelled (${progress()})` }, false);
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       const onError = (error: Error & { code?: string }) => {
         const memory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
@@ -291,11 +260,10 @@ export class SandboxPool {
             message.reusable && message.wasmBytes <= RETIRE_WASM_BYTES && ++slot.runs < RETIRE_RUNS;
           const { outcome } = message;
           if (!outcome.ok) return end(outcome, keep);
-          let value: unknown;
           try {
-            value = JSON.parse(outcome.json);
+            end({ ok: true, value: JSON.parse(outcome.json) }, keep);
           } catch (error) {
-            return end(
+            end(
               {
                 ok: false,
                 kind: 'internal',
@@ -304,7 +272,6 @@ export class SandboxPool {
               keep,
             );
           }
-          end({ ok: true, value }, keep);
         }
       };
       worker.on('message', onMessage);
@@ -322,10 +289,13 @@ export class SandboxPool {
   }
 }
 
-function cancelledMessage(started: boolean, progress?: string): string {
-  return started ? `the run was cancelled (${progress})` : 'the run was cancelled before it started';
-}
-
-function busyMessage(why: string): string {
-  return `the sandbox is busy: ${why}; try again in a moment, or combine questions into one program`;
-}
+const NOT_STARTED = 'the run was cancelled before it started';
+const failed = (kind: FailureKind, message: string): RunOutcome => ({
+  ok: false,
+  kind,
+  message,
+  logs: [],
+  logsCut: 0,
+});
+const busyMessage = (why: string) =>
+  `the sandbox is busy: ${why}; try again in a moment, or combine questions into one program`;

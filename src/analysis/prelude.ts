@@ -1,8 +1,6 @@
-// What the program finds in the sandbox besides the JavaScript built-ins: `api`, the helpers and `console`.
-// This is guest source, evaluated inside each fresh QuickJS context before the program (file name
-// helpers.js). It evaluates to a function that the worker calls once with the two host functions (call,
-// log) and the api names; that function defines the globals and returns `finish`, which runs the program's
-// async function and turns its answer into JSON, in the guest.
+// Guest source (helpers.js), run in each fresh context before the program: called with the host's call,
+// log and api names, it defines `api`, the helpers and `console`, and returns `finish`, which runs the
+// program and makes its answer JSON in the guest.
 
 import { closestFirst } from './closest.js';
 import { ARGS_MAX_CHARS, PARAMS_MAX } from './protocol.js';
@@ -22,9 +20,7 @@ const define = (name, value) =>
 const stringify = (v) => toJSON(v, (k, x) => (typeof x === 'bigint' ? String(x) : x));
 // The answer and the log say what a number JSON cannot hold was (Infinity, NaN), where JSON writes null.
 const finite = Number.isFinite;
-// What JSON would drop or empty comes across as what it holds, and is noted: a Map as an object of its
-// entries (as [key, value] pairs when a key is not a string), a Set as the list of its members, a Symbol
-// as its description.
+// What JSON would drop or empty comes across as what it holds, and is noted: a Map, a Set, a Symbol.
 const converted = new Set();
 const JSONable = (k, x) => {
   const type = typeof x;
@@ -54,10 +50,8 @@ const answerJSON = (v) => toJSON(v, JSONable);
 const typeName = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
 
 // api: one async function per name; an unknown name throws with the closest names first.
-// Closest first (src/analysis/closest.ts, its source inlined here: one ranking for the guest and the server).
 const byCloseness = ${closestFirst.toString()};
-// What no api function takes, refused here rather than sent to the host (whose time all callers share):
-// more named parameters than any has, or a parameter that is an object or a list of objects or lists.
+// What no api function takes is refused here, not sent to the host: too many parameters, nested values.
 const isScalar = (v) => v === null || typeof v !== 'object';
 const argsProblem = (args) => {
   if (args === null || typeof args !== 'object' || Array.isArray(args)) return undefined;
@@ -73,8 +67,7 @@ const argsProblem = (args) => {
   }
   return undefined;
 };
-// An api call's promise notes when the program reads it (await, then, catch, Promise.all all call its
-// then): one that failed and was never read is named in the log, not dropped silently.
+// An api call notes when it is read (then): one that failed unread is named in the log.
 const records = new WeakMap();
 const unread = [];
 class ApiCall extends Promise {

@@ -4,16 +4,10 @@
 /** The globals a program finds besides the JavaScript built-ins (src/analysis/prelude.ts defines them). */
 export const GLOBALS = ['api', 'sum', 'mean', 'median', 'maxBy', 'minBy', 'sortBy', 'console'] as const;
 
-/**
- * The answer's JSON, in characters, past which it is refused: measured in the worker, where the JSON is
- * made, so that a larger answer never crosses to the main thread (which parses and renders what does).
- */
+/** The answer's JSON, in characters, past which the worker refuses it (it never crosses). */
 export const ANSWER_MAX_CHARS = 1024 * 1024;
 
-/**
- * An api call's arguments, as JSON characters, past which the guest refuses the call (500 ids of 44
- * characters take 24,000); the pool refuses longer ones unparsed, whatever the guest did.
- */
+/** An api call's arguments, in JSON characters, past which guest and pool refuse it (500 ids take 24,000). */
 export const ARGS_MAX_CHARS = 64 * 1024;
 /** Named parameters an api call may have (every tool has fewer): more are refused in the guest. */
 export const PARAMS_MAX = 16;

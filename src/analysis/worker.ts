@@ -1,8 +1,6 @@
-// A sandbox worker: one QuickJS WebAssembly instance, kept warm; each run gets a fresh runtime and context,
-// disposed after it. The program reaches the host only through two functions (call and log), and only
-// strings cross: its api arguments as JSON made in the guest, the answers as JSON the guest parses.
-// After an out-of-memory or a stack overflow the instance is not trusted again: the worker says so and the
-// pool ends it (disposing such a runtime can abort the whole module: quickjs-emscripten issues 257, 269).
+// A sandbox worker: one warm QuickJS instance, a fresh runtime and context per run. The program reaches the
+// host only through `call` and `log`, and only strings cross. After an out-of-memory or a stack overflow
+// the instance is not trusted again (quickjs-emscripten issues 257, 269): the pool ends the worker.
 import { parentPort, workerData } from 'node:worker_threads';
 import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
 import {
@@ -41,14 +39,9 @@ const logsCut = new Int32Array(setup.logsCut);
 // The package's CommonJS types say `{ default }`; loaded as ES module (as here and in the bundle) it is the variant.
 const variant = releaseSync as unknown as QuickJSSyncVariant;
 const memory = new wasmApi.Memory({ initial: 256, maximum: Math.ceil(setup.maxWasmBytes / PAGE) });
-/** Whether the WebAssembly memory refused to grow (its ceiling) during the run in progress: seen here, as it happens. */
+/** Whether the WebAssembly memory refused to grow (its ceiling) during the run in progress. */
 let growRefused = false;
-/**
- * Whether the run's error reads as one QuickJS raises at its own bound (out of memory, stack overflow):
- * the run is reported as the program's error (the host saw no limit), but the instance is not trusted
- * again (an out-of-memory can leave QuickJS's state broken: quickjs-emscripten 257, quickjs.rb 23). A
- * program that throws such a value itself only costs its own worker a restart.
- */
+/** Whether the run's error reads as QuickJS's own bound (out of memory, stack overflow): then retired. */
 let engineBound = false;
 {
   const grow = (memory as unknown as { grow(pages: number): number }).grow.bind(memory);
@@ -95,12 +88,8 @@ port.on('message', (message: ToWorker) => {
 async function run(message: Extract<ToWorker, { t: 'run' }>): Promise<void> {
   Atomics.store(logsCut, 0, 0);
   const runtime = QuickJS.newRuntime();
-  // QuickJS's own limit sees only each allocation by itself in this build (without malloc_usable_size it
-  // counts 8 bytes a block: quickjs-emscripten issue 255), so it stops one huge allocation, not many
-  // small ones. The run's limit is kept on the WebAssembly memory instead: its growth since the run began,
-  // checked whenever QuickJS polls for an interrupt (then the run is interrupted) and when it ends; past
-  // it, or once the memory refused to grow at the worker's ceiling, the run fails as 'memory'. The
-  // worker's memory ceiling is the hard bound within one builtin.
+  // QuickJS's own limit stops only one huge allocation here (quickjs-emscripten issue 255): the run's limit
+  // is held on the WebAssembly memory's growth, checked at each interrupt poll and at the end.
   runtime.setMemoryLimit(message.memoryBytes);
   runtime.setMaxStackSize(MAX_STACK_BYTES);
   const base = memory.buffer.byteLength;
@@ -116,19 +105,15 @@ async function run(message: Extract<ToWorker, { t: 'run' }>): Promise<void> {
   try {
     outcome = await execute(context, runtime, calls, handles, message);
   } catch (error) {
-    // A failure of the engine itself (not of the program): the instance may be broken. The one expected
-    // is the thread's own stack running out inside QuickJS before QuickJS's bound does.
+    // The engine failed (not the program); expected only when the thread's stack runs out inside QuickJS.
     const text = String((error as Error)?.message ?? error);
     outcome = /Maximum call stack size exceeded/.test(text)
       ? { ok: false, kind: 'stack', message: 'RangeError: stack overflow: recursion too deep' }
       : { ok: false, kind: 'internal', message: text };
   }
   current = undefined;
-  // Every handle and the context are freed; the runtime is not. Freeing a runtime in which a promise job
-  // allocated enough to run the garbage collector aborts the whole module (quickjs-emscripten issues 235
-  // and 269: an assertion in JS_FreeRuntime, on both QuickJS and QuickJS-ng, 0.31 and 0.32), and every
-  // program runs in promise jobs. So each run's runtime is left behind, unreachable, and the worker is
-  // retired once its memory has grown (the pool's RETIRE_WASM_BYTES) or after many runs.
+  // The handles and context are freed, the runtime is not: freeing one after a promise job ran the GC
+  // aborts the module (quickjs-emscripten 235, 269). The pool retires a worker once its memory has grown.
   let reusable =
     !engineBound && !(outcome.ok === false && ['memory', 'stack', 'internal'].includes(outcome.kind));
   if (reusable) {
@@ -243,10 +228,8 @@ function failure(
   const where = code === undefined ? {} : positionOf(error.stack, code);
   let kind: FailureKind = phase === 'internal' ? 'internal' : 'runtime';
   let message = name ? `${name}: ${text}` : `Uncaught ${text}`;
-  // A limit is what the host itself observed (the memory it watches), never what a thrown value says: a
-  // program can throw { name: 'InternalError', message: 'out of memory' }, and a limit ends the worker.
-  // An error that reads as QuickJS's own bound (one allocation past the limit, recursion past its stack
-  // bound) is the program's error as reported, but its worker is retired (engineBound).
+  // A limit is what the host observed, never what a thrown value says; an error that reads as QuickJS's
+  // own bound stays the program's error, but retires the worker.
   if (
     (name === 'InternalError' && /out of memory|stack overflow|too long/.test(text)) ||
     (name === 'RangeError' && /stack overflow|call stack/.test(text))

@@ -1,6 +1,5 @@
-// The sandbox workers themselves: kept warm (the WebAssembly compiled once in the process, instantiated
-// once per worker), started while runs wait for one, ended when idle past the warm ones, and replaced when
-// no longer trusted. src/analysis/pool.ts hands them out to runs.
+// The sandbox workers: kept warm (the WebAssembly compiled once per process), started while runs wait,
+// ended when idle past the warm ones, replaced when no longer trusted.
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -10,19 +9,14 @@ const MiB = 1024 * 1024;
 export const DEFAULT_MEMORY = 64 * MiB;
 /** A worker whose WebAssembly memory grew past this (it never shrinks) is replaced after its run. */
 export const RETIRE_WASM_BYTES = 32 * MiB;
-/**
- * The WebAssembly memory a worker may ever have: what it may start a run with, plus a run's limit. It is
- * the hard bound, which holds even inside one long builtin; the run's limit is checked as the memory grows
- * (src/analysis/worker.ts). A run's memoryBytes above the default is capped by it.
- */
+/** The WebAssembly memory a worker may ever have: the hard bound, even inside one long builtin. */
 const MAX_WASM_BYTES = RETIRE_WASM_BYTES + DEFAULT_MEMORY;
 /** A worker is replaced after this many runs (each leaves its QuickJS runtime behind: see worker.ts). */
 export const RETIRE_RUNS = 1000;
 /** An idle worker beyond the warm ones is ended after this long unused. */
 const IDLE_MS = 30_000;
 
-// The bundle (scripts/pack.ts) sets this to where the worker and the WebAssembly are, relative to the
-// chunk this code lands in. Run from source or from tsc's output, they are those of the last build.
+// Set by the bundle: where the worker and the WebAssembly are; from source or tsc's output, the last build's.
 declare const __ANALYSIS_DIR__: string | undefined;
 const filesDir = (): URL =>
   typeof __ANALYSIS_DIR__ === 'string'
@@ -64,12 +58,12 @@ export class Workers {
 
   constructor(readonly options: { maxWorkers: number; warm: number }) {}
 
-  /** Workers started since the pool was made: for tests (a run that ends a worker starts another). */
+  /** Workers started since the pool was made (tests). */
   get started(): number {
     return this.#started;
   }
 
-  /** Workers alive now (busy, idle or starting): for tests and the bench. */
+  /** Workers alive now (busy, idle or starting). */
   get count(): number {
     return this.#all.size + this.#starting;
   }
@@ -156,8 +150,7 @@ export class Workers {
         started.on('message', onMessage).once('error', reject).once('exit', onExit);
       });
       const slot: Slot = { worker, runs: 0, logsCut: new Int32Array(logsCut) };
-      // A worker that fails or ends outside a run (a run listens for itself) is dropped, never reused,
-      // and never left as an 'error' event without a listener, which would throw in the server.
+      // A worker that fails or ends outside a run is dropped (and its 'error' always has a listener).
       const drop = () => {
         const index = this.#idle.indexOf(slot);
         if (index >= 0) this.#idle.splice(index, 1);

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { ApiRequest } from '../api/client.js';
+import { batches } from '../api/endpoints.js';
 import { asArray, asRecord, noteLines } from '../format/batch.js';
 import {
   type Finding,
@@ -71,10 +72,9 @@ export const analyzeBotting = defineTool({
 });
 
 /**
- * run_analysis's `api.analyze_botting` on chain_b: the results and errors of tokens that stream on
- * platform_c get a field `coverage` (NOT_COVERED), found by the same /streamers lookup as the tool's, so that
- * a program does not read their "not found" as tokens that do not exist. Nothing of the body is renamed;
- * a field the upstream sent is never replaced. If the lookup fails, the body is returned as sent.
+ * run_analysis's `api.analyze_botting` on chain_b: each result and error of a platform_c token gets
+ * `coverage` (NOT_COVERED), found by the tool's /streamers lookup; nothing the upstream sent is replaced.
+ * If the lookup fails, the body is returned as sent.
  */
 async function markApiCoverage(
   body: unknown,
@@ -82,27 +82,24 @@ async function markApiCoverage(
   send: (req: ApiRequest) => Promise<Record<string, unknown>>,
 ): Promise<unknown> {
   if (!coverageApplies(chain)) return body;
-  const onC = new Set<string>();
+  let pieces: Record<string, unknown>[];
   try {
-    const pieces: Promise<Record<string, unknown>>[] = [];
-    for (let at = 0; at < mintIds.length; at += LOOKUP_BATCH)
-      pieces.push(send(streamerLookup(mintIds.slice(at, at + LOOKUP_BATCH), chain, platform)));
-    for (const piece of await Promise.all(pieces))
-      for (const r of asArray(piece.data).map(asRecord))
-        if (r.platform === UNCOVERED_PLATFORM && typeof r.mintId === 'string') onC.add(r.mintId);
+    pieces = await Promise.all(
+      batches(mintIds, LOOKUP_BATCH).map((ids) => send(streamerLookup(ids, chain, platform))),
+    );
   } catch {
     return body;
   }
+  const onC = new Set(
+    pieces
+      .flatMap((p) => asArray(p.data).map(asRecord))
+      .flatMap((r) => (r.platform === UNCOVERED_PLATFORM && typeof r.mintId === 'string' ? [r.mintId] : [])),
+  );
   const data = asRecord(asRecord(body).data);
-  for (const list of [data.results, data.errors])
-    for (const item of asArray(list))
-      if (isObject(item) && onC.has(item.mintId as string) && !('coverage' in item))
-        item.coverage = NOT_COVERED;
+  for (const item of [...asArray(data.results), ...asArray(data.errors)].map(asRecord))
+    if (onC.has(item.mintId as string) && !('coverage' in item)) item.coverage = NOT_COVERED;
   return body;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function render(args: BottingArgs, ctx: RenderContext, inv: Investigation, figures: BottingFigures) {
   const scope = scopeHint(args.chain, args.platform);

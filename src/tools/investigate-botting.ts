@@ -101,32 +101,14 @@ interface SliceArgs {
   offset: number;
 }
 
-/** The value a ranking sorts by (highest first); null sorts last. */
-function sortValue(sortBy: SortBy, data: Investigation): (f: Finding) => number | null {
-  const record = (f: Finding) => data.records.get(f.mintId);
-  switch (sortBy) {
-    case 'viewers':
-      return (f) => exact(record(f)?.currentViewers);
-    case 'marketCap':
-      return (f) => exact(record(f)?.tokenMarketCap);
-    case 'score':
-      return (f) => f.score;
-    case 'confidence':
-      return (f) => f.confidence;
-    case 'fees':
-      return (f) => data.fees.get(f.mintId)?.feesInNativeCoin ?? null;
-    default:
-      return () => null;
-  }
-}
-
-const SORT_TEXT: Record<SortBy, string> = {
-  suspicion: 'most suspicious first',
-  viewers: 'most viewers first',
-  marketCap: 'highest market cap first',
-  score: 'highest score first',
-  confidence: 'highest confidence first',
-  fees: 'highest native-coin fees first',
+/** Each order in words, and the value it sorts by (highest first; null last). */
+const SORT: Record<SortBy, [string, (f: Finding, data: Investigation) => number | null]> = {
+  suspicion: ['most suspicious first', () => null],
+  viewers: ['most viewers first', (f, d) => exact(d.records.get(f.mintId)?.currentViewers)],
+  marketCap: ['highest market cap first', (f, d) => exact(d.records.get(f.mintId)?.tokenMarketCap)],
+  score: ['highest score first', (f) => f.score],
+  confidence: ['highest confidence first', (f) => f.confidence],
+  fees: ['highest native-coin fees first', (f, d) => d.fees.get(f.mintId)?.feesInNativeCoin ?? null],
 };
 
 function report(
@@ -171,7 +153,8 @@ function report(
   const filtered = ranked.filter(
     (f) => (!wanted || wanted.has(f.level.toUpperCase())) && (!args.liveOnly || isLive(f)),
   );
-  const value = sortValue(args.sortBy, data);
+  const [sortText, sortValue] = SORT[args.sortBy];
+  const value = (f: Finding) => sortValue(f, data);
   const sorted =
     args.sortBy === 'suspicion'
       ? filtered
@@ -201,7 +184,7 @@ function report(
     args.liveOnly &&
     asked.size === flagLevels.levels.length &&
     flagLevels.levels.every((l) => asked.has(l.toUpperCase()));
-  const sliceLine = `${filterText ? `Filter ${filterText}: ${sorted.length} of ${ranked.length} findings match; ranked` : 'Ranked'} ${SORT_TEXT[args.sortBy]}${
+  const sliceLine = `${filterText ? `Filter ${filterText}: ${sorted.length} of ${ranked.length} findings match; ranked` : 'Ranked'} ${sortText}${
     args.offset
       ? page.length
         ? `; from offset ${args.offset} (row ${args.offset + 1})`
@@ -225,7 +208,7 @@ function report(
     ...(data.coverageApplies ? { matchingNotCovered: matchedOff } : {}),
   };
   const cut = {
-    what: `ranked findings (${SORT_TEXT[args.sortBy]})`,
+    what: `ranked findings (${sortText})`,
     how: (shown: number) =>
       `Continue with offset ${args.offset + shown} (${kept ? `no new upstream requests for ${TTL_MINUTES} minutes` : 'asked afresh: a request of this investigation failed'}), or narrow with levels / liveOnly.`,
     format: ctx.format,

@@ -1,7 +1,7 @@
 // run_analysis: the assistant's short program, run in the sandbox (src/analysis) against the endpoint
 // tools. Its description's `api.*` lines are generated from the same tools' schemas, so they cannot drift.
 import * as z from 'zod';
-import { GLOBALS, type RunOutcome, runAnalysis } from '../analysis/index.js';
+import { type FailureKind, GLOBALS, type RunOutcome, runAnalysis } from '../analysis/index.js';
 import { DEFAULTS, ENV } from '../config.js';
 import { errorTag, ToolFailure } from '../format/errors.js';
 import { plural } from '../format/text.js';
@@ -195,86 +195,66 @@ function failureText(
       `Ask for fewer pages or ids, pass up to ${API_MAX_IDS} ids per call (split for you), or stop paging early.`,
       errorTag('analysis_request_limit', false),
     ];
-  else
-    switch (outcome.kind) {
-      case 'syntax':
-        lines = [
-          `Syntax error${where}; the program did not run: ${message.replace(/^SyntaxError: /, '')}.`,
-          ...(/plain JavaScript/.test(message)
-            ? []
-            : [
-                'Write plain JavaScript (no TypeScript type annotations or interfaces): the body of an async function that ends with return.',
-              ]),
-          errorTag('analysis_syntax', false),
-        ];
-        break;
-      case 'runtime':
-        lines = [
-          `The program threw${where}: ${message}. ${progress}`,
-          /ReferenceError|is not defined/.test(message)
-            ? `In scope: ${GLOBALS.join(', ')} (no fetch, require, process or import).`
-            : /out of memory|too long/.test(message)
-              ? `A run has ${MEMORY_MIB} MiB: keep only the fields you need from each body, and aggregate as you go.`
-              : /stack overflow/.test(message)
-                ? 'Use a loop instead of deep recursion.'
-                : /cannot read propert(y|ies) .* of (undefined|null)/i.test(message)
-                  ? 'A field is not where the program looked: inspect the data first, e.g. return Object.keys(row).'
-                  : "Fix the program and run it again; catch an api call's error to go on without it.",
-          errorTag('analysis_error', false),
-        ];
-        break;
-      case 'timeout':
-        lines = [
-          `The program ran for the time limit, ${grouped(limits.timeoutMs)} ms (${ENV.analysisTimeoutMs}), and was stopped. ${progress}`,
-          'Look for a loop that does not end; fetch less (fewer pages or ids), or do the work in fewer passes.',
-          errorTag('analysis_timeout', false),
-        ];
-        break;
-      case 'memory':
-        lines = [
-          `The program ran out of memory (limit ${MEMORY_MIB} MiB) and was stopped${where}. ${progress}`,
-          'Keep only the fields you need from each body, and aggregate as you go.',
-          errorTag('analysis_memory', false),
-        ];
-        break;
-      case 'stack':
-        lines = [
-          `The program overflowed the stack (recursion too deep)${where}: ${message}. ${progress}`,
-          'Use a loop instead of deep recursion.',
-          errorTag('analysis_stack', false),
-        ];
-        break;
-      case 'cancelled':
-        lines = [`The run was cancelled. ${progress}`, errorTag('cancelled', false)];
-        break;
-      case 'answer_too_large':
-        lines = [
-          `The program's answer is too large: ${message}, past the 1 MiB limit on an answer. ${progress}`,
-          'Aggregate first (sum, mean, maxBy, counts), or return fewer rows (.slice(0, 50)) and fewer fields.',
-          errorTag('analysis_answer_too_large', false),
-        ];
-        break;
-      case 'answer_too_deep':
-        lines = [
-          `The program's answer is ${message} deep. ${progress}`,
-          'Return flat records (a list of objects with plain values) or scalars.',
-          errorTag('analysis_answer_too_deep', false),
-        ];
-        break;
-      case 'busy':
-        lines = [
-          `Every analysis worker is busy with other programs (${message}); this one did not start.`,
-          'Try again in a few seconds.',
-          errorTag('busy', true, 'retry_after_s=2'),
-        ];
-        break;
-      default:
-        lines = [
-          `The analysis engine failed: ${message}. ${progress}`,
-          'Please report it; other tools still work.',
-          errorTag('internal', false),
-        ];
-    }
+  else {
+    const tag = (kind: string) => errorTag(kind, false);
+    const runtimeHint = /ReferenceError|is not defined/.test(message)
+      ? `In scope: ${GLOBALS.join(', ')} (no fetch, require, process or import).`
+      : /out of memory|too long/.test(message)
+        ? `A run has ${MEMORY_MIB} MiB: keep only the fields you need from each body, and aggregate as you go.`
+        : /stack overflow/.test(message)
+          ? 'Use a loop instead of deep recursion.'
+          : /cannot read propert(y|ies) .* of (undefined|null)/i.test(message)
+            ? 'A field is not where the program looked: inspect the data first, e.g. return Object.keys(row).'
+            : "Fix the program and run it again; catch an api call's error to go on without it.";
+    const byKind: Partial<Record<FailureKind, string[]>> = {
+      syntax: [
+        `Syntax error${where}; the program did not run: ${message.replace(/^SyntaxError: /, '')}.`,
+        ...(/plain JavaScript/.test(message)
+          ? []
+          : [
+              'Write plain JavaScript (no TypeScript type annotations or interfaces): the body of an async function that ends with return.',
+            ]),
+        tag('analysis_syntax'),
+      ],
+      runtime: [`The program threw${where}: ${message}. ${progress}`, runtimeHint, tag('analysis_error')],
+      timeout: [
+        `The program ran for the time limit, ${grouped(limits.timeoutMs)} ms (${ENV.analysisTimeoutMs}), and was stopped. ${progress}`,
+        'Look for a loop that does not end; fetch less (fewer pages or ids), or do the work in fewer passes.',
+        tag('analysis_timeout'),
+      ],
+      memory: [
+        `The program ran out of memory (limit ${MEMORY_MIB} MiB) and was stopped${where}. ${progress}`,
+        'Keep only the fields you need from each body, and aggregate as you go.',
+        tag('analysis_memory'),
+      ],
+      stack: [
+        `The program overflowed the stack (recursion too deep)${where}: ${message}. ${progress}`,
+        'Use a loop instead of deep recursion.',
+        tag('analysis_stack'),
+      ],
+      cancelled: [`The run was cancelled. ${progress}`, tag('cancelled')],
+      answer_too_large: [
+        `The program's answer is too large: ${message}, past the 1 MiB limit on an answer. ${progress}`,
+        'Aggregate first (sum, mean, maxBy, counts), or return fewer rows (.slice(0, 50)) and fewer fields.',
+        tag('analysis_answer_too_large'),
+      ],
+      answer_too_deep: [
+        `The program's answer is ${message} deep. ${progress}`,
+        'Return flat records (a list of objects with plain values) or scalars.',
+        tag('analysis_answer_too_deep'),
+      ],
+      busy: [
+        `Every analysis worker is busy with other programs (${message}); this one did not start.`,
+        'Try again in a few seconds.',
+        errorTag('busy', true, 'retry_after_s=2'),
+      ],
+    };
+    lines = byKind[outcome.kind] ?? [
+      `The analysis engine failed: ${message}. ${progress}`,
+      'Please report it; other tools still work.',
+      tag('internal'),
+    ];
+  }
   return [...lines, ...logTail(outcome.logs, outcome.logsCut)].join('\n');
 }
 
