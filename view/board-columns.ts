@@ -6,7 +6,15 @@ import type { BoardRow, LevelEntry } from '../src/report/view-types.js';
 import { el, n } from './dom.js';
 import { conf } from './evidence.js';
 
-export type SortKey = 'level' | 'score' | 'confidence' | 'viewers' | 'marketCap' | 'fees';
+/** The sort keys that are also the call's sortBy values. */
+export const SORT_KEYS = {
+  score: 'score',
+  confidence: 'confidence',
+  viewers: 'viewers',
+  marketCap: 'marketCap',
+  fees: 'fees',
+} as const;
+export type SortKey = 'level' | keyof typeof SORT_KEYS;
 
 export interface Column {
   key: SortKey | null;
@@ -155,10 +163,7 @@ function feesCell(r: BoardRow, feeDecimals: number, fiatDecimals: number) {
 
 /** How many decimals a formatted number has. */
 const decimals = (text: string) => /\.(\d+)$/.exec(text)?.[1]?.length ?? 0;
-/**
- * A number with its own digits, padded with figure spaces to `places` decimals so that a column's decimal
- * points line up (tabular figures); a dash when there is none.
- */
+/** A number padded with figure spaces to `places` decimals, so a column's points line up; else a dash. */
 const aligned = (v: number | null | undefined, places: number, format: (v: unknown) => string = coin) => {
   if (typeof v !== 'number' || !Number.isFinite(v)) return '—';
   const text = format(v);

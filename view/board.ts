@@ -1,25 +1,15 @@
-// The investigation board: one row per finding, in the report's order (most suspicious first), sortable and
-// filterable. Rows stack below 640 px (the token on a line of its own, then level, score and viewers, the
-// reasons under them); 50 rows are drawn at a time (more on request), so 2,000 findings render as fast as
-// 50. The levels, their order, which are flagged, the top reasons and the failure groups are the server's
-// report (src/report/view-types.ts), drawn as they come. A token's evidence opens inline, under its row.
+// The investigation board: one row per finding in the report's order, sortable and filterable, 50 rows
+// drawn at a time; levels, flags, top reasons and failure groups drawn as the report gives them.
 import type { App } from '@modelcontextprotocol/ext-apps';
 import type { BoardData, BoardRow, LevelEntry } from '../src/report/view-types.js';
-import { boardColumns, isCovered, levelClass, NO_FEES, type SortKey } from './board-columns.js';
+import { boardColumns, isCovered, levelClass, NO_FEES, SORT_KEYS, type SortKey } from './board-columns.js';
 import { advice, el, n, plural, put } from './dom.js';
 import { evidencePanel, shortId, tokenName } from './evidence.js';
 import { failureDetails } from './failures.js';
 
 const PAGE = 50;
 /** The call's sortBy (investigate_botting) as the board's own sort key. */
-const CALL_SORT: Record<string, SortKey> = {
-  suspicion: 'level',
-  score: 'score',
-  confidence: 'confidence',
-  viewers: 'viewers',
-  marketCap: 'marketCap',
-  fees: 'fees',
-};
+const CALL_SORT: Record<string, SortKey> = { suspicion: 'level', ...SORT_KEYS };
 const sortValue = (r: BoardRow, k: Exclude<SortKey, 'level'>) =>
   k === 'fees' ? (r.feesNative ?? null) : r[k];
 /** The level filter's value for the tokens botting analysis does not cover (no level name can hold a NUL). */
@@ -139,8 +129,7 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
       'aria-expanded': 'false',
       'aria-label': `Evidence for ${tokenName(r)}`,
     });
-    // The name wraps (two lines at most), the symbol and a short id always whole (two tokens may share a
-    // name); no name: the whole id.
+    // The name wraps; the symbol and a short id stay whole (names repeat); no name: the whole id.
     if (r.name || r.symbol)
       open.append(
         el('span', { class: 'name' }, r.name ?? ''),
@@ -162,8 +151,7 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
 
   const wantedLevels = () =>
     state.level ? new Set(state.level.split('\n').map((l) => l.toUpperCase())) : null;
-  // A level asked for matches a covered row of that level and a not-covered row with that verdict (as the
-  // text channel counts them: "and N not covered"); "Not covered" matches those rows alone.
+  // A level matches covered rows of it and not-covered rows with that verdict, as the text counts them.
   const levelMatches = (r: BoardRow, wanted: Set<string>) =>
     wanted.has(OFF.toUpperCase()) ? !isCovered(r) : wanted.has(r.level.toUpperCase());
   function draw() {

@@ -1,6 +1,5 @@
-// Line charts (uPlot): every series on one chart, one field at a time. The canvas cannot read CSS, so axis,
-// grid and tick colours come from the theme, resolved when drawn and again when the theme changes; the
-// y axis is as wide as its widest tick label (never clipped), values in the text channel's format, times in UTC.
+// Line charts (uPlot): every series on one chart, one field at a time, in the theme's colours resolved
+// for the canvas (again when it changes); values in the text channel's format, times in UTC.
 import uPlot from 'uplot';
 import { el, n, onTheme, resolveColor, time } from './dom.js';
 
@@ -99,8 +98,7 @@ export function lineChart(
     );
     return false;
   }
-  // Series that are 0 (or missing) throughout would lie on one another at the baseline, listed in a legend
-  // for lines nobody can see: they are named apart, under the chart, and not drawn.
+  // Series 0 (or missing) throughout would hide at the baseline: named under the chart, not drawn.
   const allLabels = seriesLabels(drawn);
   const isFlat = (s: Series) => !(s.values[field] ?? []).some(some);
   const series = drawn.filter((s) => !isFlat(s));
@@ -151,9 +149,7 @@ export function lineChart(
         padding: [12, 8, 0, 0],
         // Ticks on UTC hours and days, as they are labelled (not the browser's zone).
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-        // Room past the last point (4% of the span): a series that rises at its end is seen to end there,
-        // not cut by the plot's edge. With session peaks, room before the first too: a session that began
-        // before the period is dotted at its first point, which would be half cut at the left edge.
+        // Room past the last point (and, with session peaks, before the first): no edge cuts a line or dot.
         scales: {
           x: {
             time: true,
@@ -213,8 +209,7 @@ export function lineChart(
           },
         ],
         hooks: {
-          // Where the last point is drawn and where the plot ends (CSS px in the plot), once drawn: the
-          // browser tests hold that no series ends at the plot's edge.
+          // Where the last point and the plot end (CSS px): the browser tests read them.
           draw: [
             (u: uPlot) => {
               const lastX = u.valToPos((times[times.length - 1] as number) / 1000, 'x');
@@ -270,10 +265,7 @@ export function lineChart(
   return true;
 }
 
-/**
- * What the chart's values are: the audience field the report names (`primary`) counts viewers; of any other
- * field the API states no unit, so none is given.
- */
+/** What a field's values are: the report's audience field (`primary`) counts viewers; others have no unit. */
 export function fieldNote(series: readonly Series[], field: string): string {
   return series.some((s) => s.primary === field)
     ? `${field}: number of viewers`

@@ -1,5 +1,4 @@
-// What every view shares: elements made from text (never HTML), the text channel's number format, one time
-// format (UTC, said so), and the theme's colours resolved for a canvas (which cannot read CSS variables).
+// What every view shares: elements from text (never HTML), the text's number and UTC time formats, colours.
 import { num } from '../src/format/text.js';
 
 export type Json = Record<string, unknown>;
@@ -71,10 +70,7 @@ export const textOf = (result: { content?: unknown }) =>
     .join('\n')
     .trim();
 
-/**
- * A hint as advice to a person: a tool call in it ("analyze_botting with chain chain_b, platform platform_b")
- * reads as the place to look ("chain_b / platform_b"); the model reads the text channel's own words.
- */
+/** A hint as advice to a person: "analyze_botting with chain chain_b, platform platform_b" → "chain_b / platform_b". */
 export const advice = (text: string) =>
   text.replace(/\b[a-z]+(?:_[a-z]+)+ with chain ([\w-]+), platform ([\w-]+)/g, '$1 / $2');
 
@@ -83,10 +79,7 @@ export const DEMO_LINE = /^SIMULATED DATA \(demo mode\)/i;
 /** The machine tag that ends an error's text, "[error: kind · final]". */
 const TAG = /^\[error: (.+)\]$/;
 
-/**
- * An error as the view shows it, in every view: its own style, read out, line by line, in plain words; the
- * demo marker left to the page's banner, the machine tag small and dim.
- */
+/** An error as every view shows it: read out, line by line; the demo marker left out, the machine tag dim. */
 export function errorBox(title: string, text: string) {
   const box = el('div', { class: 'error-box', role: 'alert' }, el('p', { class: 'error-title' }, title));
   for (const line of text.split('\n')) {

@@ -1,7 +1,5 @@
-// A token's evidence, inline under its board row: the viewer curve over a period (the app-only
-// get_token_evidence tool), the verdict over that window, and the recent sessions with their durations in
-// the unit the server found (the one get_streamer_sessions states). One panel open at a time; Escape or
-// "Back to list" closes it and returns to the row.
+// A token's evidence under its board row (get_token_evidence): the viewer curve, the verdict over that
+// window, the recent sessions in the unit the report found. One open at a time; Escape closes it.
 import type { App } from '@modelcontextprotocol/ext-apps';
 import type { BoardData, BoardRow, EvidenceData, SessionRow } from '../src/report/view-types.js';
 import { VIEW_DATA_KEY } from '../src/view-data.js';
@@ -167,10 +165,7 @@ function draw(r: BoardRow, data: EvidenceData, body: HTMLElement, listHours: num
   else body.append(sessionsTable(rows, data.durationUnit?.unit ?? null));
 }
 
-/**
- * The viewer curve. It is sampled: a session's peak between two points would not show on it, so each
- * listed session's peak is drawn over its span (within the curve's period), and the sampling is stated.
- */
+/** The sampled viewer curve, with each listed session's peak drawn over its span (a peak can fall between points). */
 function curve(chart: HTMLElement, r: BoardRow, series: Series[], sessions: SessionRow[]) {
   const list = series.map((s) => ({ ...s, name: r.name, symbol: r.symbol }));
   const t = list[0]?.t ?? [];
@@ -204,7 +199,8 @@ function curve(chart: HTMLElement, r: BoardRow, series: Series[], sessions: Sess
 const UNIT_WORDS: Record<string, string> = { ms: 'milliseconds', s: 'seconds', min: 'minutes' };
 
 function sessionsTable(records: SessionRow[], unit: string | null) {
-  const table = el(
+  const heads = ['Start (UTC)', unit ? `Duration (${unit})` : 'Duration', 'Peak', 'Average'];
+  return el(
     'table',
     { class: 'sessions' },
     el(
@@ -214,22 +210,11 @@ function sessionsTable(records: SessionRow[], unit: string | null) {
         ? `Recent sessions (duration in ${UNIT_WORDS[unit] ?? unit}: end − start in every row)`
         : 'Recent sessions (duration as the API gives it, unit not stated)',
     ),
-  );
-  table.append(
     el(
       'thead',
       {},
-      el(
-        'tr',
-        {},
-        el('th', { scope: 'col' }, 'Start (UTC)'),
-        el('th', { scope: 'col', class: 'num' }, unit ? `Duration (${unit})` : 'Duration'),
-        el('th', { scope: 'col', class: 'num' }, 'Peak'),
-        el('th', { scope: 'col', class: 'num' }, 'Average'),
-      ),
+      el('tr', {}, ...heads.map((h, i) => el('th', { scope: 'col', ...(i ? { class: 'num' } : {}) }, h))),
     ),
-  );
-  table.append(
     el(
       'tbody',
       {},
@@ -238,15 +223,12 @@ function sessionsTable(records: SessionRow[], unit: string | null) {
           'tr',
           { title: `${s.sessionId ?? ''}: ${timeOf(s.startTime)} to ${timeOf(s.endTime)}` },
           el('td', { class: 'when' }, startOf(s.startTime)),
-          el('td', { class: 'num' }, n(s.duration)),
-          el('td', { class: 'num' }, n(s.peakViewers)),
-          el('td', { class: 'num' }, n(s.averageViewers)),
+          ...[s.duration, s.peakViewers, s.averageViewers].map((v) => el('td', { class: 'num' }, n(v))),
         ),
       ),
     ),
+    records.length ? null : el('tr', {}, el('td', { colspan: '4', class: 'muted' }, 'No sessions.')),
   );
-  if (!records.length) table.append(el('tr', {}, el('td', { colspan: '4', class: 'muted' }, 'No sessions.')));
-  return table;
 }
 
 /** A session's start in the table: the time format without its zone (the column header states UTC). */

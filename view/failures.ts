@@ -1,12 +1,8 @@
-// Failures as the server grouped them (src/format/batch.ts groupFailures: by reason, most frequent first):
-// the board folds their ids away under a summary; the chart lists them. The view never regroups.
+// Failures as the report grouped them (by reason, most frequent first); the view never regroups.
 import type { FailureGroup } from '../src/report/view-types.js';
 import { advice, el, n, plural } from './dom.js';
 
-/**
- * The board's failures: counted in a summary that names each reason (its count only when there are
- * several: "5 failed: No data available for analysis"), the ids folded away under it.
- */
+/** The board's failures: a summary naming each reason (counts when several), the ids folded under it. */
 export function failureDetails(groups: readonly FailureGroup[], failed: number) {
   const summary =
     groups.length === 1

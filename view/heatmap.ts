@@ -1,8 +1,5 @@
-// The activity heatmap: the facts the text channel heads with (busiest day, busiest cell, the month's days,
-// consistency), then one grid per "a-b" keyed object in the answer. The keys' meaning is not documented: a
-// 7 × 24 grid (a 0…6, b 0…23) reads to anyone as day of week × hour, so it is labelled so, with one line
-// saying the API names neither (nor which day 0 is); any other shape keeps a and b. A day's 24 columns fit a 360 px panel;
-// a wider grid scrolls sideways inside its own box, with a visible hint, never the page.
+// The activity heatmap: the text's headline facts, then one grid per "a-b" keyed object; a 7 × 24 grid is
+// labelled day × hour (saying the API names neither), any other keeps a and b. Wide grids scroll in a box.
 import { asArray, asRecord, el, type Json, n, plural, put } from './dom.js';
 
 interface Grid {

@@ -1,7 +1,5 @@
-// The MCP Apps view (one page, three views): the investigation board, the analytics chart and the activity
-// heatmap, drawn from the data a result carries in `_meta` (src/view-data.ts). Upstream strings are data:
-// every one goes in with textContent or as an attribute value, never as HTML. Colours follow the host's
-// theme (`data-theme`, its CSS variables); the page paints no background of its own.
+// The MCP Apps page: the board, the chart and the heatmap, drawn from a result's `_meta` view data.
+// Upstream strings go in as text or attribute values, never HTML; colours follow the host's theme.
 import {
   App,
   applyDocumentTheme,
