@@ -1,7 +1,5 @@
-// MCP Apps (SEP-1865): for clients that declare the extension, four tools name one HTML view
-// (ui://streamer-analytics/views.html: the investigation board, the analytics chart, the heatmap), their
-// results carry the view's full data in `_meta` (which hosts give the view, not the model), and an
-// app-only tool serves a selected token's evidence. A client that does not declare it sees none of this.
+// MCP Apps (SEP-1865), for clients that declare it: four tools name one HTML view, their results carry its
+// data in `_meta`, and an app-only tool serves a token's evidence.
 import { readFileSync } from 'node:fs';
 import {
   getUiCapability,
@@ -53,8 +51,7 @@ let html: string | undefined;
 /** The built view (npm run build writes it beside the bundle); read once, when first asked for. */
 export function viewHtml(): string {
   if (html) return html;
-  // Beside the bundle (dist/server) or one of its chunks (dist/server/chunks), or from the sources and the
-  // compiled modules (tests, dist/src).
+  // Beside the bundle or one of its chunks; from the sources or dist/src, the last build's.
   for (const path of ['./views.html', '../views.html', '../dist/server/views.html', '../server/views.html']) {
     try {
       html = readFileSync(new URL(path, import.meta.url), 'utf8');

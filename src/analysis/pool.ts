@@ -185,9 +185,7 @@ export class SandboxPool {
         runEnded.abort();
         clearTimeout(timer);
         opts.signal?.removeEventListener('abort', onAbort);
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
+        worker.off('message', onMessage).off('error', onError).off('exit', onExit);
         const logsCut = Atomics.load(slot.logsCut, 0);
         if (keepWorker) this.#workers.release(slot);
         else this.#workers.retire(slot);
@@ -197,32 +195,19 @@ export class SandboxPool {
         callsMade === 0
           ? 'it had made no api call'
           : `it had made ${callsMade} api call${callsMade === 1 ? '' : 's'}${pending.size ? `, ${pending.size} still waiting for an answer` : ''}`;
+      const fail = (kind: FailureKind, message: string, keep = false) =>
+        end({ ok: false, kind, message }, keep);
       const timer = setTimeout(
-        () =>
-          end(
-            {
-              ok: false,
-              kind: 'timeout',
-              message: `the program ran past its ${seconds} s limit (${progress()})`,
-            },
-            false,
-          ),
+        () => fail('timeout', `the program ran past its ${seconds} s limit (${progress()})`),
         opts.timeoutMs,
       );
-      const onAbort = () =>
-        end({ ok: false, kind: 'cancelled', message: `the run was cancelled (${progress()})` }, false);
+      const onAbort = () => fail('cancelled', `the run was cancelled (${progress()})`);
       opts.signal?.addEventListener('abort', onAbort, { once: true });
-      const onError = (error: Error & { code?: string }) => {
-        const memory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
-        end(
-          memory
-            ? { ok: false, kind: 'memory', message: 'the program went past its memory limit' }
-            : { ok: false, kind: 'internal', message: `the sandbox failed: ${error.message}` },
-          false,
-        );
-      };
-      const onExit = () =>
-        end({ ok: false, kind: 'internal', message: 'the sandbox stopped unexpectedly' }, false);
+      const onError = (error: Error & { code?: string }) =>
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? fail('memory', 'the program went past its memory limit')
+          : fail('internal', `the sandbox failed: ${error.message}`);
+      const onExit = () => fail('internal', 'the sandbox stopped unexpectedly');
       const onMessage = (message: FromWorker) => {
         if (finished) return;
         if (message.t === 'log') logs.push(message.text);
@@ -263,20 +248,11 @@ export class SandboxPool {
           try {
             end({ ok: true, value: JSON.parse(outcome.json) }, keep);
           } catch (error) {
-            end(
-              {
-                ok: false,
-                kind: 'internal',
-                message: `the answer did not parse: ${(error as Error).message}`,
-              },
-              keep,
-            );
+            fail('internal', `the answer did not parse: ${(error as Error).message}`, keep);
           }
         }
       };
-      worker.on('message', onMessage);
-      worker.on('error', onError);
-      worker.on('exit', onExit);
+      worker.on('message', onMessage).on('error', onError).on('exit', onExit);
       const run: ToWorker = {
         t: 'run',
         code,

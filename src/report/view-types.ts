@@ -1,6 +1,5 @@
-// The data a botting answer hands its view (types only: the server builds it, view/ draws it). Every rule
-// (which levels there are, their order, which are flagged, how failures group, what unit a duration is in)
-// is decided by the server's report; the view reads these fields and derives nothing.
+// The data a botting answer hands its view (types only): every rule (levels, order, flags, failure groups,
+// units) is the server report's; the view derives nothing.
 
 /** One confidence level of an answer, in the report's order (most suspicious first). */
 export type LevelEntry = {

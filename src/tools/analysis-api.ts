@@ -1,8 +1,9 @@
-// The host side of run_analysis's `api.<tool>(args)`: the endpoint tools' own validation and requests, id
-// lists split by the endpoint's limit, every upstream request counted before it is sent, the pieces' bodies
-// merged, cleaned and key-redacted. The program reaches the host only through here.
+// The host side of run_analysis's `api.<tool>(args)`: the tools' own validation and requests, split by the
+// endpoint's limit, each request counted before it is sent, the pieces merged, cleaned and key-redacted.
 import type { ApiRequest } from '../api/client.js';
 import { describeError } from '../format/errors.js';
+import { Limiter } from '../limits/places.js';
+import { Switch } from '../limits/switch.js';
 import { NAMES } from '../untrusted/names.js';
 import { cleanDeep } from '../untrusted/text.js';
 import { API_MAX_IDS } from './run-analysis.js';
@@ -40,7 +41,7 @@ export function apiHost(
   readNames: readonly string[] = [],
 ) {
   const usage: ApiUsage = { calls: 0, limitReached: false, refused: 0, refusedLimitReached: false };
-  const gate = gateOf(IN_FLIGHT);
+  const gate = new Limiter(IN_FLIGHT);
   const redact = ctx.redact ?? (<T>(v: T) => v);
   const dispatch = async (req: ApiRequest, run?: AbortSignal) => {
     // Counted before it is sent (or queued): the request past the limit is never made.
@@ -52,24 +53,18 @@ export function apiHost(
     }
     usage.calls++;
     ctx.progress(usage.calls, limits.maxRequests, `upstream request ${usage.calls} (${req.path})`);
-    await gate.enter();
-    // A program that returned (or was ended) with requests still queued: they are never sent.
-    if (ctx.signal.aborted || run?.aborted || usage.limitReached) {
-      gate.leave();
-      throw new Error('The run was stopped before this request was sent.');
-    }
-    try {
-      return await ctx.send(req, run);
-    } catch (error) {
-      throw new Error(redact(describeError(error)));
-    } finally {
-      gate.leave();
-    }
+    return gate.run(async () => {
+      // A program that returned (or was ended) with requests still queued: they are never sent.
+      if (ctx.signal.aborted || run?.aborted || usage.limitReached)
+        throw new Error('The run was stopped before this request was sent.');
+      try {
+        return await ctx.send(req, run);
+      } catch (error) {
+        throw new Error(redact(describeError(error)));
+      }
+    }, new Switch());
   };
-  /**
-   * An api call refused before anything was sent. Refusals cost the main thread too (a check per id): past
-   * as many as the run may make requests, the run ends.
-   */
+  /** An api call refused before anything was sent; past as many refusals as requests allowed, the run ends. */
   const refuse = (message: string): never => {
     if (++usage.refused > limits.maxRequests) {
       usage.refusedLimitReached = true;
@@ -90,8 +85,7 @@ export function apiHost(
       return 'error' in outcome ? refuse(redact(outcome.error)) : cleanDeep(redact(outcome.value));
     }
     const tool = tools.get(name);
-    // The guest's api (src/analysis/prelude.ts) answers an unknown name with the closest ones, and the pool
-    // passes on only the names it was given: this is a guard, not what a program meets.
+    // A guard: the guest's api and the pool pass on only the names given.
     if (!tool?.requests) return refuse(`api.${String(name).slice(0, 60)} is not a function`);
     if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args))) {
       const params = Object.keys(tool.entry().inputSchema.properties ?? {}).filter(
@@ -101,8 +95,7 @@ export function apiHost(
         `api.${name} takes one object of named parameters (${params.join(', ') || 'none'}), e.g. api.${name}({ ${params[0] ?? ''} }); got ${Array.isArray(args) ? 'a list' : typeof args}. Nothing was sent.`,
       );
     }
-    // An id list far past the limit is checked only as far as the limit's next id: checking tens of
-    // thousands of ids one by one is the main thread's time, and the tool's error says the same.
+    // An id list far past the limit is checked only up to the limit's next id (the main thread's time).
     const checked = Object.fromEntries(
       Object.entries(args ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.slice(0, API_MAX_IDS + 1) : v]),
     );
@@ -155,23 +148,3 @@ function merge(a: unknown, b: unknown, key: string, parent?: [unknown, unknown],
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** At most `limit` at once; the rest wait in order (a place is handed straight to the next in line). */
-function gateOf(limit: number) {
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  return {
-    async enter() {
-      if (active < limit) {
-        active++;
-        return;
-      }
-      await new Promise<void>((resolve) => waiting.push(resolve));
-    },
-    leave() {
-      const next = waiting.shift();
-      if (next) next();
-      else active--;
-    },
-  };
-}

@@ -17,7 +17,12 @@ import { num, table } from '../format/text.js';
 import { cleanDeep, quote } from '../untrusted/text.js';
 import { batchOutput, failureGroups } from './batch-output.js';
 import { type BottingFigures, bottingFigures, showBoard } from './botting/report.js';
-import { bottingRequest, type Investigation, runInvestigation } from './botting/run.js';
+import {
+  bottingRequest,
+  type Investigation,
+  type InvestigationArgs,
+  runInvestigation,
+} from './botting/run.js';
 import {
   analysedTokens,
   coverageApplies,
@@ -33,12 +38,7 @@ import { defineTool, type RenderContext } from './tool.js';
 
 const REASONS_IN_JSON = 5;
 
-interface BottingArgs {
-  mintIds: string[];
-  hours: number;
-  chain: string;
-  platform: string;
-}
+type BottingArgs = Omit<InvestigationArgs, 'includeCreatorFees'>;
 
 export const analyzeBotting = defineTool({
   name: 'analyze_botting',

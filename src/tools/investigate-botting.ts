@@ -19,13 +19,11 @@ import { cleanDeep, quote } from '../untrusted/text.js';
 import { failureGroups, idsShortened } from './batch-output.js';
 import { type Cell, rankingColumns } from './botting/columns.js';
 import { bottingFigures, showBoard } from './botting/report.js';
-import { type Investigation, runInvestigation } from './botting/run.js';
+import { type Investigation, type InvestigationArgs, runInvestigation } from './botting/run.js';
 import { analysedTokens, notCoveredCount } from './coverage.js';
 import { INVESTIGATION_TTL_MS, recall, remember } from './investigation-cache.js';
 import { bounded, idList, SCOPES, scopeHint } from './shared.js';
 import { type CallContext, defineTool } from './tool.js';
-
-type Fees = TokenFees;
 
 const SORTS = ['suspicion', 'viewers', 'marketCap', 'score', 'confidence', 'fees'] as const;
 type SortBy = (typeof SORTS)[number];
@@ -89,17 +87,12 @@ export const investigateBotting = defineTool({
   },
 });
 
-interface SliceArgs {
-  mintIds: string[];
-  hours: number;
-  chain: string;
-  platform: string;
-  includeCreatorFees: boolean;
+type SliceArgs = InvestigationArgs & {
   sortBy: SortBy;
   levels?: string[] | undefined;
   liveOnly: boolean;
   offset: number;
-}
+};
 
 /** Each order in words, and the value it sorts by (highest first; null last). */
 const SORT: Record<SortBy, [string, (f: Finding, data: Investigation) => number | null]> = {
@@ -338,7 +331,7 @@ const STREAMER_SHOWN = [
 ];
 
 /** In detailed mode, one line per token: every reason and every field the table does not show. */
-function detailLine(f: Finding, records: Map<string, StreamerRecord>, fees: Map<string, Fees>): string {
+function detailLine(f: Finding, records: Map<string, StreamerRecord>, fees: Map<string, TokenFees>): string {
   const record = records.get(f.mintId);
   const fee = fees.get(f.mintId);
   const parts = [

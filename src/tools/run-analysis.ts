@@ -20,11 +20,7 @@ const DEFAULT_LIMITS = { timeoutMs: DEFAULTS.analysisTimeoutMs, maxRequests: DEF
 
 const STREAMER =
   'Streamer={mintId,coinName,coinSymbol,currentViewers,tokenMarketCap,tokenPrice,isCurrentlyLive,totalStreamingTime,chain,platform}';
-/**
- * What each `api` function resolves to: the upstream's body, in the interface document's field names,
- * "not shown" where the document shows none (the program then reads Object.keys). Every body also has
- * `success`, most a `timestamp`.
- */
+/** What each `api` function resolves to: the upstream's body in the document's names ("not shown": none). */
 export const API_RETURNS: Record<string, string> = {
   list_streamers: '{data:[Streamer],pagination:{page,limit,total,totalPages,hasNext,hasPrev}}',
   get_streamer_core: '{data:Streamer}',
@@ -130,8 +126,7 @@ export function runAnalysisTool(
       });
       if (!outcome.ok || host.usage.limitReached || host.usage.refusedLimitReached)
         throw new ToolFailure(failureText(outcome, host.usage, limits));
-      // Past 1 MiB (ANSWER_MAX_CHARS) the worker refused the answer before it crossed; deeper than any reader
-      // can use, and than JSON.stringify's recursion can take, it is refused here.
+      // Too deep for any reader (and JSON.stringify's recursion): refused here.
       if (deeperThan(outcome.value, ANSWER_DEPTH))
         throw new ToolFailure(
           failureText(

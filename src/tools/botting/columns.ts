@@ -1,5 +1,3 @@
-// investigate_botting's ranking columns, each declared once: its text header and cell (if the text shows
-// it) and its JSON fields (names and values), in the table's order.
 import type { Finding, TokenFees } from '../../format/botting.js';
 import { reasonsText } from '../../format/botting.js';
 import { liveText, type StreamerRecord } from '../../format/streamer.js';

@@ -1,6 +1,5 @@
-// What both botting tools say of an investigation, decided once: the levels (order, counts, flagged), the
-// failures grouped by reason, the tokens not covered, the base counts, and the board handed to the view.
-// Their text, structuredContent and board are projections of these figures.
+// What both botting tools say of an investigation, decided once (levels, flags, failures, coverage,
+// counts): their text, structuredContent and board are projections of these figures.
 import { failures } from '../../format/batch.js';
 import {
   flaggedCounts,
@@ -13,14 +12,9 @@ import {
 import { type BoardOptions, boardData } from '../../view-data.js';
 import { notCoveredReport, unknownIdsHint } from '../coverage.js';
 import type { CallContext } from '../tool.js';
-import type { Investigation } from './run.js';
+import type { Investigation, InvestigationArgs } from './run.js';
 
-interface Asked {
-  mintIds: readonly string[];
-  hours: number;
-  chain: string;
-  platform: string;
-}
+type Asked = Omit<InvestigationArgs, 'includeCreatorFees'>;
 
 /** The figures of an investigation that every channel of `tool` states. */
 export function bottingFigures(tool: string, inv: Investigation, args: Asked) {

@@ -1,7 +1,5 @@
-// The one botting investigation: /botting/bulk in chunks of its limit, joined (when asked) with the streamer
-// records and the creator fees, every id accounted for, each token marked covered or not. analyze_botting is
-// this run without the fees (records only where coverage or its view needs them); investigate_botting is the
-// whole run; history reads it through runInvestigation.
+// The one botting investigation: /botting/bulk in chunks, joined with the streamer records and fees when
+// asked, each token marked covered or not. analyze_botting is it without the joins.
 import type { ApiRequest } from '../../api/client.js';
 import { batches, idLimit, requestFor } from '../../api/endpoints.js';
 import { ApiError } from '../../api/errors.js';
@@ -67,10 +65,8 @@ export const bottingRequest = (
 export const reasonOf = (error: unknown) => (describeError(error).split('\n')[0] ?? 'failed').slice(0, 160);
 
 /**
- * Runs an investigation of `args.mintIds` (any number: each endpoint is asked in chunks of its limit).
- * `records`: whether to join the streamer records (always looked up where coverage needs them);
- * `progress`: report each request done. Throws when no botting request was answered at all (a bad key, an
- * outage: the call's failure); any other failure costs only its chunk and is reported in the data.
+ * Investigates `args.mintIds` in chunks of each endpoint's limit (records: join them; progress: report each
+ * request). Throws when no botting request was answered; any other failure costs only its chunk.
  */
 export async function runInvestigation(
   args: InvestigationArgs,
@@ -165,8 +161,7 @@ export async function runInvestigation(
 
   const coverage = splitCoverage(chain, rankFindings(found), errors, records);
   return {
-    // A not-covered token stays in the ranking's data (its viewers, fees), after the covered ones: a
-    // verdict in brackets, or the upstream's failure as sent.
+    // Not-covered tokens stay in the ranking, after the covered ones.
     ranked: [
       ...coverage.findings,
       ...coverage.uncoveredFindings,
