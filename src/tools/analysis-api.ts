@@ -26,11 +26,7 @@ export interface ApiUsage {
   refusedLimitReached: boolean;
 }
 
-/**
- * The `call` the engine's `api` proxy makes, over the given tools. Rejects with an Error whose message the
- * program sees: the tool's argument error (nothing sent), the tool's tagged upstream failure, or the request
- * limit, which also ends the run through `stop`.
- */
+/** The engine's `api` call over the tools; rejects with what the program sees (the request limit also `stop`s). */
 export function apiHost(
   tools: ReadonlyMap<string, Tool>,
   ctx: Pick<CallContext, 'send' | 'progress' | 'signal' | 'redact'>,
@@ -115,10 +111,8 @@ export function mergeBodies(bodies: readonly unknown[]): unknown {
 }
 
 /**
- * Merges two answers of the same endpoint. Lists are concatenated (`data`, `results`, `errors`); numbers
- * are added where they count (in `summary`, and `pagination.total`), averages (`averageConfidence`)
- * weighted by the items each piece counted, `totalPages` the larger, `hasNext` either; any other value
- * is the first piece's (`success`, `timestamp`, `page`, `limit`).
+ * Two answers of one endpoint merged: lists concatenated, counts added (`summary`, `pagination.total`),
+ * averages weighted, `totalPages` the larger, `hasNext` either; anything else the first piece's.
  */
 function merge(a: unknown, b: unknown, key: string, parent?: [unknown, unknown], inSummary = false): unknown {
   if (Array.isArray(a) && Array.isArray(b)) return [...a, ...b];

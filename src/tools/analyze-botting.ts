@@ -71,11 +71,7 @@ export const analyzeBotting = defineTool({
   },
 });
 
-/**
- * run_analysis's `api.analyze_botting` on chain_b: each result and error of a platform_c token gets
- * `coverage` (NOT_COVERED), found by the tool's /streamers lookup; nothing the upstream sent is replaced.
- * If the lookup fails, the body is returned as sent.
- */
+/** run_analysis's `api.analyze_botting` on chain_b: platform_c items get `coverage` (if the lookup answers). */
 async function markApiCoverage(
   body: unknown,
   { mintIds, chain, platform }: BottingArgs,

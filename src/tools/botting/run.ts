@@ -64,10 +64,7 @@ export const bottingRequest = (
 /** The first line of a failure's description: what a chunk's ids are reported with. */
 export const reasonOf = (error: unknown) => (describeError(error).split('\n')[0] ?? 'failed').slice(0, 160);
 
-/**
- * Investigates `args.mintIds` in chunks of each endpoint's limit (records: join them; progress: report each
- * request). Throws when no botting request was answered; any other failure costs only its chunk.
- */
+/** Investigates `args.mintIds` in chunks; throws only when no botting request was answered. */
 export async function runInvestigation(
   args: InvestigationArgs,
   ctx: Pick<CallContext, 'send' | 'signal' | 'progress'>,
