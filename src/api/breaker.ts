@@ -22,10 +22,7 @@ export interface LastFailure {
   code?: string | undefined;
 }
 
-/**
- * A circuit breaker: after `threshold` outage failures in a row, calls fail fast for `cooldownMs`; then a
- * single trial request goes, and its outcome closes the circuit or opens it for another cooldown.
- */
+/** After `threshold` outage failures in a row, calls fail fast for `cooldownMs`; then one trial request goes. */
 export class Breaker {
   #failures = 0;
   #openUntil = 0;
@@ -63,8 +60,8 @@ export class Breaker {
   record(error: ApiError | undefined): void {
     const trial = this.#trialInFlight;
     this.#trialInFlight = false;
-    // A cancelled attempt says nothing about the service; it only frees the trial slot. Nor does a host
-    // name that does not resolve: that is configuration, reported as such on each call, never an outage.
+    // A cancelled attempt says nothing about the service; nor does a host name that does not resolve
+    // (configuration, reported as such on each call).
     if (error?.kind === 'cancelled') return;
     if (error?.kind === 'network' && CONFIGURATION_CODES.has(error.message)) return;
     if (!error || !OUTAGE_KINDS.has(error.kind)) {

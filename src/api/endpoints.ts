@@ -1,7 +1,5 @@
-// Every upstream endpoint as data (the interface document's "Endpoints" and "Limits"): its method and path,
-// the shape of its answer, its id limit, the chains and platforms it accepts, its numeric bounds and
-// defaults. A request is built from this table in one place (`requestFor`), and an id list is split by the
-// endpoint's limit in one place (`batches`).
+// Every upstream endpoint as data (the document's "Endpoints" and "Limits"): method, path, answer shape,
+// id limit, chains and platforms, bounds and defaults. Requests are built in `requestFor`, split in `batches`.
 import type { Shape } from './body.js';
 import type { ApiRequest } from './client.js';
 
@@ -142,10 +140,7 @@ export function batches<T>(list: readonly T[], size: number): T[][] {
   return pieces;
 }
 
-/**
- * The request to one endpoint: `{mint}` filled from `params.mint`, the other parameters sent as the query
- * (GET) or the JSON body (POST), unset ones left out; the answer checked against the endpoint's shape.
- */
+/** The request to one endpoint: `{mint}` filled in, the rest as the query (GET) or JSON body (POST). */
 export function requestFor(name: EndpointName, params: Record<string, unknown> = {}): ApiRequest {
   const endpoint: Endpoint = ENDPOINTS[name];
   const { mint, ...rest } = params;

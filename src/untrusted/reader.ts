@@ -1,8 +1,5 @@
-// The one reader of upstream shapes. A body becomes a tree of nodes once: a scalar, a record (which may
-// also read as a series: keyed by time, or parallel lists) or a list (which may also read as a series:
-// records, or [time, value] tuples); a series has its time field and its value fields (series.ts). Each
-// part is read when first asked for, then kept. Also: what an element of a batch answer is known by, what
-// an error body says. Times and numbers: times.ts, numbers.ts; what names mean: names.ts.
+// The one reader of upstream shapes: a body becomes a tree of nodes once (a scalar, a record or a list,
+// each of which may also read as a series), each part read when first asked for. Names: names.ts.
 import { NAMES } from './names.js';
 import { isRecord, parallelSeries, readSeries, type Series, timeKeyed, timeTuples } from './series.js';
 import { anyTime, asTime } from './times.js';
@@ -150,11 +147,7 @@ export class ListNode {
 const ID_DEPTH = 4;
 const ID_RECORDS = 200;
 
-/**
- * The id an element of a batch answer is known by: the string field whose value is one of the ids asked
- * for, whatever its name, nearest the top first (breadth first through nested records, not lists, to a
- * depth of 4 and at most 200 records); failing that, a top-level field of the usual names.
- */
+/** The id a batch element is known by: a string field holding a requested id, nearest first; else a usual name. */
 export function idOf(item: unknown, requested?: ReadonlySet<string>): string | undefined {
   if (!isRecord(item)) return undefined;
   if (requested?.size) {
@@ -184,10 +177,7 @@ function fallbackId(item: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-/**
- * The message of an error (a failed request's body, an element of `errors`): the first usual message field,
- * at any depth up to 3; else the longest string that is not a status, code, time or id. Undefined when none.
- */
+/** An error's message: a usual message field to depth 3, else the longest string not a status, code, time or id. */
 export function messageOf(value: unknown, depth = 0): string | undefined {
   if (typeof value === 'string') return value.trim() ? value : undefined;
   if (!isRecord(value) || depth > 3) return undefined;

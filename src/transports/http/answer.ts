@@ -1,7 +1,5 @@
-// What an HTTP request holds of the server's memory, and the writing of its answer: bytes are counted per
-// caller and in total as they are held (bodies read, answers produced and not yet taken by their client,
-// JSON and event streams alike), one answer is cut as it is produced past its cap, a client that stops
-// reading is disconnected, and a batch ends when each of its requests is answered or cancelled.
+// The writing of an HTTP request's answer: its bytes counted per caller and in total until taken, cut past
+// its cap, a client that stops reading disconnected, a batch ended when each request is answered or cancelled.
 import type { ServerResponse } from 'node:http';
 import type { Meter } from '../../limits/meter.js';
 
@@ -35,11 +33,7 @@ export interface AnswerOptions {
   maxBytes: number;
   /** A client that takes nothing of its answer for this long is disconnected. */
   sendTimeoutMs: number;
-  /**
-   * Bytes held for the answer from the start, before it is produced (what its requests may answer at
-   * most, as far as that is known before they run); the answer is counted as the larger of this and what
-   * it holds, until it is written in full.
-   */
+  /** Bytes held from the start (what its requests may answer at most): counted until it is written in full. */
   reserve: number;
   /** Called once the answer is written in full (not yet read): the request's place is free. */
   produced: () => void;
@@ -47,11 +41,7 @@ export interface AnswerOptions {
   abandon: () => void;
 }
 
-/**
- * The answer to one HTTP request. Everything written is counted against its caller until its client has
- * taken it (or the connection is gone); a cancelled request is answered -32800 in its place, and the
- * handler's own answer for it, if one comes, is dropped.
- */
+/** The answer to one HTTP request; a cancelled request is answered -32800 here, and the handler's answer dropped. */
 export class Answer {
   readonly #o: AnswerOptions;
   readonly #res: ServerResponse;
@@ -268,11 +258,7 @@ export class Answer {
     this.#o.produced();
   }
 
-  /**
-   * Counts what the client has not taken yet (what Node holds for the response and its socket, and a JSON
-   * answer being read), and watches that it keeps taking: a client that takes nothing for a whole
-   * `sendTimeoutMs` is disconnected, and what it held is freed.
-   */
+  /** Counts what the client has not taken yet; one that takes nothing for `sendTimeoutMs` is disconnected. */
   #account(): void {
     const now = this.#res.destroyed ? 0 : Math.max(this.#reserve, this.#res.writableLength + this.#buffered);
     this.#o.meter.add(this.#o.caller, now - this.#counted);
