@@ -1,7 +1,5 @@
-// The embedded simulator: a deterministic fake of the whole interface on 127.0.0.1, with fault switches.
-// It is the upstream of the tests, the benchmarks and --demo. Where the document says "not shown"
-// (error bodies and statuses, /health, batch element fields), the choices here are the simulator's own.
-// The endpoints are in endpoints.ts, the writing of answers and faults in respond.ts.
+// The embedded simulator: a deterministic fake of the whole interface on 127.0.0.1, with fault switches,
+// the upstream of the tests, the benchmarks and --demo. Endpoints: endpoints.ts; answers, faults: respond.ts.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDataset, type Dataset, prng } from './data.js';
@@ -25,10 +23,7 @@ export interface SimulatorOptions {
   seed?: number;
   /** Added to every answer. */
   latencyMs?: number;
-  /**
-   * How it names what the document leaves unstated (src/simulator/dialect.ts): 'a' (the default, the
-   * demo's) or 'b'. The tests run on both (SIM_DIALECT).
-   */
+  /** How it names what the document leaves unstated (dialect.ts): 'a' (the default, the demo's) or 'b'. */
   dialect?: DialectName;
 }
 
