@@ -1,7 +1,16 @@
 // The one reader of upstream shapes: a body becomes a tree of nodes once (a scalar, a record or a list,
 // each of which may also read as a series), each part read when first asked for. Names: names.ts.
 import { NAMES } from './names.js';
-import { isRecord, parallelSeries, readSeries, type Series, timeKeyed, timeTuples } from './series.js';
+import {
+  columnsOf,
+  isRecord,
+  parallelSeries,
+  readSeries,
+  type Series,
+  type SeriesColumn,
+  timeKeyed,
+  timeTuples,
+} from './series.js';
 import { anyTime, asTime } from './times.js';
 
 export type Node = ScalarNode | RecordNode | ListNode;
@@ -23,14 +32,6 @@ export const VALUES = '(values)';
 /** How a series' points came: a list of records, a time-keyed record, [time, value] tuples, parallel lists. */
 export type SeriesShape = 'list' | 'keyed' | 'tuples' | 'parallel';
 
-/** One value field of a series: its values present, each with the index of its point, in point order. */
-export interface SeriesColumn {
-  values: unknown[];
-  at: number[];
-  /** Some value is a list or a record: not a column of figures. */
-  nested: boolean;
-}
-
 /** Points read as a series: in time order, its time field, and each field's values in one pass. */
 export class SeriesNode {
   readonly kind = 'series';
@@ -49,23 +50,8 @@ export class SeriesNode {
   }
   /** Each field's values and the indexes of their records, gathered in one pass (first-seen order). */
   get columns(): Map<string, SeriesColumn> {
-    if (this.#columns) return this.#columns;
-    const columns = new Map<string, SeriesColumn>();
-    this.series.records.forEach((item, i) => {
-      for (const [k, v] of Object.entries(item)) {
-        let column = columns.get(k);
-        if (!column) {
-          column = { values: [], at: [], nested: false };
-          columns.set(k, column);
-        }
-        if (v === undefined || v === null) continue;
-        if (typeof v === 'object') column.nested = true;
-        column.values.push(v);
-        column.at.push(i);
-      }
-    });
-    this.#columns = columns;
-    return columns;
+    this.#columns ??= columnsOf(this.series.records);
+    return this.#columns;
   }
 }
 

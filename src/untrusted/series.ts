@@ -55,25 +55,43 @@ export function readSeries(list: readonly unknown[], maxFields = Infinity): Seri
     ordered = timed.map((x) => x.r);
     t = timed.map((x) => x.t);
   }
-  // Each field's values, gathered in one pass: linear in the answer's size, however many fields it has.
-  const columns = new Map<string, unknown[]>();
-  for (const r of ordered)
-    for (const [k, v] of Object.entries(r)) {
-      if (k === time) continue;
-      let column = columns.get(k);
-      if (!column) {
-        column = [];
-        columns.set(k, column);
-      }
-      if (v !== undefined && v !== null) column.push(v);
-    }
   const fields: string[] = [];
-  for (const [k, present] of columns) {
+  for (const [k, { values }] of columnsOf(ordered)) {
     if (fields.length >= maxFields) break;
-    if (present.some((v) => typeof v === 'number' && Number.isFinite(v)) || numericColumn(present))
+    if (
+      k !== time &&
+      (values.some((v) => typeof v === 'number' && Number.isFinite(v)) || numericColumn(values))
+    )
       fields.push(k);
   }
   return { time, records: ordered, t, fields };
+}
+
+/** One field of a list of records: its values present, each with the index of its record, in order. */
+export interface SeriesColumn {
+  values: unknown[];
+  at: number[];
+  /** Some value is a list or a record: not a column of figures. */
+  nested: boolean;
+}
+
+/** Each field's values, gathered in one pass (first-seen order): linear in the list's size. */
+export function columnsOf(records: ReadonlyArray<Record<string, unknown>>): Map<string, SeriesColumn> {
+  const columns = new Map<string, SeriesColumn>();
+  records.forEach((item, i) => {
+    for (const [k, v] of Object.entries(item)) {
+      let column = columns.get(k);
+      if (!column) {
+        column = { values: [], at: [], nested: false };
+        columns.set(k, column);
+      }
+      if (v === undefined || v === null) continue;
+      if (typeof v === 'object') column.nested = true;
+      column.values.push(v);
+      column.at.push(i);
+    }
+  });
+  return columns;
 }
 
 /** The field a time-keyed record's points carry their key in (not an upstream name: the key itself). */
