@@ -75,6 +75,10 @@ export interface Endpoint {
   bounds?: Record<string, Bound>;
 }
 
+/** A POST of `mintIds` answered as a batch (`data.results`). */
+const bulk = (path: string, scope: Scope, max: number) =>
+  ({ method: 'POST', path, shape: SHAPES.batch, scope, ids: { field: 'mintIds', max } }) as const;
+
 export const ENDPOINTS = {
   streamers: {
     method: 'POST',
@@ -93,26 +97,12 @@ export const ENDPOINTS = {
     bounds: { limit: { min: 1, max: 100, default: 20 }, page: { min: 1, default: 1 } },
   },
   analytics: {
-    method: 'POST',
-    path: '/streamers/analytics',
-    shape: SHAPES.batch,
-    scope: SCOPES.noPlatformC,
-    ids: { field: 'mintIds', max: 25 },
+    ...bulk('/streamers/analytics', SCOPES.noPlatformC, 25),
     bounds: { points: { min: 10, max: 500, default: 100 } },
   },
-  complete: {
-    method: 'POST',
-    path: '/streamers/complete',
-    shape: SHAPES.batch,
-    scope: SCOPES.noPlatformC,
-    ids: { field: 'mintIds', max: 25 },
-  },
+  complete: bulk('/streamers/complete', SCOPES.noPlatformC, 25),
   botting: {
-    method: 'POST',
-    path: '/botting/bulk',
-    shape: SHAPES.batch,
-    scope: SCOPES.botting,
-    ids: { field: 'mintIds', max: 50 },
+    ...bulk('/botting/bulk', SCOPES.botting, 50),
     bounds: { hours: { min: 1, max: 168, default: 24 } },
   },
   fees: {
