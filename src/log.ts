@@ -81,10 +81,11 @@ function errorReplacer(value: unknown): unknown {
   return value;
 }
 
+const nothing = () => {};
 export const silentLogger: Logger = {
-  error() {},
-  warn() {},
-  info() {},
-  debug() {},
+  error: nothing,
+  warn: nothing,
+  info: nothing,
+  debug: nothing,
   redacting: () => silentLogger,
 };

@@ -1,5 +1,5 @@
 import type { Logger } from '../log.js';
-import { type ApiError, CircuitOpenError } from './errors.js';
+import { type ApiError, CircuitOpenError, type ErrorDetail } from './errors.js';
 
 export interface BreakerOptions {
   /** Consecutive failed attempts that open the circuit. */
@@ -16,11 +16,7 @@ const OUTAGE_KINDS = new Set(['upstream', 'timeout', 'network']);
 export const CONFIGURATION_CODES = new Set(['ENOTFOUND', 'EAI_NONAME', 'EAI_FAIL']);
 
 /** What the last outage failure was, carried by circuit_open: its kind, and its status or code. */
-export interface LastFailure {
-  kind: string;
-  status?: number | undefined;
-  code?: string | undefined;
-}
+type LastFailure = NonNullable<ErrorDetail['lastFailure']>;
 
 /** After `threshold` outage failures in a row, calls fail fast for `cooldownMs`; then one trial request goes. */
 export class Breaker {

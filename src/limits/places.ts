@@ -59,8 +59,7 @@ export class Limiter {
   readonly maxWaitingPerCaller: number;
   readonly #busy: (waiting: number, retryAfterMs: number) => Error;
 
-  constructor(options: LimiterOptions | number) {
-    const o: LimiterOptions = typeof options === 'number' ? { limit: options } : options;
+  constructor(o: LimiterOptions) {
     this.limit = o.limit;
     this.maxWaitingPerCaller = o.maxWaitingPerCaller ?? Number.POSITIVE_INFINITY;
     this.#busy = o.busy ?? ((waiting, retryAfterMs) => new PlacesBusy(waiting, retryAfterMs));
