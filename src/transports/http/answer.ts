@@ -26,12 +26,9 @@ export interface AnswerOptions {
   owed: Map<string, unknown>;
   /** A batch answers with an array (or events); a single request with one object. */
   batch: boolean;
-  /** Where its bytes are counted, and as whose. */
   meter: Meter;
   caller: string;
-  /** One answer, a batch's included, past which it is cut with an error. */
   maxBytes: number;
-  /** A client that takes nothing of its answer for this long is disconnected. */
   sendTimeoutMs: number;
   /** Bytes held from the start (what its requests may answer at most): counted until it is written in full. */
   reserve: number;
@@ -173,13 +170,8 @@ export class Answer {
   #write(chunk: string | Buffer): boolean {
     const size = typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
     this.#sent += size;
-    const grows = Math.max(0, this.#res.writableLength + this.#buffered + size - this.#counted);
-    const over = this.#o.meter.refuses(this.#o.caller, grows);
-    if (this.#sent > this.#o.maxBytes || over) {
-      const message =
-        this.#sent > this.#o.maxBytes
-          ? answerTooLarge(this.#o.maxBytes)
-          : heldTooMuch(over ?? 'server', this.#o.meter);
+    const message = this.#refusal(size, this.#sent);
+    if (message) {
       this.#res.write(event({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }));
       this.#complete();
       return false;
@@ -187,6 +179,14 @@ export class Answer {
     this.#res.write(chunk);
     this.#account();
     return true;
+  }
+
+  /** Why `size` more bytes (`total` in all) are not held: past the answer's cap, or its caller's share. */
+  #refusal(size: number, total: number): string | undefined {
+    const grows = Math.max(0, this.#res.writableLength + this.#buffered + size - this.#counted);
+    const over = this.#o.meter.refuses(this.#o.caller, grows);
+    if (total > this.#o.maxBytes) return answerTooLarge(this.#o.maxBytes);
+    return over && heldTooMuch(over, this.#o.meter);
   }
 
   /** A JSON answer's bytes, counted as they are read; an error's message past the cap or the share. */
@@ -197,15 +197,13 @@ export class Answer {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return Buffer.concat(chunks);
-      const grows = Math.max(0, this.#res.writableLength + this.#buffered + value.length - this.#counted);
+      const message = this.#refusal(value.length, this.#buffered + value.length);
       this.#buffered += value.length;
-      const over = this.#o.meter.refuses(this.#o.caller, grows);
-      const tooLarge = this.#buffered > this.#o.maxBytes;
-      if (tooLarge || over) {
+      if (message) {
         await reader.cancel().catch(() => {});
         this.#buffered = 0;
         this.#account();
-        return tooLarge || !over ? answerTooLarge(this.#o.maxBytes) : heldTooMuch(over, this.#o.meter);
+        return message;
       }
       this.#account();
       chunks.push(value);
