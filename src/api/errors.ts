@@ -19,16 +19,13 @@ export interface ErrorDetail {
   upstreamMessage?: string | undefined;
   /** A body that was not the expected JSON, described safely (`binary data (N bytes)`, quoted cleaned text). */
   body?: string | undefined;
-  /** The answer's Content-Type, cleaned. */
   contentType?: string | undefined;
   retryAfterMs?: number | undefined;
   /** The API path requested (below the base URL). */
   path?: string | undefined;
-  /** Requests made, retries included. */
   attempts?: number | undefined;
   /** The upstream requests one HTTP request may make, for a batch limit. */
   allowance?: number | undefined;
-  /** The time limit of one attempt, for a timeout. */
   timeoutMs?: number | undefined;
   /** For circuit_open: the last failure that opened it. */
   lastFailure?: { kind: string; status?: number | undefined; code?: string | undefined } | undefined;

@@ -29,9 +29,7 @@ export interface Dialect {
     livePerPlatform: Record<string, number>,
     top: Array<{ mintId: string; currentViewers: number }>,
   ): Json;
-  /** The body of a failed request (status and message). */
   errorBody(status: number, message: string): Json;
-  /** The body of GET /health. */
   health(now: string): Json;
 }
 

@@ -21,7 +21,6 @@ export interface SimulatorOptions {
   apiKey?: string;
   port?: number;
   seed?: number;
-  /** Added to every answer. */
   latencyMs?: number;
   /** How it names what the document leaves unstated (dialect.ts): 'a' (the default, the demo's) or 'b'. */
   dialect?: DialectName;
@@ -31,13 +30,11 @@ export interface Simulator {
   url: string;
   apiKey: string;
   data: Dataset;
-  /** The naming table in use. */
   dialect: DialectName;
   requests: RecordedRequest[];
   /** Requests whose client went away before the answer was complete (a cancelled or timed-out call). */
   abandoned: number;
   latencyMs: number;
-  /** Queues faults; each request takes the next one. */
   inject(...faults: Fault[]): void;
   /** Queues faults for the requests that match: a path pattern, or a test of the whole request. */
   injectFor(match: RegExp | ((req: RecordedRequest) => boolean), ...faults: Fault[]): void;

@@ -55,11 +55,15 @@ export class SeriesNode {
   }
 }
 
+/** Points as a series node, or false (kept, so that a record or list is read once) when they are none. */
+const seriesOf = (shape: SeriesShape, points?: Array<Record<string, unknown>>, lists?: string[]) =>
+  points ? new SeriesNode(shape, points, lists) : false;
+
 export class RecordNode {
   readonly kind = 'record';
   #fields?: Array<readonly [string, Node]>;
-  #keyed?: SeriesNode | null;
-  #parallel?: SeriesNode | null;
+  #keyed?: SeriesNode | false;
+  #parallel?: SeriesNode | false;
   constructor(readonly raw: Readonly<Record<string, unknown>>) {}
   get size() {
     return Object.keys(this.raw).length;
@@ -77,26 +81,21 @@ export class RecordNode {
   }
   /** A record whose keys are all times (`{"1746097200": {viewers: 772}}`), as a series. */
   get keyed(): SeriesNode | undefined {
-    if (this.#keyed === undefined) {
-      const points = timeKeyed(this.raw, VALUES);
-      this.#keyed = points ? new SeriesNode('keyed', points) : null;
-    }
-    return this.#keyed ?? undefined;
+    this.#keyed ??= seriesOf('keyed', timeKeyed(this.raw, VALUES));
+    return this.#keyed || undefined;
   }
   /** A record of parallel lists (`{timestamps: [...], viewers: [...]}`), as a series. */
   get parallel(): SeriesNode | undefined {
-    if (this.#parallel === undefined) {
-      const p = parallelSeries(this.raw);
-      this.#parallel = p ? new SeriesNode('parallel', p.points, p.fields) : null;
-    }
-    return this.#parallel ?? undefined;
+    const p = this.#parallel === undefined ? parallelSeries(this.raw) : undefined;
+    this.#parallel ??= seriesOf('parallel', p?.points, p?.fields);
+    return this.#parallel || undefined;
   }
 }
 
 export class ListNode {
   readonly kind = 'list';
   #items?: Node[];
-  #tuples?: SeriesNode | null;
+  #tuples?: SeriesNode | false;
   #series?: SeriesNode;
   constructor(readonly raw: readonly unknown[]) {}
   get size() {
@@ -116,11 +115,8 @@ export class ListNode {
   }
   /** A list of [time, value…] tuples, as a series. */
   get tuples(): SeriesNode | undefined {
-    if (this.#tuples === undefined) {
-      const points = timeTuples(this.raw);
-      this.#tuples = points ? new SeriesNode('tuples', points) : null;
-    }
-    return this.#tuples ?? undefined;
+    this.#tuples ??= seriesOf('tuples', timeTuples(this.raw));
+    return this.#tuples || undefined;
   }
   /** A list of records, as a series. */
   get series(): SeriesNode {

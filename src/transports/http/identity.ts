@@ -93,9 +93,7 @@ export function clientAddress(req: IncomingMessage, trusted: BlockList | undefin
   return address;
 }
 
-/** Who a request comes from, as read before its body. */
 export interface Who {
-  /** Its address (the trusted proxy's word for it, if any). */
   address: string;
   /** The Mcp-Session-Id sent, verified or not; and its claims when verified. */
   sessionHeader: string | undefined;

@@ -31,7 +31,6 @@ export interface HttpOptions {
   maxWaiting?: number;
   /** Longest a request waits for a place before it is answered 503. */
   maxWaitMs?: number;
-  /** Longest a request may take, body and answer included. */
   requestTimeoutMs: number;
   /** How long calls in flight may finish after SIGTERM or SIGINT. */
   shutdownGraceMs: number;
@@ -76,7 +75,6 @@ export interface Caller {
 }
 
 export interface HttpDeps {
-  /** A fresh MCP server for one request. */
   makeServer(caller: Caller): Server;
   /** Whether a caller's x-api-key is sent upstream (the server has no key of its own): only then a secret. */
   callerKeys?: boolean;
