@@ -17,12 +17,9 @@ const OWN = new Set(['time', 'level', 'msg']);
 const OWN_EMPTY = { time: undefined, level: undefined, msg: undefined };
 
 /**
- * A logger that writes one JSON line per event to stderr (stdout carries the stdio protocol).
- * Only keys actually sent upstream are secrets here, and only of 8 characters or more (shorter ones would
- * match ordinary words). Each secret is replaced in the decoded strings (field values, error messages and
- * causes, nested keys), disguised forms included (src/redact.ts), before they are escaped as JSON: so a
- * line is always valid JSON with all its fields, whatever a secret looks like. A line that would still show
- * a secret is withheld, and says so.
+ * A logger of one JSON line per event on stderr. Secrets (keys sent upstream, 8 characters or more) are
+ * replaced in decoded strings, disguised forms included (src/redact.ts); a line that would still show one
+ * is withheld, and says so.
  */
 export function createLogger(
   level: LogLevel,
@@ -37,8 +34,7 @@ export function createLogger(
     if (key === '' || (this === root && OWN.has(key))) return v;
     if (typeof v === 'string') return redact.text(v);
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
-    // Keys of nested objects are decoded strings too (the top level's are the server's own names, and
-    // the root is returned above).
+    // Nested keys are decoded strings too (the top level's are the server's own names).
     const keys = Object.keys(v);
     if (!keys.some((k) => redact.text(k) !== k)) return v;
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact.text(k), x]));
@@ -85,10 +81,11 @@ function errorReplacer(value: unknown): unknown {
   return value;
 }
 
+const nothing = () => {};
 export const silentLogger: Logger = {
-  error() {},
-  warn() {},
-  info() {},
-  debug() {},
+  error: nothing,
+  warn: nothing,
+  info: nothing,
+  debug: nothing,
   redacting: () => silentLogger,
 };

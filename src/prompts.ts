@@ -4,17 +4,11 @@ import { INVALID_PARAMS, WireError } from './format/errors.js';
 
 const HOURS = ENDPOINTS.botting.bounds.hours;
 
-export interface PromptArgument {
-  name: string;
-  description: string;
-  required: boolean;
-}
-
 export interface PromptSpec {
   name: string;
   title: string;
   description: string;
-  arguments: PromptArgument[];
+  arguments: Array<{ name: string; description: string; required: boolean }>;
   /** The instruction text, from the arguments as given (strings, per the protocol). */
   text(args: Record<string, string>): string;
 }

@@ -1,6 +1,5 @@
-// What the assistant is told about the server: the initialize instructions and the reference resource.
-// The resource is generated from the tool table, so its limits cannot drift from the schemas.
-// Loaded before the handshake (the initialize instructions): nothing here may load the tools' zod schemas.
+// What the assistant is told: the initialize instructions and the reference resource, generated from the
+// tool table. Loaded before the handshake: nothing here may load the tools' zod schemas.
 import { ENDPOINTS, PLATFORM_CHAIN } from './api/endpoints.js';
 import { describeAllowed } from './tools/allowed.js';
 import type { Tool } from './tools/tool.js';
@@ -10,10 +9,7 @@ export const REFERENCE_URI = 'streamer-analytics://reference';
 const SESSIONS_MAX = ENDPOINTS.sessions.bounds.limit.max;
 const BOTTING_MAX = ENDPOINTS.botting.ids.max;
 
-/**
- * run_analysis's three example programs (the instructions and the reference show them; the tests run them).
- * Their inputs are named in EXAMPLE_INPUTS: the assistant writes them as constants first.
- */
+/** run_analysis's example programs (the instructions and the reference show them; the tests run them). */
 export const EXAMPLES = {
   topShare: [
     'const fees = sortBy((await api.get_creator_fees({ tokenAddresses })).data, "feesInNativeCoin", "desc");',
@@ -60,46 +56,26 @@ export const INSTRUCTIONS = [
   `Limits, chain/platform pairs and which tool answers what: the resource ${REFERENCE_URI}.`,
 ].join('\n');
 
-/**
- * The demo's instructions: the same, and where its sample ids come from (the simulator's overview names the
- * three most watched live tokens of each scope, in liveMetrics.topViewers).
- */
+/** The demo's instructions: the same, and where its sample ids come from. */
 export const DEMO_INSTRUCTIONS = [
   INSTRUCTIONS,
   'DEMO MODE (simulated data, not the real service). Sample ids to try every tool with: get_analytics_overview names the three most watched live tokens of the chain and platform asked in liveMetrics.topViewers (chain all, platform all: of both chains).',
 ].join('\n');
 
-const QUESTIONS: Array<[string, string]> = [
-  [
-    'Are these tokens botted? Which flagged ones are live?',
-    `investigate_botting (up to 500 ids) or analyze_botting (up to ${BOTTING_MAX})`,
-  ],
-  [
-    'Which HIGH ones are live now, most watched first?',
-    'investigate_botting with levels ["HIGH"], liveOnly true, sortBy viewers (again within 5 min: no upstream request)',
-  ],
-  [
-    'Is the most-watched chain_b token botted?',
-    'ids from the user (no tool lists tokens without them; get_analytics_overview with chain chain_b may name the most watched in its live metrics), then analyze_botting: it names platform_c tokens, which it cannot cover',
-  ],
-  [
-    'Peak session, mean audience of the last sessions?',
-    'get_streamer_sessions: peak, mean and median stated',
-  ],
-  ['What is this token doing right now?', 'get_streamer_core'],
-  ['How has it streamed over time?', 'get_streamer_sessions, get_streamers_analytics'],
-  ['Rank or scan tokens whose ids you have', 'list_streamers (tokenAddresses required)'],
-  ['Everything about a few tokens', 'get_streamers_complete'],
-  ['What have the creators earned? Total, top three?', 'get_creator_fees: exact totals, rows ranked'],
-  [
-    'How busy is the whole service, and when? Busiest day?',
-    'get_analytics_overview, get_activity_heatmap (busiest day and hour cell stated)',
-  ],
-  ['Is the service up? Why do calls fail?', 'check_health'],
-  [
-    "Top five's share of the fees; longest session ever; live and flagged; per-chain averages",
-    'run_analysis: one program joins, filters, pages and computes; the answer only comes back',
-  ],
+/** Which tool answers which question: the reference's table rows. */
+const QUESTIONS = [
+  `Are these tokens botted? Which flagged ones are live? | investigate_botting (up to 500 ids) or analyze_botting (up to ${BOTTING_MAX})`,
+  'Which HIGH ones are live now, most watched first? | investigate_botting with levels ["HIGH"], liveOnly true, sortBy viewers (again within 5 min: no upstream request)',
+  'Is the most-watched chain_b token botted? | ids from the user (no tool lists tokens without them; get_analytics_overview with chain chain_b may name the most watched in its live metrics), then analyze_botting: it names platform_c tokens, which it cannot cover',
+  'Peak session, mean audience of the last sessions? | get_streamer_sessions: peak, mean and median stated',
+  'What is this token doing right now? | get_streamer_core',
+  'How has it streamed over time? | get_streamer_sessions, get_streamers_analytics',
+  'Rank or scan tokens whose ids you have | list_streamers (tokenAddresses required)',
+  'Everything about a few tokens | get_streamers_complete',
+  'What have the creators earned? Total, top three? | get_creator_fees: exact totals, rows ranked',
+  'How busy is the whole service, and when? Busiest day? | get_analytics_overview, get_activity_heatmap (busiest day and hour cell stated)',
+  'Is the service up? Why do calls fail? | check_health',
+  "Top five's share of the fees; longest session ever; live and flagged; per-chain averages | run_analysis: one program joins, filters, pages and computes; the answer only comes back",
 ];
 
 type Props = Record<string, Record<string, unknown> & { enum?: unknown[] }>;
@@ -137,7 +113,7 @@ export function referenceText(tools: readonly Tool[]): string {
   for (const [k, code] of Object.entries(EXAMPLES))
     lines.push('', `${EXAMPLE_TITLES[k as keyof typeof EXAMPLES]}:`, '```js', code, '```');
   lines.push('', '## Which tool answers which question', '', '| question | tool |', '|---|---|');
-  for (const [question, tool] of QUESTIONS) lines.push(`| ${question} | ${tool} |`);
+  for (const row of QUESTIONS) lines.push(`| ${row} |`);
   lines.push(
     '',
     '## Notes',

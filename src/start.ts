@@ -1,8 +1,5 @@
 #!/usr/bin/env node
-// The bundled command's entry (scripts/pack.ts): turns on V8's compile cache where the running Node has
-// one (22.1+; feature-detected, so Node 20 starts as before), then loads the server. With the cache, a
-// start after the first skips compiling the server's code: the cache lives in the OS temp folder
-// (node-compile-cache, keyed by Node version and file content), which any user may write.
+// The bundled command's entry: turns on V8's compile cache where Node has one (22.1+), then loads the server.
 import module from 'node:module';
 
 try {

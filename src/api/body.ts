@@ -1,6 +1,5 @@
 // What comes back from the upstream, made safe before anything reads it: parsed within bounds, checked
-// against the documented shape, the API key removed wherever it is echoed, and non-JSON bodies described
-// rather than passed on.
+// against the documented shape, the API key removed wherever it is echoed, non-JSON bodies described.
 import { redactor } from '../redact.js';
 import { grouped } from '../untrusted/numbers.js';
 import { clean, looksBinary } from '../untrusted/text.js';
@@ -75,10 +74,8 @@ const RAW_DISGUISE =
   /[\u007f-\u00a0\u00ad\u061c\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u206f\u3000\ufeff\ufff9-\ufffb]/;
 
 /**
- * Removes `secret` from what the upstream sent, on decoded values: JSON escapes (`\u0074…`, `\/`) are
- * undone first, so an echoed key cannot slip through escaped, and a key disguised with characters that
- * cleaning removes is found in the folded form (src/redact.ts). A key of 8 characters or more is removed
- * wherever it stands, glued to other characters too; a shorter one (a test key) only as a whole token.
+ * Removes `secret` from what the upstream sent, on decoded values (escapes undone, disguises folded: see
+ * src/redact.ts). A key of 8 characters or more goes wherever it stands; a shorter one only as a whole token.
  */
 export function scrubber(secret: string) {
   if (!secret) return { json: (_raw: string, v: unknown) => v, text: (s: string) => s };
@@ -87,7 +84,6 @@ export function scrubber(secret: string) {
     /** A parsed body with the secret removed from every string, keys included. */
     json(raw: string, value: unknown): unknown {
       // Without an escape, a disguise or the key in the raw text, no decoded string can hold it.
-      // (Controls inside JSON strings are always escaped; the rest of what cleaning removes may stand raw.)
       if (!raw.includes('\\') && !raw.includes(secret) && !RAW_DISGUISE.test(raw)) return value;
       return redact.deep(value);
     },
@@ -105,11 +101,7 @@ function undoEscapes(s: string): string {
   });
 }
 
-/**
- * A body that is not the expected JSON, described safely for an error message: binary data by its size,
- * an HTML page by its kind, text cleaned (no control, invisible or direction characters, no line breaks)
- * and quoted. Takes text whose secrets were already removed.
- */
+/** A body that is not the expected JSON, for an error message: binary by size, HTML by kind, text cleaned and quoted. */
 export function describeBody(text: string, bytes: number, contentType: string): string | undefined {
   const trimmed = text.trim();
   if (!trimmed) return undefined;

@@ -1,5 +1,5 @@
 import type { Logger } from '../log.js';
-import { type ApiError, CircuitOpenError } from './errors.js';
+import { type ApiError, CircuitOpenError, type ErrorDetail } from './errors.js';
 
 export interface BreakerOptions {
   /** Consecutive failed attempts that open the circuit. */
@@ -16,16 +16,9 @@ const OUTAGE_KINDS = new Set(['upstream', 'timeout', 'network']);
 export const CONFIGURATION_CODES = new Set(['ENOTFOUND', 'EAI_NONAME', 'EAI_FAIL']);
 
 /** What the last outage failure was, carried by circuit_open: its kind, and its status or code. */
-export interface LastFailure {
-  kind: string;
-  status?: number | undefined;
-  code?: string | undefined;
-}
+type LastFailure = NonNullable<ErrorDetail['lastFailure']>;
 
-/**
- * A circuit breaker: after `threshold` outage failures in a row, calls fail fast for `cooldownMs`; then a
- * single trial request goes, and its outcome closes the circuit or opens it for another cooldown.
- */
+/** After `threshold` outage failures in a row, calls fail fast for `cooldownMs`; then one trial request goes. */
 export class Breaker {
   #failures = 0;
   #openUntil = 0;
@@ -63,8 +56,8 @@ export class Breaker {
   record(error: ApiError | undefined): void {
     const trial = this.#trialInFlight;
     this.#trialInFlight = false;
-    // A cancelled attempt says nothing about the service; it only frees the trial slot. Nor does a host
-    // name that does not resolve: that is configuration, reported as such on each call, never an outage.
+    // A cancelled attempt says nothing about the service; nor does a host name that does not resolve
+    // (configuration, reported as such on each call).
     if (error?.kind === 'cancelled') return;
     if (error?.kind === 'network' && CONFIGURATION_CODES.has(error.message)) return;
     if (!error || !OUTAGE_KINDS.has(error.kind)) {

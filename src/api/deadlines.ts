@@ -3,12 +3,7 @@ interface Deadline {
   expire: (() => void) | undefined;
 }
 
-/**
- * Every attempt's deadline, kept by one timer for the client rather than a timer per attempt: attempts all
- * have the same time limit, so they expire in the order they started, and the timer only ever waits for
- * the oldest one still running. An attempt that ends marks its entry done; done entries are dropped when
- * the timer passes them.
- */
+/** Every attempt's deadline on one timer: attempts share one time limit, so they expire in the order they began. */
 export class Deadlines {
   #queue: Deadline[] = [];
   #head = 0;

@@ -1,7 +1,5 @@
-// Every upstream endpoint as data (the interface document's "Endpoints" and "Limits"): its method and path,
-// the shape of its answer, its id limit, the chains and platforms it accepts, its numeric bounds and
-// defaults. A request is built from this table in one place (`requestFor`), and an id list is split by the
-// endpoint's limit in one place (`batches`).
+// Every upstream endpoint as data (the document's "Endpoints" and "Limits"): method, path, answer shape,
+// id limit, chains and platforms, bounds and defaults. Requests are built in `requestFor`, split in `batches`.
 import type { Shape } from './body.js';
 import type { ApiRequest } from './client.js';
 
@@ -77,6 +75,10 @@ export interface Endpoint {
   bounds?: Record<string, Bound>;
 }
 
+/** A POST of `mintIds` answered as a batch (`data.results`). */
+const bulk = (path: string, scope: Scope, max: number) =>
+  ({ method: 'POST', path, shape: SHAPES.batch, scope, ids: { field: 'mintIds', max } }) as const;
+
 export const ENDPOINTS = {
   streamers: {
     method: 'POST',
@@ -95,26 +97,12 @@ export const ENDPOINTS = {
     bounds: { limit: { min: 1, max: 100, default: 20 }, page: { min: 1, default: 1 } },
   },
   analytics: {
-    method: 'POST',
-    path: '/streamers/analytics',
-    shape: SHAPES.batch,
-    scope: SCOPES.noPlatformC,
-    ids: { field: 'mintIds', max: 25 },
+    ...bulk('/streamers/analytics', SCOPES.noPlatformC, 25),
     bounds: { points: { min: 10, max: 500, default: 100 } },
   },
-  complete: {
-    method: 'POST',
-    path: '/streamers/complete',
-    shape: SHAPES.batch,
-    scope: SCOPES.noPlatformC,
-    ids: { field: 'mintIds', max: 25 },
-  },
+  complete: bulk('/streamers/complete', SCOPES.noPlatformC, 25),
   botting: {
-    method: 'POST',
-    path: '/botting/bulk',
-    shape: SHAPES.batch,
-    scope: SCOPES.botting,
-    ids: { field: 'mintIds', max: 50 },
+    ...bulk('/botting/bulk', SCOPES.botting, 50),
     bounds: { hours: { min: 1, max: 168, default: 24 } },
   },
   fees: {
@@ -142,10 +130,7 @@ export function batches<T>(list: readonly T[], size: number): T[][] {
   return pieces;
 }
 
-/**
- * The request to one endpoint: `{mint}` filled from `params.mint`, the other parameters sent as the query
- * (GET) or the JSON body (POST), unset ones left out; the answer checked against the endpoint's shape.
- */
+/** The request to one endpoint: `{mint}` filled in, the rest as the query (GET) or JSON body (POST). */
 export function requestFor(name: EndpointName, params: Record<string, unknown> = {}): ApiRequest {
   const endpoint: Endpoint = ENDPOINTS[name];
   const { mint, ...rest } = params;

@@ -19,16 +19,13 @@ export interface ErrorDetail {
   upstreamMessage?: string | undefined;
   /** A body that was not the expected JSON, described safely (`binary data (N bytes)`, quoted cleaned text). */
   body?: string | undefined;
-  /** The answer's Content-Type, cleaned. */
   contentType?: string | undefined;
   retryAfterMs?: number | undefined;
   /** The API path requested (below the base URL). */
   path?: string | undefined;
-  /** Requests made, retries included. */
   attempts?: number | undefined;
   /** The upstream requests one HTTP request may make, for a batch limit. */
   allowance?: number | undefined;
-  /** The time limit of one attempt, for a timeout. */
   timeoutMs?: number | undefined;
   /** For circuit_open: the last failure that opened it. */
   lastFailure?: { kind: string; status?: number | undefined; code?: string | undefined } | undefined;
@@ -36,7 +33,6 @@ export interface ErrorDetail {
   simulated?: boolean | undefined;
 }
 
-/** Each kind names itself with a literal: the bundle is minified, and logs should read ConnectionError, not y. */
 export abstract class ApiError extends Error {
   abstract readonly kind: ErrorKind;
   readonly retryable: boolean = false;
@@ -47,71 +43,32 @@ export abstract class ApiError extends Error {
   }
 }
 
-export class AuthenticationError extends ApiError {
-  override readonly name = 'AuthenticationError';
-  readonly kind = 'auth';
-}
-export class NotFoundError extends ApiError {
-  override readonly name = 'NotFoundError';
-  readonly kind = 'not_found';
-}
-export class RateLimitError extends ApiError {
-  override readonly name = 'RateLimitError';
-  readonly kind = 'rate_limited';
-  override readonly retryable = true;
-}
-export class ServerError extends ApiError {
-  override readonly name = 'ServerError';
-  readonly kind = 'upstream';
-  override readonly retryable = true;
-}
-export class TimeoutError extends ApiError {
-  override readonly name = 'TimeoutError';
-  readonly kind = 'timeout';
-  override readonly retryable = true;
-}
-export class ConnectionError extends ApiError {
-  override readonly name = 'ConnectionError';
-  readonly kind = 'network';
-  override readonly retryable = true;
-}
-export class InvalidResponseError extends ApiError {
-  override readonly name = 'InvalidResponseError';
-  readonly kind = 'invalid_response';
-}
+/** One kind's class. Its name is a literal: the bundle is minified, and logs should read ConnectionError, not y. */
+const kindOf = (name: string, kind: ErrorKind, retryable = false) =>
+  class extends ApiError {
+    override readonly name = name;
+    readonly kind = kind;
+    override readonly retryable = retryable;
+  };
+
+const AuthenticationError = kindOf('AuthenticationError', 'auth');
+const NotFoundError = kindOf('NotFoundError', 'not_found');
+const RateLimitError = kindOf('RateLimitError', 'rate_limited', true);
+const ServerError = kindOf('ServerError', 'upstream', true);
+export const TimeoutError = kindOf('TimeoutError', 'timeout', true);
+export const ConnectionError = kindOf('ConnectionError', 'network', true);
+export const InvalidResponseError = kindOf('InvalidResponseError', 'invalid_response');
 /** The upstream answered but refused: `success: false`, or a 4xx other than 401, 403, 404 and 429. */
-export class ApiReportedError extends ApiError {
-  override readonly name = 'ApiReportedError';
-  readonly kind = 'api_error';
-}
-export class CancelledError extends ApiError {
-  override readonly name = 'CancelledError';
-  readonly kind = 'cancelled';
-}
+export const ApiReportedError = kindOf('ApiReportedError', 'api_error');
+export const CancelledError = kindOf('CancelledError', 'cancelled');
 /** Calls fail fast after repeated outages; not retried within the call (the wait is the point). */
-export class CircuitOpenError extends ApiError {
-  override readonly name = 'CircuitOpenError';
-  readonly kind = 'circuit_open';
-}
-
+export const CircuitOpenError = kindOf('CircuitOpenError', 'circuit_open');
 /** One HTTP request (a JSON-RPC batch, say) used up its allowance of upstream requests; nothing was sent. */
-export class BatchLimitError extends ApiError {
-  override readonly name = 'BatchLimitError';
-  readonly kind = 'batch_limit';
-}
-
+export const BatchLimitError = kindOf('BatchLimitError', 'batch_limit');
 /** This caller already has its share of upstream requests waiting; nothing was sent. */
-export class BusyError extends ApiError {
-  override readonly name = 'BusyError';
-  readonly kind = 'busy';
-  override readonly retryable = true;
-}
+export const BusyError = kindOf('BusyError', 'busy', true);
 
-/**
- * The upstream's words in a failed answer: its message (a JSON body's), else the text of a body that was
- * plain text (not JSON, not an HTML page, not binary: `describeBody` quotes such a body as a JSON string).
- * Undefined for an empty, HTML or binary body.
- */
+/** The upstream's words in a failed answer: its JSON message, else a plain-text body's text (not HTML, not binary). */
 export function upstreamWords(detail: ErrorDetail): string | undefined {
   if (detail.upstreamMessage?.trim()) return detail.upstreamMessage;
   const body = detail.body;

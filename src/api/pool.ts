@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Lru } from '../limits/lru.js';
 import type { Upstream } from './client.js';
 import { ApiError } from './errors.js';
 
@@ -16,18 +17,13 @@ export interface Lease extends Upstream {
 }
 
 /**
- * One upstream client per caller key, so that a caller's requests share one circuit breaker, one
- * concurrency limit and one set of shared requests, and nothing is shared across keys. Clients are found
- * by the key's SHA-256 (the map never holds a key in clear).
- *
- * An entry is made only when a caller's request reaches the upstream (listing tools makes none), and is
- * held, counted, by every HTTP request that uses it: a client in use is never closed. Keys the upstream
- * refused are let go as soon as their last request is over; keys it has not answered yet (an outage, say)
- * are kept apart from those it accepted, `max` of each, so made-up keys displace only their own kind,
- * never a working key's client or its breaker. Past `max` of a kind, its least recently used idle one goes.
+ * One upstream client per caller key (found by its SHA-256), so a caller's requests share one breaker, one
+ * limit and one set of shared requests. A client in use is never closed; a refused key's goes once idle;
+ * keys not yet answered are kept apart from accepted ones, `max` of each, the least recently used idle
+ * one dropped past it, so made-up keys displace only their own kind.
  */
 export class ClientPool {
-  readonly #entries = new Map<string, Entry>();
+  readonly #entries = new Lru<string, Entry>(Number.POSITIVE_INFINITY);
 
   constructor(
     private readonly make: (apiKey: string) => Upstream,
@@ -46,13 +42,11 @@ export class ClientPool {
     const take = (): Entry => {
       if (held) return held;
       let entry = this.#entries.get(id);
-      if (entry) this.#entries.delete(id);
-      else {
+      if (!entry) {
         entry = { client: this.make(apiKey), users: 0, state: 'new' };
         this.onOpen(this.#entries.size + 1);
+        this.#entries.set(id, entry);
       }
-      // Most recently used last.
-      this.#entries.set(id, entry);
       entry.users++;
       held = entry;
       return entry;
@@ -87,7 +81,7 @@ export class ClientPool {
   /** Past `max` keys of a kind (accepted, or not yet answered), lets go of its least recently used idle. */
   #trim(): void {
     for (const accepted of [false, true]) {
-      const kind = [...this.#entries].filter(([, e]) => (e.state === 'accepted') === accepted);
+      const kind = [...this.#entries.entries()].filter(([, e]) => (e.state === 'accepted') === accepted);
       // Oldest first; clients in use stay (bounded by requests in flight).
       let excess = kind.length - this.max;
       for (const [id, entry] of kind) {
@@ -101,7 +95,7 @@ export class ClientPool {
   }
 
   async close(): Promise<void> {
-    const clients = [...this.#entries.values()].map((e) => e.client);
+    const clients = [...this.#entries.entries()].map(([, e]) => e.client);
     this.#entries.clear();
     await Promise.allSettled(clients.map((c) => c.close()));
   }

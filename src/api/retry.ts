@@ -16,10 +16,7 @@ export const DEFAULT_RETRY: Omit<RetryPolicy, 'maxRetries'> = {
   retryAfterCapMs: 30_000,
 };
 
-/**
- * How long to wait before retry number `attempt + 1`, or undefined when the error is not worth
- * retrying (not retryable, retries spent, or a `Retry-After` longer than the cap).
- */
+/** The wait before retry `attempt + 1`; undefined when not retryable, retries are spent or Retry-After is too long. */
 export function retryDelay(
   error: ApiError,
   attempt: number,

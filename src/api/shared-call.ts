@@ -3,10 +3,8 @@ import { Switch } from '../limits/switch.js';
 import { CancelledError } from './errors.js';
 
 /**
- * One upstream call awaited by any number of callers. A caller that cancels stops waiting; the call
- * itself is aborted only when every caller has cancelled, so one caller never cancels another's answer.
- * Everyone who joins is named in `callers`: a call still waiting for an upstream slot waits in each one's
- * queue, so it runs at the best place any of them has, never behind the first asker's backlog.
+ * One upstream call awaited by any number of callers, aborted only when every one has cancelled. Each who
+ * joins is named in `callers`: a call waiting for a slot waits in each one's queue, at the best place.
  */
 export class SharedCall<T> {
   readonly #cancel = new Switch();

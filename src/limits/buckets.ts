@@ -3,11 +3,7 @@ import { Lru } from './lru.js';
 /** Callers whose rate is remembered, by default; beyond it, the longest unseen is forgotten (and starts full). */
 const CALLERS = 10_000;
 
-/**
- * A token bucket per caller: `burst` at once, refilled at `perSecond`. `take` spends `cost` (default 1)
- * and answers 0 when the caller may go on, else the seconds to wait; `spend` takes what is known only
- * afterwards (a body without a length), into debt.
- */
+/** A token bucket per caller: `take` answers 0 to go on, else the seconds to wait; `spend` goes into debt. */
 export class TokenBuckets {
   readonly #buckets: Lru<string, { tokens: number; at: number }>;
 

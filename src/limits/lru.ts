@@ -1,8 +1,4 @@
-/**
- * A map that keeps at most `max` entries: reading or writing one makes it the most recent, and past `max`
- * the least recently used goes. What the server remembers per caller (rates, keys seen, kept answers) is
- * bounded this way, so that callers who keep coming are remembered and made-up ones displace each other.
- */
+/** A map of at most `max` entries, the least recently used dropped: what the server remembers per caller. */
 export class Lru<K, V> {
   readonly #map = new Map<K, V>();
 
@@ -31,5 +27,14 @@ export class Lru<K, V> {
 
   delete(key: K): boolean {
     return this.#map.delete(key);
+  }
+
+  clear(): void {
+    this.#map.clear();
+  }
+
+  /** The entries, least recently used first. */
+  entries(): IterableIterator<[K, V]> {
+    return this.#map.entries();
   }
 }

@@ -1,5 +1,4 @@
-// Places: at most so many tasks at once, the rest waiting in fair turns between callers. The HTTP door,
-// the upstream client and the sandbox each keep one.
+// Places: at most so many tasks at once, the rest waiting in fair turns between callers (HTTP door, upstream, sandbox).
 import { EventEmitter } from 'node:events';
 import type { Switch } from './switch.js';
 
@@ -23,10 +22,7 @@ export class PlacesBusy extends Error {
   }
 }
 
-/**
- * Who waits on one task: one caller, or several that join while it waits (an upstream request shared by
- * identical calls). The task stands in the queue of each, and runs at the first turn any of them gets.
- */
+/** Who waits on one task: one caller, or several joining a shared upstream request; it runs at the first turn of any. */
 export class Callers extends EventEmitter {
   readonly names = new Set<string>();
 
@@ -49,11 +45,8 @@ interface Ticket {
 }
 
 /**
- * At most `limit` tasks run at once; the rest wait, in one queue per caller, and a free slot goes to the
- * callers in turn (round robin): a caller with a hundred tasks waiting delays another caller's one task by
- * at most one task per caller ahead of it, not by a hundred. A task shared by several callers waits in each
- * of their queues and takes the best place among them. A waiter whose switch is thrown leaves its queues.
- * With one caller (stdio, or one key) this is the plain first-come-first-served queue.
+ * At most `limit` tasks run at once; the rest wait in one queue per caller, and a free slot goes to the
+ * callers in turn (round robin). A shared task waits in each of its callers' queues; a thrown switch leaves.
  */
 export class Limiter {
   #active = 0;
@@ -66,8 +59,7 @@ export class Limiter {
   readonly maxWaitingPerCaller: number;
   readonly #busy: (waiting: number, retryAfterMs: number) => Error;
 
-  constructor(options: LimiterOptions | number) {
-    const o: LimiterOptions = typeof options === 'number' ? { limit: options } : options;
+  constructor(o: LimiterOptions) {
     this.limit = o.limit;
     this.maxWaitingPerCaller = o.maxWaitingPerCaller ?? Number.POSITIVE_INFINITY;
     this.#busy = o.busy ?? ((waiting, retryAfterMs) => new PlacesBusy(waiting, retryAfterMs));

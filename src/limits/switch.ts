@@ -1,11 +1,6 @@
 import { EventEmitter } from 'node:events';
 
-/**
- * A cancellation switch: what an AbortController does here, at a fraction of its cost. Creating an
- * AbortController and listening to its signal cost about 20 µs per call (measured over stdio, in a server
- * that idles between calls); an EventEmitter costs next to nothing, and undici takes one with `aborted`
- * and `reason` as a request's signal.
- */
+/** A cancellation switch, at a fraction of an AbortController's cost (about 20 µs a call); undici takes it as a signal. */
 export class Switch extends EventEmitter {
   aborted = false;
   reason: unknown;

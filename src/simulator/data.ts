@@ -3,28 +3,9 @@
 export const SIM_NOW = Date.parse('2026-11-20T12:00:00.000Z');
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-const WORDS = [
-  'Moon',
-  'Pepe',
-  'Doge',
-  'Cat',
-  'Frog',
-  'Rocket',
-  'Laser',
-  'Based',
-  'Giga',
-  'Turbo',
-  'Shiba',
-  'Wojak',
-  'Chad',
-  'Bonk',
-  'Pixel',
-  'Neon',
-  'Degen',
-  'Alpha',
-  'Sigma',
-  'Zen',
-];
+const WORDS = 'Moon Pepe Doge Cat Frog Rocket Laser Based Giga Turbo Shiba Wojak Chad Bonk Pixel Neon'
+  .concat(' Degen Alpha Sigma Zen')
+  .split(' ');
 const SUFFIXES = ['Inu', 'Coin', 'AI', 'Stream', 'Live', 'Club', 'Cult', 'Army', 'Verse', 'Party'];
 const REASONS = [
   'viewer count flat while chat is idle',
@@ -68,10 +49,7 @@ export interface SimToken {
 }
 
 const shapes = new WeakMap<SimSession, number>();
-/**
- * The exponent k of a session's viewer curve, peak · sin(πx)^k over its span: the k whose mean over the
- * span is the session's averageViewers, so the curve peaks at peakViewers and averages averageViewers.
- */
+/** The k of a session's curve, peak · sin(πx)^k, whose mean over the span is its averageViewers. */
 function shapeOf(s: SimSession): number {
   const known = shapes.get(s);
   if (known !== undefined) return known;
@@ -91,10 +69,7 @@ function shapeOf(s: SimSession): number {
   return (lo + hi) / 2;
 }
 
-/**
- * A token's viewers at a moment (ms): inside one of its sessions, that session's curve (never above its
- * peakViewers) with a little deterministic jitter; between sessions, none.
- */
+/** A token's viewers at a moment (ms): its session's curve with a little deterministic jitter; else none. */
 export function viewersAt(token: SimToken, at: number): number {
   for (const s of token.sessions) {
     const start = Date.parse(s.startTime);
@@ -116,10 +91,8 @@ const sessionsWithin = (token: SimToken, hours: number) =>
   token.sessions.filter((s) => Date.parse(s.endTime) >= SIM_NOW - hours * 3_600_000).length;
 
 /**
- * A token's botting verdict over the last `hours` hours, from the sessions inside that window: the dataset's
- * verdict is the 24-hour one; a window holding more sessions makes the confidence (and the score) higher, one
- * holding fewer makes it lower, by 10% per e-fold of (sessions + 1), capped at 0.99; the level follows the
- * confidence (HIGH from 0.75, MEDIUM from 0.4). The same window always gives the same verdict.
+ * A token's botting verdict over the last `hours` hours: the dataset's is the 24-hour one; more sessions
+ * in the window raise confidence and score, fewer lower them (CONTRIBUTING.md), and the level follows.
  */
 export function bottingOver(token: SimToken, hours: number): SimToken['botting'] {
   const base = token.botting;
@@ -257,11 +230,7 @@ export function createDataset(seed = 42, counts = { platform_a: 160, platform_b:
 
 export type Dataset = ReturnType<typeof createDataset>;
 
-/**
- * A list_streamers page of `rows` rows made from a real one (the simulator answers at most 100 a page): its
- * rows repeated, each with a distinct mint id, and pagination to match. The 1,000-row sample of the bench
- * and of its token budget test.
- */
+/** A list_streamers page of `rows` rows made from a real one, each with a distinct mint id (bench samples). */
 export function widenPage(page: { data: Array<Record<string, unknown>> }, rows: number) {
   const data = Array.from({ length: rows }, (_, i) => {
     const row = page.data[i % page.data.length];

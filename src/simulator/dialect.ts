@@ -1,8 +1,6 @@
-// How the simulator names and nests what the interface document leaves unstated: the elements of batch
-// analytics and complete results, liveMetrics, the error body of a failed request, /health. Two naming
-// tables over the same data: dialect A is the simulator's first guess (and the demo's); dialect B names and
-// nests every one of those fields differently, as an upstream built from the document alone might, so that
-// nothing in the server can lean on either guess. Everything the document names is the same in both.
+// How the simulator names and nests what the document leaves unstated: two naming tables over the same
+// data. A is the first guess (the demo's); B names and nests every such field otherwise, so that nothing
+// in the server can lean on either guess.
 import type { SimSession } from './data.js';
 
 export type DialectName = 'a' | 'b';
@@ -31,9 +29,7 @@ export interface Dialect {
     livePerPlatform: Record<string, number>,
     top: Array<{ mintId: string; currentViewers: number }>,
   ): Json;
-  /** The body of a failed request (status and message). */
   errorBody(status: number, message: string): Json;
-  /** The body of GET /health. */
   health(now: string): Json;
 }
 

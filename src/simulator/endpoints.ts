@@ -1,5 +1,5 @@
-// The simulator's endpoints: the document's limits enforced as a real upstream would, and each answer built
-// from the dataset. Where the document leaves a name unstated, the dialect (dialect.ts) names it.
+// The simulator's endpoints: the document's limits enforced as a real upstream would, each answer built
+// from the dataset, and what the document leaves unstated named by the dialect.
 import { bottingOver, type Dataset, SIM_NOW, type SimToken, viewersAt } from './data.js';
 import type { Dialect } from './dialect.js';
 
@@ -19,6 +19,8 @@ const ALL_PLATFORMS = ['platform_a', 'platform_b', 'platform_c', 'all'];
 const NO_C = ['platform_a', 'platform_b', 'all'];
 const stamp = () => new Date(SIM_NOW).toISOString();
 const notFound = 'Token not found';
+/** A successful answer: `success`, `data`, then the rest in order. */
+const ok = (data: unknown, more: Json = {}) => ({ body: { success: true, data, ...more } });
 
 /** The route table: method, path pattern (its groups are the handler's params) and handler. */
 export function routes(data: Dataset, dialect: Dialect): Array<[string, RegExp, Handler]> {
@@ -40,7 +42,7 @@ export function routes(data: Dataset, dialect: Dialect): Array<[string, RegExp, 
   ];
 }
 
-// ---- request checks: the document's limits, enforced as a real upstream would ----
+// ---- request checks ----
 
 function oneOf(value: unknown, allowed: string[], name: string, fallback: string): string {
   if (value === undefined) return fallback;
@@ -78,6 +80,11 @@ function scopeOf(source: Json | Record<string, string>, platforms: string[], cha
 const inScope = (t: SimToken, s: { chain: string; platform: string }) =>
   (s.chain === 'all' || t.chain === s.chain) && (s.platform === 'all' || t.platform === s.platform);
 
+const found = (data: Dataset, id: string, scope: { chain: string; platform: string }) => {
+  const token = data.byMint.get(id);
+  return token && inScope(token, scope) ? token : undefined;
+};
+
 const coreRecord = (t: SimToken) => ({
   mintId: t.mintId,
   coinName: t.coinName,
@@ -113,34 +120,29 @@ function listStreamers(data: Dataset, body: Json) {
     .filter((t): t is SimToken => !!t && inScope(t, scope))
     .sort((a, b) => (order === 'asc' ? a[key] - b[key] : b[key] - a[key]));
   const totalPages = Math.ceil(matched.length / limit);
-  return {
-    body: {
-      success: true,
-      data: matched.slice((page - 1) * limit, page * limit).map(coreRecord),
-      pagination: {
-        page,
-        limit,
-        total: matched.length,
-        totalPages,
-        hasNext: page < totalPages,
-        hasPrev: page > 1,
-      },
-      timestamp: stamp(),
-    },
+  const pagination = {
+    page,
+    limit,
+    total: matched.length,
+    totalPages,
+    hasNext: page < totalPages,
+    hasPrev: page > 1,
   };
+  return ok(matched.slice((page - 1) * limit, page * limit).map(coreRecord), {
+    pagination,
+    timestamp: stamp(),
+  });
 }
 
 function tokenFor(data: Dataset, mint: string, query: Record<string, string>) {
   if (mint.length < 32 || mint.length > 44) throw new BadRequest('Invalid mint');
-  const scope = scopeOf(query, ALL_PLATFORMS);
-  const token = data.byMint.get(mint);
-  return token && inScope(token, scope) ? token : undefined;
+  return found(data, mint, scopeOf(query, ALL_PLATFORMS));
 }
 
 function core(data: Dataset, mint: string, query: Record<string, string>) {
   const token = tokenFor(data, mint, query);
   if (!token) return { status: 404, error: notFound, body: {} };
-  return { body: { success: true, data: coreRecord(token), timestamp: stamp() } };
+  return ok(coreRecord(token), { timestamp: stamp() });
 }
 
 function sessions(data: Dataset, mint: string, query: Record<string, string>) {
@@ -149,7 +151,19 @@ function sessions(data: Dataset, mint: string, query: Record<string, string>) {
   const token = tokenFor(data, mint, query);
   if (!token) return { status: 404, error: notFound, body: {} };
   const start = Math.max(0, (page - 1) * limit);
-  return { body: { success: true, data: token.sessions.slice(start, start + Math.max(0, limit)) } };
+  return ok(token.sessions.slice(start, start + Math.max(0, limit)));
+}
+
+/** Each id's element, or its error message: `results` and `errors` as a bulk endpoint answers them. */
+function collect(ids: string[], key: string, element: (id: string) => Json | string) {
+  const results: Json[] = [];
+  const errors: Json[] = [];
+  for (const id of ids) {
+    const value = element(id);
+    if (typeof value === 'string') errors.push({ [key]: id, error: value });
+    else results.push(value);
+  }
+  return { results, errors };
 }
 
 function batch(
@@ -161,29 +175,17 @@ function batch(
 ) {
   const mintIds = ids(body.mintIds, 'mintIds', max);
   const scope = scopeOf(body, platforms);
-  const results: Json[] = [];
-  const errors: Json[] = [];
-  for (const mintId of mintIds) {
-    const token = data.byMint.get(mintId);
-    const value = token && inScope(token, scope) ? element(token) : notFound;
-    if (typeof value === 'string') errors.push({ mintId, error: value });
-    else results.push(value);
-  }
-  return {
-    body: {
-      success: true,
-      data: {
-        results,
-        errors,
-        summary: {
-          total: mintIds.length,
-          successful: results.length,
-          failed: errors.length,
-          processingTime: 12,
-        },
-      },
-    },
+  const { results, errors } = collect(mintIds, 'mintId', (id) => {
+    const token = found(data, id, scope);
+    return token ? element(token) : notFound;
+  });
+  const summary = {
+    total: mintIds.length,
+    successful: results.length,
+    failed: errors.length,
+    processingTime: 12,
   };
+  return ok({ results, errors, summary });
 }
 
 function analytics(body: Json, dialect: Dialect) {
@@ -223,55 +225,34 @@ function botting(data: Dataset, body: Json) {
   const mintIds = ids(body.mintIds, 'mintIds', 50);
   const hours = intIn(body.hours, 'hours', 24, 1, 168);
   const scope = scopeOf(body, ['platform_a', 'platform_b'], ['chain_a', 'chain_b']);
-  const results: Json[] = [];
-  const errors: Json[] = [];
-  for (const mintId of mintIds) {
-    const token = data.byMint.get(mintId);
-    if (!token || !inScope(token, scope)) errors.push({ mintId, error: notFound });
-    else if (!token.botting) errors.push({ mintId, error: 'No data available for analysis' });
-    else results.push({ mintId, ...bottingOver(token, hours), processingTime: 35, timestamp: stamp() });
-  }
+  const { results, errors } = collect(mintIds, 'mintId', (mintId) => {
+    const token = found(data, mintId, scope);
+    if (!token) return notFound;
+    if (!token.botting) return 'No data available for analysis';
+    return { mintId, ...bottingOver(token, hours), processingTime: 35, timestamp: stamp() };
+  });
   const confidences = results.map((r) => r.confidence as number);
-  return {
-    body: {
-      success: true,
-      data: {
-        results,
-        errors,
-        summary: {
-          totalRequested: mintIds.length,
-          successful: results.length,
-          failed: errors.length,
-          processingTime: 35 * mintIds.length,
-          averageConfidence: confidences.length
-            ? Math.round((confidences.reduce((a, b) => a + b, 0) / confidences.length) * 100) / 100
-            : 0,
-        },
-      },
-      timestamp: stamp(),
-    },
+  const summary = {
+    totalRequested: mintIds.length,
+    successful: results.length,
+    failed: errors.length,
+    processingTime: 35 * mintIds.length,
+    averageConfidence: confidences.length
+      ? Math.round((confidences.reduce((a, b) => a + b, 0) / confidences.length) * 100) / 100
+      : 0,
   };
+  return ok({ results, errors, summary }, { timestamp: stamp() });
 }
 
 function creatorFees(data: Dataset, body: Json) {
   const addresses = ids(body.tokenAddresses, 'tokenAddresses', 100);
-  const found: Json[] = [];
-  const errors: Json[] = [];
-  for (const tokenAddress of addresses) {
+  const { results, errors } = collect(addresses, 'tokenAddress', (tokenAddress) => {
     const token = data.byMint.get(tokenAddress);
-    if (!token) errors.push({ tokenAddress, error: notFound });
-    else if (!token.fees) errors.push({ tokenAddress, error: 'No fee data available' });
-    else found.push({ tokenAddress, ...token.fees });
-  }
-  return {
-    body: {
-      success: true,
-      data: found,
-      errors,
-      summary: { totalRequested: addresses.length, successful: found.length, failed: errors.length },
-      timestamp: stamp(),
-    },
-  };
+    if (!token) return notFound;
+    return token.fees ? { tokenAddress, ...token.fees } : 'No fee data available';
+  });
+  const summary = { totalRequested: addresses.length, successful: results.length, failed: errors.length };
+  return ok(results, { errors, summary, timestamp: stamp() });
 }
 
 function overview(data: Dataset, query: Record<string, string>, dialect: Dialect) {
@@ -279,60 +260,53 @@ function overview(data: Dataset, query: Record<string, string>, dialect: Dialect
   const tokens = data.tokens.filter((t) => inScope(t, scope));
   const live = tokens.filter((t) => t.isCurrentlyLive);
   const sessionsAll = tokens.flatMap((t) => t.sessions);
-  return {
-    body: {
-      success: true,
-      data: {
-        globalStats: {
-          totalStreamers: tokens.length,
-          liveStreamers: live.length,
-          totalViewers: live.reduce((s, t) => s + t.currentViewers, 0),
-          avgSessionDuration: Math.round(
-            sessionsAll.reduce((s, x) => s + x.duration, 0) / Math.max(1, sessionsAll.length),
-          ),
-          longestActiveSession: Math.max(0, ...sessionsAll.map((x) => x.duration)),
-          sessionsToday: sessionsAll.filter((x) => Date.parse(x.startTime) > SIM_NOW - 86_400_000).length,
-          totalStreamingTime: tokens.reduce((s, t) => s + t.totalStreamingTime, 0),
-          currentActiveTime: live.length * 1_800,
-          trackingStartDate: '2025-01-01T00:00:00.000Z',
-          timestamp: stamp(),
-        },
-        liveMetrics: dialect.liveMetrics(
-          Object.fromEntries(
-            ['platform_a', 'platform_b', 'platform_c'].map((p) => [
-              p,
-              live.filter((t) => t.platform === p).length,
-            ]),
-          ),
-          live
-            .sort((a, b) => b.currentViewers - a.currentViewers)
-            .slice(0, 3)
-            .map((t) => ({ mintId: t.mintId, currentViewers: t.currentViewers })),
+  return ok(
+    {
+      globalStats: {
+        totalStreamers: tokens.length,
+        liveStreamers: live.length,
+        totalViewers: live.reduce((s, t) => s + t.currentViewers, 0),
+        avgSessionDuration: Math.round(
+          sessionsAll.reduce((s, x) => s + x.duration, 0) / Math.max(1, sessionsAll.length),
         ),
+        longestActiveSession: Math.max(0, ...sessionsAll.map((x) => x.duration)),
+        sessionsToday: sessionsAll.filter((x) => Date.parse(x.startTime) > SIM_NOW - 86_400_000).length,
+        totalStreamingTime: tokens.reduce((s, t) => s + t.totalStreamingTime, 0),
+        currentActiveTime: live.length * 1_800,
+        trackingStartDate: '2025-01-01T00:00:00.000Z',
         timestamp: stamp(),
       },
-      cached: true,
-      precomputed: false,
+      liveMetrics: dialect.liveMetrics(
+        Object.fromEntries(
+          ['platform_a', 'platform_b', 'platform_c'].map((p) => [
+            p,
+            live.filter((t) => t.platform === p).length,
+          ]),
+        ),
+        live
+          .sort((a, b) => b.currentViewers - a.currentViewers)
+          .slice(0, 3)
+          .map((t) => ({ mintId: t.mintId, currentViewers: t.currentViewers })),
+      ),
+      timestamp: stamp(),
     },
-  };
+    { cached: true, precomputed: false },
+  );
 }
 
 function heatmap(data: Dataset, query: Record<string, string>) {
   scopeOf(query, ALL_PLATFORMS);
   const max = (o: Record<string, number>) => Math.max(...Object.values(o));
-  return {
-    body: {
-      success: true,
-      data: {
-        daily: { hourlyActivity: data.hourlyActivity, maxActivity: max(data.hourlyActivity) },
-        monthly: {
-          dailyActivity: data.dailyActivity,
-          maxActivity: max(data.dailyActivity),
-          calendar: { year: 2026, month: 11, daysInMonth: 30, startDayOfWeek: 0 },
-        },
-        consistency: { consistencyData: data.consistencyData },
+  return ok(
+    {
+      daily: { hourlyActivity: data.hourlyActivity, maxActivity: max(data.hourlyActivity) },
+      monthly: {
+        dailyActivity: data.dailyActivity,
+        maxActivity: max(data.dailyActivity),
+        calendar: { year: 2026, month: 11, daysInMonth: 30, startDayOfWeek: 0 },
       },
-      timestamp: stamp(),
+      consistency: { consistencyData: data.consistencyData },
     },
-  };
+    { timestamp: stamp() },
+  );
 }

@@ -1,5 +1,4 @@
-// How the simulator writes an answer on the socket: a JSON body, or one of the faults a test switches on
-// (a status, a hang, a dropped connection, raw text, a large or a slow body).
+// How the simulator writes an answer: a JSON body, or a fault a test switches on.
 import type { ServerResponse } from 'node:http';
 import type { Dialect } from './dialect.js';
 
@@ -14,10 +13,7 @@ export type Fault =
   | { raw: string; status?: number; contentType?: string }
   /** Wait, then answer normally. */
   | { delayMs: number }
-  /**
-   * Answer with a valid JSON body of about this many bytes, written piece by piece as the client reads;
-   * `chunked` sends it without a Content-Length. Writing stops when the client goes away.
-   */
+  /** A valid JSON body of about this many bytes, written as the client reads (`chunked`: no Content-Length). */
   | { bodyBytes: number; chunked?: boolean }
   /** Send the real answer's body in pieces, `intervalMs` apart. */
   | { trickleMs: number };

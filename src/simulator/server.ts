@@ -1,7 +1,5 @@
-// The embedded simulator: a deterministic fake of the whole interface on 127.0.0.1, with fault switches.
-// It is the upstream of the tests, the benchmarks and --demo. Where the document says "not shown"
-// (error bodies and statuses, /health, batch element fields), the choices here are the simulator's own.
-// The endpoints are in endpoints.ts, the writing of answers and faults in respond.ts.
+// The embedded simulator: a deterministic fake of the whole interface on 127.0.0.1, with fault switches,
+// the upstream of the tests, the benchmarks and --demo. Endpoints: endpoints.ts; answers, faults: respond.ts.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDataset, type Dataset, prng } from './data.js';
@@ -23,12 +21,8 @@ export interface SimulatorOptions {
   apiKey?: string;
   port?: number;
   seed?: number;
-  /** Added to every answer. */
   latencyMs?: number;
-  /**
-   * How it names what the document leaves unstated (src/simulator/dialect.ts): 'a' (the default, the
-   * demo's) or 'b'. The tests run on both (SIM_DIALECT).
-   */
+  /** How it names what the document leaves unstated (dialect.ts): 'a' (the default, the demo's) or 'b'. */
   dialect?: DialectName;
 }
 
@@ -36,13 +30,11 @@ export interface Simulator {
   url: string;
   apiKey: string;
   data: Dataset;
-  /** The naming table in use. */
   dialect: DialectName;
   requests: RecordedRequest[];
   /** Requests whose client went away before the answer was complete (a cancelled or timed-out call). */
   abandoned: number;
   latencyMs: number;
-  /** Queues faults; each request takes the next one. */
   inject(...faults: Fault[]): void;
   /** Queues faults for the requests that match: a path pattern, or a test of the whole request. */
   injectFor(match: RegExp | ((req: RecordedRequest) => boolean), ...faults: Fault[]): void;

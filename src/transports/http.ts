@@ -1,12 +1,5 @@
 // MCP over Streamable HTTP, stateless: every POST /mcp gets a fresh server and transport, so any instance
-// can answer any request and plain round-robin balancing works. Loaded only in --http mode.
-//
-// A shared server holds against its own callers: each request's caller is known from what it cannot choose
-// (its verified session, else its address, read from the proxies the operator trusts) before anything is
-// spent on it, and everything it can make the server hold (body bytes, places, unread answers, keys,
-// notifications) is bounded per caller and in all before it is held. The parts are in http/: identity.ts
-// (the gate, who asks), body.ts, door.ts, answer.ts, refusal.ts (the one writer of refusals), handle.ts
-// (one request, its guards in order).
+// can answer any request. Loaded only in --http mode; its parts, guards in order, are in http/.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHandle } from './http/handle.js';
@@ -24,8 +17,7 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
     );
   }
   const http = createHandle(options, deps);
-  // Every request gets an answer, whatever its line or headers: a fault in handling one is answered (or
-  // its connection closed) and logged, and never becomes an unhandled rejection that stops the server.
+  // A fault in handling a request is answered (or its connection closed) and logged, never left unhandled.
   const server = createServer((req, res) => {
     http.handle(req, res).catch((error: unknown) => {
       deps.logger.error('HTTP request failed', { error });

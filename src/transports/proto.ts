@@ -1,8 +1,5 @@
-// The SDK's message parsing drops an argument named `__proto__` (zod strips it, so that it cannot become a
-// prototype): the tool would then run as if it had not been sent. The README promises it is refused like
-// any other unknown parameter, so the transports rename it, before the SDK reads the message, to a marker
-// that `prepare` refuses under its real name. The marker is the tools' (a type import only: no transport
-// loads a tool module); the compiler holds the two spellings equal.
+// The SDK's parsing drops an argument named `__proto__`, and the tool would run as if it were not sent: the
+// transports rename it to the tools' marker, which `prepare` refuses under its real name (a type import only).
 import type { PROTO_ARGUMENT as ToolsMarker } from '../tools/allowed.js';
 
 const PROTO_ARGUMENT: typeof ToolsMarker = '__proto__\u0000';

@@ -19,14 +19,9 @@ export interface StdioStreams {
 }
 
 /**
- * Serves MCP on stdin/stdout until the client closes stdin or a signal arrives; then cleans up and exits 0.
- * Both eras from one factory: a 2026-07-28 client (`server/discover`) and a 2025 one (`initialize`).
- *
- * Input reaches the SDK's transport one line at a time, through our own reader: a line over
- * `maxLineBytes` is skipped and reported on stderr (the SDK's reader would close the whole session,
- * silently); the next line is handled only while the client keeps up with its answers, and at most
- * `maxWaitingBytes` of input wait (memory stays bounded when a client does not read); and the end of stdin
- * ends the process, whatever came before it.
+ * Serves MCP on stdin/stdout, both eras from one factory, until stdin ends or a signal arrives. Our own
+ * reader hands the SDK one line at a time: a line over `maxLineBytes` is skipped and said on stderr (the
+ * SDK's reader would close the session), and input waits while the client does not read its answers.
  */
 export function serveStdio(
   makeServer: () => Server,
@@ -64,8 +59,7 @@ export function serveStdio(
     }
   };
 
-  // One line at a time, each after the answers already written have room: a client that does not read
-  // makes the server stop reading, not buffer answers without bound.
+  // One line at a time, once the answers already written have room: a client that does not read stops us.
   const deliver = async () => {
     if (delivering) return;
     delivering = true;
@@ -114,14 +108,12 @@ export function serveStdio(
     if (waiting > limits.maxWaitingBytes) io.stdin.pause();
     if (lines.length) void deliver();
   });
-  // The end of input ends the session at once, as the SDK's own reader does: lines not yet read, and calls
-  // in flight, go unanswered (a client that wants them keeps stdin open until it has them).
+  // The end of input ends the session at once, as the SDK's own reader does.
   const end = () => void shutdown();
   io.stdin.on('end', end);
   io.stdin.on('close', end);
   io.stdin.on('error', end);
-  // A client that closes our stdout (while a call is in flight, say) makes the next write fail with EPIPE:
-  // the client is gone, so this is the end of the session, not a crash.
+  // A client that closes our stdout makes the next write fail (EPIPE): the end of the session, not a crash.
   io.stdout.on('error', shutdown);
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);

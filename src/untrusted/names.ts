@@ -1,13 +1,7 @@
-// The one table of what a field's name is taken to mean. The interface document leaves many fields
-// unstated, and several upstreams name the same thing differently, so a value is read by what it is first
-// (src/untrusted/reader.ts); a name only breaks a tie the value cannot settle (a number in the epoch range
-// under `updatedAt` is a time, under `marketCap` it is not). Every such rule is here, nowhere else.
+// The one table of what a field's name is taken to mean: a value is read by what it is first, and a name
+// only breaks a tie the value cannot settle (an epoch-range number under `updatedAt` is a time).
 
-/**
- * Names that read as a point in time (`checked_at`, `from_ts`, `since_epoch`, `startTime`, `updatedAt`):
- * `Time` only after a word that names an event (start, end, update…), since `totalStreamingTime` or
- * `watch_time` is a duration.
- */
+/** Names of a point in time: `Time` only after a word naming an event (`totalStreamingTime` is a duration). */
 const TIME =
   /(^|[_\-. ])(ts|timestamp|epoch|at|date|since|until|when)$|[a-z0-9](At|Ts|Epoch|Date|Timestamp|Since|Until)$|(^|[_\-. ]|[a-z0-9])(start|end|begin|finish|create|created|update|updated|modified|seen|check|checked|sample|sampled|observed|event|last|first)[_\-. ]?time$/i;
 

@@ -1,7 +1,5 @@
-// Reading numbers the upstream sends (finite numbers, or decimal text that writes one exactly), and exact
-// decimal arithmetic for totals: a number is taken at the decimal digits JSON gave it (the shortest
-// text that reads back as the same double), and sums are made on integers, so that a printed total is
-// exactly the sum of the printed values (0.1 + 0.2 is 0.3, not 0.30000000000000004).
+// Reading upstream numbers (finite numbers, or decimal text that writes one exactly), and exact decimal sums
+// made on integers, so that a printed total is the sum of the printed values (0.1 + 0.2 is 0.3).
 
 /** A decimal as an integer count of 10^-scale units. */
 interface Decimal {
@@ -53,10 +51,7 @@ export function decimalHalf(text: string): string {
   return decimalText(BigInt(`${whole}${fraction}`) * 5n, fraction.length + 1);
 }
 
-/**
- * A finite number as plain decimal text, every digit JSON gave it, no exponent (1e-7 → "0.0000001"). A
- * number whose shortest text has no exponent is that text (no BigInt: the common case, issue 34).
- */
+/** A finite number as plain decimal text, every digit JSON gave it, no exponent (1e-7 → "0.0000001"). */
 export function plainDecimal(value: number): string {
   const text = String(value);
   return text.includes('e') ? decimalSum([value]) : text;
@@ -79,16 +74,10 @@ export function numberOf(v: unknown): number | undefined {
   return typeof v === 'string' ? numericText(v) : undefined;
 }
 
-/**
- * A number for compact JSON: exact, as the upstream sent it (a finite number, or decimal text that writes a
- * number exactly: "3412", "123.45"), else null. The one reading of a documented number, whatever its type.
- */
+/** A number for compact JSON: exact, as the upstream sent it (a number or decimal text), else null. */
 export const exact = (value: unknown) => numberOf(value) ?? null;
 
-/**
- * The values of one field as numbers, when every one is a finite number or decimal text (a field sent as
- * text is read only whole: "772" beside "n/a" is not a number field); undefined otherwise or when empty.
- */
+/** One field's values as numbers, when every one is a number or decimal text; else (or empty) undefined. */
 export function numericColumn(values: readonly unknown[]): number[] | undefined {
   if (values.length === 0) return undefined;
   const out: number[] = [];

@@ -1,10 +1,16 @@
-// The one reader of upstream shapes. A body becomes a tree of nodes once: a scalar, a record (which may
-// also read as a series: keyed by time, or parallel lists) or a list (which may also read as a series:
-// records, or [time, value] tuples); a series has its time field and its value fields (series.ts). Each
-// part is read when first asked for, then kept. Also: what an element of a batch answer is known by, what
-// an error body says. Times and numbers: times.ts, numbers.ts; what names mean: names.ts.
+// The one reader of upstream shapes: a body becomes a tree of nodes once (a scalar, a record or a list,
+// each of which may also read as a series), each part read when first asked for. Names: names.ts.
 import { NAMES } from './names.js';
-import { isRecord, parallelSeries, readSeries, type Series, timeKeyed, timeTuples } from './series.js';
+import {
+  columnsOf,
+  isRecord,
+  parallelSeries,
+  readSeries,
+  type Series,
+  type SeriesColumn,
+  timeKeyed,
+  timeTuples,
+} from './series.js';
 import { anyTime, asTime } from './times.js';
 
 export type Node = ScalarNode | RecordNode | ListNode;
@@ -26,14 +32,6 @@ export const VALUES = '(values)';
 /** How a series' points came: a list of records, a time-keyed record, [time, value] tuples, parallel lists. */
 export type SeriesShape = 'list' | 'keyed' | 'tuples' | 'parallel';
 
-/** One value field of a series: its values present, each with the index of its point, in point order. */
-export interface SeriesColumn {
-  values: unknown[];
-  at: number[];
-  /** Some value is a list or a record: not a column of figures. */
-  nested: boolean;
-}
-
 /** Points read as a series: in time order, its time field, and each field's values in one pass. */
 export class SeriesNode {
   readonly kind = 'series';
@@ -52,31 +50,20 @@ export class SeriesNode {
   }
   /** Each field's values and the indexes of their records, gathered in one pass (first-seen order). */
   get columns(): Map<string, SeriesColumn> {
-    if (this.#columns) return this.#columns;
-    const columns = new Map<string, SeriesColumn>();
-    this.series.records.forEach((item, i) => {
-      for (const [k, v] of Object.entries(item)) {
-        let column = columns.get(k);
-        if (!column) {
-          column = { values: [], at: [], nested: false };
-          columns.set(k, column);
-        }
-        if (v === undefined || v === null) continue;
-        if (typeof v === 'object') column.nested = true;
-        column.values.push(v);
-        column.at.push(i);
-      }
-    });
-    this.#columns = columns;
-    return columns;
+    this.#columns ??= columnsOf(this.series.records);
+    return this.#columns;
   }
 }
+
+/** Points as a series node, or false (kept, so that a record or list is read once) when they are none. */
+const seriesOf = (shape: SeriesShape, points?: Array<Record<string, unknown>>, lists?: string[]) =>
+  points ? new SeriesNode(shape, points, lists) : false;
 
 export class RecordNode {
   readonly kind = 'record';
   #fields?: Array<readonly [string, Node]>;
-  #keyed?: SeriesNode | null;
-  #parallel?: SeriesNode | null;
+  #keyed?: SeriesNode | false;
+  #parallel?: SeriesNode | false;
   constructor(readonly raw: Readonly<Record<string, unknown>>) {}
   get size() {
     return Object.keys(this.raw).length;
@@ -94,26 +81,21 @@ export class RecordNode {
   }
   /** A record whose keys are all times (`{"1746097200": {viewers: 772}}`), as a series. */
   get keyed(): SeriesNode | undefined {
-    if (this.#keyed === undefined) {
-      const points = timeKeyed(this.raw, VALUES);
-      this.#keyed = points ? new SeriesNode('keyed', points) : null;
-    }
-    return this.#keyed ?? undefined;
+    this.#keyed ??= seriesOf('keyed', timeKeyed(this.raw, VALUES));
+    return this.#keyed || undefined;
   }
   /** A record of parallel lists (`{timestamps: [...], viewers: [...]}`), as a series. */
   get parallel(): SeriesNode | undefined {
-    if (this.#parallel === undefined) {
-      const p = parallelSeries(this.raw);
-      this.#parallel = p ? new SeriesNode('parallel', p.points, p.fields) : null;
-    }
-    return this.#parallel ?? undefined;
+    const p = this.#parallel === undefined ? parallelSeries(this.raw) : undefined;
+    this.#parallel ??= seriesOf('parallel', p?.points, p?.fields);
+    return this.#parallel || undefined;
   }
 }
 
 export class ListNode {
   readonly kind = 'list';
   #items?: Node[];
-  #tuples?: SeriesNode | null;
+  #tuples?: SeriesNode | false;
   #series?: SeriesNode;
   constructor(readonly raw: readonly unknown[]) {}
   get size() {
@@ -133,11 +115,8 @@ export class ListNode {
   }
   /** A list of [time, value…] tuples, as a series. */
   get tuples(): SeriesNode | undefined {
-    if (this.#tuples === undefined) {
-      const points = timeTuples(this.raw);
-      this.#tuples = points ? new SeriesNode('tuples', points) : null;
-    }
-    return this.#tuples ?? undefined;
+    this.#tuples ??= seriesOf('tuples', timeTuples(this.raw));
+    return this.#tuples || undefined;
   }
   /** A list of records, as a series. */
   get series(): SeriesNode {
@@ -150,11 +129,7 @@ export class ListNode {
 const ID_DEPTH = 4;
 const ID_RECORDS = 200;
 
-/**
- * The id an element of a batch answer is known by: the string field whose value is one of the ids asked
- * for, whatever its name, nearest the top first (breadth first through nested records, not lists, to a
- * depth of 4 and at most 200 records); failing that, a top-level field of the usual names.
- */
+/** The id a batch element is known by: a string field holding a requested id, nearest first; else a usual name. */
 export function idOf(item: unknown, requested?: ReadonlySet<string>): string | undefined {
   if (!isRecord(item)) return undefined;
   if (requested?.size) {
@@ -184,10 +159,7 @@ function fallbackId(item: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-/**
- * The message of an error (a failed request's body, an element of `errors`): the first usual message field,
- * at any depth up to 3; else the longest string that is not a status, code, time or id. Undefined when none.
- */
+/** An error's message: a usual message field to depth 3, else the longest string not a status, code, time or id. */
 export function messageOf(value: unknown, depth = 0): string | undefined {
   if (typeof value === 'string') return value.trim() ? value : undefined;
   if (!isRecord(value) || depth > 3) return undefined;

@@ -1,23 +1,7 @@
-// One reading of the shapes the interface document leaves unstated (the elements of batch analytics and
-// complete results, liveMetrics, error bodies): read by what the values are, never by what our simulator
-// calls them. Used by the text channel and structuredContent (src/format/generic.ts, batch.ts) and by the
-// views' data (src/view-data.ts), so that all of them read the same points.
-//
-// The rules:
-// - a series is any list of records (objects), a record whose keys are all times (epoch seconds or
-//   milliseconds as digits, or date-times: `{"1746097200": {viewers: 772}, …}`), each key the time of its
-//   value, or a record of parallel lists, one of them times in order and others of its length
-//   (`{timestamps: [t0, …], viewers: [v0, …]}`), each index a point (see seriesList);
-// - its time is the field whose values all parse as times: date-time strings ("2026-11-20T12:00:00Z",
-//   "2026-11-20 12:00:00": a time without a zone is ordered as if UTC but never shown as UTC), or numbers
-//   that are epoch seconds or epoch milliseconds between 2000-01-01 and 2100-01-01 and that run in order (a
-//   number field is a time only when it never goes back: a market cap of two billion is not a date); a
-//   string field is preferred to a number field, then the first in field order;
-//   a field qualifies when it is present in at least half the records;
-// - its values are its numeric fields (the time field excepted): numbers, or numbers sent as decimal text
-//   ("772", "1316.5") where every value of the field is a number or such text (numericColumn);
-// - an element's id is the string field whose value is one of the ids asked for, whatever its name, at any
-//   depth up to 4 (nearest first: `{token: {mint_address: …}}`), reading at most 200 records.
+// Series in shapes the interface document leaves unstated, read by what the values are. A series is a list
+// of records, a time-keyed record, [time, value] tuples or parallel lists; its time is the field present in
+// at least half the records whose values all parse as times (date-time text preferred, else epoch s or ms
+// in 2000–2100 that never go back); its values are its numeric fields (numbers, or decimal text).
 
 import { numericColumn } from './numbers.js';
 import { anyTime, inOrder, keyTime, numberTime, stringTime } from './times.js';
@@ -71,36 +55,49 @@ export function readSeries(list: readonly unknown[], maxFields = Infinity): Seri
     ordered = timed.map((x) => x.r);
     t = timed.map((x) => x.t);
   }
-  // Each field's values present, gathered in one pass (first-seen order): linear in the answer's size,
-  // however many distinct fields its records have.
-  const columns = new Map<string, unknown[]>();
-  for (const r of ordered)
-    for (const [k, v] of Object.entries(r)) {
-      if (k === time) continue;
-      let column = columns.get(k);
-      if (!column) {
-        column = [];
-        columns.set(k, column);
-      }
-      if (v !== undefined && v !== null) column.push(v);
-    }
   const fields: string[] = [];
-  for (const [k, present] of columns) {
+  for (const [k, { values }] of columnsOf(ordered)) {
     if (fields.length >= maxFields) break;
-    if (present.some((v) => typeof v === 'number' && Number.isFinite(v)) || numericColumn(present))
+    if (
+      k !== time &&
+      (values.some((v) => typeof v === 'number' && Number.isFinite(v)) || numericColumn(values))
+    )
       fields.push(k);
   }
   return { time, records: ordered, t, fields };
 }
 
+/** One field of a list of records: its values present, each with the index of its record, in order. */
+export interface SeriesColumn {
+  values: unknown[];
+  at: number[];
+  /** Some value is a list or a record: not a column of figures. */
+  nested: boolean;
+}
+
+/** Each field's values, gathered in one pass (first-seen order): linear in the list's size. */
+export function columnsOf(records: ReadonlyArray<Record<string, unknown>>): Map<string, SeriesColumn> {
+  const columns = new Map<string, SeriesColumn>();
+  records.forEach((item, i) => {
+    for (const [k, v] of Object.entries(item)) {
+      let column = columns.get(k);
+      if (!column) {
+        column = { values: [], at: [], nested: false };
+        columns.set(k, column);
+      }
+      if (v === undefined || v === null) continue;
+      if (typeof v === 'object') column.nested = true;
+      column.values.push(v);
+      column.at.push(i);
+    }
+  });
+  return columns;
+}
+
 /** The field a time-keyed record's points carry their key in (not an upstream name: the key itself). */
 export const KEY_TIME = '(key)';
 
-/**
- * A record whose keys are all times (at least one): its points as a list of records, earliest first, each
- * with its key's time (ms) under KEY_TIME; a point that is not a record is `{[KEY_TIME], [name]: value}`.
- * Undefined for any other value.
- */
+/** A record whose keys are all times: its points, earliest first, each with its key's time (ms) under KEY_TIME. */
 export function timeKeyed(value: unknown, name = 'value'): Array<Record<string, unknown>> | undefined {
   if (!isRecord(value)) return undefined;
   const keys = Object.keys(value);
@@ -115,12 +112,7 @@ export function timeKeyed(value: unknown, name = 'value'): Array<Record<string, 
   return points.sort((a, b) => (a[KEY_TIME] as number) - (b[KEY_TIME] as number));
 }
 
-/**
- * A list of tuples whose first element is a time (`[[1746097200000, 772], …]`, epoch s or ms, or a
- * date-time; in order, as a clock reads): its points as records, earliest first, each tuple's time (ms)
- * under KEY_TIME and its other elements under `[1]`, `[2]`… (positions, not upstream names). Undefined
- * for any other value.
- */
+/** A list of [time, value…] tuples in clock order: points, earliest first, time under KEY_TIME, then `[1]`, `[2]`… */
 export function timeTuples(value: unknown): Array<Record<string, unknown>> | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
   const points: Array<Record<string, unknown>> = [];
@@ -153,11 +145,8 @@ function timeList(list: readonly unknown[]): boolean {
 const PARALLEL_FIELDS = 64;
 
 /**
- * A record sent as parallel lists (`{timestamps: [t0, t1, …], viewers: [v0, v1, …], market_cap: […]}`):
- * one field a list of times in order, and other fields lists of scalars of the same length; each index a
- * point. Its points as records, one per index, each with every such field under its own name (the time
- * list's too, as sent: timeField finds it), and the fields read, in field order. Undefined for any other
- * value (no time list, or no other list of its length).
+ * A record sent as parallel lists (`{timestamps: [t0, …], viewers: [v0, …]}`): a time list in order and
+ * other scalar lists of its length, each index a point; undefined without such a pair.
  */
 export function parallelSeries(
   value: unknown,
@@ -181,19 +170,13 @@ export function parallelSeries(
   return undefined;
 }
 
-/**
- * A value as a series' list of records: a list of records, a list of time tuples (timeTuples), a
- * time-keyed record (timeKeyed), or a record of parallel lists (parallelSeries).
- */
+/** A value as a series' list of records: records, tuples, a time-keyed record or parallel lists. */
 export function seriesList(value: unknown, name?: string): unknown[] | undefined {
   if (Array.isArray(value)) return timeTuples(value) ?? value;
   return timeKeyed(value, name) ?? parallelSeries(value)?.points;
 }
 
-/**
- * The series of a record whose fields are not documented: the list of records with a time field holding
- * the most records, searched to a depth of 3 (an element of an analytics answer); undefined when it has none.
- */
+/** The list of records with a time field holding the most records, to a depth of 3; undefined when none. */
 export function mainSeries(value: unknown): unknown[] | undefined {
   let best: unknown[] | undefined;
   const visit = (v: unknown, depth: number, name: string) => {

@@ -1,22 +1,15 @@
-// Cleaning text that came from the upstream (and so perhaps from a token's creator): the bottom layer,
-// imported by api/ (bodies, error messages), redact.ts and format/.
-// (biome.json allows control characters in this file's regular expressions: removing them is the point.)
+// Cleaning upstream text: the bottom layer, imported by api/, redact.ts and format/ (biome allows control
+// characters in this file's regular expressions: removing them is the point).
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?/g;
 const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]/g;
-// C0/C1 controls, zero-width characters, bidirectional overrides and isolates, BOM, interlinear annotations,
-// variation selectors (U+FE00–FE0F; U+E0100–E01EF) and tag characters (U+E0000–E007F): the last two are
-// astral, written as their surrogate pairs (high \udb40).
+// C0/C1 controls, zero-width, bidi overrides and isolates, BOM, annotations, variation selectors and tags.
 const INVISIBLE =
   /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|[\ufe00-\ufe0f]|\udb40[\udc00-\udc7f\udd00-\uddef]/g;
 /** Printable ASCII, single spaces between words, none at either end: already clean. */
 const PLAIN = /^(?:[!-~]+(?: [!-~]+)*)?$/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-/**
- * Makes a string that came from the upstream (and so perhaps from a token's creator) safe to show:
- * no control, invisible or direction-changing characters, no line breaks, whitespace folded,
- * invalid UTF-16 replaced, at most `max` characters.
- */
+/** A string safe to show: no control, invisible or direction characters, no line breaks, at most `max` characters. */
 export function clean(value: unknown, max = 120): string {
   const raw = String(value ?? '');
   // Most values are plain printable ASCII with single spaces: nothing to remove.
@@ -30,11 +23,7 @@ export function clean(value: unknown, max = 120): string {
 // (Line and paragraph separators are whitespace other than a space: the last alternative.)
 const DISGUISE = new RegExp(`${INVISIBLE.source}|\\s\\s|[^\\S ]`);
 
-/**
- * What `clean` keeps of a string, before it cuts it: escape sequences, controls, invisible and direction
- * characters removed, line breaks and whitespace runs folded to one space. Secrets are looked for in this
- * form too, so that no cleaning can rebuild one that was disguised (src/redact.ts).
- */
+/** What `clean` keeps before it cuts: escapes, controls and invisibles removed, whitespace folded (src/redact.ts). */
 export function fold(raw: string): string {
   if (!DISGUISE.test(raw)) return raw;
   return raw.replace(ANSI, '').replace(BREAKS, ' ').replace(INVISIBLE, '').replace(/\s+/g, ' ');
@@ -46,10 +35,8 @@ const INVISIBLE_ONE = new RegExp(`^(?:${INVISIBLE.source})$`);
 const BREAK_ONE = new RegExp(`^${BREAKS.source}$`);
 
 /**
- * What a reader may take a string for: `fold`'s form, each remaining character in its NFKC compatibility
- * form (fullwidth `ｖ` → `v`, `ﬁ` → `fi`), with where each of its characters came from in `raw`
- * (`from[i]` to `to[i]`, end excluded). Secrets are looked for in this view and removed from those spans of
- * the original (src/redact.ts).
+ * What a reader may take a string for: `fold`'s form in NFKC (`ｖ` → `v`), with the span of `raw` each of
+ * its characters came from (`from[i]` to `to[i]`): secrets are found here, removed there (src/redact.ts).
  */
 export function readerView(raw: string): { text: string; from: number[]; to: number[] } {
   let text = '';
@@ -57,8 +44,7 @@ export function readerView(raw: string): { text: string; from: number[]; to: num
   const to: number[] = [];
   let i = 0;
   while (i < raw.length) {
-    // A run of printable ASCII other than the space reads as it stands (no escape, control, invisible or
-    // compatibility character is among them): taken whole, not a character at a time.
+    // A run of printable ASCII other than the space reads as it stands: taken whole.
     VISIBLE_ASCII_RUN.lastIndex = i;
     if (VISIBLE_ASCII_RUN.test(raw)) {
       const end = VISIBLE_ASCII_RUN.lastIndex;
@@ -108,10 +94,7 @@ export function looksBinary(text: string): boolean {
 /** An upstream string shown in text: cleaned and quoted, so it reads as data, never as the server's words. */
 export const quote = (value: unknown, max = 120): string => JSON.stringify(clean(value, max));
 
-/**
- * A caller's own value echoed back in an error: shown exactly, as a JSON string literal, with
- * invisible and direction-changing characters escaped (`\u202e`) rather than removed.
- */
+/** A caller's own value echoed in an error: a JSON string literal, invisible characters escaped, not removed. */
 export function literal(value: string, max = 48): string {
   const cut = value.length > max ? `${value.slice(0, max)}…` : value;
   // Each UTF-16 unit escaped (an astral character is two).
@@ -120,10 +103,7 @@ export function literal(value: string, max = 48): string {
   );
 }
 
-/**
- * A record for keys that come from the upstream: no prototype, so `"__proto__"` and `"constructor"` are
- * keys like any other, never inherited values.
- */
+/** A record for upstream keys: no prototype, so `"__proto__"` is a key like any other. */
 export const dict = <T>(): Record<string, T> => Object.create(null);
 
 /** Cleans every string inside a JSON value (keys too); used where upstream objects pass through whole. */

@@ -1,5 +1,4 @@
-// Reading times the upstream sends in whatever form: date-time strings (zoned or not), epoch seconds or
-// milliseconds as numbers or digits. One reading for the reader of shapes, the text and the views.
+// Reading upstream times in any form: date-time strings (zoned or not), epoch seconds or ms, numbers or digits.
 import { numberOf } from './numbers.js';
 
 /** 2000-01-01 and 2100-01-01, in ms: the range of plausible times. */
@@ -11,8 +10,7 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{
 /** A string as a time (ms since the epoch), when it is a date-time in the plausible range. */
 export function stringTime(v: string): number | undefined {
   if (v.length > 40 || !DATE_TIME.test(v.trim())) return undefined;
-  // A time without a zone is read as if UTC, so that order and steps never depend on this machine's zone;
-  // the text shows it as sent, never as UTC (timeText in format/generic.ts).
+  // A time without a zone is read as if UTC, so that order never depends on this machine's zone.
   const s = v.trim().replace(' ', 'T');
   const t = Date.parse(/T[^Z+-]*$/.test(s) ? `${s}Z` : s);
   return Number.isFinite(t) && t >= EARLIEST && t < LATEST ? t : undefined;
@@ -60,11 +58,7 @@ export function inOrder(values: readonly number[]): boolean {
 
 const ZONED = /^\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)$/i;
 
-/**
- * A date-time that states its zone (`Z` or an offset such as `-05:00`) as UTC ISO text: `Z` kept as sent,
- * an offset converted (`2025-05-01T06:00:00-05:00` → `2025-05-01T11:00:00Z`). Undefined for anything else:
- * a time without a zone names no instant, so it is never called UTC.
- */
+/** A zoned date-time as UTC ISO text (`Z` kept, an offset converted); undefined for anything else. */
 export function utcIso(value: unknown): string | undefined {
   if (typeof value !== 'string' || !ZONED.test(value)) return undefined;
   if (/z$/i.test(value)) return value.toUpperCase();

@@ -1,7 +1,5 @@
-// What an HTTP request holds of the server's memory, and the writing of its answer: bytes are counted per
-// caller and in total as they are held (bodies read, answers produced and not yet taken by their client,
-// JSON and event streams alike), one answer is cut as it is produced past its cap, a client that stops
-// reading is disconnected, and a batch ends when each of its requests is answered or cancelled.
+// The writing of an HTTP request's answer: its bytes counted per caller and in total until taken, cut past
+// its cap, a client that stops reading disconnected, a batch ended when each request is answered or cancelled.
 import type { ServerResponse } from 'node:http';
 import type { Meter } from '../../limits/meter.js';
 
@@ -28,18 +26,11 @@ export interface AnswerOptions {
   owed: Map<string, unknown>;
   /** A batch answers with an array (or events); a single request with one object. */
   batch: boolean;
-  /** Where its bytes are counted, and as whose. */
   meter: Meter;
   caller: string;
-  /** One answer, a batch's included, past which it is cut with an error. */
   maxBytes: number;
-  /** A client that takes nothing of its answer for this long is disconnected. */
   sendTimeoutMs: number;
-  /**
-   * Bytes held for the answer from the start, before it is produced (what its requests may answer at
-   * most, as far as that is known before they run); the answer is counted as the larger of this and what
-   * it holds, until it is written in full.
-   */
+  /** Bytes held from the start (what its requests may answer at most): counted until it is written in full. */
   reserve: number;
   /** Called once the answer is written in full (not yet read): the request's place is free. */
   produced: () => void;
@@ -47,11 +38,7 @@ export interface AnswerOptions {
   abandon: () => void;
 }
 
-/**
- * The answer to one HTTP request. Everything written is counted against its caller until its client has
- * taken it (or the connection is gone); a cancelled request is answered -32800 in its place, and the
- * handler's own answer for it, if one comes, is dropped.
- */
+/** The answer to one HTTP request; a cancelled request is answered -32800 here, and the handler's answer dropped. */
 export class Answer {
   readonly #o: AnswerOptions;
   readonly #res: ServerResponse;
@@ -183,13 +170,8 @@ export class Answer {
   #write(chunk: string | Buffer): boolean {
     const size = typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
     this.#sent += size;
-    const grows = Math.max(0, this.#res.writableLength + this.#buffered + size - this.#counted);
-    const over = this.#o.meter.refuses(this.#o.caller, grows);
-    if (this.#sent > this.#o.maxBytes || over) {
-      const message =
-        this.#sent > this.#o.maxBytes
-          ? answerTooLarge(this.#o.maxBytes)
-          : heldTooMuch(over ?? 'server', this.#o.meter);
+    const message = this.#refusal(size, this.#sent);
+    if (message) {
       this.#res.write(event({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }));
       this.#complete();
       return false;
@@ -197,6 +179,14 @@ export class Answer {
     this.#res.write(chunk);
     this.#account();
     return true;
+  }
+
+  /** Why `size` more bytes (`total` in all) are not held: past the answer's cap, or its caller's share. */
+  #refusal(size: number, total: number): string | undefined {
+    const grows = Math.max(0, this.#res.writableLength + this.#buffered + size - this.#counted);
+    const over = this.#o.meter.refuses(this.#o.caller, grows);
+    if (total > this.#o.maxBytes) return answerTooLarge(this.#o.maxBytes);
+    return over && heldTooMuch(over, this.#o.meter);
   }
 
   /** A JSON answer's bytes, counted as they are read; an error's message past the cap or the share. */
@@ -207,15 +197,13 @@ export class Answer {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return Buffer.concat(chunks);
-      const grows = Math.max(0, this.#res.writableLength + this.#buffered + value.length - this.#counted);
+      const message = this.#refusal(value.length, this.#buffered + value.length);
       this.#buffered += value.length;
-      const over = this.#o.meter.refuses(this.#o.caller, grows);
-      const tooLarge = this.#buffered > this.#o.maxBytes;
-      if (tooLarge || over) {
+      if (message) {
         await reader.cancel().catch(() => {});
         this.#buffered = 0;
         this.#account();
-        return tooLarge || !over ? answerTooLarge(this.#o.maxBytes) : heldTooMuch(over, this.#o.meter);
+        return message;
       }
       this.#account();
       chunks.push(value);
@@ -268,11 +256,7 @@ export class Answer {
     this.#o.produced();
   }
 
-  /**
-   * Counts what the client has not taken yet (what Node holds for the response and its socket, and a JSON
-   * answer being read), and watches that it keeps taking: a client that takes nothing for a whole
-   * `sendTimeoutMs` is disconnected, and what it held is freed.
-   */
+  /** Counts what the client has not taken yet; one that takes nothing for `sendTimeoutMs` is disconnected. */
   #account(): void {
     const now = this.#res.destroyed ? 0 : Math.max(this.#reserve, this.#res.writableLength + this.#buffered);
     this.#o.meter.add(this.#o.caller, now - this.#counted);

@@ -1,6 +1,5 @@
-// The body of a request: admitted only within its address's share of body bytes and the server's, counted
-// as they arrive (a slow or stalled body holds what it sent, never what it promised), at a rate per
-// address; read no further than its bound; parsed, and its messages checked before the SDK reads them.
+// The body of a request: admitted within its address's share of body bytes and the server's, counted as
+// it arrives, at a rate per address; read no further than its bound; parsed and checked before the SDK.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { TokenBuckets } from '../../limits/buckets.js';
@@ -13,12 +12,7 @@ import { type Guard, overMeter, type Refusal, refused, retry } from './refusal.j
 const BODY_START = 64 * 1024;
 /** Bodies an address may have arriving at once (legitimate ones arrive in milliseconds). */
 const BODIES_ARRIVING = 8;
-/**
- * Request body bytes an address may send, as bodies of the largest size: a burst of 4, then one a second.
- * Reading and parsing a body is the main thread's time, shared by every caller (a 1 MiB body of tiny JSON
- * values costs 20 to 80 ms of it): a caller sending junk as fast as it is answered would take most of it.
- * A client's real requests are kilobytes (500 ids are 23 KB), far inside this.
- */
+/** Body bytes an address may send, in bodies of the largest size: parsing is main-thread time all callers share. */
 const BODY_RATE = { burst: 4, perSecond: 1 };
 /** A tool call's arguments' fields, and its name's characters, at most (no tool comes near either). */
 const MAX_ARGUMENT_FIELDS = 64;
@@ -59,12 +53,7 @@ export interface Parsed {
 /** Why a body was not read to its end. */
 type Unread = 'too large' | 'gone' | 'idle' | 'caller' | 'server';
 
-/**
- * A request body, read no further than `max` bytes: its text, or why not ('too large'; 'gone': the
- * connection went; 'idle': nothing arrived for `idleMs`; 'caller' or 'server': `take` refused the next
- * chunk, past the caller's share of body bytes or the server's). Each chunk is passed to `take` as it
- * arrives, so what a body holds is what has arrived, never what it promised.
- */
+/** A request body, read no further than `max` bytes, each chunk passed to `take` as it arrives: its text, or why not. */
 function readBody(
   req: IncomingMessage,
   max: number,
@@ -127,11 +116,7 @@ function misfitCall(all: Message[]): string | undefined {
   return undefined;
 }
 
-/**
- * Bodies as the server holds them: bytes by address (two bodies' worth each, 16 in all), bodies arriving by
- * address, and body bytes sent by address over time. `answers` is the meter of answers not yet taken: a
- * caller past its share there gets no new work either.
- */
+/** Bodies held: bytes by address (two bodies' worth each, 16 in all), bodies arriving, bytes sent over time. */
 export function createBodies(options: HttpOptions, answers: Meter) {
   const bytes = new Meter(2 * options.maxBodyBytes, 16 * options.maxBodyBytes);
   const arriving = new Meter(BODIES_ARRIVING);
@@ -169,8 +154,7 @@ export function createBodies(options: HttpOptions, answers: Meter) {
         'Server busy: answers not yet read by their clients',
         true,
       ),
-    // Its rate of body bytes: what it declares is spent before any is read (a body without a length, as
-    // it arrives, into debt).
+    // Its rate of body bytes: what it declares is spent before any is read (a body without one, as it arrives).
     ({ who, length }) => {
       const wait = rate.take(who.address, length ?? 0);
       const message = `Too many request bytes from this caller: retry after ${wait} s`;
@@ -178,10 +162,7 @@ export function createBodies(options: HttpOptions, answers: Meter) {
     },
   ];
 
-  /**
-   * Reads and parses an admitted body: its messages, a refusal, or 'gone' (the connection went). What it
-   * holds is counted against its address until the response is over.
-   */
+  /** Reads and parses an admitted body; what it holds is counted against its address until the response is over. */
   async function read(req: IncomingMessage, res: ServerResponse, { who, length }: Arrival) {
     const { address } = who;
     let held = 0;
@@ -219,19 +200,15 @@ function parse(text: string): Parsed | Refusal {
   }
   const batch = Array.isArray(body);
   const all = (batch ? body : [body]) as Message[];
-  // Each message of a batch costs the SDK's checks and an answer: a batch holds 100 at most.
   if (batch && all.length > MAX_BATCH) {
     return refused(
       400,
       `Invalid Request: a batch holds at most ${MAX_BATCH} messages, this one ${all.length}`,
-      {
-        code: -32600,
-      },
+      { code: -32600 },
     );
   }
-  // A tool takes a few parameters (16 at most) under a short name: arguments of thousands of fields, or
-  // a name of thousands of characters, are refused here with a short answer, before the SDK checks each
-  // field (80,000 of them cost the main thread 150 ms and more) or echoes the name.
+  // Arguments of thousands of fields, or a name of thousands of characters, are refused before the SDK
+  // checks each field (80,000 of them cost the main thread 150 ms and more) or echoes the name.
   const misfit = misfitCall(all);
   if (misfit) return refused(400, `Invalid params: ${misfit}`, { code: -32602 });
   return { body, batch, all };

@@ -1,8 +1,5 @@
 // The door: `maxConcurrent` requests in flight; past it, requests wait in one queue per caller and a freed
-// place goes to the callers in turn (the upstream limiter's round robin), so that a caller with many
-// requests, or many identities, delays another's one request by a turn per identity, not refuses it.
-// Before it: a caller's share of places, the sessions an address may start, the notifications a caller
-// may send, and the bound on waiting.
+// place goes to the callers in turn, so many requests (or identities) delay another's one by a turn each.
 import { TokenBuckets } from '../../limits/buckets.js';
 import { Meter } from '../../limits/meter.js';
 import { Limiter, PlacesBusy } from '../../limits/places.js';
@@ -12,17 +9,9 @@ import type { Who } from './identity.js';
 import { HTTP_DEFAULTS, type HttpOptions } from './options.js';
 import { type Guard, type Refusal, refused, retry } from './refusal.js';
 
-/**
- * Notifications a caller (its anchor: a session, else an address) may send: a burst of 20, then 10 a
- * second. Plenty for a client's own cancellations and list changes; a spray of them costs its sender, not
- * the server, and a new key on each changes nothing.
- */
+/** Notifications a caller may send: plenty for cancellations and list changes; a spray costs its sender only. */
 const NOTIFICATION_RATE = { burst: 20, perSecond: 10 };
-/**
- * 2025 sessions an address may start (each is an identity of its own in the queue for places): a burst of
- * 60, then one a second. Plenty for a team's clients behind one proxy (each starts one per connection);
- * a caller minting identities to take more turns gets one more a second, no more.
- */
+/** 2025 sessions (each a queue identity of its own) an address may start: a team behind a proxy fits. */
 const INITIALIZE_RATE = { burst: 60, perSecond: 1 };
 
 /** A body's calls at the door: who sends them, and whether they start a session. */
@@ -45,8 +34,7 @@ export function createDoor(options: HttpOptions, logger: Logger) {
 
   /** Before a body's calls wait for a place, in order. */
   const guards: Guard<Entry>[] = [
-    // Once the server is half full, no caller takes more than its share (a quarter of the places), so
-    // that the others still get in; below that, anyone may use the room there is.
+    // Once the server is half full, no caller takes more than its share (a quarter of the places).
     ({ who }) =>
       perCaller.refuses(who.anchor, 1) && door.active >= options.maxConcurrent / 2
         ? retry(429, `Too many requests in flight from this caller (${perCaller.perCaller}): retry after 1 s`)
@@ -62,11 +50,7 @@ export function createDoor(options: HttpOptions, logger: Logger) {
         : undefined,
   ];
 
-  /**
-   * Takes a place at the door for `who`, waiting its turn when all are taken: the function that gives it
-   * back, a refusal (429: too much of its own work waiting; 503: no place within `maxWaitMs`), or 'gone'
-   * (the request ended while it waited).
-   */
+  /** A place at the door for `who`, waiting its turn: the function that gives it back, or why not. */
   const take = (who: string, gone: AbortSignal) =>
     new Promise<(() => void) | PlacesBusy | 'timeout' | 'gone'>((resolve) => {
       if (gone.aborted) return resolve('gone');
@@ -102,10 +86,7 @@ export function createDoor(options: HttpOptions, logger: Logger) {
     get active() {
       return door.active;
     },
-    /**
-     * A body of notifications only passes the limits on calls (a cancellation must reach a server that
-     * is full), but each caller may send only a few a second.
-     */
+    /** Notifications pass the limits on calls (a cancellation must reach a full server), at a few a second. */
     notifications: ({ anchor }: Who): Refusal | undefined => {
       const wait = notifications.take(anchor);
       return wait > 0 ? retry(429, `Too many notifications: retry after ${wait} s`, wait) : undefined;
@@ -127,10 +108,7 @@ export function createDoor(options: HttpOptions, logger: Logger) {
   };
 }
 
-/**
- * 2025 calls not yet answered (waiting at the door or running), by verified session id and JSON-RPC id:
- * what a notifications/cancelled of the same session finds.
- */
+/** 2025 calls not yet answered, by verified session and JSON-RPC id: what a session's cancellation finds. */
 export class SessionCalls {
   readonly #calls = new Map<string, Set<() => void>>();
 

@@ -1,7 +1,5 @@
-// One HTTP request, from its first line to its answer. Admission is an ordered list of guards, each of
-// which may refuse (writeRefusal answers): the gate and the caller's identity, the body, the answers it may
-// hold, the door. Everything a caller can make the server hold is bounded per caller and in all before it
-// is held.
+// One HTTP request, from its first line to its answer: admission is an ordered list of guards (the gate
+// and identity, the body, the answers it may hold, the door), each of which may refuse (writeRefusal).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ClientCapabilities, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import { Meter } from '../../limits/meter.js';
@@ -15,12 +13,7 @@ import { type Caller, HTTP_DEFAULTS, type HttpDeps, type HttpOptions } from './o
 import { firstRefusal, overMeter, type Refusal, refused, writeRefusal } from './refusal.js';
 import { capabilitiesOf, createSessions } from './session.js';
 
-/**
- * What one request's answer may hold, as far as it is known before it runs: a read of the view page (the
- * largest resource, about 470 KB) 512 KiB, a tool call (its budgeted result) or another resource 64 KiB,
- * anything else 4 KiB. Held for the answer from admission, so that requests arriving together cannot all
- * be admitted before any of them holds anything.
- */
+/** What a request's answer may hold, held from admission: the view page 512 KiB, a tool call 64 KiB, else 4 KiB. */
 const estimate = (m: Message) => {
   if (!isRequest(m)) return 0;
   if (m.method === 'resources/read') return m.params?.uri === VIEW_URI ? 512 * 1024 : 64 * 1024;
@@ -35,7 +28,7 @@ function pathOf(target: string | undefined): string | undefined {
   return new URL(target).pathname;
 }
 
-/** Headers that belong to this hop, not to the request handed on. */
+/** Headers of this hop, not of the request handed on. */
 const HOP = new Set([
   'host',
   'connection',
@@ -61,8 +54,7 @@ export function createHandle(options: HttpOptions, deps: HttpDeps) {
   let closing = false;
   const sessions = createSessions(options.token);
   const identity = createIdentity(options, sessions, deps.callerKeys === true, () => closing);
-  // Answers not yet taken by their clients, by address (what a caller cannot choose): a share each, the
-  // bound in all.
+  // Answers not yet taken by their clients, by address: a share each, the bound in all.
   const answers = new Meter(
     options.maxUnsentPerCaller ?? HTTP_DEFAULTS.maxUnsentPerCaller,
     options.maxUnsentBytes,
@@ -71,9 +63,8 @@ export function createHandle(options: HttpOptions, deps: HttpDeps) {
   const door = createDoor(options, deps.logger);
   const calls = new SessionCalls();
   const sendTimeoutMs = options.sendTimeoutMs ?? HTTP_DEFAULTS.sendTimeoutMs;
-  // Who each request comes from, for the factory (which gets the request itself).
   const callers = new WeakMap<Request, Caller>();
-  // Both eras, one factory: a fresh server per HTTP request (stateless), the caller passed along.
+  // Both eras, one factory: a fresh server per HTTP request (stateless), its caller passed along.
   const handler = createMcpHandler(({ requestInfo }) =>
     deps.makeServer(
       (requestInfo && callers.get(requestInfo)) ?? {
@@ -108,18 +99,16 @@ export function createHandle(options: HttpOptions, deps: HttpDeps) {
     const admitted = (await identity.newKey(who)) ?? (await firstRefusal(bodies.admission, coming));
     if (admitted) return writeRefusal(res, admitted);
 
-    // Aborted when the connection goes, time runs out or every request is answered: the work in flight is
-    // cancelled, and so are its upstream requests.
+    // Aborted when the connection goes, time runs out or every request is answered: the work in flight
+    // and its upstream requests are cancelled. Past the time limit: 504, or an event stream is cut.
     const gone = new AbortController();
-    // Past the time limit: a 504 if nothing was sent yet; an event stream already under way is cut.
     const timer = setTimeout(() => {
       gone.abort();
       if (res.headersSent) res.destroy();
       else writeRefusal(res, refused(504, `Request took longer than ${options.requestTimeoutMs} ms`));
     }, options.requestTimeoutMs);
     let log = deps.logger;
-    // Ends the request's hold on its place at the door (once it has one): when its answer is written in
-    // full (unread bytes are the answers meter's), or the connection goes.
+    // Ends the request's hold on its door place: when its answer is written in full, or the connection goes.
     let leave = () => {};
     let left = false;
     const free = () => {
@@ -141,9 +130,8 @@ export function createHandle(options: HttpOptions, deps: HttpDeps) {
       keepProtoArguments(body);
       const single = batch ? undefined : all[0];
       const initialize = single?.method === 'initialize';
-      // A 2025 client's session (never a 2026 one's: that revision has no sessions). An id that fails
-      // verification gets 404, as the spec says of a session the server no longer knows: the client then
-      // starts a new session with initialize, which is right after a key change or a forged id alike.
+      // A 2025 client's session: an id that fails verification gets 404, as the spec says of a session
+      // the server no longer knows, and the client initializes again.
       const webReq = webRequest(req, gone.signal);
       let session: string | undefined;
       let capabilities: ClientCapabilities | undefined;
@@ -161,9 +149,8 @@ export function createHandle(options: HttpOptions, deps: HttpDeps) {
         session = who.sessionHeader;
         if (who.claims.apps) capabilities = capabilitiesOf(who.claims);
       }
-      // Requests owed an answer, by id. Cancellations are handled here, never by the SDK: one for a
-      // request of the same body answers it -32800 in its place (it never runs); one for another call of
-      // the same verified session ends that call, wherever it is.
+      // Requests owed an answer, by id. A cancellation of a request in the same body answers it -32800 in
+      // its place; one for another call of the same verified session ends that call.
       const owed = new Map<string, unknown>();
       for (const m of all) if (isRequest(m)) owed.set(JSON.stringify(m.id), m.id);
       const notification = owed.size === 0;
@@ -232,8 +219,8 @@ export function createHandle(options: HttpOptions, deps: HttpDeps) {
         ...(capabilities ? { capabilities } : {}),
       };
       callers.set(webReq, caller);
-      // A caller may bring its own upstream key; it is never logged, and kept only as its client's header.
-      // A key the server ignores (it has its own) is no secret: redacting it would let a caller rewrite lines.
+      // A caller's own key is never logged; a key the server ignores is no secret (redacting it would let
+      // a caller rewrite lines).
       if (deps.callerKeys) log = deps.logger.redacting(caller.apiKey);
       const response = await handler.fetch(webReq, { parsedBody: batch ? rest : rest[0] });
       // Past the time limit or with the client gone, the answer was given already (or is owed to no one).

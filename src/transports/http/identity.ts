@@ -1,6 +1,5 @@
 // Who asks, from what arrives before the body: the gate (host, origin, bearer token, method) and the
-// caller's identity. Its anchor is its verified session (an id nobody can forge, and an address starts only
-// so many), else its address read from the proxies the operator trusts; its key is a share inside it.
+// caller's identity: its verified session, else its address read from trusted proxies; its key a share inside.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { BlockList, isIP, isIPv4 } from 'node:net';
@@ -76,11 +75,7 @@ const isTrusted = (list: BlockList, address: string) => {
   return type !== 0 && list.check(plain, type === 6 ? 'ipv6' : 'ipv4');
 };
 
-/**
- * The caller's address: the socket's; behind trusted proxies, the nearest address in X-Forwarded-For (from
- * the right) that is not a trusted proxy, as `trust proxy` works in common HTTP servers. What a caller
- * writes in the header beyond the first untrusted hop is never read.
- */
+/** The caller's address: the socket's; behind trusted proxies, the nearest untrusted X-Forwarded-For hop from the right. */
 export function clientAddress(req: IncomingMessage, trusted: BlockList | undefined): string {
   let address = plainAddress(req.socket.remoteAddress ?? '');
   if (!trusted || !isTrusted(trusted, address)) return address;
@@ -98,9 +93,7 @@ export function clientAddress(req: IncomingMessage, trusted: BlockList | undefin
   return address;
 }
 
-/** Who a request comes from, as read before its body. */
 export interface Who {
-  /** Its address (the trusted proxy's word for it, if any). */
   address: string;
   /** The Mcp-Session-Id sent, verified or not; and its claims when verified. */
   sessionHeader: string | undefined;
@@ -119,11 +112,7 @@ const KEY_RATE = { burst: 60, perSecond: 1 };
 /** Keys remembered per caller and key (anchor and key digest, never the key), the least recent forgotten. */
 const KNOWN_KEYS = 10_000;
 
-/**
- * The gate (checks on what any request carries, in order: the host and origin it names, its bearer token,
- * its method, the server still open) and the identity read behind it, with its one guard: a caller that
- * brings new keys pays for each as for a new session.
- */
+/** The gate (host, origin, bearer token, method, still open) and the identity read behind it. */
 export function createIdentity(
   options: HttpOptions,
   sessions: Sessions,
@@ -132,8 +121,7 @@ export function createIdentity(
 ) {
   const verifier = options.token ? tokenVerifier(options.token) : undefined;
   const trusted = trustedProxies(options.trustProxy ?? []);
-  // Host names, as the SDK's checks take them; an empty list of hosts (bound beyond loopback, none given)
-  // accepts any.
+  // Host names, as the SDK's checks take them; none (bound beyond loopback, none given) accepts any.
   const hosts = options.allowedHosts.length
     ? options.allowedHosts.map((h) => hostnameOf(`http://${h}`))
     : isLoopback(options.host)
@@ -146,8 +134,7 @@ export function createIdentity(
   const knownKeys = new Lru<string, true>(KNOWN_KEYS);
 
   const gate: Guard<IncomingMessage>[] = [
-    // DNS rebinding: a browser page must not reach a local server through a name it controls. The SDK's
-    // checks compare host names (any port): what a rebinding page controls is the name.
+    // DNS rebinding: a page must not reach a local server through a name it controls (any port).
     (req) => {
       const host = validateHostHeader(req.headers.host, hosts);
       return hosts.length && !host.ok ? refused(403, host.message) : undefined;

@@ -1,5 +1,6 @@
 // What the HTTP transport is configured with, its defaults, and what it hands the server it makes.
 import type { ClientCapabilities, Server } from '@modelcontextprotocol/server';
+import { loadConfig } from '../../config.js';
 import type { Logger } from '../../log.js';
 
 export interface HttpOptions {
@@ -11,10 +12,7 @@ export interface HttpOptions {
   allowedHosts: string[];
   /** Origins accepted when present, compared by host name; empty: the loopback names. */
   allowedOrigins: string[];
-  /**
-   * Reverse proxies whose X-Forwarded-For is believed (addresses or CIDRs); a caller's address is the
-   * first one, from the right, that is not one of them. Empty: the socket's address, whatever is sent.
-   */
+  /** Proxies whose X-Forwarded-For is believed (addresses or CIDRs). Empty: the socket's address. */
   trustProxy?: string[];
   /** One request body; past it, 413. A caller holds at most two bodies' worth at once, all callers 16. */
   maxBodyBytes: number;
@@ -24,37 +22,36 @@ export interface HttpOptions {
   maxAnswerBytes: number;
   /** Answer bytes not yet taken by their clients, all together; past it, new calls get 503. */
   maxUnsentBytes: number;
-  /** Answer bytes not yet taken, one caller's (its share); past it, its new calls get 429. */
+  /** Answer bytes not yet taken, one caller's; past it, its new calls get 429. */
   maxUnsentPerCaller?: number;
-  /** A client that takes nothing of its answer for this long is disconnected (default 30 s). */
+  /** A client that takes nothing of its answer for this long is disconnected. */
   sendTimeoutMs?: number;
   maxConcurrent: number;
-  /** Requests waiting for a place in all (default 256); beyond it, 503. */
+  /** Requests waiting for a place in all; beyond it, 503. */
   maxWaiting?: number;
-  /** Longest a request waits for a place (default 30 s) before it is answered 503. */
+  /** Longest a request waits for a place before it is answered 503. */
   maxWaitMs?: number;
-  /** Longest a request may take, body and answer included. */
   requestTimeoutMs: number;
   /** How long calls in flight may finish after SIGTERM or SIGINT. */
   shutdownGraceMs: number;
 }
 
+// Host, port and send timeout are the configuration's defaults (src/config.ts), not restated here.
+const { config } = loadConfig({});
+
 export const HTTP_DEFAULTS = {
-  host: '127.0.0.1',
-  port: 3333,
+  host: config.httpHost,
+  port: config.httpPort,
+  sendTimeoutMs: config.httpSendTimeoutMs,
   maxBodyBytes: 1024 * 1024,
   maxAnswerBytes: 8 * 1024 * 1024,
-  /** Answers written but not yet taken by their clients, all together; past it, new calls wait (503). */
   maxUnsentBytes: 64 * 1024 * 1024,
-  /** One caller's answers not yet taken; past it, its new calls 429 and answers being written are cut. */
   maxUnsentPerCaller: 16 * 1024 * 1024,
-  sendTimeoutMs: 30_000,
   maxConcurrent: 64,
   requestTimeoutMs: 120_000,
   shutdownGraceMs: 10_000,
   /** Upstream requests one HTTP request may cause, all the calls of a batch together. */
   maxUpstreamPerRequest: 100,
-  /** Requests waiting for a place in all, past `maxConcurrent`; beyond it, 503. */
   maxWaiting: 256,
   maxWaitMs: 30_000,
 };
@@ -78,7 +75,6 @@ export interface Caller {
 }
 
 export interface HttpDeps {
-  /** A fresh MCP server for one request. */
   makeServer(caller: Caller): Server;
   /** Whether a caller's x-api-key is sent upstream (the server has no key of its own): only then a secret. */
   callerKeys?: boolean;

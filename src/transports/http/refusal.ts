@@ -8,12 +8,10 @@ export interface Refusal {
   /** The JSON-RPC error's code (default -32000, the server's own) and message. */
   code?: number;
   message?: string;
-  /** Seconds, sent as Retry-After. */
   retryAfter?: number;
   /** The connection is closed after the answer: the body was not read, or not to its end. */
   close?: boolean;
   headers?: Record<string, string>;
-  /** The JSON-RPC error's data. */
   data?: Record<string, unknown>;
   /** A JSON body other than a JSON-RPC error (a bad target, the bearer challenge, a probe's answer). */
   body?: unknown;
@@ -30,12 +28,8 @@ export const refused = (status: number, message: string, more: Omit<Refusal, 'st
 });
 
 /** 429 or 503: retry after `retryAfter` s; `close`: the body is left unread, so the connection is closed. */
-export const retry = (status: number, message: string, retryAfter = 1, close = false): Refusal => ({
-  status,
-  message,
-  retryAfter,
-  close,
-});
+export const retry = (status: number, message: string, retryAfter = 1, close = false): Refusal =>
+  refused(status, message, { retryAfter, close });
 
 /** A meter's refusal: past the caller's share (429, `caller`), or past the server's bound (503, `server`). */
 export const overMeter = (

@@ -1,8 +1,5 @@
-// The Mcp-Session-Id of a 2025 client over --http: what the client declared at `initialize` that later
-// requests need (today: whether it renders MCP Apps views), plus a random nonce, signed with HMAC-SHA256.
-// Nothing is stored: any replica that holds the same key verifies any session, so the server stays
-// stateless behind a round-robin balancer. The id is also the caller identity a 2025 cancellation is
-// matched to: nobody else can present it, since it is unguessable and cannot be forged without the key.
+// The Mcp-Session-Id of a 2025 client over --http: what it declared at `initialize` (whether it renders
+// MCP Apps views) and a nonce, signed with HMAC-SHA256. Nothing is stored: any replica with the key verifies.
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
@@ -27,11 +24,7 @@ export interface Sessions {
   verify(id: string): SessionClaims | undefined;
 }
 
-/**
- * Session ids keyed from STREAMER_ANALYTICS_HTTP_TOKEN (HKDF-SHA256, fixed label) when one is set, so that
- * replicas sharing the token verify each other's sessions; else from a random key of this process
- * (loopback-only mode: a restart ends every session, and clients re-initialize on the 404).
- */
+/** Session ids keyed from the HTTP token (HKDF-SHA256) so replicas agree; else from a random key of this process. */
 export function createSessions(token: string | undefined): Sessions {
   const key = token ? Buffer.from(hkdfSync('sha256', token, Buffer.alloc(0), LABEL, 32)) : randomBytes(32);
   const mac = (payload: Buffer) => createHmac('sha256', key).update(payload).digest();
