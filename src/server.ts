@@ -127,17 +127,53 @@ const PRELOAD_AFTER_MS = 250;
 let preloading = false;
 /**
  * Loads what the first call needs (the tool table, the upstream client and undici) once the handshake is
- * over and the client waits for its user, so the user's first question does not pay for it. Timed, not
- * queued at once, so the handshake's own answers go first; unref'd, so it never keeps a process alive.
+ * over and the client waits for its user, so the user's first question does not pay for it; then
+ * rehearses a call on a canned answer (`rehearse`). Timed, not queued at once, so the handshake's own
+ * answers go first; unref'd, so it never keeps a process alive.
  */
-function preload(withClient: boolean) {
+function preload(withClient: boolean, rehearsal: (tools: readonly Tool[]) => Promise<unknown>) {
   if (preloading) return;
   preloading = true;
   setTimeout(() => {
-    Promise.all([loadTable(), ...(withClient ? [import('./api/client.js'), import('undici')] : [])]).catch(
-      () => {},
-    );
+    Promise.all([loadTable(), ...(withClient ? [import('./api/client.js'), import('undici')] : [])])
+      .then(([[{ TOOLS }]]) => rehearsal(TOOLS))
+      .catch(() => {});
   }, PRELOAD_AFTER_MS).unref();
+}
+
+/** A record in the shape the upstream answers get_streamer_core with: nothing is sent for it. */
+const CANNED = {
+  data: {
+    mintId: 'Rehearsa1111111111111111111111111111111111',
+    coinName: 'Rehearsal',
+    coinSymbol: 'RH',
+    currentViewers: 1234,
+    tokenMarketCap: 56789.5,
+    tokenPrice: 0.000123,
+    isCurrentlyLive: true,
+    totalStreamingTime: 3600,
+  },
+};
+
+/**
+ * The first call's path run once in the idle time on a canned answer (argument validation, the request
+ * built, rendering, the result and its redaction), so V8 and zod compile it before the user's first
+ * question. No upstream request is made: the rehearsal's `send` answers itself.
+ */
+async function rehearse(
+  tools: readonly Tool[],
+  finish: (r: Rendered, format: 'concise' | 'detailed') => unknown,
+) {
+  const tool = tools.find((t) => t.name === 'get_streamer_core');
+  const prepared = tool?.prepare({ mint: CANNED.data.mintId });
+  if (!prepared || 'error' in prepared) return;
+  const rendered = await prepared.run({
+    send: async () => CANNED,
+    progress: () => {},
+    signal: new AbortController().signal,
+    budget: DEFAULT_BUDGET_CHARS,
+  });
+  finish(rendered, prepared.format);
 }
 
 /** An MCP server exposing the tool table over whatever transport it is connected to. */
@@ -221,7 +257,9 @@ export function createServer(deps: ServerDeps): Server {
     const views = await apps(ctx);
     const prebuilt = own ? undefined : prebuiltEntries();
     listed ??= { tools: prebuilt ? [...prebuilt.tools] : (await toolTable()).map((t) => t.entry()) };
-    preload(client !== undefined);
+    preload(client !== undefined, (tools) =>
+      rehearse(tools, (r, format) => redact.deep(toolResult(enforceBudget(r, budget, format)))),
+    );
     if (!views) return listed;
     listedForApps ??= { tools: views.appEntries(listed.tools) };
     return listedForApps;
