@@ -27,7 +27,7 @@ import { redactor } from './redact.js';
 import { DEMO_INSTRUCTIONS, INSTRUCTIONS, REFERENCE_URI, referenceText } from './reference.js';
 import type { History } from './store/index.js';
 import { prebuiltEntries } from './tools/entries.js';
-import type { Caller, Tool, ViewData } from './tools/tool.js';
+import type { Caller, ResponseFormat, Tool, ViewData } from './tools/tool.js';
 import { NAME, VERSION } from './version.js';
 
 export interface ServerDeps {
@@ -126,10 +126,9 @@ const loadTable = () => (table ??= Promise.all([import('./tools/index.js'), impo
 const PRELOAD_AFTER_MS = 250;
 let preloading = false;
 /**
- * Loads what the first call needs (the tool table, the upstream client and undici) once the handshake is
- * over and the client waits for its user, so the user's first question does not pay for it; then
- * rehearses a call on a canned answer (`rehearse`). Timed, not queued at once, so the handshake's own
- * answers go first; unref'd, so it never keeps a process alive.
+ * Loads what the first call needs (the tool table, the upstream client, undici) once the handshake is over
+ * and the client waits for its user, then rehearses a call: the user's first question pays for neither.
+ * Timed, so the handshake's answers go first; unref'd, so it never keeps a process alive.
  */
 function preload(withClient: boolean, rehearsal: (tools: readonly Tool[]) => Promise<unknown>) {
   if (preloading) return;
@@ -141,39 +140,19 @@ function preload(withClient: boolean, rehearsal: (tools: readonly Tool[]) => Pro
   }, PRELOAD_AFTER_MS).unref();
 }
 
-/** A record in the shape the upstream answers get_streamer_core with: nothing is sent for it. */
-const CANNED = {
-  data: {
-    mintId: 'Rehearsa1111111111111111111111111111111111',
-    coinName: 'Rehearsal',
-    coinSymbol: 'RH',
-    currentViewers: 1234,
-    tokenMarketCap: 56789.5,
-    tokenPrice: 0.000123,
-    isCurrentlyLive: true,
-    totalStreamingTime: 3600,
-  },
-};
+const MINT = 'Rehearsa1111111111111111111111111111111111';
+const RECORD = { mintId: MINT, coinName: 'Rehearsal', coinSymbol: 'RH', isCurrentlyLive: true };
+const CANNED = { data: { ...RECORD, currentViewers: 1234, tokenMarketCap: 56789.5, tokenPrice: 0.000123 } };
 
 /**
- * The first call's path run once in the idle time on a canned answer (argument validation, the request
- * built, rendering, the result and its redaction), so V8 and zod compile it before the user's first
- * question. No upstream request is made: the rehearsal's `send` answers itself.
+ * get_streamer_core run once on a canned record (validation, rendering, the result and its redaction), so
+ * V8 and zod compile the call's path in the idle time. Nothing is sent: the rehearsal's `send` answers.
  */
-async function rehearse(
-  tools: readonly Tool[],
-  finish: (r: Rendered, format: 'concise' | 'detailed') => unknown,
-) {
-  const tool = tools.find((t) => t.name === 'get_streamer_core');
-  const prepared = tool?.prepare({ mint: CANNED.data.mintId });
+async function rehearse(tools: readonly Tool[], finish: (r: Rendered, format: ResponseFormat) => unknown) {
+  const prepared = tools.find((t) => t.name === 'get_streamer_core')?.prepare({ mint: MINT });
   if (!prepared || 'error' in prepared) return;
-  const rendered = await prepared.run({
-    send: async () => CANNED,
-    progress: () => {},
-    signal: new AbortController().signal,
-    budget: DEFAULT_BUDGET_CHARS,
-  });
-  finish(rendered, prepared.format);
+  const ctx = { send: async () => CANNED, progress: () => {}, signal: new AbortController().signal };
+  finish(await prepared.run({ ...ctx, budget: DEFAULT_BUDGET_CHARS }), prepared.format);
 }
 
 /** An MCP server exposing the tool table over whatever transport it is connected to. */
