@@ -20,31 +20,23 @@ const isProxy = (entry: string) => {
  * What a setting holds, as data: a plain reader checks it at start and zod (built only when a value is
  * wrong) says what is wrong with it; --help shows its default. `said`: every problem is said as its range.
  */
+type Check<T> = readonly [(v: T) => boolean, string];
 type Kind =
-  | { type: 'text'; fallback?: string; check?: readonly [(v: string) => boolean, string] }
+  | { type: 'text'; fallback?: string; check?: Check<string> }
   | { type: 'url' }
-  | {
-      type: 'int';
-      min: number;
-      max: number;
-      fallback: number;
-      said?: true;
-      check?: readonly [(n: number) => boolean, string];
-    }
+  | { type: 'int'; min: number; max: number; fallback: number; said?: true; check?: Check<number> }
   | { type: 'enum'; values: readonly LogLevel[]; fallback: LogLevel }
   | { type: 'bool' }
   | { type: 'list'; lower?: true; each?: (entry: string) => boolean };
-type Out<K extends Kind> = K extends { type: 'int' }
-  ? number
-  : K extends { type: 'enum' }
-    ? LogLevel
-    : K extends { type: 'bool' }
-      ? boolean
-      : K extends { type: 'list' }
-        ? string[]
-        : K extends { fallback: string }
-          ? string
-          : string | undefined;
+type Outs = {
+  text: string | undefined;
+  url: string | undefined;
+  int: number;
+  enum: LogLevel;
+  bool: boolean;
+  list: string[];
+};
+type Out<K extends Kind> = K extends { type: 'text'; fallback: string } ? string : Outs[K['type']];
 
 /**
  * One entry per variable. `http`: read only by --http, and an invalid value stops --http from starting
@@ -65,13 +57,7 @@ const setting = <N extends string, K extends Kind>(
   kind: K,
   help: string,
   http?: { flag?: string },
-) => ({
-  name: `STREAMER_ANALYTICS_${suffix}` as const,
-  kind,
-  help,
-  http: http !== undefined,
-  ...http,
-});
+) => ({ name: `STREAMER_ANALYTICS_${suffix}` as const, kind, help, http: http !== undefined, ...http });
 const int = (min: number, max: number, fallback: number) => ({ type: 'int', min, max, fallback }) as const;
 const range = (min: number, max: number, fallback: number) =>
   ({ type: 'int', min, max, fallback, said: true }) as const;
