@@ -2,7 +2,8 @@
 // `npm run build`). The entry defaults to this build's server; another build's (BENCH_BASELINE's
 // dist/server/index.js) is counted on the same floors. BENCH_COLD_RUNS, BENCH_WARMUP_CALLS,
 // BENCH_COUNTED_CALLS and BENCH_SKIP_PER_CALL shorten a run on a busy machine. `npm run bench` runs the same
-// harness (bench/instructions.ts) and writes bench/results.json.
+// harness (bench/instructions.ts) and writes bench/results.json. Counted on the Node that runs it: Node 24's
+// binary (scripts/node-version.ts) running this file counts on Node 24.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -32,7 +32,7 @@ export const FIGURES: Record<string, (root: string) => string> = {
   ...instructionFigures(),
 };
 
-/** `instructions-{before,after}-{cold,call,first}`: a ratio from the recorded counts, or `not counted`. */
+/** `instructions-{before,after,node24}-{cold,call,first}`: a ratio from the recorded counts, or `not counted`. */
 function instructionFigures(): Record<string, (root: string) => string> {
   const out: Record<string, (root: string) => string> = {};
   const parts = {
@@ -40,7 +40,7 @@ function instructionFigures(): Record<string, (root: string) => string> {
     call: ['perCall', 'xBareTool'],
     first: ['firstCall', 'xBareTool'],
   };
-  for (const side of ['before', 'after'])
+  for (const side of ['before', 'after', 'node24'])
     for (const [short, [section = '', field = '']] of Object.entries(parts))
       out[`instructions-${side}-${short}`] = (root) => {
         const counts = JSON.parse(readFileSync(join(root, 'bench/instructions-results.json'), 'utf8'));

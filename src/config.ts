@@ -1,5 +1,5 @@
-// Every environment variable the server reads, in one table: its name, its zod schema (bounds, default)
-// and its line in --help. The environment is parsed once; --help is written from the same table.
+// Every environment variable the server reads, in one table: its name, its kind (bounds, default) and its
+// line in --help. A plain reader checks the environment at start; zod is built only to say what is wrong.
 import * as z from 'zod';
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
@@ -8,18 +8,6 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** The defaults other modules state (run_analysis's limits, in its description and errors). */
 export const DEFAULTS = { analysisTimeoutMs: 30_000, analysisMaxRequests: 200 } as const;
 
-const int = (min: number, max: number, fallback: number) =>
-  z.coerce.number().int().min(min).max(max).default(fallback);
-/** A whole number whose every problem is said as its range (an --http setting's, as main.ts said it). */
-const range = (min: number, max: number, fallback: number) => {
-  const said = `must be a whole number from ${min} to ${max}`;
-  return z.coerce.number({ error: said }).int(said).min(min, said).max(max, said).default(fallback);
-};
-/** A comma-separated list, each entry trimmed, empty entries dropped. */
-const list = z
-  .string()
-  .transform((v) => v.split(',').flatMap((s) => s.trim() || []))
-  .default([]);
 const IPV4 = /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 /** An IPv4 or IPv6 address (the URL parser checks IPv6; node:net is not imported: the view's bundle reads this module). */
 const isAddress = (a: string) => IPV4.test(a) || (/^[\da-f:.]+$/i.test(a) && URL.canParse(`http://[${a}]/`));
@@ -29,31 +17,57 @@ const isProxy = (entry: string) => {
 };
 
 /**
+ * What a setting holds, as data: a plain reader checks it at start and zod (built only when a value is
+ * wrong) says what is wrong with it; --help shows its default. `said`: every problem is said as its range.
+ */
+type Check<T> = readonly [(v: T) => boolean, string];
+type Kind =
+  | { type: 'text'; fallback?: string; check?: Check<string> }
+  | { type: 'url' }
+  | { type: 'int'; min: number; max: number; fallback: number; said?: true; check?: Check<number> }
+  | { type: 'enum'; values: readonly LogLevel[]; fallback: LogLevel }
+  | { type: 'bool' }
+  | { type: 'list'; lower?: true; each?: (entry: string) => boolean };
+type Outs = {
+  text: string | undefined;
+  url: string | undefined;
+  int: number;
+  enum: LogLevel;
+  bool: boolean;
+  list: string[];
+};
+type Out<K extends Kind> = K extends { type: 'text'; fallback: string } ? string : Outs[K['type']];
+
+/**
  * One entry per variable. `http`: read only by --http, and an invalid value stops --http from starting
  * (an operator's deployment, not a desktop user's setting); any other invalid value falls back to its
  * default with a problem reported, so the server always starts and can explain itself.
  */
 interface Setting {
   name: string;
-  schema: z.ZodType;
+  kind: Kind;
   help: string;
   http?: boolean;
   /** The flag that overrides it (--http's own). */
   flag?: string;
 }
 
-const setting = <N extends string, S extends z.ZodType>(
+const setting = <N extends string, K extends Kind>(
   suffix: N,
-  schema: S,
+  kind: K,
   help: string,
   http?: { flag?: string },
-) => ({ name: `STREAMER_ANALYTICS_${suffix}` as const, schema, help, http: http !== undefined, ...http });
+) => ({ name: `STREAMER_ANALYTICS_${suffix}` as const, kind, help, http: http !== undefined, ...http });
+const int = (min: number, max: number, fallback: number) => ({ type: 'int', min, max, fallback }) as const;
+const range = (min: number, max: number, fallback: number) =>
+  ({ type: 'int', min, max, fallback, said: true }) as const;
+const TEXT = { type: 'text' } as const;
 
 const SETTINGS = {
-  apiKey: setting('API_KEY', z.string().optional(), 'API key, sent as x-api-key (required for real data)'),
+  apiKey: setting('API_KEY', TEXT, 'API key, sent as x-api-key (required for real data)'),
   baseUrl: setting(
     'BASE_URL',
-    z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    { type: 'url' },
     'service base address, path prefix allowed (required for real data)',
   ),
   timeoutMs: setting('TIMEOUT_MS', int(100, 600_000, 15_000), 'per upstream request, 100-600000'),
@@ -61,14 +75,10 @@ const SETTINGS = {
   maxConcurrency: setting('MAX_CONCURRENCY', int(1, 64, 4), 'upstream requests in flight at once, 1-64'),
   logLevel: setting(
     'LOG_LEVEL',
-    z.enum(LOG_LEVELS).default('warn'),
+    { type: 'enum', values: LOG_LEVELS, fallback: 'warn' },
     `stderr log level: ${LOG_LEVELS.join(', ')}`,
   ),
-  httpToken: setting(
-    'HTTP_TOKEN',
-    z.string().optional(),
-    'bearer token required by --http (needed to bind beyond loopback)',
-  ),
+  httpToken: setting('HTTP_TOKEN', TEXT, 'bearer token required by --http (needed to bind beyond loopback)'),
   analysisTimeoutMs: setting(
     'ANALYSIS_TIMEOUT_MS',
     int(100, 600_000, DEFAULTS.analysisTimeoutMs),
@@ -81,45 +91,37 @@ const SETTINGS = {
   ),
   databaseUrl: setting(
     'DATABASE_URL',
-    z
-      .string()
-      .refine(
-        (v) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) || /^(file|postgres|postgresql):\/\//i.test(v),
+    {
+      type: 'text',
+      check: [
+        (v: string) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) || /^(file|postgres|postgresql):\/\//i.test(v),
         'must be a path, a file: URL, a postgres:// or postgresql:// URL, or off',
-      )
-      .optional(),
+      ],
+    },
     "history and watchlists: a path or file: URL (SQLite), postgres:// (PostgreSQL), or off (default: an SQLite file in the platform's data folder)",
   ),
   historyDays: setting('HISTORY_DAYS', int(1, 3650, 400), 'days observations are kept, 1-3650'),
   watchIntervalMinutes: setting(
     'WATCH_INTERVAL_MINUTES',
     // At most a week: a timer past 2^31 ms (about 24.8 days) would fire at once.
-    int(0, 10_080, 0).refine((v) => v === 0 || v >= 15, 'must be 0 (off) or at least 15'),
+    { ...int(0, 10_080, 0), check: [(v: number) => v === 0 || v >= 15, 'must be 0 (off) or at least 15'] },
     '--http only: re-check every watchlist every so many minutes; 0 is off, else 15-10080',
   ),
   // What a desktop bundle passes for a boolean setting: "true" or "false".
-  demo: setting(
-    'DEMO',
-    z
-      .string()
-      .regex(/^(true|false|1|0)$/i, 'must be true or false')
-      .transform((v) => /^(true|1)$/i.test(v))
-      .default(false),
-    'true: the same as --demo',
-  ),
-  httpHost: setting('HTTP_HOST', z.string().default('127.0.0.1'), 'the address --http listens on', {
+  demo: setting('DEMO', { type: 'bool' }, 'true: the same as --demo'),
+  httpHost: setting('HTTP_HOST', { type: 'text', fallback: '127.0.0.1' }, 'the address --http listens on', {
     flag: '--host',
   }),
   httpPort: setting('HTTP_PORT', range(0, 65_535, 3333), 'the port --http listens on', { flag: '--port' }),
   httpAllowedHosts: setting(
     'HTTP_ALLOWED_HOSTS',
-    list.transform((hosts) => hosts.map((h) => h.toLowerCase())),
+    { type: 'list', lower: true },
     'Host header values --http accepts, comma-separated (default: loopback names)',
     { flag: '--allowed-hosts' },
   ),
   httpAllowedOrigins: setting(
     'HTTP_ALLOWED_ORIGINS',
-    list,
+    { type: 'list' },
     'browser Origins --http accepts, comma-separated',
     {
       flag: '--allowed-origins',
@@ -127,10 +129,7 @@ const SETTINGS = {
   ),
   httpTrustProxy: setting(
     'HTTP_TRUST_PROXY',
-    list.superRefine((entries, ctx) => {
-      const wrong = entries.find((e) => !isProxy(e));
-      if (wrong !== undefined) ctx.addIssue({ code: 'custom', message: `not an address or CIDR: ${wrong}` });
-    }),
+    { type: 'list', each: isProxy },
     'proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For --http reads',
     {},
   ),
@@ -143,7 +142,7 @@ const SETTINGS = {
 } satisfies Record<string, Setting>;
 
 type Key = keyof typeof SETTINGS;
-type Values = { [K in Key]: z.output<(typeof SETTINGS)[K]['schema']> };
+type Values = { [K in Key]: Out<(typeof SETTINGS)[K]['kind']> };
 
 /** The configuration the server runs with (STREAMER_ANALYTICS_DEMO is read apart: `LoadedConfig.demo`). */
 export type Config = Omit<Values, 'demo'>;
@@ -153,11 +152,69 @@ export const ENV = Object.fromEntries(Object.entries(SETTINGS).map(([k, s]) => [
   [K in Key]: (typeof SETTINGS)[K]['name'];
 };
 
-const schema = z.object(
-  Object.fromEntries(Object.entries(SETTINGS).map(([k, s]) => [k, s.schema])) as {
-    [K in Key]: (typeof SETTINGS)[K]['schema'];
-  },
-);
+const WRONG = Symbol('wrong');
+const splitList = (v: string) => v.split(',').flatMap((s) => s.trim() || []);
+/** The plain reader: a setting's value, its default when unset, or WRONG (zod then says why). */
+function read(kind: Kind, v: string | undefined): unknown {
+  switch (kind.type) {
+    case 'text':
+      return v === undefined ? kind.fallback : !kind.check || kind.check[0](v) ? v : WRONG;
+    case 'url':
+      // zod's own checks for an http(s) URL; a value it would rewrite (tabs, newlines) is left to it.
+      return v === undefined ? v : /^https?:\/\/[^\t\n\r]*$/i.test(v) && URL.canParse(v) ? v : WRONG;
+    case 'int': {
+      if (v === undefined) return kind.fallback;
+      const n = Number(v);
+      const ok =
+        Number.isSafeInteger(n) && n >= kind.min && n <= kind.max && (!kind.check || kind.check[0](n));
+      return ok ? n : WRONG;
+    }
+    case 'enum':
+      return v === undefined ? kind.fallback : kind.values.includes(v as LogLevel) ? v : WRONG;
+    case 'bool':
+      return v === undefined ? false : /^(true|1)$/i.test(v) ? true : /^(false|0)$/i.test(v) ? false : WRONG;
+    case 'list': {
+      const entries = v === undefined ? [] : splitList(v).map((e) => (kind.lower ? e.toLowerCase() : e));
+      return kind.each && !entries.every(kind.each) ? WRONG : entries;
+    }
+  }
+}
+
+/** The same setting as a zod schema, for saying what is wrong with a value. */
+function schemaOf(kind: Kind): z.ZodType {
+  switch (kind.type) {
+    case 'text': {
+      const text = kind.check ? z.string().refine(...kind.check) : z.string();
+      return kind.fallback === undefined ? text.optional() : text.default(kind.fallback);
+    }
+    case 'url':
+      return z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional();
+    case 'int': {
+      const said = kind.said ? `must be a whole number from ${kind.min} to ${kind.max}` : undefined;
+      const n = z.coerce.number({ error: said }).int(said).min(kind.min, said).max(kind.max, said);
+      return kind.check ? n.default(kind.fallback).refine(...kind.check) : n.default(kind.fallback);
+    }
+    case 'enum':
+      return z.enum(kind.values).default(kind.fallback);
+    case 'bool':
+      return z
+        .string()
+        .regex(/^(true|false|1|0)$/i, 'must be true or false')
+        .transform((v) => /^(true|1)$/i.test(v))
+        .default(false);
+    case 'list': {
+      const list = z.string().transform(splitList).default([]);
+      if (kind.lower) return list.transform((hosts) => hosts.map((h) => h.toLowerCase()));
+      const each = kind.each;
+      if (!each) return list;
+      return list.superRefine((entries, ctx) => {
+        const wrong = entries.find((e) => !each(e));
+        if (wrong !== undefined)
+          ctx.addIssue({ code: 'custom', message: `not an address or CIDR: ${wrong}` });
+      });
+    }
+  }
+}
 
 /** A value that is empty, or still the desktop bundle's `${user_config.X}` placeholder, counts as unset. */
 export function envValue(raw: string | undefined): string | undefined {
@@ -180,47 +237,50 @@ export interface LoadedConfig {
 export type HttpFlags = Partial<Record<'host' | 'port' | 'allowed-hosts' | 'allowed-origins', string>>;
 
 /**
- * Reads the configuration from the environment (and --http's flags) with one parse. Never throws: an
- * invalid value is reported in `problems` (or `httpProblems`) and falls back to its default.
+ * Reads the configuration from the environment (and --http's flags) with the plain reader; zod parses only
+ * when a value is wrong, to say why. Never throws: an invalid value is reported in `problems` (or
+ * `httpProblems`) and falls back to its default.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: HttpFlags = {}): LoadedConfig {
+  const entries = Object.entries(SETTINGS) as Array<[Key, Setting]>;
   const raw: Record<string, string | undefined> = {};
   const fromFlag = new Set<Key>();
-  for (const [key, setting] of Object.entries(SETTINGS) as Array<[Key, Setting]>) {
+  // Unset values stay as keys, undefined: a Config always names every setting.
+  const values: Record<string, unknown> = {};
+  let wrong = false;
+  for (const [key, setting] of entries) {
     const flagged = setting.flag ? flags[setting.flag.slice(2) as keyof HttpFlags] : undefined;
     if (flagged !== undefined) fromFlag.add(key);
     raw[key] = flagged ?? envValue(env[setting.name]);
+    values[key] = read(setting.kind, raw[key]);
+    if (values[key] === WRONG) wrong = true;
   }
   const problems: string[] = [];
   const httpProblems: string[] = [];
-  let parsed = schema.safeParse(raw);
-  // Only when a value is wrong is the rest parsed again, without it.
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const key = String(issue.path[0]) as Key;
-      const setting: Setting = SETTINGS[key];
-      if (setting.http) {
-        const name = fromFlag.has(key) ? setting.flag : setting.name;
-        const got = issue.code === 'custom' ? '' : `, got ${raw[key]}`;
-        httpProblems.push(`${name}: ${describeProblem(issue)}${got}`);
-      } else
-        problems.push(
-          `${setting.name} ${describeProblem(issue)}; using ${key === 'baseUrl' ? 'none' : key === 'demo' ? 'false' : 'the default'}`,
-        );
-      delete raw[key];
+  if (wrong) {
+    const schema = z.object(Object.fromEntries(entries.map(([k, s]) => [k, schemaOf(s.kind)])));
+    let parsed = schema.safeParse(raw);
+    // The rest is parsed again, without the wrong values.
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const key = String(issue.path[0]) as Key;
+        const setting: Setting = SETTINGS[key];
+        if (setting.http) {
+          const name = fromFlag.has(key) ? setting.flag : setting.name;
+          const got = issue.code === 'custom' ? '' : `, got ${raw[key]}`;
+          httpProblems.push(`${name}: ${describeProblem(issue)}${got}`);
+        } else
+          problems.push(
+            `${setting.name} ${describeProblem(issue)}; using ${key === 'baseUrl' ? 'none' : key === 'demo' ? 'false' : 'the default'}`,
+          );
+        delete raw[key];
+      }
+      parsed = schema.safeParse(raw);
     }
-    parsed = schema.safeParse(raw);
+    if (!parsed.success) throw new Error('configuration defaults do not parse');
+    for (const [key] of entries) values[key] = (parsed.data as Record<string, unknown>)[key];
   }
-  if (!parsed.success) throw new Error('configuration defaults do not parse');
-  const { demo, ...values } = parsed.data;
-  // Unset values stay as keys, undefined: a Config always names every setting.
-  const config: Config = {
-    ...values,
-    apiKey: values.apiKey,
-    baseUrl: values.baseUrl,
-    httpToken: values.httpToken,
-    databaseUrl: values.databaseUrl,
-  };
+  const { demo, ...config } = values as Values;
   return { config, demo, problems, httpProblems };
 }
 
@@ -240,8 +300,7 @@ export function environmentHelp(): string {
   const width = Math.max(...entries.map((s) => s.name.length)) + 2;
   return entries
     .map((s) => {
-      const fallback = s.schema.safeParse(undefined);
-      const value = fallback.success ? fallback.data : undefined;
+      const value = read(s.kind, undefined);
       const shown =
         value === undefined || (Array.isArray(value) && !value.length) ? '' : ` (default ${value})`;
       return `  ${s.name.padEnd(width)}${s.help}${shown}${s.flag ? `; ${s.flag} overrides it` : ''}`;

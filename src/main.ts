@@ -11,7 +11,8 @@ import { type History, openHistory, storeOptions } from './store/index.js';
 import { serveStdio } from './transports/stdio.js';
 import { NAME, VERSION } from './version.js';
 
-const HELP = `${NAME} ${VERSION}: an MCP server for a streamer analytics API (live streams on tokens, viewer botting).
+const help =
+  () => `${NAME} ${VERSION}: an MCP server for a streamer analytics API (live streams on tokens, viewer botting).
 
 Usage:
   ${NAME}            serve MCP over stdio (what Claude Desktop, Claude Code, Cursor and VS Code spawn)
@@ -34,7 +35,7 @@ async function main(): Promise<number | undefined> {
     return 2;
   }
   if (flags.help) {
-    process.stdout.write(HELP);
+    process.stdout.write(help());
     return 0;
   }
   if (flags.version) {

@@ -27,7 +27,7 @@ import { redactor } from './redact.js';
 import { DEMO_INSTRUCTIONS, INSTRUCTIONS, REFERENCE_URI, referenceText } from './reference.js';
 import type { History } from './store/index.js';
 import { prebuiltEntries } from './tools/entries.js';
-import type { Caller, Tool, ViewData } from './tools/tool.js';
+import type { Caller, ResponseFormat, Tool, ViewData } from './tools/tool.js';
 import { NAME, VERSION } from './version.js';
 
 export interface ServerDeps {
@@ -126,18 +126,33 @@ const loadTable = () => (table ??= Promise.all([import('./tools/index.js'), impo
 const PRELOAD_AFTER_MS = 250;
 let preloading = false;
 /**
- * Loads what the first call needs (the tool table, the upstream client and undici) once the handshake is
- * over and the client waits for its user, so the user's first question does not pay for it. Timed, not
- * queued at once, so the handshake's own answers go first; unref'd, so it never keeps a process alive.
+ * Loads what the first call needs (the tool table, the upstream client, undici) once the handshake is over
+ * and the client waits for its user, then rehearses a call: the user's first question pays for neither.
+ * Timed, so the handshake's answers go first; unref'd, so it never keeps a process alive.
  */
-function preload(withClient: boolean) {
+function preload(withClient: boolean, rehearsal: (tools: readonly Tool[]) => Promise<unknown>) {
   if (preloading) return;
   preloading = true;
   setTimeout(() => {
-    Promise.all([loadTable(), ...(withClient ? [import('./api/client.js'), import('undici')] : [])]).catch(
-      () => {},
-    );
+    Promise.all([loadTable(), ...(withClient ? [import('./api/client.js'), import('undici')] : [])])
+      .then(([[{ TOOLS }]]) => rehearsal(TOOLS))
+      .catch(() => {});
   }, PRELOAD_AFTER_MS).unref();
+}
+
+const MINT = 'Rehearsa1111111111111111111111111111111111';
+const RECORD = { mintId: MINT, coinName: 'Rehearsal', coinSymbol: 'RH', isCurrentlyLive: true };
+const CANNED = { data: { ...RECORD, currentViewers: 1234, tokenMarketCap: 56789.5, tokenPrice: 0.000123 } };
+
+/**
+ * get_streamer_core run once on a canned record (validation, rendering, the result and its redaction), so
+ * V8 and zod compile the call's path in the idle time. Nothing is sent: the rehearsal's `send` answers.
+ */
+async function rehearse(tools: readonly Tool[], finish: (r: Rendered, format: ResponseFormat) => unknown) {
+  const prepared = tools.find((t) => t.name === 'get_streamer_core')?.prepare({ mint: MINT });
+  if (!prepared || 'error' in prepared) return;
+  const ctx = { send: async () => CANNED, progress: () => {}, signal: new AbortController().signal };
+  finish(await prepared.run({ ...ctx, budget: DEFAULT_BUDGET_CHARS }), prepared.format);
 }
 
 /** An MCP server exposing the tool table over whatever transport it is connected to. */
@@ -221,7 +236,9 @@ export function createServer(deps: ServerDeps): Server {
     const views = await apps(ctx);
     const prebuilt = own ? undefined : prebuiltEntries();
     listed ??= { tools: prebuilt ? [...prebuilt.tools] : (await toolTable()).map((t) => t.entry()) };
-    preload(client !== undefined);
+    preload(client !== undefined, (tools) =>
+      rehearse(tools, (r, format) => redact.deep(toolResult(enforceBudget(r, budget, format)))),
+    );
     if (!views) return listed;
     listedForApps ??= { tools: views.appEntries(listed.tools) };
     return listedForApps;
