@@ -37,7 +37,7 @@ export function apiHost(
   readNames: readonly string[] = [],
 ) {
   const usage: ApiUsage = { calls: 0, limitReached: false, refused: 0, refusedLimitReached: false };
-  const gate = new Limiter(IN_FLIGHT);
+  const gate = new Limiter({ limit: IN_FLIGHT });
   const redact = ctx.redact ?? (<T>(v: T) => v);
   const dispatch = async (req: ApiRequest, run?: AbortSignal) => {
     // Counted before it is sent (or queued): the request past the limit is never made.
