@@ -320,7 +320,8 @@ describe.skipIf(!executablePath)('the board, as a person uses it', () => {
         expect((await textContrast(frame, HOST_BACKGROUND[theme])).ratio).toBeGreaterThanOrEqual(4.5);
         await shoot(other, `board-levels-${width}-${theme}`);
       }
-  });
+    // Four mounts: over 20 s on a machine at load 24.
+  }, 60_000);
 
   it('sorts by viewers and filters by level, live and search', async () => {
     await board.locator('select[aria-label="Sort by"]').selectOption('viewers');
