@@ -11,7 +11,7 @@ const root = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../..' 
  * Zod re-exports all of its 50 message locales as a namespace, and the App SDK's `import * as z` keeps the
  * namespace whole: some 250 KiB of error messages in languages the view never shows. English only.
  */
-const englishOnly: Plugin = {
+export const englishOnly: Plugin = {
   name: 'zod-english-only',
   setup(b) {
     b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
@@ -27,7 +27,7 @@ const englishOnly: Plugin = {
 };
 
 /** The client's browser shims without their JSON Schema validator (scripts/bundle/view-shims.ts). */
-const noValidator: Plugin = {
+export const noValidator: Plugin = {
   name: 'view-without-validator',
   setup(b) {
     b.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, () => ({

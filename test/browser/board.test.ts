@@ -67,164 +67,161 @@ for (const [index, [modeName, mode]] of Object.entries(MODES).entries()) {
         const hostBg = HOST_BACKGROUND[theme];
 
         it(`board at ${width} px, ${theme}: readable, no sideways scroll, short rows, evidence inline under its row`, async () => {
-          const page = await openHost(env.browser, callTool, width);
-          try {
-            const frame = await mount(page, html, board, theme);
-            const worst = await textContrast(frame, hostBg);
-            expect(worst.ratio, `lowest contrast: "${worst.text}"`).toBeGreaterThanOrEqual(4.5);
-            const o = await overflow(frame);
-            expect(o.scroll).toBeLessThanOrEqual(o.client);
-            // No background of its own: the host's page shows through the frame's empty corner.
-            expect(await frame.evaluate('getComputedStyle(document.body).backgroundColor')).toBe(
-              'rgba(0, 0, 0, 0)',
-            );
-            // (The content's own surface has rounded corners: the frame's very corner is the host's.)
-            const corner = await page.locator('iframe').boundingBox();
-            expect(await seenAt(page, (corner?.x ?? 0) + 1, (corner?.y ?? 0) + 1)).toBe(hostBg);
-            // Every row: name, level, score and viewers inside the frame, none cut; at most 140 px tall.
-            const rows =
-              (await frame.evaluate(`[...document.querySelectorAll('table.board tbody tr')].map((tr) => {
+          const page = await env.host(callTool, width);
+          const frame = await mount(page, html, board, theme);
+          const worst = await textContrast(frame, hostBg);
+          expect(worst.ratio, `lowest contrast: "${worst.text}"`).toBeGreaterThanOrEqual(4.5);
+          const o = await overflow(frame);
+          expect(o.scroll).toBeLessThanOrEqual(o.client);
+          // No background of its own: the host's page shows through the frame's empty corner.
+          expect(await frame.evaluate('getComputedStyle(document.body).backgroundColor')).toBe(
+            'rgba(0, 0, 0, 0)',
+          );
+          // (The content's own surface has rounded corners: the frame's very corner is the host's.)
+          const corner = await page.locator('iframe').boundingBox();
+          expect(await seenAt(page, (corner?.x ?? 0) + 1, (corner?.y ?? 0) + 1)).toBe(hostBg);
+          // Every row: name, level, score and viewers inside the frame, none cut; at most 140 px tall.
+          const rows =
+            (await frame.evaluate(`[...document.querySelectorAll('table.board tbody tr')].map((tr) => {
               const box = (sel) => { const e = tr.querySelector(sel); const r = e.getBoundingClientRect();
                 return { right: r.right, width: r.width, cut: e.scrollWidth > e.clientWidth + 1 }; };
               return { height: tr.getBoundingClientRect().height, token: box('td.token'), level: box('td.level'),
                 score: box('td.score'), viewers: box('td.viewers'), text: tr.querySelector('td.score').textContent,
                 mint: tr.dataset.mint };
             })`)) as Array<{
-                height: number;
-                mint: string;
-                text: string;
-                [cell: string]: unknown;
-              }>;
-            expect(rows.length).toBeGreaterThan(10);
-            for (const row of rows) {
-              expect(row.height, row.mint).toBeLessThanOrEqual(140);
-              for (const cell of ['token', 'level', 'score', 'viewers']) {
-                const c = row[cell] as { right: number; width: number; cut: boolean };
-                expect(c.width, `${cell} of ${row.mint}`).toBeGreaterThan(0);
-                expect(c.right, `${cell} of ${row.mint}`).toBeLessThanOrEqual(width);
-                if (cell !== 'token') expect(c.cut, `${cell} of ${row.mint}`).toBe(false);
-              }
+              height: number;
+              mint: string;
+              text: string;
+              [cell: string]: unknown;
+            }>;
+          expect(rows.length).toBeGreaterThan(10);
+          for (const row of rows) {
+            expect(row.height, row.mint).toBeLessThanOrEqual(140);
+            for (const cell of ['token', 'level', 'score', 'viewers']) {
+              const c = row[cell] as { right: number; width: number; cut: boolean };
+              expect(c.width, `${cell} of ${row.mint}`).toBeGreaterThan(0);
+              expect(c.right, `${cell} of ${row.mint}`).toBeLessThanOrEqual(width);
+              if (cell !== 'token') expect(c.cut, `${cell} of ${row.mint}`).toBe(false);
             }
-            // Numbers as the text channel writes them.
-            const first = (viewOf(board).rows as Array<{ mintId: string; score: number }>)[0];
-            const shownScore = rows.find((r) => r.mint === first?.mintId)?.text ?? '';
-            expect(shownScore.replace(/^score\s*/, '')).toBe(num(first?.score));
-            // Confidence always with two decimals (0.80 beside 0.96).
-            for (const c of await frame.locator('table.board tbody td.confidence').allTextContents())
-              expect(c.replace(/^conf\.\s*/, '')).toMatch(/^(\d\.\d\d|—)$/);
-            // A live token says so in its row, stacked or not.
-            const live = (viewOf(board).rows as Array<{ mintId: string; live: boolean | null }>).filter(
-              (r) => r.live && rows.some((x) => x.mint === r.mintId),
+          }
+          // Numbers as the text channel writes them.
+          const first = (viewOf(board).rows as Array<{ mintId: string; score: number }>)[0];
+          const shownScore = rows.find((r) => r.mint === first?.mintId)?.text ?? '';
+          expect(shownScore.replace(/^score\s*/, '')).toBe(num(first?.score));
+          // Confidence always with two decimals (0.80 beside 0.96).
+          for (const c of await frame.locator('table.board tbody td.confidence').allTextContents())
+            expect(c.replace(/^conf\.\s*/, '')).toMatch(/^(\d\.\d\d|—)$/);
+          // A live token says so in its row, stacked or not.
+          const live = (viewOf(board).rows as Array<{ mintId: string; live: boolean | null }>).filter(
+            (r) => r.live && rows.some((x) => x.mint === r.mintId),
+          );
+          expect(live.length).toBeGreaterThan(0);
+          for (const r of live)
+            expect(await frame.locator(`tr[data-mint="${r.mintId}"] td.live`).isVisible(), r.mintId).toBe(
+              true,
             );
-            expect(live.length).toBeGreaterThan(0);
-            for (const r of live)
-              expect(await frame.locator(`tr[data-mint="${r.mintId}"] td.live`).isVisible(), r.mintId).toBe(
-                true,
-              );
-            await shoot(page, `board-${tag}`);
+          await shoot(page, `board-${tag}`);
 
-            // Evidence: under the selected row, the row still on screen; back to the list returns to it.
-            const row = frame.locator('table.board tbody tr').nth(6);
-            await row.locator('button.token').click();
-            await frame.waitForSelector('.evidence canvas');
-            // The curve has its points (the evidence reads them whatever their names).
-            expect(await frame.locator('.evidence').textContent()).toMatch(/Sampled: 200 points/);
-            expect(await frame.locator('.evidence').textContent()).not.toContain('No data points');
-            const placed = (await frame.evaluate(`(() => {
+          // Evidence: under the selected row, the row still on screen; back to the list returns to it.
+          const row = frame.locator('table.board tbody tr').nth(6);
+          await row.locator('button.token').click();
+          await frame.waitForSelector('.evidence canvas');
+          // The curve has its points (the evidence reads them whatever their names).
+          expect(await frame.locator('.evidence').textContent()).toMatch(/Sampled: 200 points/);
+          expect(await frame.locator('.evidence').textContent()).not.toContain('No data points');
+          const placed = (await frame.evaluate(`(() => {
               const row = document.querySelectorAll('table.board tbody tr')[6];
               const ev = row.nextElementSibling;
               return { isEvidence: ev.classList.contains('evidence-row'), gap: ev.getBoundingClientRect().top - row.getBoundingClientRect().bottom };
             })()`)) as { isEvidence: boolean; gap: number };
-            expect(placed.isEvidence).toBe(true);
-            expect(Math.abs(placed.gap)).toBeLessThanOrEqual(2);
-            const inView = async () => {
-              const frameBox = await page.locator('iframe').boundingBox();
-              const rowBox = await row.boundingBox();
-              const scrollY = Number(await page.evaluate('window.scrollY'));
-              // Playwright gives frame boxes in page coordinates: on screen means within the host's viewport.
-              return (
-                (rowBox?.y ?? -1) >= -1 && (rowBox?.y ?? 9e9) <= 1000 && frameBox !== null && scrollY >= 0
-              );
-            };
-            expect(await inView()).toBe(true);
-            const ev = await textContrast(frame, hostBg);
-            expect(ev.ratio, `lowest contrast: "${ev.text}"`).toBeGreaterThanOrEqual(4.5);
-            // The zone said once, in the header; each start on one line.
-            expect(await frame.locator('.evidence table.sessions th').first().textContent()).toBe(
-              'Start (UTC)',
-            );
-            const starts =
-              (await frame.evaluate(`[...document.querySelectorAll('.evidence table.sessions tbody td:first-child')]
+          expect(placed.isEvidence).toBe(true);
+          expect(Math.abs(placed.gap)).toBeLessThanOrEqual(2);
+          const inView = async () => {
+            const frameBox = await page.locator('iframe').boundingBox();
+            const rowBox = await row.boundingBox();
+            const scrollY = Number(await page.evaluate('window.scrollY'));
+            // Playwright gives frame boxes in page coordinates: on screen means within the host's viewport.
+            return (rowBox?.y ?? -1) >= -1 && (rowBox?.y ?? 9e9) <= 1000 && frameBox !== null && scrollY >= 0;
+          };
+          expect(await inView()).toBe(true);
+          const ev = await textContrast(frame, hostBg);
+          expect(ev.ratio, `lowest contrast: "${ev.text}"`).toBeGreaterThanOrEqual(4.5);
+          // The zone said once, in the header; each start on one line.
+          expect(await frame.locator('.evidence table.sessions th').first().textContent()).toBe(
+            'Start (UTC)',
+          );
+          const starts =
+            (await frame.evaluate(`[...document.querySelectorAll('.evidence table.sessions tbody td:first-child')]
               .map((td) => ({ text: td.textContent, lines: td.getBoundingClientRect().height / parseFloat(getComputedStyle(td).lineHeight || '0') }))`)) as Array<{
-                text: string;
-                lines: number;
-              }>;
-            expect(starts.length).toBeGreaterThan(0);
-            for (const s of starts) expect(s.text).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d$/);
-            const heights = (await frame.evaluate(
-              `[...document.querySelectorAll('.evidence table.sessions tbody tr')].map((tr) => tr.getBoundingClientRect().height)`,
-            )) as number[];
-            for (const h of heights) expect(h).toBeLessThanOrEqual(30);
-            const pixels = await axisPixels(frame, hostBg, '.evidence canvas');
-            expect(pixels.yAxis).toBeGreaterThanOrEqual(4.5);
-            expect(pixels.xAxis).toBeGreaterThanOrEqual(4.5);
-            const e = await overflow(frame);
-            expect(e.scroll).toBeLessThanOrEqual(e.client);
-            await shoot(page, `evidence-${tag}`);
-            await frame.locator('.evidence button.close').click();
-            expect(await frame.locator('.evidence').count()).toBe(0);
-            expect(await frame.evaluate('document.activeElement?.closest("tr")?.dataset.mint')).toBe(
-              await row.getAttribute('data-mint'),
-            );
-            expect(await inView()).toBe(true);
-          } finally {
-            await page.close();
-          }
+              text: string;
+              lines: number;
+            }>;
+          expect(starts.length).toBeGreaterThan(0);
+          for (const s of starts) expect(s.text).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d$/);
+          const heights = (await frame.evaluate(
+            `[...document.querySelectorAll('.evidence table.sessions tbody tr')].map((tr) => tr.getBoundingClientRect().height)`,
+          )) as number[];
+          for (const h of heights) expect(h).toBeLessThanOrEqual(30);
+          const pixels = await axisPixels(frame, hostBg, '.evidence canvas');
+          expect(pixels.yAxis).toBeGreaterThanOrEqual(4.5);
+          expect(pixels.xAxis).toBeGreaterThanOrEqual(4.5);
+          const e = await overflow(frame);
+          expect(e.scroll).toBeLessThanOrEqual(e.client);
+          await shoot(page, `evidence-${tag}`);
+          await frame.locator('.evidence button.close').click();
+          expect(await frame.locator('.evidence').count()).toBe(0);
+          expect(await frame.evaluate('document.activeElement?.closest("tr")?.dataset.mint')).toBe(
+            await row.getAttribute('data-mint'),
+          );
+          expect(await inView()).toBe(true);
         });
       }
   });
 }
 
 describe.skipIf(!executablePath)('a host page whose colours do not match the theme it sends', () => {
+  let client: Client;
+  let html: string;
+  let close: () => Promise<void>;
+  let results: Result[];
+  beforeAll(async () => {
+    ({ client, html, close } = await appsClient('browser-host', {
+      STREAMER_ANALYTICS_API_KEY: env.sim.apiKey,
+      STREAMER_ANALYTICS_BASE_URL: env.sim.url,
+    }));
+    results = await Promise.all([
+      client.callTool({
+        name: 'investigate_botting',
+        arguments: { mintIds: ids(env.sim, 'platform_a', 30) },
+      }),
+      client.callTool({
+        name: 'get_streamers_analytics',
+        arguments: { mintIds: ids(env.sim, 'platform_a', 4) },
+      }),
+      client.callTool({ name: 'get_activity_heatmap', arguments: {} }),
+    ]);
+  });
+  afterAll(() => close?.());
+
   for (const [theme, pageBg] of [
     ['dark', '#ffffff'],
     ['light', '#0b0b0c'],
   ] as Array<[Theme, string]>)
     it(`every view's text reads at 4.5:1 with the ${theme} theme on a ${pageBg} page`, async () => {
-      const { client, html, close } = await appsClient('browser-host', {
-        STREAMER_ANALYTICS_API_KEY: env.sim.apiKey,
-        STREAMER_ANALYTICS_BASE_URL: env.sim.url,
-      });
-      const page = await openHost(env.browser, (params) => client.callTool(params), 400);
-      try {
-        const results = await Promise.all([
-          client.callTool({
-            name: 'investigate_botting',
-            arguments: { mintIds: ids(env.sim, 'platform_a', 30) },
-          }),
-          client.callTool({
-            name: 'get_streamers_analytics',
-            arguments: { mintIds: ids(env.sim, 'platform_a', 4) },
-          }),
-          client.callTool({ name: 'get_activity_heatmap', arguments: {} }),
-        ]);
-        for (const result of results) {
-          const frame = await mount(page, html, result, theme);
-          await page.evaluate(`document.documentElement.style.background = ${JSON.stringify(pageBg)}`);
-          if (viewOf(result).kind === 'board') {
-            await frame.locator('table.board tbody tr button.token').first().click();
-            await frame.waitForSelector('.evidence canvas');
-          }
-          const worst = await textContrast(frame, pageBg);
-          expect(worst.ratio, `${String(viewOf(result).kind)}: "${worst.text}"`).toBeGreaterThanOrEqual(4.5);
-          expect(await frame.evaluate('getComputedStyle(document.body).backgroundColor')).toBe(
-            'rgba(0, 0, 0, 0)',
-          );
-          await shoot(page, `mismatch-${theme}-${String(viewOf(result).kind)}`);
+      const page = await env.host((params) => client.callTool(params), 400);
+      for (const result of results) {
+        const frame = await mount(page, html, result, theme);
+        await page.evaluate(`document.documentElement.style.background = ${JSON.stringify(pageBg)}`);
+        if (viewOf(result).kind === 'board') {
+          await frame.locator('table.board tbody tr button.token').first().click();
+          await frame.waitForSelector('.evidence canvas');
         }
-      } finally {
-        await page.close();
-        await close();
+        const worst = await textContrast(frame, pageBg);
+        expect(worst.ratio, `${String(viewOf(result).kind)}: "${worst.text}"`).toBeGreaterThanOrEqual(4.5);
+        expect(await frame.evaluate('getComputedStyle(document.body).backgroundColor')).toBe(
+          'rgba(0, 0, 0, 0)',
+        );
+        await shoot(page, `mismatch-${theme}-${String(viewOf(result).kind)}`);
       }
     });
 });
@@ -272,14 +269,10 @@ describe.skipIf(!executablePath)('the board, as a person uses it', () => {
       mintId: `${i}`.padStart(44, 'B'),
     }));
     const big = { ...result, _meta: { [VIEW_DATA_KEY]: { ...view, rows, total: rows.length } } };
-    const other = await openHost(env.browser, callTool, 400);
-    try {
-      const frame = await mount(other, html, big);
-      expect(await frame.locator('table.board tbody tr').count()).toBe(50);
-      expect(await frame.locator('p[aria-live]').textContent()).toBe('Showing 50 of 2,000 tokens');
-    } finally {
-      await other.close();
-    }
+    const other = await env.host(callTool, 400);
+    const frame = await mount(other, html, big);
+    expect(await frame.locator('table.board tbody tr').count()).toBe(50);
+    expect(await frame.locator('p[aria-live]').textContent()).toBe('Showing 50 of 2,000 tokens');
   });
 
   // The level order and the flagged levels are the server's report (src/format/botting.ts, the rule the text
@@ -305,33 +298,30 @@ describe.skipIf(!executablePath)('the board, as a person uses it', () => {
     const custom = { ...result, _meta: { [VIEW_DATA_KEY]: { ...view, rows, levels, total: rows.length } } };
     for (const width of [400, 960])
       for (const theme of ['light', 'dark'] as const) {
-        const other = await openHost(env.browser, callTool, width);
-        try {
-          const frame = await mount(other, html, custom, theme);
-          const order = ['HIGH', 'ELEVATED', 'NOMINAL', 'INCONCLUSIVE'];
-          expect(await frame.locator('ul.chips li.level').allTextContents()).toEqual(
-            order.map((l) => `${l}: 2`),
-          );
-          const options = await frame.locator('select[aria-label="Level"] option').allTextContents();
-          expect(options.slice(1)).toEqual(order);
-          const badges = await frame.locator('table.board tbody td.level span').allTextContents();
-          expect(badges).toEqual(order.flatMap((l) => [l, l]));
-          // Every badge has a style (no name-based class left unstyled); HIGH alone is marked.
-          const styles = (await frame.evaluate(`[...document.querySelectorAll('span.level')].map((e) => [
+        const other = await env.host(callTool, width);
+        const frame = await mount(other, html, custom, theme);
+        const order = ['HIGH', 'ELEVATED', 'NOMINAL', 'INCONCLUSIVE'];
+        expect(await frame.locator('ul.chips li.level').allTextContents()).toEqual(
+          order.map((l) => `${l}: 2`),
+        );
+        const options = await frame.locator('select[aria-label="Level"] option').allTextContents();
+        expect(options.slice(1)).toEqual(order);
+        const badges = await frame.locator('table.board tbody td.level span').allTextContents();
+        expect(badges).toEqual(order.flatMap((l) => [l, l]));
+        // Every badge has a style (no name-based class left unstyled); HIGH alone is marked.
+        const styles = (await frame.evaluate(`[...document.querySelectorAll('span.level')].map((e) => [
             e.textContent, e.className, getComputedStyle(e).backgroundColor])`)) as Array<
-            [string, string, string]
-          >;
-          for (const [level, cls, bg] of styles) {
-            expect(cls).toBe(level === 'HIGH' ? 'level level-flagged' : 'level level-other');
-            expect(bg).not.toBe('rgba(0, 0, 0, 0)');
-          }
-          expect((await textContrast(frame, HOST_BACKGROUND[theme])).ratio).toBeGreaterThanOrEqual(4.5);
-          await shoot(other, `board-levels-${width}-${theme}`);
-        } finally {
-          await other.close();
+          [string, string, string]
+        >;
+        for (const [level, cls, bg] of styles) {
+          expect(cls).toBe(level === 'HIGH' ? 'level level-flagged' : 'level level-other');
+          expect(bg).not.toBe('rgba(0, 0, 0, 0)');
         }
+        expect((await textContrast(frame, HOST_BACKGROUND[theme])).ratio).toBeGreaterThanOrEqual(4.5);
+        await shoot(other, `board-levels-${width}-${theme}`);
       }
-  });
+    // Four mounts: over 20 s on a machine at load 24.
+  }, 60_000);
 
   it('sorts by viewers and filters by level, live and search', async () => {
     await board.locator('select[aria-label="Sort by"]').selectOption('viewers');
@@ -645,36 +635,32 @@ describe.skipIf(!executablePath)('the board says what the call asked for', () =>
   });
 
   it('keeps every token name apart at 400 px: the name wraps, the symbol is whole, the full name on hover', async () => {
-    const narrow = await openHost(env.browser, callTool, 400);
-    try {
-      const frame = await mount(
-        narrow,
-        html,
-        await callTool({
-          name: 'investigate_botting',
-          arguments: { mintIds: ids(env.sim, 'platform_a', 25) },
-        }),
-      );
-      const cut = await frame.evaluate(`[...document.querySelectorAll('button.token')].filter((b) => {
+    const narrow = await env.host(callTool, 400);
+    const frame = await mount(
+      narrow,
+      html,
+      await callTool({
+        name: 'investigate_botting',
+        arguments: { mintIds: ids(env.sim, 'platform_a', 25) },
+      }),
+    );
+    const cut = await frame.evaluate(`[...document.querySelectorAll('button.token')].filter((b) => {
         const s = b.querySelector('.symbol'), name = b.querySelector('.name');
         return (s && s.getBoundingClientRect().right > b.getBoundingClientRect().right + 1) ||
           (name && name.scrollWidth > name.clientWidth + 1);
       }).map((b) => b.textContent)`);
-      expect(cut).toEqual([]);
-      const title = await frame.locator('button.token').first().getAttribute('title');
-      const name = await frame.locator('button.token .name').first().textContent();
-      expect(title).toContain(name ?? '?');
-    } finally {
-      await narrow.close();
-    }
+    expect(cut).toEqual([]);
+    const title = await frame.locator('button.token').first().getAttribute('title');
+    const name = await frame.locator('button.token .name').first().textContent();
+    expect(title).toContain(name ?? '?');
   });
 });
 
 // An upstream whose levels include one above HIGH (CRITICAL, with a higher mean confidence): the report
 // flags both and orders them by mean confidence; the text, structuredContent and the board drawn in
 // Chromium must say the same levels, in the same order, with the same counts.
+// (The file's last block: it may change the simulator's data for itself.)
 describe.skipIf(!executablePath)('levels above HIGH, in every channel and on the board', () => {
-  const env = useBrowser();
   let client: Client;
   let html: string;
   let close: () => Promise<void>;
@@ -722,28 +708,23 @@ describe.skipIf(!executablePath)('levels above HIGH, in every channel and on the
       expect(text.split('\n')[0]).toContain('flagged CRITICAL or HIGH');
       // The board in Chromium: the same chips in the same order, the flagged ones marked.
       for (const theme of ['light', 'dark'] as const) {
-        const page = await openHost(env.browser, (p) => client.callTool(p), 960);
-        try {
-          const frame = await mount(page, html, result, theme);
-          const chips =
-            (await frame.evaluate(`[...document.querySelectorAll('ul.chips li.level')].map((e) => [
+        const page = await env.host((p) => client.callTool(p), 960);
+        const frame = await mount(page, html, result, theme);
+        const chips = (await frame.evaluate(`[...document.querySelectorAll('ul.chips li.level')].map((e) => [
             e.textContent, e.classList.contains('level-flagged')])`)) as Array<[string, boolean]>;
-          expect(chips.map(([t]) => t)).toEqual(levels.map(([l, n]) => `${l}: ${n}`));
-          expect(chips.filter(([, f]) => f).map(([t]) => t)).toEqual(
-            counts.flaggedLevels.map((l) => `${l}: ${counts.byLevel[l]}`),
-          );
-          const options = await frame.locator('select[aria-label="Level"] option').allTextContents();
-          expect(options.slice(1)).toEqual(levels.map(([l]) => l));
-          // The rows in the report's order: every CRITICAL row before the first HIGH one.
-          const badges = await frame.locator('table.board tbody td.level span.level').allTextContents();
-          expect(badges.slice(0, 2)).toEqual(['CRITICAL', 'CRITICAL']);
-          expect(badges.indexOf('HIGH')).toBe(2);
-          const flaggedBadges = await frame.locator('table.board tbody span.level-flagged').allTextContents();
-          expect(new Set(flaggedBadges)).toEqual(new Set(counts.flaggedLevels));
-          expect((await textContrast(frame, HOST_BACKGROUND[theme])).ratio).toBeGreaterThanOrEqual(4.5);
-        } finally {
-          await page.close();
-        }
+        expect(chips.map(([t]) => t)).toEqual(levels.map(([l, n]) => `${l}: ${n}`));
+        expect(chips.filter(([, f]) => f).map(([t]) => t)).toEqual(
+          counts.flaggedLevels.map((l) => `${l}: ${counts.byLevel[l]}`),
+        );
+        const options = await frame.locator('select[aria-label="Level"] option').allTextContents();
+        expect(options.slice(1)).toEqual(levels.map(([l]) => l));
+        // The rows in the report's order: every CRITICAL row before the first HIGH one.
+        const badges = await frame.locator('table.board tbody td.level span.level').allTextContents();
+        expect(badges.slice(0, 2)).toEqual(['CRITICAL', 'CRITICAL']);
+        expect(badges.indexOf('HIGH')).toBe(2);
+        const flaggedBadges = await frame.locator('table.board tbody span.level-flagged').allTextContents();
+        expect(new Set(flaggedBadges)).toEqual(new Set(counts.flaggedLevels));
+        expect((await textContrast(frame, HOST_BACKGROUND[theme])).ratio).toBeGreaterThanOrEqual(4.5);
       }
     }, 60_000);
 });

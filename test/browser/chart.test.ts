@@ -75,75 +75,71 @@ for (const [index, [modeName, mode]] of Object.entries(MODES).entries()) {
         const hostBg = HOST_BACKGROUND[theme];
 
         it(`chart at ${width} px, ${theme}: axes drawn in the theme's colours, labels whole, series by symbol`, async () => {
-          const page = await openHost(env.browser, callTool, width);
-          try {
-            const frame = await mount(page, html, chart, theme);
-            expect(await frame.locator('body').innerText()).not.toContain('No numeric series');
-            await frame.locator('select[aria-label="Field"]').selectOption(CAP_FIELD[dialect]);
-            await frame.waitForSelector('.chart canvas');
-            const pixels = await axisPixels(frame, hostBg, '.chart canvas');
-            expect(pixels.yAxis).toBeGreaterThanOrEqual(4.5);
-            expect(pixels.xAxis).toBeGreaterThanOrEqual(4.5);
-            // 16,000,000 and the last time are drawn whole: nothing touches the canvas's left or right edge.
-            expect(pixels.edgeInk).toBe(0);
-            // The plot runs to the panel's right edge (no margin of its own beyond a few pixels).
-            const edges = (await frame.evaluate(`(() => {
+          const page = await env.host(callTool, width);
+          const frame = await mount(page, html, chart, theme);
+          expect(await frame.locator('body').innerText()).not.toContain('No numeric series');
+          await frame.locator('select[aria-label="Field"]').selectOption(CAP_FIELD[dialect]);
+          await frame.waitForSelector('.chart canvas');
+          const pixels = await axisPixels(frame, hostBg, '.chart canvas');
+          expect(pixels.yAxis).toBeGreaterThanOrEqual(4.5);
+          expect(pixels.xAxis).toBeGreaterThanOrEqual(4.5);
+          // 16,000,000 and the last time are drawn whole: nothing touches the canvas's left or right edge.
+          expect(pixels.edgeInk).toBe(0);
+          // The plot runs to the panel's right edge (no margin of its own beyond a few pixels).
+          const edges = (await frame.evaluate(`(() => {
               const box = document.querySelector('.chart').getBoundingClientRect();
               const plot = document.querySelector('.chart .u-over').getBoundingClientRect();
               return { box: box.right, plot: plot.right };
             })()`)) as { box: number; plot: number };
-            expect(edges.box - edges.plot).toBeLessThanOrEqual(12);
-            const worst = await textContrast(frame, hostBg);
-            expect(worst.ratio, `lowest contrast: "${worst.text}"`).toBeGreaterThanOrEqual(4.5);
-            const o = await overflow(frame);
-            expect(o.scroll).toBeLessThanOrEqual(o.client);
-            const series = viewOf(chart).series as Array<{ mintId: string; symbol: string }>;
-            const legend = frame.locator('.u-legend .u-series');
-            // A series that is 0 throughout is named under the chart, not drawn: every series is in one or
-            // the other, by its symbol, its id on hover.
-            const named = frame.locator('.u-legend .u-series[title], .flat-series span[title]');
-            const first = named.and(frame.locator(`[title="${series[0]?.mintId}"]`));
-            expect(await first.count()).toBe(1);
-            expect(await first.textContent()).toContain(series[0]?.symbol);
-            expect(series.map((s) => s.mintId)).toContain(env.rich);
-            expect(await legend.nth(0).textContent()).toContain('UTC');
-            // Two series with one symbol are told apart in the legend; every series has its own colour.
-            const labels = (await legend.locator('.u-label').allTextContents()).slice(1);
-            const flat = await frame.locator('.flat-series span[title]').allTextContents();
-            expect(labels.length + flat.length).toBe(series.length);
-            expect(new Set([...labels, ...flat]).size).toBe(series.length);
-            const strokes = (await frame.evaluate(
-              `[...document.querySelectorAll('.u-legend .u-series .u-marker')].slice(1).map((m) => getComputedStyle(m).borderColor)`,
-            )) as string[];
-            expect(new Set(strokes).size).toBe(labels.length);
-            await shoot(page, `analytics-${tag}`);
-            // When the panel is resized, the plot follows it, wider and back.
-            const gap = async () =>
-              (await frame.evaluate(`(() => {
+          expect(edges.box - edges.plot).toBeLessThanOrEqual(12);
+          const worst = await textContrast(frame, hostBg);
+          expect(worst.ratio, `lowest contrast: "${worst.text}"`).toBeGreaterThanOrEqual(4.5);
+          const o = await overflow(frame);
+          expect(o.scroll).toBeLessThanOrEqual(o.client);
+          const series = viewOf(chart).series as Array<{ mintId: string; symbol: string }>;
+          const legend = frame.locator('.u-legend .u-series');
+          // A series that is 0 throughout is named under the chart, not drawn: every series is in one or
+          // the other, by its symbol, its id on hover.
+          const named = frame.locator('.u-legend .u-series[title], .flat-series span[title]');
+          const first = named.and(frame.locator(`[title="${series[0]?.mintId}"]`));
+          expect(await first.count()).toBe(1);
+          expect(await first.textContent()).toContain(series[0]?.symbol);
+          expect(series.map((s) => s.mintId)).toContain(env.rich);
+          expect(await legend.nth(0).textContent()).toContain('UTC');
+          // Two series with one symbol are told apart in the legend; every series has its own colour.
+          const labels = (await legend.locator('.u-label').allTextContents()).slice(1);
+          const flat = await frame.locator('.flat-series span[title]').allTextContents();
+          expect(labels.length + flat.length).toBe(series.length);
+          expect(new Set([...labels, ...flat]).size).toBe(series.length);
+          const strokes = (await frame.evaluate(
+            `[...document.querySelectorAll('.u-legend .u-series .u-marker')].slice(1).map((m) => getComputedStyle(m).borderColor)`,
+          )) as string[];
+          expect(new Set(strokes).size).toBe(labels.length);
+          await shoot(page, `analytics-${tag}`);
+          // When the panel is resized, the plot follows it, wider and back.
+          const gap = async () =>
+            (await frame.evaluate(`(() => {
                 const box = document.querySelector('.chart').getBoundingClientRect();
                 const plot = document.querySelector('.chart .u-over').getBoundingClientRect();
                 return Math.round(box.right) + ':' + (box.right - plot.right <= 12);
               })()`)) as string;
-            const size = page.viewportSize() ?? { width, height: 1000 };
-            await page.setViewportSize({ width: width + 120, height: size.height });
-            await expect.poll(gap).toBe(`${Math.round(edges.box) + 120}:true`);
-            await page.setViewportSize(size);
-            await expect.poll(gap).toBe(`${Math.round(edges.box)}:true`);
-            const twin = structuredClone(chart) as Result;
-            const twins = viewOf(twin).series as Array<{ symbol: string }>;
-            if (twins[1] && twins[0]) twins[1].symbol = twins[0].symbol;
-            const again = await mount(page, html, twin, theme);
-            const all = [
-              ...(await again.locator('.u-legend .u-label').allTextContents()).slice(1),
-              ...(await again.locator('.flat-series span[title]').allTextContents()),
-            ];
-            const [a, b] = all.filter((l) => l.startsWith(String(twins[0]?.symbol)));
-            expect(a).toBeDefined();
-            expect(a).not.toBe(b);
-            expect(b?.startsWith(String(twins[0]?.symbol))).toBe(true);
-          } finally {
-            await page.close();
-          }
+          const size = page.viewportSize() ?? { width, height: 1000 };
+          await page.setViewportSize({ width: width + 120, height: size.height });
+          await expect.poll(gap).toBe(`${Math.round(edges.box) + 120}:true`);
+          await page.setViewportSize(size);
+          await expect.poll(gap).toBe(`${Math.round(edges.box)}:true`);
+          const twin = structuredClone(chart) as Result;
+          const twins = viewOf(twin).series as Array<{ symbol: string }>;
+          if (twins[1] && twins[0]) twins[1].symbol = twins[0].symbol;
+          const again = await mount(page, html, twin, theme);
+          const all = [
+            ...(await again.locator('.u-legend .u-label').allTextContents()).slice(1),
+            ...(await again.locator('.flat-series span[title]').allTextContents()),
+          ];
+          const [a, b] = all.filter((l) => l.startsWith(String(twins[0]?.symbol)));
+          expect(a).toBeDefined();
+          expect(a).not.toBe(b);
+          expect(b?.startsWith(String(twins[0]?.symbol))).toBe(true);
         });
       }
   });

@@ -157,7 +157,7 @@ describe.skipIf(!executablePath)('the unit of a session duration', () => {
       STREAMER_ANALYTICS_API_KEY: env.sim.apiKey,
       STREAMER_ANALYTICS_BASE_URL: env.sim.url,
     });
-    const page = await openHost(env.browser, (p) => client.callTool(p), 960);
+    const page = await env.host((p) => client.callTool(p), 960);
     try {
       const sessions = await client.callTool({
         name: 'get_streamer_sessions',
@@ -185,7 +185,6 @@ describe.skipIf(!executablePath)('the unit of a session duration', () => {
       const first = await frame.locator('.evidence table.sessions tbody tr td').nth(1).textContent();
       expect(token.sessions.map((s) => num(s.duration))).toContain(first);
     } finally {
-      await page.close();
       await close();
     }
   }, 60_000);

@@ -58,47 +58,43 @@ for (const [index, [modeName, mode]] of Object.entries(MODES).entries()) {
         const hostBg = HOST_BACKGROUND[theme];
 
         it(`heatmap at ${width} px, ${theme}: every cell, fitting the panel`, async () => {
-          const page = await openHost(env.browser, callTool, width);
-          try {
-            const frame = await mount(page, html, heat, theme);
-            const [grid] = viewOf(heat).grids as Array<{ rows: number[][] }>;
-            const cells = (grid?.rows.length ?? 0) * (grid?.rows[0]?.length ?? 0);
-            expect(cells).toBe(7 * 24);
-            expect(await frame.locator('.heat').first().locator('.cell').count()).toBe(cells);
-            // 24 columns fit 400 px: no scrolling box, no hint; every cell inside the frame.
-            const fit = (await frame.evaluate(`(() => {
+          const page = await env.host(callTool, width);
+          const frame = await mount(page, html, heat, theme);
+          const [grid] = viewOf(heat).grids as Array<{ rows: number[][] }>;
+          const cells = (grid?.rows.length ?? 0) * (grid?.rows[0]?.length ?? 0);
+          expect(cells).toBe(7 * 24);
+          expect(await frame.locator('.heat').first().locator('.cell').count()).toBe(cells);
+          // 24 columns fit 400 px: no scrolling box, no hint; every cell inside the frame.
+          const fit = (await frame.evaluate(`(() => {
               const box = document.querySelector('.scroll-x');
               const cells = [...document.querySelectorAll('.heat .cell')].map((c) => c.getBoundingClientRect().right);
               return { scroll: box.scrollWidth, client: box.clientWidth, right: Math.max(...cells),
                 hint: !document.querySelector('.scroll-hint').hidden };
             })()`)) as { scroll: number; client: number; right: number; hint: boolean };
-            expect(fit.scroll).toBeLessThanOrEqual(fit.client);
-            expect(fit.right).toBeLessThanOrEqual(width);
-            expect(fit.hint).toBe(false);
-            // The ranges' line breaks between its ranges, never inside one.
-            for (const lines of await frame
-              .locator('section .nowrap')
-              .evaluateAll((spans) => spans.map((x) => x.getClientRects().length)))
-              expect(lines).toBe(1);
-            // The lowest cells still stand out from the surface: a minimum tint and an outline.
-            const low = (await frame.evaluate(`(() => {
+          expect(fit.scroll).toBeLessThanOrEqual(fit.client);
+          expect(fit.right).toBeLessThanOrEqual(width);
+          expect(fit.hint).toBe(false);
+          // The ranges' line breaks between its ranges, never inside one.
+          for (const lines of await frame
+            .locator('section .nowrap')
+            .evaluateAll((spans) => spans.map((x) => x.getClientRects().length)))
+            expect(lines).toBe(1);
+          // The lowest cells still stand out from the surface: a minimum tint and an outline.
+          const low = (await frame.evaluate(`(() => {
               const cell = [...document.querySelectorAll('.heat .cell')].find((c) => c.style.getPropertyValue('--v') === '0');
               if (!cell) return null;
               const s = getComputedStyle(cell);
               return { bg: s.backgroundColor, surface: getComputedStyle(document.getElementById('root')).backgroundColor, outline: s.boxShadow };
             })()`)) as { bg: string; surface: string; outline: string } | null;
-            if (low) {
-              expect(low.bg).not.toBe(low.surface);
-              expect(low.outline).not.toBe('none');
-            }
-            const worst = await textContrast(frame, hostBg);
-            expect(worst.ratio, `lowest contrast: "${worst.text}"`).toBeGreaterThanOrEqual(4.5);
-            const o = await overflow(frame);
-            expect(o.scroll).toBeLessThanOrEqual(o.client);
-            await shoot(page, `heatmap-${tag}`);
-          } finally {
-            await page.close();
+          if (low) {
+            expect(low.bg).not.toBe(low.surface);
+            expect(low.outline).not.toBe('none');
           }
+          const worst = await textContrast(frame, hostBg);
+          expect(worst.ratio, `lowest contrast: "${worst.text}"`).toBeGreaterThanOrEqual(4.5);
+          const o = await overflow(frame);
+          expect(o.scroll).toBeLessThanOrEqual(o.client);
+          await shoot(page, `heatmap-${tag}`);
         });
       }
   });
@@ -110,7 +106,7 @@ describe.skipIf(!executablePath)('a heatmap wider than the panel', () => {
       STREAMER_ANALYTICS_API_KEY: env.sim.apiKey,
       STREAMER_ANALYTICS_BASE_URL: env.sim.url,
     });
-    const page = await openHost(env.browser, (params) => client.callTool(params), 400);
+    const page = await env.host((params) => client.callTool(params), 400);
     try {
       // 60 columns (the widest grid the server builds), as a result would carry it.
       const rows = Array.from({ length: 7 }, (_, a) => Array.from({ length: 60 }, (_, b) => a * b));
@@ -140,7 +136,6 @@ describe.skipIf(!executablePath)('a heatmap wider than the panel', () => {
       const worst = await textContrast(frame, HOST_BACKGROUND.dark);
       expect(worst.ratio, `lowest contrast: "${worst.text}"`).toBeGreaterThanOrEqual(4.5);
     } finally {
-      await page.close();
       await close();
     }
   });

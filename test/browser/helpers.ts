@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/client';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { chromiumPath } from '../../scripts/host/harness.js';
+import { type CallTool, chromiumPath, openHost } from '../../scripts/host/harness.js';
 import type { DialectName } from '../../src/simulator/dialect.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { VIEW_DATA_KEY } from '../../src/views.js';
@@ -36,6 +36,11 @@ export interface BrowserEnv {
   toolCalls: string[];
   /** A token worth 16,000,000: its market-cap axis labels are the widest the charts draw here. */
   rich: string;
+  /**
+   * The file's spare host page, for a test that wants a page of its own: sized to `width`, answering with
+   * `callTool`, holding no earlier view. (A new page and its host cost seconds on a loaded machine.)
+   */
+  host(callTool: CallTool, width?: number): Promise<Page>;
 }
 
 /**
@@ -44,6 +49,15 @@ export interface BrowserEnv {
  */
 export function useBrowser(): BrowserEnv {
   const env = { toolCalls: [] as string[] } as unknown as BrowserEnv;
+  let spare: Page | undefined;
+  let answer: CallTool;
+  env.host = async (callTool, width = 1000) => {
+    answer = callTool;
+    const page = spare as Page;
+    await page.setViewportSize({ width, height: 1000 });
+    await page.evaluate(`for (const f of document.querySelectorAll('iframe')) f.remove(); scrollTo(0, 0);`);
+    return page;
+  };
   beforeAll(async () => {
     if (!executablePath) return;
     env.sim = await startSim();
@@ -58,6 +72,7 @@ export function useBrowser(): BrowserEnv {
       }
     }
     env.browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+    spare = await openHost(env.browser, (params) => answer(params));
     mkdirSync(SHOTS, { recursive: true });
   });
   afterAll(async () => {

@@ -3,6 +3,7 @@
 // getMcpConfigForManifest (defaults applied, a boolean setting passed as "true" or "false").
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -217,7 +218,8 @@ describe('STREAMER_ANALYTICS_DEMO=true with --http', () => {
 
 describe('the bundled command on a Node with a compile cache (22.1+)', () => {
   it('writes V8 compile cache into the OS temp folder, and starts from it the next time', async () => {
-    const node = await nodeBinary('22.23.3');
+    // The Node running the tests when it has one (npm test runs the dev dependency's 22.23.3); else fetched.
+    const node = 'enableCompileCache' in nodeModule ? process.execPath : await nodeBinary('22.23.3');
     const tmp = mkdtempSync(join(tmpdir(), 'sa-cache-'));
     try {
       for (let i = 0; i < 2; i++) {

@@ -1,4 +1,4 @@
-// A bounded soak: the built server over stdio, ~2,000 calls at concurrency 16, ~5% of upstream requests
+// A bounded soak: the built server over stdio, ~1,000 calls at concurrency 16, ~5% of upstream requests
 // faulted. Every call must be answered (a result or a tool error), nothing may crash, memory stays flat.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,7 @@ import type { Simulator } from '../../src/simulator/server.js';
 import { ids, startSim } from '../helpers.js';
 
 const ENTRY = fileURLToPath(new URL('../../dist/src/main.js', import.meta.url));
-const CALLS = Number(process.env.SOAK_CALLS ?? 2_000);
+const CALLS = Number(process.env.SOAK_CALLS ?? 1_000);
 const CONCURRENCY = 16;
 
 let sim: Simulator;
