@@ -60,7 +60,19 @@ it('answers /healthz and another call while a program loops, then ends the loop 
 
 it("stays within one HTTP request's upstream allowance, and says which limit it met", async () => {
   sim.reset();
-  const out = await client.callTool({
+  // A server of its own with a time limit that 100 requests in a row cannot meet first, however busy the
+  // machine (on a loaded one they outlasted this file's 4 s, and the time limit spoke first).
+  const roomy = await startHttpServer({
+    env: {
+      PATH: process.env.PATH ?? '',
+      STREAMER_ANALYTICS_API_KEY: sim.apiKey,
+      STREAMER_ANALYTICS_BASE_URL: sim.url,
+      STREAMER_ANALYTICS_ANALYSIS_TIMEOUT_MS: '60000',
+    },
+  });
+  const c = new Client({ name: 'analysis-http-test', version: '1.0.0' });
+  await c.connect(new StreamableHTTPClientTransport(new URL(roomy.url)));
+  const out = await c.callTool({
     name: 'run_analysis',
     arguments: { code: 'for (let i = 0; i < 150; i++) await api.check_health();\nreturn "done";' },
   });
@@ -69,6 +81,8 @@ it("stays within one HTTP request's upstream allowance, and says which limit it 
     '100 upstream requests in one run (the upstream allowance of one --http request)',
   );
   expect(sim.requests).toHaveLength(100);
+  await c.close();
+  await roomy.stop();
 });
 
 it("shares one address's turn at the sandbox between its sessions: a second session finds the address's queue full", async () => {
