@@ -135,5 +135,7 @@ export interface Driver {
    * and returns each run's count of changed rows (no promise, no re-preparing per row).
    */
   runMany?(sql: string, rows: readonly (readonly unknown[])[]): number[];
+  /** A read's rows as arrays in column order (SQLite: far cheaper to build than objects); else `query`'s. */
+  arrays?(sql: string, params: readonly unknown[]): Promise<unknown[][]>;
   close(): Promise<void>;
 }

@@ -42,6 +42,16 @@ export function tokenHistories(
   seen: readonly Seen[],
 ): { tokens: TokenHistory[]; flaggedLevels: string[]; flaggedRule?: string } {
   const days = new Map<string, Map<number, DayRow>>();
+  // A year of 50 tokens is 18,250 day rows over 365 dates: each date written once.
+  const dates = new Map<number, string>();
+  const dateOfDay = (day: number) => {
+    let date = dates.get(day);
+    if (date === undefined) {
+      date = dateOf(day);
+      dates.set(day, date);
+    }
+    return date;
+  };
   const row = (mint: string, day: number) => {
     let byDay = days.get(mint);
     if (!byDay) {
@@ -51,7 +61,7 @@ export function tokenHistories(
     let r = byDay.get(day);
     if (!r) {
       r = {
-        date: dateOf(day),
+        date: dateOfDay(day),
         level: null,
         confidence: null,
         score: null,
@@ -66,8 +76,11 @@ export function tokenHistories(
   for (const l of levels) {
     const r = row(l.mint, l.day);
     r.verdicts += l.count;
-    // The day's level: its most confident verdict's (the set and order of levels are not documented).
-    if (r.level === null || (l.confidence ?? -1) > (r.confidence ?? -1)) {
+    // The day's level: its most confident verdict's, the first level by name on a tie (the set and order
+    // of levels are not documented).
+    const c = l.confidence ?? -1;
+    const best = r.confidence ?? -1;
+    if (r.level === null || c > best || (c === best && l.level < r.level)) {
       r.level = l.level;
       r.confidence = l.confidence;
       r.score = l.score;
