@@ -1,4 +1,4 @@
-// MCP Apps (SEP-1865): for clients that declare the extension, four tools name one HTML view
+// MCP Apps (SEP-1865): for clients that declare the extension, five tools name one HTML view
 // (ui://streamer-analytics/views.html: the investigation board, the analytics chart, the heatmap), their
 // results carry the view's full data in `_meta` (which hosts give the view, not the model), and an
 // app-only tool serves a selected token's evidence. A client that does not declare it sees none of this.
@@ -20,6 +20,7 @@ const WITH_VIEW = new Set([
   'analyze_botting',
   'get_streamers_analytics',
   'get_activity_heatmap',
+  'check_watchlist',
 ]);
 /** Tools only the view calls (`visibility: ["app"]`): the host never offers them to the model. */
 const APP_TOOLS: readonly Tool[] = [getTokenEvidence];
@@ -32,7 +33,7 @@ export function appsDeclared(capabilities: ClientCapabilities | undefined): bool
   return ui !== undefined && (ui.mimeTypes === undefined || ui.mimeTypes.includes(RESOURCE_MIME_TYPE));
 }
 
-/** The tools/list entries an MCP Apps client gets: the view named on four tools, the app-only tools added. */
+/** The tools/list entries an MCP Apps client gets: the view named on five tools, the app-only tools added. */
 export function appEntries(entries: readonly ToolListEntry[]): ToolListEntry[] {
   const view = { ui: { resourceUri: VIEW_URI }, [RESOURCE_URI_META_KEY]: VIEW_URI };
   return [

@@ -60,6 +60,34 @@ export type BoardData = {
   hint: string | null;
   notCovered?: { count: number; platform: string; reason: string };
   simulated?: boolean;
+  /** Each token's recorded level per day, from the history store (absent: the tool reads none). */
+  history?: ViewHistory;
+  /** check_watchlist's board: what changed since the list's previous check. */
+  changes?: ViewChanges;
+};
+
+/** A token's recorded day: its date (UTC) and level (null: streamer records only, no verdict). */
+export type HistoryDay = { date: string; level: string | null };
+
+/** What the store holds of the view's tokens, read by the tool during its call; or why there is none. */
+export type ViewHistory =
+  | {
+      days: number;
+      /** The recorded levels: the report's first (its order, its flags), then any other recorded level. */
+      levels: LevelEntry[];
+      /** Each token's recorded days, oldest first; a token with none is absent. */
+      tokens: Record<string, HistoryDay[]>;
+    }
+  | { unavailable: string };
+
+/** One change of check_watchlist's list (its text's and structuredContent's), said in words. */
+export type ViewChange = { mintId: string; kind: string; text: string };
+
+export type ViewChanges = {
+  /** The previous check's time; null on a list's first check. */
+  previousCheck: string | null;
+  /** Every change, in the text's order: the board's header counts them, its rows mark them. */
+  list: ViewChange[];
 };
 
 /** A session as the evidence panel lists it; `duration` in `durationUnit` when the report found one. */
@@ -91,4 +119,5 @@ export type EvidenceData = {
     | { level: string; confidence: number | null; score: number | null; reasons: string[] }
     | { error: string }
     | null;
+  history?: ViewHistory;
 };
