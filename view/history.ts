@@ -37,14 +37,15 @@ export function historyStrip(h: ViewHistory | undefined, mint: string): HTMLElem
 export function historyNote(data: BoardData): HTMLElement | null {
   const h = data.history;
   if (!h) return null;
-  if (!('tokens' in h)) return el('p', { class: 'muted history-note' }, `${NONE}: ${h.unavailable}`);
+  if (!('tokens' in h))
+    return el('p', { class: 'muted history-note' }, `No history recorded: ${h.unavailable}`);
   const recorded = Object.keys(h.tokens).length;
   return el(
     'p',
     { class: 'muted history-note' },
     recorded
       ? `Recorded level per day, last ${h.days} days (history, ${plural(recorded, 'token')}), beside the upstream's last ${data.scope.hours} h.`
-      : `${NONE} for these tokens in the last ${h.days} days.`,
+      : `No history recorded for these tokens in the last ${h.days} days.`,
   );
 }
 
@@ -100,5 +101,5 @@ export function evidenceHistory(data: EvidenceData, mint: string): HTMLElement |
   const h = data.history;
   const title = 'tokens' in h ? `Recorded, last ${h.days} days (newest right)` : 'Recorded';
   const note = 'unavailable' in h ? el('span', { class: 'muted' }, ` (${h.unavailable})`) : null;
-  return el('div', { class: 'evidence-history' }, el('h3', {}, title), historyStrip(h, mint), note);
+  return el('div', { class: 'evidence-history' }, el('h4', {}, title), historyStrip(h, mint), note);
 }

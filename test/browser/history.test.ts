@@ -42,7 +42,7 @@ describe.skipIf(!executablePath)('history in the board', () => {
   it("draws each token's recorded days as a strip, with the day and level said in text", async () => {
     const empty = await mount(page, html, await call('investigate_botting', { mintIds: mints }));
     expect(await empty.locator('.history-note').textContent()).toBe(
-      'no history recorded for these tokens in the last 30 days.',
+      'No history recorded for these tokens in the last 30 days.',
     );
     expect(await empty.locator('.history .day').count()).toBe(0);
     const board = await mount(page, html, await call('investigate_botting', { mintIds: mints }));
