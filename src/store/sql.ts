@@ -260,9 +260,14 @@ export async function openSql(driver: Driver, kind: Store['kind'], where: string
     },
     async levelDays(owner, mints, chain, since) {
       if (!mints.length) return [];
+      // SQLite: one row per day, the day's level already picked (MAX's row; a tie keeps the key's first
+      // level, as the tool's pick does) with all its verdicts counted: half the rows of a year to build.
+      const where = `WHERE owner = $1 AND chain = $2 AND source = 'botting' AND day >= $3 AND mint IN (${list(4, mints.length)})`;
       const rows = await arrays(
-        `SELECT mint, day, level, n, confidence, score FROM daily
-         WHERE owner = $1 AND chain = $2 AND source = 'botting' AND day >= $3 AND mint IN (${list(4, mints.length)})`,
+        pg
+          ? `SELECT mint, day, level, n, confidence, score FROM daily ${where}`
+          : `SELECT mint, day, level, SUM(n), confidence, score, MAX(COALESCE(confidence, -1)) FROM daily ${where}
+             GROUP BY mint, day`,
         [owner, chain, Math.floor(since / 1440), ...mints],
       );
       return rows.map(
