@@ -6,7 +6,7 @@
 // year is kept in node_modules/.cache/streamer-analytics-mcp/, so only the first run seeds it.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ApiRequest } from '../src/api/client.js';
 import { openHistory } from '../src/store/index.js';
@@ -197,7 +197,7 @@ async function reading() {
     return {
       tokensSeeded: SEEDED,
       rows: SEEDED * hours * 2,
-      ...(seedMs === undefined ? { cached: path } : { seedMs }),
+      ...(seedMs === undefined ? { cached: relative(ROOT, path) } : { seedMs }),
       days30: await measure(30),
       days365: await measure(365),
     };

@@ -61,7 +61,7 @@ export interface CheckSnapshot {
   tokens: Record<string, TokenState>;
 }
 
-/** One day of a token's botting verdicts at one level (the store groups; the tool picks the day's level). */
+/** A day of a token's botting verdicts at one level (SQLite: the day's picked level, every verdict counted); the tool picks. */
 export interface LevelDay {
   mint: string;
   day: number;
