@@ -60,9 +60,8 @@ export type BoardData = {
   hint: string | null;
   notCovered?: { count: number; platform: string; reason: string };
   simulated?: boolean;
-  /** Each token's recorded level per day, from the history store (absent: the tool reads none). */
+  /** From the history store (absent: the tool reads none); `changes`: check_watchlist's board only. */
   history?: ViewHistory;
-  /** check_watchlist's board: what changed since the list's previous check. */
   changes?: ViewChanges;
 };
 
@@ -73,21 +72,17 @@ export type HistoryDay = { date: string; level: string | null };
 export type ViewHistory =
   | {
       days: number;
-      /** The recorded levels: the report's first (its order, its flags), then any other recorded level. */
+      /** The report's levels first (its order, its flags), then any other recorded level. */
       levels: LevelEntry[];
       /** Each token's recorded days, oldest first; a token with none is absent. */
       tokens: Record<string, HistoryDay[]>;
     }
   | { unavailable: string };
 
-/** One change of check_watchlist's list (its text's and structuredContent's), said in words. */
-export type ViewChange = { mintId: string; kind: string; text: string };
-
+/** check_watchlist's changes (its text's list, whole, in order, in words); previousCheck null on a first check. */
 export type ViewChanges = {
-  /** The previous check's time; null on a list's first check. */
   previousCheck: string | null;
-  /** Every change, in the text's order: the board's header counts them, its rows mark them. */
-  list: ViewChange[];
+  list: Array<{ mintId: string; kind: string; text: string }>;
 };
 
 /** A session as the evidence panel lists it; `duration` in `durationUnit` when the report found one. */
