@@ -20,6 +20,7 @@ import { prng, widenPage } from '../src/simulator/data.js';
 import { type Simulator, startSimulator } from '../src/simulator/server.js';
 import { analysisRows, analysisToolBench } from './analysis-tool.js';
 import { BENCH } from './config.js';
+import { type HistoryBench, historyBench, historyRows } from './history.js';
 import { type InstructionCounts, instructionCounts, instructionRows } from './instructions.js';
 import { viewsBench } from './views.js';
 
@@ -251,8 +252,8 @@ async function instructions() {
 }
 
 /**
- * BENCH_ONLY=cold,perCall,tokens,instructions runs only those sections (cold start, per-call overhead on each
- * dialect, token economy on each dialect, instruction counts), printed but not written
+ * BENCH_ONLY=cold,perCall,tokens,instructions,history runs only those sections (cold start, per-call overhead
+ * on each dialect, token economy on each dialect, instruction counts, history's bars), printed but not written
  * to bench/results.json: a quick look at one figure, while the full run stays the one of record.
  */
 const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
@@ -265,6 +266,7 @@ async function main() {
     if (ONLY.includes('tokens')) results.tokens = await tokenEconomy();
     if (ONLY.includes('analysis')) results.analysis = await analysis();
     if (ONLY.includes('instructions')) results.instructions = await instructions();
+    if (ONLY.includes('history')) results.history = await historyBench();
     report(results);
     return;
   }
@@ -298,6 +300,8 @@ async function main() {
   results.http = await httpLoad(env, a);
   console.log('MCP Apps views…');
   results.views = await viewsBench(a);
+  console.log('history (SQLite; a seeded year is kept in node_modules/.cache)…');
+  results.history = await historyBench();
 
   await ours.client.close();
   await sim.close();
@@ -688,6 +692,7 @@ function report(r: Record<string, unknown>) {
       `no jank (no task over 50 ms): ${verdict(s.longTasks === 0)}`,
     ]);
   }
+  if (r.history) rows.push(...historyRows(r.history as HistoryBench));
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length))) ?? [];
   console.log(
     `\n${rows

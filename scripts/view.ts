@@ -64,6 +64,7 @@ export async function buildView(): Promise<string> {
     'view/style.css',
     'view/board.css',
     'view/charts.css',
+    'view/history.css',
   ]
     .map((f) => join(root, f))
     .map((f) => readFileSync(f, 'utf8'))

@@ -1,4 +1,4 @@
-// MCP Apps (SEP-1865), for clients that declare it: four tools name one HTML view, their results carry its
+// MCP Apps (SEP-1865), for clients that declare it: five tools name one HTML view, their results carry its
 // data in `_meta`, and an app-only tool serves a token's evidence.
 import { readFileSync } from 'node:fs';
 import {
@@ -18,6 +18,7 @@ const WITH_VIEW = new Set([
   'analyze_botting',
   'get_streamers_analytics',
   'get_activity_heatmap',
+  'check_watchlist',
 ]);
 /** Tools only the view calls (`visibility: ["app"]`): the host never offers them to the model. */
 const APP_TOOLS: readonly Tool[] = [getTokenEvidence];
@@ -30,7 +31,7 @@ export function appsDeclared(capabilities: ClientCapabilities | undefined): bool
   return ui !== undefined && (ui.mimeTypes === undefined || ui.mimeTypes.includes(RESOURCE_MIME_TYPE));
 }
 
-/** The tools/list entries an MCP Apps client gets: the view named on four tools, the app-only tools added. */
+/** The tools/list entries an MCP Apps client gets: the view named on five tools, the app-only tools added. */
 export function appEntries(entries: readonly ToolListEntry[]): ToolListEntry[] {
   const view = { ui: { resourceUri: VIEW_URI }, [RESOURCE_URI_META_KEY]: VIEW_URI };
   return [

@@ -6,6 +6,7 @@ import { boardColumns, isCovered, levelClass, NO_FEES, SORT_KEYS, type SortKey }
 import { advice, el, n, plural, put } from './dom.js';
 import { evidencePanel, shortId, tokenName } from './evidence.js';
 import { failureDetails } from './failures.js';
+import { changesNote, historyNote, rowHistory } from './history.js';
 
 const PAGE = 50;
 /** The call's sortBy (investigate_botting) as the board's own sort key. */
@@ -142,7 +143,7 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
       isCovered(r) ? { 'data-mint': r.mintId } : { 'data-mint': r.mintId, class: 'not-covered' },
       ...columns.map((c) => c.cell(r)),
     );
-    tr.firstElementChild?.append(open);
+    tr.firstElementChild?.append(open, ...rowHistory(data, r.mintId, tr));
     open.addEventListener('click', () =>
       open.getAttribute('aria-expanded') === 'true' ? evidence.close() : evidence.show(r, tr),
     );
@@ -244,6 +245,8 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
       { class: 'muted' },
       `${n(requested)} requested, ${n(failedCount)} failed; ${offCount ? `${n(offCount)} ${offLabel}; ` : ''}${scope.chain} / ${scope.platform}, last\u00a0${scope.hours}\u00a0h`,
     ),
+    changesNote(data),
+    historyNote(data),
     data.failureGroups.length ? failureDetails(data.failureGroups, failedCount) : null,
     hint ? el('p', { class: 'hint' }, `Hint: ${advice(hint)}`) : null,
     total > rows.length

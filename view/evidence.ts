@@ -5,6 +5,7 @@ import type { BoardData, BoardRow, EvidenceData, SessionRow } from '../src/repor
 import { VIEW_DATA_KEY } from '../src/view-data.js';
 import { lineChart, type Series, type Span } from './chart.js';
 import { asArray, asRecord, el, n, time, timeOf } from './dom.js';
+import { evidenceHistory } from './history.js';
 
 /** A mint id shortened for reading beside a name: "PjDp…BhxH" (names repeat; ids do not). */
 export const shortId = (id: string) => (id.length > 12 ? `${id.slice(0, 4)}…${id.slice(-4)}` : id);
@@ -147,6 +148,7 @@ function draw(r: BoardRow, data: EvidenceData, body: HTMLElement, listHours: num
             )
           : null,
         reasonsList,
+        evidenceHistory(data, r.mintId),
       ),
     ),
   );

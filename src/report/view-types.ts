@@ -59,6 +59,29 @@ export type BoardData = {
   hint: string | null;
   notCovered?: { count: number; platform: string; reason: string };
   simulated?: boolean;
+  /** From the history store (absent: the tool reads none); `changes`: check_watchlist's board only. */
+  history?: ViewHistory;
+  changes?: ViewChanges;
+};
+
+/** A token's recorded day: its date (UTC) and level (null: streamer records only, no verdict). */
+export type HistoryDay = { date: string; level: string | null };
+
+/** What the store holds of the view's tokens, read by the tool during its call; or why there is none. */
+export type ViewHistory =
+  | {
+      days: number;
+      /** The report's levels first (its order, its flags), then any other recorded level. */
+      levels: LevelEntry[];
+      /** Each token's recorded days, oldest first; a token with none is absent. */
+      tokens: Record<string, HistoryDay[]>;
+    }
+  | { unavailable: string };
+
+/** check_watchlist's changes (its text's list, whole, in order, in words); previousCheck null on a first check. */
+export type ViewChanges = {
+  previousCheck: string | null;
+  list: Array<{ mintId: string; kind: string; text: string }>;
 };
 
 /** A session as the evidence panel lists it; `duration` in `durationUnit` when the report found one. */
@@ -90,4 +113,5 @@ export type EvidenceData = {
     | { level: string; confidence: number | null; score: number | null; reasons: string[] }
     | { error: string }
     | null;
+  history?: ViewHistory;
 };

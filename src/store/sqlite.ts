@@ -67,15 +67,30 @@ export function sqliteDriver(db: DatabaseSync): Driver {
   };
   // One connection per process: its transactions one after the other (another process waits on the lock).
   let queue: Promise<unknown> = Promise.resolve();
+  const queued = <T>(fn: () => Promise<T> | T): Promise<T> => {
+    const next = queue.then(fn);
+    queue = next.catch(() => {});
+    return next;
+  };
   return {
     dialect: 'sqlite',
-    query: (sql, params) => {
-      const next = queue.then(() => run(sql, params));
-      queue = next.catch(() => {});
-      return next;
-    },
-    transaction<T>(fn: (q: Query) => Promise<T>): Promise<T> {
-      const next = queue.then(async () => {
+    query: (sql, params) => queued(() => run(sql, params)),
+    arrays: (sql, params) =>
+      queued(() => {
+        const { statement, order } = prepared(sql);
+        const args = order.map((i) => params[i]) as never[];
+        // setReturnArrays came in Node 22.16; before it, the objects' values in column order.
+        if (typeof statement.setReturnArrays !== 'function')
+          return (statement.all(...args) as Row[]).map((r) => Object.values(r));
+        statement.setReturnArrays(true);
+        try {
+          return statement.all(...args) as unknown as unknown[][];
+        } finally {
+          statement.setReturnArrays(false);
+        }
+      }),
+    transaction: (fn) =>
+      queued(async () => {
         db.exec('BEGIN IMMEDIATE');
         try {
           const value = await fn(run);
@@ -85,10 +100,7 @@ export function sqliteDriver(db: DatabaseSync): Driver {
           if (db.isTransaction) db.exec('ROLLBACK');
           throw error;
         }
-      });
-      queue = next.catch(() => {});
-      return next;
-    },
+      }),
     runMany(sql, rows) {
       if (!rows.length) return [];
       const { statement, order } = prepared(sql);

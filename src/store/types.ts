@@ -61,7 +61,7 @@ export interface CheckSnapshot {
   tokens: Record<string, TokenState>;
 }
 
-/** One day of a token's botting verdicts at one level (the store groups; the tool picks the day's level). */
+/** A day of a token's botting verdicts at one level (SQLite: the day's picked level, every verdict counted); the tool picks. */
 export interface LevelDay {
   mint: string;
   day: number;
@@ -135,5 +135,7 @@ export interface Driver {
    * and returns each run's count of changed rows (no promise, no re-preparing per row).
    */
   runMany?(sql: string, rows: readonly (readonly unknown[])[]): number[];
+  /** A read's rows as arrays in column order (SQLite: far cheaper to build than objects); else `query`'s. */
+  arrays?(sql: string, params: readonly unknown[]): Promise<unknown[][]>;
   close(): Promise<void>;
 }

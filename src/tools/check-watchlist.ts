@@ -8,12 +8,13 @@ import { describeError, ToolFailure } from '../format/errors.js';
 import { fitRows, type Rendered, result } from '../format/result.js';
 import { num, plural, shortener, table } from '../format/text.js';
 import type { Logger } from '../log.js';
+import type { BoardData, LevelEntry } from '../report/view-types.js';
 import type { History } from '../store/index.js';
 import type { Store, TokenState } from '../store/types.js';
 import { clean, quote } from '../untrusted/text.js';
 // The investigation itself: the one seam to repoint when investigate_botting exports its runner.
 import { investigateBotting } from './investigate-botting.js';
-import type { CallContext, RenderContext } from './tool.js';
+import type { CallContext, RenderContext, ViewData } from './tool.js';
 import { defineTool } from './tool.js';
 import { listName, missing, withStore } from './watchlist.js';
 
@@ -107,6 +108,35 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(/:\d\d\.\d+Z$/, '
 const shown = (v: Change['from']) =>
   v === null ? '–' : typeof v === 'number' ? `${num(v)} (${bandName(viewerBand(v))})` : String(v);
 
+/** A change in words for the board: a level's move up or down the report's order (most suspicious first). */
+function changeText(c: Change, levels: readonly LevelEntry[]): string {
+  const rank = (v: Change['from']) => levels.findIndex((l) => l.level === v);
+  if (c.kind === 'level') {
+    const [from, to] = [rank(c.from), rank(c.to)];
+    const way = from < 0 || to < 0 ? '' : to < from ? ' up' : ' down';
+    return `level${way} ${shown(c.from)}→${shown(c.to)}`;
+  }
+  if (c.kind === 'viewers') return `viewers ${shown(c.from)}→${shown(c.to)}`;
+  if (c.kind === 'new' || c.kind === 'recovered') return `${c.kind}: ${shown(c.to)}`;
+  if (c.kind === 'failed') return `failed (was ${shown(c.from)})`;
+  return c.kind;
+}
+
+/** check_watchlist's board: the investigation's, titled for the list, with every change to mark. */
+function watchBoard(board: BoardData, name: string, previous: number | undefined, changes: Change[]) {
+  const h = board.history;
+  const levels = h && 'levels' in h ? h.levels : board.levels;
+  const data: BoardData = {
+    ...board,
+    title: `Watchlist ${quote(name, 64)}`,
+    changes: {
+      previousCheck: previous === undefined ? null : iso(previous),
+      list: changes.map((c) => ({ mintId: c.mintId, kind: c.kind, text: clean(changeText(c, levels), 80) })),
+    },
+  };
+  return data as unknown as ViewData;
+}
+
 /**
  * Checks one watchlist of `owner`: the investigation over its tokens (through `ctx.send`, so every answer is
  * recorded), compared with the previous check, which it then replaces. Used by the tool and the schedule.
@@ -122,9 +152,11 @@ export async function checkWatchlist(
   const answers: Array<{ req: ApiRequest; body?: Record<string, unknown>; error?: unknown }> = [];
   const prepared = investigateBotting.prepare({ mintIds: list.mintIds, hours, chain: list.chain });
   if ('error' in prepared) throw new ToolFailure(prepared.error);
-  const { caller: _caller, view: _view, ...rest } = ctx;
+  const { caller: _caller, view, ...rest } = ctx;
+  let board: BoardData | undefined;
   await prepared.run({
     ...rest,
+    ...(view ? { view: (d: ViewData) => (board = d as unknown as BoardData) } : {}),
     send: async (req, also) => {
       try {
         const body = await ctx.send(req, also);
@@ -141,6 +173,7 @@ export async function checkWatchlist(
   const previous = await store.lastCheck(owner, name);
   const changes = changesBetween(list.mintIds, previous?.tokens, states);
   await store.putCheck(owner, name, { at, hours, tokens: states });
+  if (view && board) view(watchBoard(board, name, previous?.at, changes));
 
   const byKind: Record<string, number> = {};
   for (const c of changes) byKind[c.kind] = (byKind[c.kind] ?? 0) + 1;

@@ -17,6 +17,7 @@ import type { EvidenceData } from '../report/view-types.js';
 import { clean } from '../untrusted/text.js';
 import { seriesData, sessionsData, VIEW_LIMITS } from '../view-data.js';
 import { durationUnit } from './get-streamer-sessions.js';
+import { viewHistory } from './get-token-history.js';
 import { mintId, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
@@ -88,7 +89,7 @@ export const getTokenEvidence = defineTool({
           ? { error: clean(botting.error, 160) }
           : null,
     };
-    ctx.view?.(view);
+    if (ctx.view) ctx.view({ ...view, history: await viewHistory(ctx, [mint], chain) });
     const curve = counts.series
       ? `${counts.series} series of ${plural(counts.points, 'point')}`
       : 'no series points read';

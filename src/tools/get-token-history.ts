@@ -3,9 +3,11 @@ import * as z from 'zod';
 import { type Finding, flagging } from '../format/botting.js';
 import { fitRows, type Rendered, result } from '../format/result.js';
 import { num, plural, shortener, sparkline, table } from '../format/text.js';
+import type { BoardData, HistoryDay, LevelEntry, ViewHistory } from '../report/view-types.js';
 import type { LevelDay, Seen, Store, StreamDay } from '../store/types.js';
+import { clean } from '../untrusted/text.js';
 import { idList } from './shared.js';
-import { type CallContext, defineTool, type RenderContext } from './tool.js';
+import { type CallContext, defineTool, type RenderContext, type ViewData } from './tool.js';
 import { watchlist, withStore } from './watchlist.js';
 
 export interface DayRow {
@@ -42,6 +44,16 @@ export function tokenHistories(
   seen: readonly Seen[],
 ): { tokens: TokenHistory[]; flaggedLevels: string[]; flaggedRule?: string } {
   const days = new Map<string, Map<number, DayRow>>();
+  // A year of 50 tokens is 18,250 day rows over 365 dates: each date written once.
+  const dates = new Map<number, string>();
+  const dateOfDay = (day: number) => {
+    let date = dates.get(day);
+    if (date === undefined) {
+      date = dateOf(day);
+      dates.set(day, date);
+    }
+    return date;
+  };
   const row = (mint: string, day: number) => {
     let byDay = days.get(mint);
     if (!byDay) {
@@ -51,7 +63,7 @@ export function tokenHistories(
     let r = byDay.get(day);
     if (!r) {
       r = {
-        date: dateOf(day),
+        date: dateOfDay(day),
         level: null,
         confidence: null,
         score: null,
@@ -66,8 +78,11 @@ export function tokenHistories(
   for (const l of levels) {
     const r = row(l.mint, l.day);
     r.verdicts += l.count;
-    // The day's level: its most confident verdict's (the set and order of levels are not documented).
-    if (r.level === null || (l.confidence ?? -1) > (r.confidence ?? -1)) {
+    // The day's level: its most confident verdict's, the first level by name on a tie (the set and order
+    // of levels are not documented).
+    const c = l.confidence ?? -1;
+    const best = r.confidence ?? -1;
+    if (r.level === null || c > best || (c === best && l.level < r.level)) {
       r.level = l.level;
       r.confidence = l.confidence;
       r.score = l.score;
@@ -125,6 +140,63 @@ export async function readHistory(
   const read = tokenHistories(args.mintIds, levels, streams, seen);
   const found = new Set(read.tokens.map((t) => t.mintId));
   return { ...read, notRecorded: args.mintIds.filter((id) => !found.has(id)) };
+}
+
+/** The days of history a view shows beside the upstream's window. */
+export const VIEW_DAYS = 30;
+
+/**
+ * The recorded levels of `ids` for a view, read by the tool during its call (the view asks for nothing).
+ * The report's levels come first, as they are; any other recorded level after, flagged as history flags it.
+ */
+export async function viewHistory(
+  ctx: Pick<CallContext, 'history'>,
+  ids: readonly string[],
+  chain: string,
+  report: readonly LevelEntry[] = [],
+): Promise<ViewHistory> {
+  const read = ctx.history
+    ? await ctx.history.use((store, owner) =>
+        readHistory(store, owner, { mintIds: [...ids], chain, days: VIEW_DAYS }),
+      )
+    : { unavailable: 'this server keeps no history' };
+  if ('unavailable' in read) return { unavailable: clean(read.unavailable, 200) };
+  const levels = [...report];
+  const tokens = read.value.tokens.map((t): [string, HistoryDay[]] => [
+    t.mintId,
+    t.days.map((d) => ({ date: d.date, level: d.level === null ? null : clean(d.level, 16) })),
+  ]);
+  for (const [, days] of tokens)
+    for (const { level } of days) {
+      if (level === null) continue;
+      const entry = levels.find((l) => l.level === level);
+      if (entry && !report.includes(entry)) entry.count++;
+      else if (!entry)
+        levels.push({
+          level,
+          count: 1,
+          flagged: read.value.flaggedLevels.some((f) => clean(f, 16) === level),
+        });
+    }
+  return { days: VIEW_DAYS, levels, tokens: Object.fromEntries(tokens) };
+}
+
+/** Runs a board's tool with the board it hands the view held back, then hands it on with the rows' history. */
+export async function withViewHistory<C extends CallContext, T>(
+  ctx: C,
+  chain: string,
+  fn: (ctx: C) => T,
+): Promise<T> {
+  const { view } = ctx;
+  if (!view) return fn(ctx);
+  let board: BoardData | undefined;
+  const out = fn({ ...ctx, view: (d: ViewData) => (board = d as unknown as BoardData) });
+  if (board) {
+    const { rows, levels } = board as BoardData;
+    const history = await viewHistory(ctx, [...new Set(rows.map((r) => r.mintId))], chain, levels);
+    view({ ...(board as BoardData), history } as unknown as ViewData);
+  }
+  return out;
 }
 
 function render(

@@ -21,6 +21,7 @@ import { type Cell, rankingColumns } from './botting/columns.js';
 import { bottingFigures, showBoard } from './botting/report.js';
 import { type Investigation, type InvestigationArgs, runInvestigation } from './botting/run.js';
 import { analysedTokens, notCoveredCount } from './coverage.js';
+import { withViewHistory } from './get-token-history.js';
 import { INVESTIGATION_TTL_MS, recall, remember } from './investigation-cache.js';
 import { bounded, idList, SCOPES, scopeHint } from './shared.js';
 import { type CallContext, defineTool } from './tool.js';
@@ -83,7 +84,8 @@ export const investigateBotting = defineTool({
     const data = hit?.value ?? (await runInvestigation(args, ctx, { progress: true }));
     const kept = hit !== undefined || (data.complete && ctx.caller !== undefined);
     if (!hit && kept && ctx.caller) remember(ctx.caller.key, key, data);
-    return report(args, ctx, data, hit ? Math.round(hit.ageMs / 1000) : undefined, kept);
+    const age = hit ? Math.round(hit.ageMs / 1000) : undefined;
+    return withViewHistory(ctx, args.chain, (c) => report(args, c, data, age, kept));
   },
 });
 

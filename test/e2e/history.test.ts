@@ -10,8 +10,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { appsClient } from '../../scripts/host/harness.js';
 import { type HttpServerProcess, startHttpServer } from '../../scripts/http-server.js';
+import type { HistoryDay, LevelEntry, ViewChanges, ViewHistory } from '../../src/report/view-types.js';
 import type { Simulator } from '../../src/simulator/server.js';
+import type { Change } from '../../src/tools/check-watchlist.js';
+import { VIEW_DATA_KEY } from '../../src/views.js';
 import { ids, startSim } from '../helpers.js';
 import { DATABASES, sqliteDatabase, type TestDatabase } from '../store/databases.js';
 
@@ -411,5 +415,94 @@ describe('a team on PostgreSQL', () => {
     expect(new Set(slots).size).toBe(slots.length);
     // And no replica checked without claiming the interval (one request may be under way at the stop).
     expect(botting).toBeLessThanOrEqual(slots.length + 1);
+  });
+});
+
+describe('history in the views (SQLite, an MCP Apps client)', () => {
+  const viewOf = (r: unknown) =>
+    ((r as { _meta?: Record<string, unknown> })._meta?.[VIEW_DATA_KEY] ?? {}) as Record<string, unknown>;
+
+  it("the board and the evidence carry each token's recorded levels; check_watchlist's board, its changes", async () => {
+    const db = sqliteDatabase();
+    closers.push(db.drop);
+    const { client, close } = await appsClient('history-views', baseEnv(db.url));
+    closers.push(close);
+    const mints = sim.data.tokens
+      .filter((t) => t.platform === 'platform_a' && t.botting && t.currentViewers >= 100)
+      .slice(0, 3)
+      .map((t) => t.mintId);
+    const [a, b] = mints;
+    if (!a || !b) throw new Error('the simulator has too few tokens for this test');
+    const call = (name: string, args: Record<string, unknown>) =>
+      client.callTool({ name, arguments: args }, { timeout: 60_000 });
+
+    // Nothing recorded yet: the view says so (an empty history, no failure).
+    const first = viewOf(await call('investigate_botting', { mintIds: mints }));
+    expect(first.history).toMatchObject({ days: 30, tokens: {} });
+    // The first answer was recorded: the next board carries each token's day at its level.
+    const board = viewOf(await call('investigate_botting', { mintIds: mints }));
+    const history = board.history as Extract<ViewHistory, { tokens: unknown }>;
+    const today = new Date().toISOString().slice(0, 10);
+    for (const m of mints)
+      expect(history.tokens[m]).toEqual([
+        { date: today, level: sim.data.byMint.get(m)?.botting?.confidenceLevel },
+      ]);
+    // The report's levels first, as the board lists them.
+    const boardLevels = board.levels as LevelEntry[];
+    expect(history.levels.slice(0, boardLevels.length)).toEqual(boardLevels);
+
+    const evidence = viewOf(
+      await call('get_token_evidence', { mint: a, period: '1d', chain: 'chain_a', platform: 'platform_a' }),
+    );
+    expect((evidence.history as { tokens: Record<string, HistoryDay[]> }).tokens[a]).toHaveLength(1);
+
+    await call('watchlist', { action: 'save', name: 'views', mintIds: mints });
+    const checked = await call('check_watchlist', { name: 'views' });
+    const firstChanges = viewOf(checked).changes as ViewChanges;
+    expect(firstChanges.previousCheck).toBeNull();
+    expect(firstChanges.list.map((c) => c.kind)).toEqual(['new', 'new', 'new']);
+    const ta = sim.data.byMint.get(a);
+    const tb = sim.data.byMint.get(b);
+    if (!ta?.botting || !tb) throw new Error('unreachable');
+    const before = { botting: ta.botting, live: tb.isCurrentlyLive };
+    const newLevel = ta.botting.confidenceLevel === 'HIGH' ? 'LOW' : 'HIGH';
+    ta.botting = { ...ta.botting, confidenceLevel: newLevel };
+    tb.isCurrentlyLive = !tb.isCurrentlyLive;
+    try {
+      const again = await call('check_watchlist', { name: 'views' });
+      const view = viewOf(again);
+      const structured = again.structuredContent as { previousCheck: string; changes: Change[] };
+      const changes = view.changes as ViewChanges;
+      // One report, projected: the board's changes are the text's and structuredContent's, in their order.
+      expect(changes.previousCheck).toBe(structured.previousCheck);
+      expect(changes.list.map(({ mintId, kind }) => ({ mintId, kind }))).toEqual(
+        structured.changes.map(({ mintId, kind }) => ({ mintId, kind })),
+      );
+      expect(changes.list).toHaveLength(2);
+      expect(changes.list[0]?.text).toMatch(
+        new RegExp(`^level (up|down) ${before.botting.confidenceLevel}→${newLevel}$`),
+      );
+      expect(changes.list[1]?.text).toBe(before.live ? 'offline' : 'live');
+      expect((again.content as Array<{ text: string }>)[0]?.text).toContain(
+        '2 changes since the previous check',
+      );
+      expect(view.title).toBe('Watchlist "views"');
+    } finally {
+      ta.botting = before.botting;
+      tb.isCurrentlyLive = before.live;
+    }
+  });
+
+  it('with history off, the views say no history is recorded and nothing breaks', async () => {
+    const { client, close } = await appsClient('history-views-off', baseEnv('off'));
+    closers.push(close);
+    const result = await client.callTool({
+      name: 'investigate_botting',
+      arguments: { mintIds: ids(sim, 'platform_a', 2) },
+    });
+    expect(result.isError).toBeFalsy();
+    expect(viewOf(result).history).toEqual({
+      unavailable: 'history is off (STREAMER_ANALYTICS_DATABASE_URL=off): nothing is kept',
+    });
   });
 });
