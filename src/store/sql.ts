@@ -3,17 +3,8 @@
 // Values only ever reach SQL as parameters.
 import { createHash, randomBytes } from 'node:crypto';
 import { DAILY_COLUMNS, dailyFrom, MIGRATIONS, NewerSchemaError, SCHEMA_VERSION } from './schema.js';
-import type {
-  CheckSnapshot,
-  Driver,
-  LevelDay,
-  Observation,
-  Row,
-  Seen,
-  Store,
-  StreamDay,
-  Watchlist,
-} from './types.js';
+import type * as T from './types.js';
+import type { Observation, Row, Store } from './types.js';
 
 export { NewerSchemaError } from './schema.js';
 export type { Driver, Query, Row } from './types.js';
@@ -21,7 +12,7 @@ export type { Driver, Query, Row } from './types.js';
 const n = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /** Brings the schema up to date in one transaction; refuses a schema newer than the code. */
-async function migrate(driver: Driver): Promise<string> {
+async function migrate(driver: T.Driver): Promise<string> {
   await driver.query('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
   return driver.transaction(async (q) => {
     // Replicas opening one PostgreSQL at once migrate one after the other.
@@ -85,7 +76,7 @@ const values = (owner: string, o: Observation): unknown[] => [
   o.confidence ?? null,
   o.score ?? null,
   o.viewers ?? null,
-  o.live === undefined || o.live === null ? null : o.live ? 1 : 0,
+  o.live == null ? null : o.live ? 1 : 0,
   o.marketCap ?? null,
   o.price ?? null,
   o.fees ?? null,
@@ -116,7 +107,7 @@ const dailyValues = (owner: string, o: Observation): unknown[] => [
   o.confidence ?? null,
   o.score ?? null,
   o.viewers ?? null,
-  o.live === undefined || o.live === null ? null : o.live ? 1 : 0,
+  o.live == null ? null : o.live ? 1 : 0,
 ];
 const DAILY_CLEAR =
   'DELETE FROM daily WHERE owner = $1 AND mint = $2 AND chain = $3 AND source = $4 AND day = $5';
@@ -131,7 +122,7 @@ const redoParams = (g: readonly unknown[]) => {
 const list = (from: number, count: number) =>
   Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
 
-export async function openSql(driver: Driver, kind: Store['kind'], where: string): Promise<Store> {
+export async function openSql(driver: T.Driver, kind: Store['kind'], where: string): Promise<Store> {
   const salt = await migrate(driver);
   const owners = new Map<string, string>();
   const pg = driver.dialect === 'postgres';
@@ -160,12 +151,8 @@ export async function openSql(driver: Driver, kind: Store['kind'], where: string
       const seen = new Map<string, { mint: string; chain: string; first: number; last: number }>();
       for (const o of unique.values()) {
         const k = `${o.mint}\0${o.chain}`;
-        const s = seen.get(k);
-        if (!s) seen.set(k, { mint: o.mint, chain: o.chain, first: o.minute, last: o.minute });
-        else {
-          s.first = Math.min(s.first, o.minute);
-          s.last = Math.max(s.last, o.minute);
-        }
+        const s = seen.get(k) ?? { mint: o.mint, chain: o.chain, first: o.minute, last: o.minute };
+        seen.set(k, { ...s, first: Math.min(s.first, o.minute), last: Math.max(s.last, o.minute) });
       }
       const tokenSql = `INSERT INTO tokens (owner, mint, chain, first_minute, last_minute) VALUES ($1, $2, $3, $4, $5)
         ON CONFLICT (owner, mint, chain) DO UPDATE SET
@@ -271,7 +258,7 @@ export async function openSql(driver: Driver, kind: Store['kind'], where: string
         [owner, chain, Math.floor(since / 1440), ...mints],
       );
       return rows.map(
-        (r): LevelDay => ({
+        (r): T.LevelDay => ({
           mint: String(r[0]),
           day: Number(r[1]),
           level: String(r[2]),
@@ -289,7 +276,7 @@ export async function openSql(driver: Driver, kind: Store['kind'], where: string
         [owner, chain, Math.floor(since / 1440), ...mints],
       );
       return rows.map(
-        (r): StreamDay => ({
+        (r): T.StreamDay => ({
           mint: String(r[0]),
           day: Number(r[1]),
           peakViewers: n(r[2]),
@@ -306,7 +293,7 @@ export async function openSql(driver: Driver, kind: Store['kind'], where: string
         [owner, chain, ...mints],
       );
       return rows.map(
-        (r): Seen => ({ mint: String(r.mint), first: Number(r.first_minute), last: Number(r.last_minute) }),
+        (r): T.Seen => ({ mint: String(r.mint), first: Number(r.first_minute), last: Number(r.last_minute) }),
       );
     },
     async watchlists(owner) {
@@ -348,7 +335,7 @@ export async function openSql(driver: Driver, kind: Store['kind'], where: string
       if (!r) return undefined;
       return { at: Number(r.at), hours: Number(r.hours), tokens: JSON.parse(String(r.tokens)) };
     },
-    async putCheck(owner, name, check: CheckSnapshot) {
+    async putCheck(owner, name, check: T.CheckSnapshot) {
       await driver.query(
         `INSERT INTO checks (owner, name, at, hours, tokens) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (owner, name) DO UPDATE SET at = excluded.at, hours = excluded.hours, tokens = excluded.tokens`,
@@ -396,7 +383,7 @@ export async function openSql(driver: Driver, kind: Store['kind'], where: string
   return store;
 }
 
-function watchlistOf(r: Row): Watchlist {
+function watchlistOf(r: Row): T.Watchlist {
   return {
     name: String(r.name),
     chain: String(r.chain),
