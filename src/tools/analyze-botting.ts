@@ -33,6 +33,7 @@ import {
   streamerLookup,
   UNCOVERED_PLATFORM,
 } from './coverage.js';
+import { withViewHistory } from './get-token-history.js';
 import { bounded, idsOf, SCOPES, scopeHint } from './shared.js';
 import { defineTool, type RenderContext } from './tool.js';
 
@@ -66,8 +67,10 @@ export const analyzeBotting = defineTool({
       records: ctx.view !== undefined,
     });
     const figures = bottingFigures('analyze_botting', inv, args);
-    showBoard(ctx, 'analyze_botting', inv, figures, args, { title: 'Botting analysis' });
-    return render(args, ctx, inv, figures);
+    return withViewHistory(ctx, args.chain, (c) => {
+      showBoard(c, 'analyze_botting', inv, figures, args, { title: 'Botting analysis' });
+      return render(args, c, inv, figures);
+    });
   },
 });
 
