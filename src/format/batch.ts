@@ -4,15 +4,8 @@ import type { FailureGroup } from '../report/view-types.js';
 import { numberOf } from '../untrusted/numbers.js';
 import { messageOf } from '../untrusted/reader.js';
 import { clean, cleanDeep, quote } from '../untrusted/text.js';
-import {
-  COMPUTED,
-  describeObject,
-  idOf as itemId,
-  NOTHING_MORE,
-  nothingMore,
-  SERIES_LEGEND,
-} from './generic.js';
-import { fitRows, type Rendered, result } from './result.js';
+import { COMPUTED, describeObject, idOf as itemId, nothingMore, SERIES_LEGEND } from './generic.js';
+import { project, type Rendered } from './result.js';
 import { num, shortener } from './text.js';
 
 export interface ItemError {
@@ -188,25 +181,27 @@ export function failures(
   };
 }
 
-/**
- * Batch results whose element fields the document does not show (streamer analytics, complete):
- * each element led by its id, every field rendered generically, long series summarised.
- */
+/** What a batch of undocumented elements is (analytics, complete), beside its body and the ids asked. */
+export interface GenericBatch {
+  what: string;
+  /** The scope in the headline: `chain_a / platform_a, period 24h, 100 points`. */
+  scope: string;
+  query: Record<string, unknown>;
+  /** What narrows one result (analytics: fewer points or a shorter period). */
+  narrow?: string;
+  /** Lists of records are time series: summarised per numeric field at any length (analytics). */
+  series?: boolean;
+  /** The next step when ids were not found (failures). */
+  hint?: (n: number) => string | undefined;
+}
+
+/** Batch results whose element fields the document does not show: each led by its id, every field described. */
 export function renderGenericBatch(
-  what: string,
+  batch: GenericBatch,
   body: Record<string, unknown>,
   requested: readonly string[],
-  scope: string,
   detailed: boolean,
   budget: number,
-  /** What a narrower query of one token is (analytics: fewer points or a shorter period). */
-  narrow?: string,
-  /** Lists of records are time series: summarised per numeric field at any length (analytics). */
-  series = false,
-  /** The next step when ids were not found (failures). */
-  hint?: (n: number) => string | undefined,
-  /** What was asked (chain, platform, and the endpoint's own parameters). */
-  query: Record<string, unknown> = {},
 ): Rendered {
   const data = asRecord(body.data);
   const asked = new Set(requested);
@@ -224,41 +219,23 @@ export function renderGenericBatch(
     asRecord(data.summary),
     (e) => e.unread,
   );
-  const failed = failures(errors, 'mintIds', hint);
   // The id leads each entry; the field that holds it (whatever its name) is not repeated.
   const idKeys = (e: { id: string; raw: Record<string, unknown> }) =>
     Object.keys(e.raw).filter((k) => e.raw[k] === e.id);
   const entries = results.map((e) => ({
     ...e,
-    described: describeObject(e.raw, idKeys(e), detailed, series, e.id),
+    described: describeObject(e.raw, idKeys(e), detailed, batch.series, e.id),
   }));
   const unmatched = errors.filter((e) => e.error === NO_MATCH).length;
-  const headline = `${what}: ${requested.length} requested, ${results.length} returned${unidentified ? ` (${unidentified} not matched to an id)` : ''}, ${errors.length - unmatched} failed${unmatched ? `, ${unmatched} without a matched result` : ''} (${scope})`;
-  // Computed figures beside the upstream's own (analytics: a mean beside stats.averageViewers) are told apart.
-  const legend = entries.some((e) => e.described.parts.some((p) => p.includes(`=${COMPUTED} `)))
-    ? SERIES_LEGEND
-    : undefined;
-  const same = detailed && results.length > 0 && results.every((e) => nothingMore(e.raw, idKeys(e)));
-  const cut = {
-    what: 'results',
-    // Past the budget even with one result shown, fewer ids would not help: what narrows one result does.
-    how: (shown: number) =>
-      requested.length > 1 && shown > 0
-        ? `Ask for fewer mintIds per call (${shown} fit).`
-        : `One result is larger than the budget${narrow ? `: ask for ${narrow}` : ''}.`,
-    format: detailed ? ('detailed' as const) : ('concise' as const),
-  };
-  return fitRows(entries, budget, cut, (rows) =>
-    result({
-      headline,
-      lines: [
-        ...(legend ? [legend] : []),
-        ...noteLines(notes),
-        ...rows.flatMap((e) => [`${e.id}:`, ...e.described.parts.map((p) => `  ${p}`)]),
-        ...(same ? [NOTHING_MORE] : []),
-        ...failed.lines,
-      ],
-      query,
+  return project(
+    {
+      headline: `${batch.what}: ${requested.length} requested, ${results.length} returned${unidentified ? ` (${unidentified} not matched to an id)` : ''}, ${errors.length - unmatched} failed${unmatched ? `, ${unmatched} without a matched result` : ''} (${batch.scope})`,
+      query: batch.query,
+      // Computed figures beside the upstream's own (a mean beside stats.averageViewers) are told apart.
+      legend: entries.some((e) => e.described.parts.some((p) => p.includes(`=${COMPUTED} `)))
+        ? SERIES_LEGEND
+        : undefined,
+      notes,
       data: {
         counts: {
           requested: requested.length,
@@ -266,16 +243,30 @@ export function renderGenericBatch(
           failed: errors.length - unmatched,
           ...(unidentified ? { unidentified, unmatched } : {}),
         },
-        results: rows.map((e) => {
-          // An element whose id could not be read has no mintId: its position says which it is.
-          const id = e.unread ? { position: e.id } : { mintId: e.id };
-          return detailed ? { ...id, ...asRecord(cleanDeep(e.raw)) } : { ...id, ...e.described.fields };
-        }),
-        ...(errors.length ? { errors: failed.json } : {}),
-        ...(notes.length ? { integrity: notes } : {}),
-        ...(same ? { detail: NOTHING_MORE } : {}),
-        ...(legend ? { legend } : {}),
       },
-    }),
+      rows: {
+        items: entries,
+        cut: {
+          what: 'results',
+          // Past the budget even with one result shown, fewer ids would not help: what narrows one result does.
+          how: (shown) =>
+            requested.length > 1 && shown > 0
+              ? `Ask for fewer mintIds per call (${shown} fit).`
+              : `One result is larger than the budget${batch.narrow ? `: ask for ${batch.narrow}` : ''}.`,
+          format: detailed ? 'detailed' : 'concise',
+        },
+        text: (rows) => rows.flatMap((e) => [`${e.id}:`, ...e.described.parts.map((p) => `  ${p}`)]),
+        // An element whose id could not be read has no mintId: its position says which it is.
+        json: (rows) => ({
+          results: rows.map((e) => ({
+            ...(e.unread ? { position: e.id } : { mintId: e.id }),
+            ...(detailed ? asRecord(cleanDeep(e.raw)) : e.described.fields),
+          })),
+        }),
+      },
+      nothingMore: detailed && results.length > 0 && results.every((e) => nothingMore(e.raw, idKeys(e))),
+      failed: failures(errors, 'mintIds', batch.hint),
+    },
+    budget,
   );
 }

@@ -173,17 +173,24 @@ export const COMPUTED = 'computed over';
 export const SERIES_LEGEND =
   'Series figures ("computed over N points": count, first, last, min, max, mean) are this server\'s, over the points returned; every other field (a peak or an average the upstream gives, say) is the upstream\'s own, as sent.';
 
-/**
- * What a detailed result says when the upstream sent nothing beyond the concise result: one line instead
- * of the same figures again, so the assistant does not ask once more hoping for more.
- */
-export const NOTHING_MORE = 'detailed: the upstream sent nothing beyond what concise shows.';
-
 /** Whether a detailed rendering of `value` says no more than the concise one. */
 export function nothingMore(value: Record<string, unknown>, skip: readonly string[] = []): boolean {
   const node = new RecordNode(value);
   const parts = (full: boolean) => describeRecord(node, skip, full, false, undefined).parts.join('\n');
   return parts(true) === parts(false);
+}
+
+/**
+ * A record the document does not detail, for both channels: its described parts, and as JSON its described
+ * fields (detailed: every field as sent); `same` when detailed says no more than concise.
+ */
+export function described(value: Record<string, unknown>, skip: readonly string[], detailed: boolean) {
+  const d = describeObject(value, skip, detailed);
+  return {
+    parts: d.parts,
+    json: detailed ? (cleanDeep(value) as Record<string, unknown>) : d.fields,
+    same: detailed && nothingMore(value, skip),
+  };
 }
 
 /** In detailed mode, one line with a record's fields that its table row does not show; none when all are shown. */

@@ -155,6 +155,74 @@ const nextStep = (next: string | undefined) => ({
   field: next ? { next } : {},
 });
 
+/** A detailed answer that held nothing beyond the concise one says so once, in both channels. */
+export const NOTHING_MORE = 'detailed: the upstream sent nothing beyond what concise shows.';
+
+type Lines = ReadonlyArray<string | false | undefined>;
+
+/**
+ * A tool's report of one upstream body: every concern once (figures, rows, failures, what was cut, the
+ * next step); `project` writes both channels from it, the rows fitted to the budget.
+ */
+export interface Report<R = never> {
+  headline: string;
+  query: Record<string, unknown>;
+  /** Says which figures are the server's (text first, `legend`). */
+  legend?: string | undefined;
+  /** What did not add up (`Note:` lines, `integrity`). */
+  notes?: readonly string[];
+  /** Lines before the rows, and structuredContent's leading fields. */
+  lines?: Lines;
+  data?: Record<string, unknown>;
+  rows?: {
+    items: readonly R[];
+    cut: Cut;
+    text: (rows: readonly R[]) => Lines;
+    json: (rows: readonly R[]) => Record<string, unknown>;
+    /** The sentence saying which ids were shortened in the rows shown (`idsShortened`). */
+    shortened?: (rows: readonly R[]) => string | undefined;
+    /** Lines after the rows (detailed: each row's other fields). */
+    after?: (rows: readonly R[]) => Lines;
+  };
+  /** A detailed call whose answer held nothing more (NOTHING_MORE, `detail`). */
+  nothingMore?: boolean;
+  failed?: { lines: string[]; json: unknown[] };
+  next?: string | undefined;
+}
+
+/** The report in both channels; with rows, the longest prefix of them that fits `budget`. */
+export function project<R>(report: Report<R>, budget: number): Rendered {
+  const { rows, notes = [], legend, failed } = report;
+  const build = (shown: readonly R[]) => {
+    const ids = rows?.shortened?.(shown);
+    return result({
+      headline: report.headline,
+      lines: [
+        legend,
+        ...notes.map((n) => `Note: ${n}`),
+        ...(report.lines ?? []),
+        ...(rows?.text(shown) ?? []),
+        ids,
+        ...(rows?.after?.(shown) ?? []),
+        report.nothingMore && NOTHING_MORE,
+        ...(failed?.lines ?? []),
+      ],
+      query: report.query,
+      data: {
+        ...report.data,
+        ...rows?.json(shown),
+        ...(failed?.json.length ? { errors: failed.json } : {}),
+        ...(notes.length ? { integrity: notes } : {}),
+        ...(report.nothingMore ? { detail: NOTHING_MORE } : {}),
+        ...(legend ? { legend } : {}),
+        ...(ids ? { idsShortened: ids } : {}),
+      },
+      next: report.next,
+    });
+  };
+  return rows ? fitRows(rows.items, budget, rows.cut, build) : build([]);
+}
+
 /** Fields that say what happened (never dropped to make room): the rest is data, cut first. */
 const KEPT = new Set([
   'summary',

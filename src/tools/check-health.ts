@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { requestFor } from '../api/endpoints.js';
-import { describeObject, NOTHING_MORE, nothingMore } from '../format/generic.js';
-import { result } from '../format/result.js';
+import { described } from '../format/generic.js';
+import { project } from '../format/result.js';
 import { num } from '../format/text.js';
 import { NAMES } from '../untrusted/names.js';
 import { clean, cleanDeep, quote } from '../untrusted/text.js';
@@ -112,19 +112,19 @@ export const checkHealth = defineTool({
   },
   request: () => requestFor('health'),
   render(body, _args, ctx) {
-    const described = describeObject(body, ['success'], ctx.format === 'detailed');
+    const health = described(body, ['success'], ctx.format === 'detailed');
     const notOk = notOkFields(body);
-    const headline = notOk.length
-      ? `Service reachable; not ok: ${notOk.map(notOkText).join('; ')}`
-      : 'Service reachable: GET /health answered';
-    const same = ctx.format === 'detailed' && nothingMore(body, ['success']);
-    const health =
-      ctx.format === 'detailed' ? (cleanDeep(body) as Record<string, unknown>) : described.fields;
-    return result({
-      headline,
-      lines: [described.parts.length > 0 && `reported: ${described.parts.join('; ')}`, same && NOTHING_MORE],
-      query: {},
-      data: { health, ...(notOk.length ? { notOk } : {}), ...(same ? { detail: NOTHING_MORE } : {}) },
-    });
+    return project(
+      {
+        headline: notOk.length
+          ? `Service reachable; not ok: ${notOk.map(notOkText).join('; ')}`
+          : 'Service reachable: GET /health answered',
+        query: {},
+        lines: [health.parts.length > 0 && `reported: ${health.parts.join('; ')}`],
+        data: { health: health.json, ...(notOk.length ? { notOk } : {}) },
+        nothingMore: health.same,
+      },
+      ctx.budget,
+    );
   },
 });

@@ -47,16 +47,18 @@ export const getStreamersAnalytics = defineTool({
       });
     }
     return renderGenericBatch(
-      'Streamer analytics',
+      {
+        what: 'Streamer analytics',
+        scope: `${chain} / ${platform}, period ${period}, ${points} points`,
+        query: { chain, platform, period, points },
+        narrow: 'fewer points or a shorter period',
+        series: true,
+        hint,
+      },
       body,
       mintIds,
-      `${chain} / ${platform}, period ${period}, ${points} points`,
       ctx.format === 'detailed',
       ctx.budget,
-      'fewer points or a shorter period',
-      true,
-      hint,
-      { chain, platform, period, points },
     );
   },
 });
