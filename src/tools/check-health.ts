@@ -4,7 +4,7 @@ import { described } from '../format/generic.js';
 import { project } from '../format/result.js';
 import { num } from '../format/text.js';
 import { NAMES } from '../untrusted/names.js';
-import { clean, cleanDeep, quote } from '../untrusted/text.js';
+import { clean, quote } from '../untrusted/text.js';
 import { defineTool } from './tool.js';
 
 // The document does not show /health's body: any field, at any depth, whose value reads as a state that is
