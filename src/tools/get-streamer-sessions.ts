@@ -3,7 +3,7 @@ import { requestFor } from '../api/endpoints.js';
 import { numericStats } from '../format/aggregate.js';
 import { asArray, asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
-import { fitRows, result, tabular } from '../format/result.js';
+import { project, tabular } from '../format/result.js';
 import { approx, num, plural, table, utcMinute } from '../format/text.js';
 import { exact } from '../untrusted/numbers.js';
 import { clean } from '../untrusted/text.js';
@@ -140,27 +140,16 @@ function sessionFigures(sessions: Array<Record<string, unknown>>) {
             ? undefined
             : 'not ordered by start time';
   }
+  const top = <V extends string, T extends string>(b: typeof peak, field: V, ties: T) =>
+    b && {
+      ...({ [field]: b.value } as Record<V, number>),
+      sessionId: clean(b.s.sessionId, 64) || null,
+      startTime: whenJson(b.s.startTime),
+      ...((b.ties ? { [ties]: b.ties + 1 } : {}) as Partial<Record<T, number>>),
+    };
   return {
-    ...(peak
-      ? {
-          peak: {
-            peakViewers: peak.value,
-            sessionId: clean(peak.s.sessionId, 64) || null,
-            startTime: whenJson(peak.s.startTime),
-            ...(peak.ties ? { sessionsWithSamePeak: peak.ties + 1 } : {}),
-          },
-        }
-      : {}),
-    ...(longest
-      ? {
-          longest: {
-            duration: longest.value,
-            sessionId: clean(longest.s.sessionId, 64) || null,
-            startTime: whenJson(longest.s.startTime),
-            ...(longest.ties ? { sessionsWithSameDuration: longest.ties + 1 } : {}),
-          },
-        }
-      : {}),
+    ...(peak ? { peak: top(peak, 'peakViewers', 'sessionsWithSamePeak') } : {}),
+    ...(longest ? { longest: top(longest, 'duration', 'sessionsWithSameDuration') } : {}),
     ...(averages
       ? {
           averageViewers: {
@@ -284,55 +273,61 @@ export const getStreamerSessions = defineTool({
       chain: args.chain,
       platform: args.platform,
     };
-    const cut = {
-      what: 'sessions',
-      how: (shown: number) => `Ask with limit ${Math.max(1, shown)}.`,
-      format: ctx.format,
-    };
-    return fitRows(sessions, ctx.budget, cut, (rows) =>
-      result({
+    return project(
+      {
         headline,
-        lines: [
-          ...figureLines(figures, sessions.length, cover.text),
-          ...(rows.length
-            ? table(
-                [
-                  { header: 'start' },
-                  { header: 'end' },
-                  { header: 'duration', align: 'right' },
-                  { header: 'peak', align: 'right' },
-                  { header: 'avg', align: 'right' },
-                ],
-                rows.map((s) => [
-                  when(s.startTime),
-                  when(s.endTime),
-                  num(s.duration),
-                  num(s.peakViewers),
-                  num(s.averageViewers),
-                ]),
-              )
-            : unsure
-              ? []
-              : ['No sessions.']),
-          ...(rows.length
-            ? [
-                `${timesNote(rows)}; ${figures.durationUnitEvidence ? `durations in ${figures.durationUnit}: ${figures.durationUnitEvidence} (computed here; the API states no unit)` : 'durations as returned (unit not stated by the API)'}.`,
-              ]
-            : []),
-          ...(ctx.format === 'detailed'
-            ? rows.map(
-                (s) =>
-                  `  ${when(s.startTime)}: ${describeObject(s, ['startTime', 'endTime', 'duration', 'peakViewers', 'averageViewers', 'mintId'], true).parts.join('; ') || 'no other fields'}`,
-              )
-            : []),
-        ],
-        query,
-        data: {
-          ...(sessions.length ? { aggregates: { covers: cover.json, ...figures } } : {}),
-          ...tabular(rows.map(inUtc), COLUMNS, ctx.format === 'detailed'),
+        query: {
+          mint: args.mint,
+          limit: args.limit,
+          page: args.page,
+          chain: args.chain,
+          platform: args.platform,
+        },
+        lines: figureLines(figures, sessions.length, cover.text),
+        data: sessions.length ? { aggregates: { covers: cover.json, ...figures } } : {},
+        rows: {
+          items: sessions,
+          cut: {
+            what: 'sessions',
+            how: (shown) => `Ask with limit ${Math.max(1, shown)}.`,
+            format: ctx.format,
+          },
+          text: (rows) =>
+            rows.length
+              ? table(
+                  [
+                    { header: 'start' },
+                    { header: 'end' },
+                    { header: 'duration', align: 'right' },
+                    { header: 'peak', align: 'right' },
+                    { header: 'avg', align: 'right' },
+                  ],
+                  rows.map((s) => [
+                    when(s.startTime),
+                    when(s.endTime),
+                    num(s.duration),
+                    num(s.peakViewers),
+                    num(s.averageViewers),
+                  ]),
+                )
+              : unsure
+                ? []
+                : ['No sessions.'],
+          after: (rows) => [
+            rows.length > 0 &&
+              `${timesNote(rows)}; ${figures.durationUnitEvidence ? `durations in ${figures.durationUnit}: ${figures.durationUnitEvidence} (computed here; the API states no unit)` : 'durations as returned (unit not stated by the API)'}.`,
+            ...(ctx.format === 'detailed'
+              ? rows.map(
+                  (s) =>
+                    `  ${when(s.startTime)}: ${describeObject(s, [...COLUMNS, 'mintId'], true).parts.join('; ') || 'no other fields'}`,
+                )
+              : []),
+          ],
+          json: (rows) => tabular(rows.map(inUtc), COLUMNS, ctx.format === 'detailed'),
         },
         next,
-      }),
+      },
+      ctx.budget,
     );
   },
 });
