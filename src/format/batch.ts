@@ -128,12 +128,6 @@ export interface Failures {
   json: Array<{ error: string; count: number } & Record<string, unknown>>;
 }
 
-/**
- * Failures grouped by reason, most frequent first, every id accounted for in both channels: whole ids
- * while there are few; past 25 (text) or 100 (JSON) shortened to the shortest prefix (6 characters or
- * more) that still tells them apart. They are the ids the caller passed, and a list of hundreds of whole
- * ids would otherwise crowd the findings out.
- */
 /** Failures grouped by reason, the most frequent first (ties in the order met): every channel's grouping. */
 export function groupFailures(errors: readonly ItemError[]): FailureGroup[] {
   const groups = new Map<string, string[]>();
@@ -145,6 +139,7 @@ export function groupFailures(errors: readonly ItemError[]): FailureGroup[] {
   return [...groups].map(([error, ids]) => ({ error, ids })).sort((a, b) => b.ids.length - a.ids.length);
 }
 
+/** Failures in both channels; past 25 (text) or 100 (JSON) ids shortened to the shortest distinct prefix. */
 export function failures(
   errors: readonly ItemError[],
   idKey = 'mintIds',

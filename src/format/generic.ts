@@ -59,11 +59,9 @@ export const idOf = shapeIdOf;
 const diff = (b: number, a: number) => Number(decimalSum([b, -a]));
 
 /**
- * A series in figures: count, first, last, min, max (with its time, when the records carry one), mean,
- * and the largest rise and fall from one point to the next over the numbers (numbers sent as decimal text
- * read as numbers when every value is one); values that are not numbers are counted and left out. A series
- * of one value says so ("all 100 points are 0"). A series that is mostly not numbers is shown by its first
- * and last values, with how many were numbers.
+ * A series in figures: count, first, last, min, max (with its time, when the records carry one), mean, and
+ * the largest rise and fall from one point to the next over the numbers (numbers sent as decimal text read as
+ * numbers when every value is one); values that are not numbers are counted and left out.
  */
 function summariseSeries(
   values: unknown[],
@@ -202,15 +200,7 @@ export function extraLine(id: string, record: Record<string, unknown>, shown: re
 /** Lists of records up to this long are shown as records, one per entry; longer ones as series. */
 const SHORT_LIST = 10;
 
-/**
- * Flattens an object into dotted fields. Concise: scalars stay; short scalar lists are joined; short
- * lists of records are records, one entry each with its fields together; long lists, and records keyed by
- * time (`{"1746097200": {…}}`), become per-key series summaries (count, first, last, min, max, mean,
- * largest steps, sparkline), shown after the other fields; at most 40 fields. Full (`detailed`): every
- * field (null and empty ones too), every list entry and every number exactly, nothing summarised. Upstream
- * nulls stay null in detailed and are left out of concise. The value is read once into nodes
- * (src/untrusted/reader.ts); this renders the nodes.
- */
+/** Flattens an object into dotted fields. */
 export function describeObject(
   value: Record<string, unknown>,
   skip: readonly string[] = [],

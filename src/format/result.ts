@@ -255,9 +255,7 @@ export const narrower = (format: 'concise' | 'detailed') =>
 
 /**
  * Last resort for a result still over the budget (a renderer that could not bound it, such as a detailed
- * passthrough). It degrades instead of wiping a channel: the text loses whole lines from the end; the
- * JSON loses data (the largest data fields first: lists cut to the entries that fit, other values
- * emptied), keeping the summary, counts, failures and notes. Both say what was cut and what to ask.
+ * passthrough).
  */
 export function enforceBudget(r: Rendered, budget: number, format: 'concise' | 'detailed'): Rendered {
   const s = size(r);

@@ -8,9 +8,7 @@ import { clean, quote } from '../untrusted/text.js';
 import { defineTool } from './tool.js';
 
 // The document does not show /health's body: any field, at any depth, whose value reads as a state that is
-// not ok is reported, whatever its name. A state is a short value (up to three words); one naming a problem
-// and no negation reads as not ok ("degraded", "partial_outage", "DOWN"); "ok", "up", "healthy", "pass"
-// and any other value are not flagged.
+// not ok is reported, whatever its name.
 const BAD = new Set([
   'degraded',
   'down',

@@ -266,13 +266,6 @@ export const getStreamerSessions = defineTool({
         : unsure
           ? `to tell which, try ${[...elsewhere, "get_streamer_core with chain all to find the token's chain and platform"].join(', or ')}.`
           : undefined;
-    const query = {
-      mint: args.mint,
-      limit: args.limit,
-      page: args.page,
-      chain: args.chain,
-      platform: args.platform,
-    };
     return project(
       {
         headline,
