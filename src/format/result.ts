@@ -224,28 +224,10 @@ export function project<R>(report: Report<R>, budget: number): Rendered {
 }
 
 /** Fields that say what happened (never dropped to make room): the rest is data, cut first. */
-const KEPT = new Set([
-  'summary',
-  'query',
-  'counts',
-  'totals',
-  'aggregates',
-  'detail',
-  'calls',
-  'errors',
-  'notes',
-  'integrity',
-  'duplicates',
-  'notFound',
-  'notCovered',
-  'dataAgeSeconds',
-  'topReasons',
-  'pagination',
-  'next',
-  'shown',
-  'legend',
-  'truncated',
-]);
+const KEPT = new Set(
+  `summary query counts totals aggregates detail calls errors notes integrity duplicates
+  notFound notCovered dataAgeSeconds topReasons pagination next shown legend truncated`.split(/\s+/),
+);
 
 /** What to ask for instead, when a result had to be cut: never the format the call already used. */
 export const narrower = (format: 'concise' | 'detailed') =>

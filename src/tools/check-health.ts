@@ -9,24 +9,10 @@ import { defineTool } from './tool.js';
 
 // The document does not show /health's body: any field, at any depth, whose value reads as a state that is
 // not ok is reported, whatever its name.
-const BAD = new Set([
-  'degraded',
-  'down',
-  'error',
-  'errored',
-  'errors',
-  'fail',
-  'failed',
-  'failing',
-  'failure',
-  'unhealthy',
-  'outage',
-  'critical',
-  'unavailable',
-  'offline',
-  'warn',
-  'warning',
-]);
+const BAD = new Set(
+  `degraded down error errored errors fail failed failing failure unhealthy outage critical
+  unavailable offline warn warning`.split(/\s+/),
+);
 const NEGATION = new Set(['no', 'not', 'non', 'none', 'without']);
 
 function notOkState(key: string, value: unknown): string | false | undefined {

@@ -9,18 +9,8 @@ import { clean, cleanDeep, quote } from '../untrusted/text.js';
 import { bottingHint, mintId, PLATFORM_CHAIN, SCOPES, scopeHint } from './shared.js';
 import { defineTool } from './tool.js';
 
-const DOCUMENTED = [
-  'mintId',
-  'coinName',
-  'coinSymbol',
-  'currentViewers',
-  'tokenMarketCap',
-  'tokenPrice',
-  'isCurrentlyLive',
-  'totalStreamingTime',
-  'chain',
-  'platform',
-];
+const DOCUMENTED = `mintId coinName coinSymbol currentViewers tokenMarketCap tokenPrice isCurrentlyLive
+  totalStreamingTime chain platform`.split(/\s+/);
 
 /**
  * The pair to pass on: the token's own chain and platform where its record names a concrete pair (asked
