@@ -49,13 +49,7 @@ export function accountFor<T>(
   unreadable: (item: T) => boolean = () => false,
 ): Accounted<T> {
   const asked = new Set(requested);
-  const upstreamErrors: ItemError[] = asArray(rawErrors).map((e) => {
-    const record = asRecord(e);
-    return {
-      id: clean(itemId(record, asked) ?? 'unknown id', 64),
-      error: clean(messageOf(record) ?? 'no message', 160),
-    };
-  });
+  const errorsSent = upstreamErrors(rawErrors, asked);
   const seen = new Set<string>();
   const results: T[] = [];
   const duplicates: string[] = [];
@@ -76,7 +70,7 @@ export function accountFor<T>(
   const conflicts: string[] = [];
   const errors: ItemError[] = [];
   const failedIds = new Set<string>();
-  for (const e of upstreamErrors) {
+  for (const e of errorsSent) {
     if (seen.has(e.id)) conflicts.push(e.id);
     else if (!failedIds.has(e.id)) {
       failedIds.add(e.id);
@@ -104,9 +98,9 @@ export function accountFor<T>(
     );
   const s = numberOf(summary.successful);
   const f = numberOf(summary.failed);
-  if ((s !== undefined && s !== found.length) || (f !== undefined && f !== upstreamErrors.length)) {
+  if ((s !== undefined && s !== found.length) || (f !== undefined && f !== errorsSent.length)) {
     notes.push(
-      `The upstream summary says ${num(s)} successful / ${num(f)} failed; its lists hold ${found.length} / ${upstreamErrors.length}.`,
+      `The upstream summary says ${num(s)} successful / ${num(f)} failed; its lists hold ${found.length} / ${errorsSent.length}.`,
     );
   }
   return { results, errors, notes, unidentified };
@@ -147,12 +141,12 @@ export function failures(
   hint?: (n: number) => string | undefined,
 ): Failures {
   if (errors.length === 0) return { lines: [], json: [] };
-  const sorted = groupFailures(errors).map((g) => [g.error, g.ids] as const);
+  const groups = groupFailures(errors);
   const short = shortener(errors.map((e) => e.id));
   const textIds = errors.length > WHOLE_IDS.text ? short : (id: string) => id;
   const jsonIds = errors.length > WHOLE_IDS.json ? short : (id: string) => id;
-  const lines = [`Failed (${errors.length})${sorted.length > 1 ? ', by reason' : ''}:`];
-  for (const [error, ids] of sorted) {
+  const lines = [`Failed (${errors.length})${groups.length > 1 ? ', by reason' : ''}:`];
+  for (const { error, ids } of groups) {
     const shown = ids.map(textIds);
     lines.push(`  ${quote(error, 160)} (${ids.length}): ${shown.slice(0, IDS_PER_LINE).join(', ')}`);
     for (let i = IDS_PER_LINE; i < shown.length; i += IDS_PER_LINE)
@@ -160,21 +154,36 @@ export function failures(
   }
   if (errors.length > WHOLE_IDS.text)
     lines.push('  (failed ids shortened to their first characters: the ids you passed)');
-  // The hint goes with the not-found reason, in both channels.
-  const notFound = sorted.find(([error]) => NOT_FOUND.test(error));
-  const said =
-    notFound && hint?.(sorted.filter(([e]) => NOT_FOUND.test(e)).reduce((n, [, ids]) => n + ids.length, 0));
+  // The hint goes with the (first) not-found reason, in both channels.
+  const said = notFoundHint(groups, hint);
   if (said) lines.push(`  Hint: ${said}`);
+  const first = groups.find((g) => NOT_FOUND.test(g.error));
   return {
     lines,
-    json: sorted.map(([error, ids]) => ({
-      error,
-      count: ids.length,
-      [idKey]: ids.map(jsonIds),
-      ...(said && error === notFound?.[0] ? { hint: said } : {}),
+    json: groups.map((g) => ({
+      error: g.error,
+      count: g.ids.length,
+      [idKey]: g.ids.map(jsonIds),
+      ...(said && g === first ? { hint: said } : {}),
     })),
   };
 }
+
+/** The next step for the ids whose failure says not found, when `hint` gives one. */
+export function notFoundHint(groups: readonly FailureGroup[], hint?: (n: number) => string | undefined) {
+  const lost = groups.filter((g) => NOT_FOUND.test(g.error));
+  return lost.length ? hint?.(lost.reduce((n, g) => n + g.ids.length, 0)) : undefined;
+}
+
+/** The upstream's per-id errors of a batch answer: the id (one of those asked, where it names one), the message. */
+export const upstreamErrors = (raw: unknown, asked: ReadonlySet<string>): ItemError[] =>
+  asArray(raw).map((e) => {
+    const record = asRecord(e);
+    return {
+      id: clean(itemId(record, asked) ?? 'unknown id', 64),
+      error: clean(messageOf(record) ?? 'no message', 160),
+    };
+  });
 
 /** What a batch of undocumented elements is (analytics, complete), beside its body and the ids asked. */
 export interface GenericBatch {
