@@ -15,7 +15,7 @@ import type { BoardData, BoardRow, LevelEntry, SessionRow } from './report/view-
 import { NOT_COVERED, UNCOVERED_PLATFORM } from './tools/coverage.js';
 import { NAMES } from './untrusted/names.js';
 import { numberOf } from './untrusted/numbers.js';
-import { idOf as shapeIdOf } from './untrusted/reader.js';
+import { idOf } from './untrusted/reader.js';
 import { mainSeries, readSeries } from './untrusted/series.js';
 import { clean } from './untrusted/text.js';
 
@@ -211,11 +211,11 @@ export function seriesData(
 ) {
   const asked = new Set(requested);
   const results = asArray(asRecord(data).results).map(asRecord);
-  const mine = requestedOnly(results, (r) => shapeIdOf(r, asked) ?? '', requested);
+  const mine = requestedOnly(results, (r) => idOf(r, asked) ?? '', requested);
   const seen = new Set<string>();
   const series: SeriesData[] = [];
   for (const r of mine.kept) {
-    const mintId = shapeIdOf(r, asked) ?? '';
+    const mintId = idOf(r, asked) ?? '';
     if (seen.has(mintId) || series.length >= VIEW_LIMITS.series) continue;
     seen.add(mintId);
     const read = readSeries(mainSeries(r) ?? [], VIEW_LIMITS.fields);

@@ -2,9 +2,9 @@
 
 import type { FailureGroup } from '../report/view-types.js';
 import { numberOf } from '../untrusted/numbers.js';
-import { messageOf } from '../untrusted/reader.js';
+import { idOf as itemId, messageOf } from '../untrusted/reader.js';
 import { clean, cleanDeep, quote } from '../untrusted/text.js';
-import { COMPUTED, describeObject, idOf as itemId, nothingMore, SERIES_LEGEND } from './generic.js';
+import { COMPUTED, describeObject, nothingMore, SERIES_LEGEND } from './generic.js';
 import { project, type Rendered } from './result.js';
 import { num, shortener } from './text.js';
 

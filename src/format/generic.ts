@@ -1,12 +1,6 @@
 // Rendering of objects whose fields the interface document does not show: every field, compactly.
 import { decimalSum, numberOf, numericColumn } from '../untrusted/numbers.js';
-import {
-  type ListNode,
-  type Node,
-  RecordNode,
-  type SeriesNode,
-  idOf as shapeIdOf,
-} from '../untrusted/reader.js';
+import { type ListNode, type Node, RecordNode, type SeriesNode } from '../untrusted/reader.js';
 import { KEY_TIME } from '../untrusted/series.js';
 import { clean, cleanDeep, dict, quote } from '../untrusted/text.js';
 import { asTime, isoTime } from '../untrusted/times.js';
@@ -51,9 +45,6 @@ const MAX_FIELDS = 40;
 const MAX_DEPTH = 3;
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-
-/** The identifier an element of a batch answer is known by (src/untrusted/reader.ts `idOf`). */
-export const idOf = shapeIdOf;
 
 /** The exact difference b - a of two numbers as the upstream wrote them (1316.6 - 1316.5 is 0.1). */
 const diff = (b: number, a: number) => Number(decimalSum([b, -a]));
