@@ -1,6 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { grouped } from '../untrusted/numbers.js';
-import { jsonTable } from './columns.js';
 
 /** What a tool renders: the headline, the text channel, and the structured channel (summary added later). */
 export interface Rendered {
@@ -281,21 +280,6 @@ export function enforceBudget(r: Rendered, budget: number, format: 'concise' | '
   }
   return { summary: r.summary, text, structured };
 }
-
-/**
- * Records for structuredContent: in detailed mode every upstream field, as cleaned objects; in concise mode
- * the given columns once and the rows as arrays (the keys are not repeated per row).
- */
-export const tabular = (
-  records: readonly Record<string, unknown>[],
-  columns: readonly string[],
-  detailed: boolean,
-) =>
-  jsonTable(
-    columns.map((key) => ({ key, header: key, text: () => '' })),
-    records,
-    detailed,
-  );
 
 /**
  * A tool's report of one upstream body, read once and shared by its channels: the text, structuredContent

@@ -2,16 +2,25 @@ import * as z from 'zod';
 import { requestFor } from '../api/endpoints.js';
 import { numericStats } from '../format/aggregate.js';
 import { asArray, asRecord } from '../format/batch.js';
+import { type Field, jsonTable, textTable } from '../format/columns.js';
 import { describeObject } from '../format/generic.js';
-import { project, tabular } from '../format/result.js';
-import { approx, num, plural, table, utcMinute } from '../format/text.js';
+import { project } from '../format/result.js';
+import { approx, num, plural, utcMinute } from '../format/text.js';
 import { exact } from '../untrusted/numbers.js';
 import { clean } from '../untrusted/text.js';
 import { utcIso } from '../untrusted/times.js';
 import { bounded, mintId, otherPairs, page, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
-const COLUMNS = ['startTime', 'endTime', 'duration', 'peakViewers', 'averageViewers'] as const;
+type Session = Record<string, unknown>;
+/** The table's columns, each once: its header, its text cell, its JSON field (times in UTC where zoned). */
+const FIELDS: Array<Field<Session>> = [
+  { key: 'startTime', header: 'start', text: (s) => when(s.startTime) },
+  { key: 'endTime', header: 'end', text: (s) => when(s.endTime) },
+  { key: 'duration', header: 'duration', align: 'right', text: (s) => num(s.duration) },
+  { key: 'peakViewers', header: 'peak', align: 'right', text: (s) => num(s.peakViewers) },
+  { key: 'averageViewers', header: 'avg', align: 'right', text: (s) => num(s.averageViewers) },
+];
 
 /** `2025-05-01T06:00:00-05:00` → `2025-05-01 11:00Z` (UTC); a time without a zone as it came. */
 const when = (v: unknown) => utcMinute(v).text;
@@ -285,38 +294,18 @@ export const getStreamerSessions = defineTool({
             how: (shown) => `Ask with limit ${Math.max(1, shown)}.`,
             format: ctx.format,
           },
-          text: (rows) =>
-            rows.length
-              ? table(
-                  [
-                    { header: 'start' },
-                    { header: 'end' },
-                    { header: 'duration', align: 'right' },
-                    { header: 'peak', align: 'right' },
-                    { header: 'avg', align: 'right' },
-                  ],
-                  rows.map((s) => [
-                    when(s.startTime),
-                    when(s.endTime),
-                    num(s.duration),
-                    num(s.peakViewers),
-                    num(s.averageViewers),
-                  ]),
-                )
-              : unsure
-                ? []
-                : ['No sessions.'],
+          text: (rows) => (rows.length ? textTable(FIELDS, rows.map(inUtc)) : unsure ? [] : ['No sessions.']),
           after: (rows) => [
             rows.length > 0 &&
               `${timesNote(rows)}; ${figures.durationUnitEvidence ? `durations in ${figures.durationUnit}: ${figures.durationUnitEvidence} (computed here; the API states no unit)` : 'durations as returned (unit not stated by the API)'}.`,
             ...(ctx.format === 'detailed'
               ? rows.map(
                   (s) =>
-                    `  ${when(s.startTime)}: ${describeObject(s, [...COLUMNS, 'mintId'], true).parts.join('; ') || 'no other fields'}`,
+                    `  ${when(s.startTime)}: ${describeObject(s, [...FIELDS.map((f) => f.key), 'mintId'], true).parts.join('; ') || 'no other fields'}`,
                 )
               : []),
           ],
-          json: (rows) => tabular(rows.map(inUtc), COLUMNS, ctx.format === 'detailed'),
+          json: (rows) => jsonTable(FIELDS, rows.map(inUtc), ctx.format === 'detailed'),
         },
         next,
       },
