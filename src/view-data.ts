@@ -4,9 +4,10 @@
 import {
   asArray,
   asRecord,
-  failures as failureGroups,
   groupFailures,
   type ItemError,
+  notFoundHint,
+  upstreamErrors,
 } from './format/batch.js';
 import type { Finding } from './format/botting.js';
 import { type HourlyGrid, hourlyGrid } from './format/heatmap.js';
@@ -14,7 +15,7 @@ import type { BoardData, BoardRow, LevelEntry, SessionRow } from './report/view-
 import { NOT_COVERED, UNCOVERED_PLATFORM } from './tools/coverage.js';
 import { NAMES } from './untrusted/names.js';
 import { numberOf } from './untrusted/numbers.js';
-import { messageOf, idOf as shapeIdOf } from './untrusted/reader.js';
+import { idOf } from './untrusted/reader.js';
 import { mainSeries, readSeries } from './untrusted/series.js';
 import { clean } from './untrusted/text.js';
 
@@ -57,10 +58,8 @@ function requestedOnly<T>(items: readonly T[], idOf: (item: T) => string, reques
 /** The next step the text channel gives when `n` of the ids were not found (src/tools/shared.ts otherChainHint). */
 type Hint = (n: number) => string | undefined;
 /** The hint the text channel says with the failures, if any (the same words). */
-const hintOf = (errors: readonly ItemError[], hint?: Hint): string | null => {
-  const said = hint && failureGroups(errors, 'ids', hint).json.find((g) => typeof g.hint === 'string')?.hint;
-  return typeof said === 'string' ? said : null;
-};
+const hintOf = (errors: readonly ItemError[], hint?: Hint) =>
+  notFoundHint(groupFailures(errors), hint) ?? null;
 
 /** A token's creator fees, as joined by investigate_botting. */
 export interface FeesOf {
@@ -212,11 +211,11 @@ export function seriesData(
 ) {
   const asked = new Set(requested);
   const results = asArray(asRecord(data).results).map(asRecord);
-  const mine = requestedOnly(results, (r) => shapeIdOf(r, asked) ?? '', requested);
+  const mine = requestedOnly(results, (r) => idOf(r, asked) ?? '', requested);
   const seen = new Set<string>();
   const series: SeriesData[] = [];
   for (const r of mine.kept) {
-    const mintId = shapeIdOf(r, asked) ?? '';
+    const mintId = idOf(r, asked) ?? '';
     if (seen.has(mintId) || series.length >= VIEW_LIMITS.series) continue;
     seen.add(mintId);
     const read = readSeries(mainSeries(r) ?? [], VIEW_LIMITS.fields);
@@ -235,16 +234,7 @@ export function seriesData(
       primary: fields.find(NAMES.audience) ?? fields[0] ?? null,
     });
   }
-  const failures = requestedOnly(
-    asArray(asRecord(data).errors)
-      .map(asRecord)
-      .map((e) => ({
-        id: clean(shapeIdOf(e, asked) ?? 'unknown id', CHARS.id),
-        error: clean(messageOf(e) ?? 'no message', CHARS.error),
-      })),
-    (e) => e.id,
-    requested,
-  );
+  const failures = requestedOnly(upstreamErrors(asRecord(data).errors, asked), (e) => e.id, requested);
   return {
     series,
     failures: failures.kept,

@@ -2,17 +2,10 @@
 
 import type { FailureGroup } from '../report/view-types.js';
 import { numberOf } from '../untrusted/numbers.js';
-import { messageOf } from '../untrusted/reader.js';
+import { idOf as itemId, messageOf } from '../untrusted/reader.js';
 import { clean, cleanDeep, quote } from '../untrusted/text.js';
-import {
-  COMPUTED,
-  describeObject,
-  idOf as itemId,
-  NOTHING_MORE,
-  nothingMore,
-  SERIES_LEGEND,
-} from './generic.js';
-import { fitRows, type Rendered, result } from './result.js';
+import { COMPUTED, describeObject, nothingMore, SERIES_LEGEND } from './generic.js';
+import { project, type Rendered } from './result.js';
 import { num, shortener } from './text.js';
 
 export interface ItemError {
@@ -56,13 +49,7 @@ export function accountFor<T>(
   unreadable: (item: T) => boolean = () => false,
 ): Accounted<T> {
   const asked = new Set(requested);
-  const upstreamErrors: ItemError[] = asArray(rawErrors).map((e) => {
-    const record = asRecord(e);
-    return {
-      id: clean(itemId(record, asked) ?? 'unknown id', 64),
-      error: clean(messageOf(record) ?? 'no message', 160),
-    };
-  });
+  const errorsSent = upstreamErrors(rawErrors, asked);
   const seen = new Set<string>();
   const results: T[] = [];
   const duplicates: string[] = [];
@@ -83,7 +70,7 @@ export function accountFor<T>(
   const conflicts: string[] = [];
   const errors: ItemError[] = [];
   const failedIds = new Set<string>();
-  for (const e of upstreamErrors) {
+  for (const e of errorsSent) {
     if (seen.has(e.id)) conflicts.push(e.id);
     else if (!failedIds.has(e.id)) {
       failedIds.add(e.id);
@@ -111,9 +98,9 @@ export function accountFor<T>(
     );
   const s = numberOf(summary.successful);
   const f = numberOf(summary.failed);
-  if ((s !== undefined && s !== found.length) || (f !== undefined && f !== upstreamErrors.length)) {
+  if ((s !== undefined && s !== found.length) || (f !== undefined && f !== errorsSent.length)) {
     notes.push(
-      `The upstream summary says ${num(s)} successful / ${num(f)} failed; its lists hold ${found.length} / ${upstreamErrors.length}.`,
+      `The upstream summary says ${num(s)} successful / ${num(f)} failed; its lists hold ${found.length} / ${errorsSent.length}.`,
     );
   }
   return { results, errors, notes, unidentified };
@@ -135,12 +122,6 @@ export interface Failures {
   json: Array<{ error: string; count: number } & Record<string, unknown>>;
 }
 
-/**
- * Failures grouped by reason, most frequent first, every id accounted for in both channels: whole ids
- * while there are few; past 25 (text) or 100 (JSON) shortened to the shortest prefix (6 characters or
- * more) that still tells them apart. They are the ids the caller passed, and a list of hundreds of whole
- * ids would otherwise crowd the findings out.
- */
 /** Failures grouped by reason, the most frequent first (ties in the order met): every channel's grouping. */
 export function groupFailures(errors: readonly ItemError[]): FailureGroup[] {
   const groups = new Map<string, string[]>();
@@ -152,6 +133,7 @@ export function groupFailures(errors: readonly ItemError[]): FailureGroup[] {
   return [...groups].map(([error, ids]) => ({ error, ids })).sort((a, b) => b.ids.length - a.ids.length);
 }
 
+/** Failures in both channels; past 25 (text) or 100 (JSON) ids shortened to the shortest distinct prefix. */
 export function failures(
   errors: readonly ItemError[],
   idKey = 'mintIds',
@@ -159,12 +141,12 @@ export function failures(
   hint?: (n: number) => string | undefined,
 ): Failures {
   if (errors.length === 0) return { lines: [], json: [] };
-  const sorted = groupFailures(errors).map((g) => [g.error, g.ids] as const);
+  const groups = groupFailures(errors);
   const short = shortener(errors.map((e) => e.id));
   const textIds = errors.length > WHOLE_IDS.text ? short : (id: string) => id;
   const jsonIds = errors.length > WHOLE_IDS.json ? short : (id: string) => id;
-  const lines = [`Failed (${errors.length})${sorted.length > 1 ? ', by reason' : ''}:`];
-  for (const [error, ids] of sorted) {
+  const lines = [`Failed (${errors.length})${groups.length > 1 ? ', by reason' : ''}:`];
+  for (const { error, ids } of groups) {
     const shown = ids.map(textIds);
     lines.push(`  ${quote(error, 160)} (${ids.length}): ${shown.slice(0, IDS_PER_LINE).join(', ')}`);
     for (let i = IDS_PER_LINE; i < shown.length; i += IDS_PER_LINE)
@@ -172,41 +154,58 @@ export function failures(
   }
   if (errors.length > WHOLE_IDS.text)
     lines.push('  (failed ids shortened to their first characters: the ids you passed)');
-  // The hint goes with the not-found reason, in both channels.
-  const notFound = sorted.find(([error]) => NOT_FOUND.test(error));
-  const said =
-    notFound && hint?.(sorted.filter(([e]) => NOT_FOUND.test(e)).reduce((n, [, ids]) => n + ids.length, 0));
+  // The hint goes with the (first) not-found reason, in both channels.
+  const said = notFoundHint(groups, hint);
   if (said) lines.push(`  Hint: ${said}`);
+  const first = groups.find((g) => NOT_FOUND.test(g.error));
   return {
     lines,
-    json: sorted.map(([error, ids]) => ({
-      error,
-      count: ids.length,
-      [idKey]: ids.map(jsonIds),
-      ...(said && error === notFound?.[0] ? { hint: said } : {}),
+    json: groups.map((g) => ({
+      error: g.error,
+      count: g.ids.length,
+      [idKey]: g.ids.map(jsonIds),
+      ...(said && g === first ? { hint: said } : {}),
     })),
   };
 }
 
-/**
- * Batch results whose element fields the document does not show (streamer analytics, complete):
- * each element led by its id, every field rendered generically, long series summarised.
- */
+/** The next step for the ids whose failure says not found, when `hint` gives one. */
+export function notFoundHint(groups: readonly FailureGroup[], hint?: (n: number) => string | undefined) {
+  const lost = groups.filter((g) => NOT_FOUND.test(g.error));
+  return lost.length ? hint?.(lost.reduce((n, g) => n + g.ids.length, 0)) : undefined;
+}
+
+/** The upstream's per-id errors of a batch answer: the id (one of those asked, where it names one), the message. */
+export const upstreamErrors = (raw: unknown, asked: ReadonlySet<string>): ItemError[] =>
+  asArray(raw).map((e) => {
+    const record = asRecord(e);
+    return {
+      id: clean(itemId(record, asked) ?? 'unknown id', 64),
+      error: clean(messageOf(record) ?? 'no message', 160),
+    };
+  });
+
+/** What a batch of undocumented elements is (analytics, complete), beside its body and the ids asked. */
+export interface GenericBatch {
+  what: string;
+  /** The scope in the headline: `chain_a / platform_a, period 24h, 100 points`. */
+  scope: string;
+  query: Record<string, unknown>;
+  /** What narrows one result (analytics: fewer points or a shorter period). */
+  narrow?: string;
+  /** Lists of records are time series: summarised per numeric field at any length (analytics). */
+  series?: boolean;
+  /** The next step when ids were not found (failures). */
+  hint?: (n: number) => string | undefined;
+}
+
+/** Batch results whose element fields the document does not show: each led by its id, every field described. */
 export function renderGenericBatch(
-  what: string,
+  batch: GenericBatch,
   body: Record<string, unknown>,
   requested: readonly string[],
-  scope: string,
   detailed: boolean,
   budget: number,
-  /** What a narrower query of one token is (analytics: fewer points or a shorter period). */
-  narrow?: string,
-  /** Lists of records are time series: summarised per numeric field at any length (analytics). */
-  series = false,
-  /** The next step when ids were not found (failures). */
-  hint?: (n: number) => string | undefined,
-  /** What was asked (chain, platform, and the endpoint's own parameters). */
-  query: Record<string, unknown> = {},
 ): Rendered {
   const data = asRecord(body.data);
   const asked = new Set(requested);
@@ -224,41 +223,23 @@ export function renderGenericBatch(
     asRecord(data.summary),
     (e) => e.unread,
   );
-  const failed = failures(errors, 'mintIds', hint);
   // The id leads each entry; the field that holds it (whatever its name) is not repeated.
   const idKeys = (e: { id: string; raw: Record<string, unknown> }) =>
     Object.keys(e.raw).filter((k) => e.raw[k] === e.id);
   const entries = results.map((e) => ({
     ...e,
-    described: describeObject(e.raw, idKeys(e), detailed, series, e.id),
+    described: describeObject(e.raw, idKeys(e), detailed, batch.series, e.id),
   }));
   const unmatched = errors.filter((e) => e.error === NO_MATCH).length;
-  const headline = `${what}: ${requested.length} requested, ${results.length} returned${unidentified ? ` (${unidentified} not matched to an id)` : ''}, ${errors.length - unmatched} failed${unmatched ? `, ${unmatched} without a matched result` : ''} (${scope})`;
-  // Computed figures beside the upstream's own (analytics: a mean beside stats.averageViewers) are told apart.
-  const legend = entries.some((e) => e.described.parts.some((p) => p.includes(`=${COMPUTED} `)))
-    ? SERIES_LEGEND
-    : undefined;
-  const same = detailed && results.length > 0 && results.every((e) => nothingMore(e.raw, idKeys(e)));
-  const cut = {
-    what: 'results',
-    // Past the budget even with one result shown, fewer ids would not help: what narrows one result does.
-    how: (shown: number) =>
-      requested.length > 1 && shown > 0
-        ? `Ask for fewer mintIds per call (${shown} fit).`
-        : `One result is larger than the budget${narrow ? `: ask for ${narrow}` : ''}.`,
-    format: detailed ? ('detailed' as const) : ('concise' as const),
-  };
-  return fitRows(entries, budget, cut, (rows) =>
-    result({
-      headline,
-      lines: [
-        ...(legend ? [legend] : []),
-        ...noteLines(notes),
-        ...rows.flatMap((e) => [`${e.id}:`, ...e.described.parts.map((p) => `  ${p}`)]),
-        ...(same ? [NOTHING_MORE] : []),
-        ...failed.lines,
-      ],
-      query,
+  return project(
+    {
+      headline: `${batch.what}: ${requested.length} requested, ${results.length} returned${unidentified ? ` (${unidentified} not matched to an id)` : ''}, ${errors.length - unmatched} failed${unmatched ? `, ${unmatched} without a matched result` : ''} (${batch.scope})`,
+      query: batch.query,
+      // Computed figures beside the upstream's own (a mean beside stats.averageViewers) are told apart.
+      legend: entries.some((e) => e.described.parts.some((p) => p.includes(`=${COMPUTED} `)))
+        ? SERIES_LEGEND
+        : undefined,
+      notes,
       data: {
         counts: {
           requested: requested.length,
@@ -266,16 +247,30 @@ export function renderGenericBatch(
           failed: errors.length - unmatched,
           ...(unidentified ? { unidentified, unmatched } : {}),
         },
-        results: rows.map((e) => {
-          // An element whose id could not be read has no mintId: its position says which it is.
-          const id = e.unread ? { position: e.id } : { mintId: e.id };
-          return detailed ? { ...id, ...asRecord(cleanDeep(e.raw)) } : { ...id, ...e.described.fields };
-        }),
-        ...(errors.length ? { errors: failed.json } : {}),
-        ...(notes.length ? { integrity: notes } : {}),
-        ...(same ? { detail: NOTHING_MORE } : {}),
-        ...(legend ? { legend } : {}),
       },
-    }),
+      rows: {
+        items: entries,
+        cut: {
+          what: 'results',
+          // Past the budget even with one result shown, fewer ids would not help: what narrows one result does.
+          how: (shown) =>
+            requested.length > 1 && shown > 0
+              ? `Ask for fewer mintIds per call (${shown} fit).`
+              : `One result is larger than the budget${batch.narrow ? `: ask for ${batch.narrow}` : ''}.`,
+          format: detailed ? 'detailed' : 'concise',
+        },
+        text: (rows) => rows.flatMap((e) => [`${e.id}:`, ...e.described.parts.map((p) => `  ${p}`)]),
+        // An element whose id could not be read has no mintId: its position says which it is.
+        json: (rows) => ({
+          results: rows.map((e) => ({
+            ...(e.unread ? { position: e.id } : { mintId: e.id }),
+            ...(detailed ? asRecord(cleanDeep(e.raw)) : e.described.fields),
+          })),
+        }),
+      },
+      nothingMore: detailed && results.length > 0 && results.every((e) => nothingMore(e.raw, idKeys(e))),
+      failed: failures(errors, 'mintIds', batch.hint),
+    },
+    budget,
   );
 }

@@ -40,10 +40,7 @@ export function parseFindings(results: unknown): Finding[] {
     }));
 }
 
-/**
- * Most suspicious first: by confidence level, then score, then confidence. The set of levels is not
- * documented, so levels are ordered by the mean confidence of their tokens in this very answer.
- */
+/** Most suspicious first: by level (levels ordered by their mean confidence: not documented), score, confidence. */
 export function rankFindings(findings: readonly Finding[]): Finding[] {
   const means = levelMeans(findings);
   const levelRank = (level: string) => means.get(level) ?? 0;
@@ -68,10 +65,8 @@ function levelMeans(findings: readonly Finding[]): Map<string, number> {
 }
 
 /**
- * Which levels count as flagged, from the data, not from names: HIGH (the one level the document shows)
- * and every level whose tokens' mean confidence is at least HIGH's (an upstream's CRITICAL above it). With
- * no HIGH verdict in the answer there is nothing to compare a level with, so none is flagged; the most
- * suspicious level is named instead. One rule for both tools and both channels.
+ * Which levels count as flagged, from the data, not from names: HIGH (the one level the document shows) and
+ * every level whose tokens' mean confidence is at least HIGH's (an upstream's CRITICAL above it).
  */
 export interface Flagging {
   /** The flagged levels, most suspicious first. */

@@ -259,10 +259,7 @@ export function setupGuide(missing: string[], problems: string[], place: SetupPl
   );
 }
 
-/**
- * A JSON-RPC error to throw from a request handler. The SDK's McpError writes "MCP error -32602: " into
- * the message itself, and clients add that prefix again when they show it; this carries the code apart.
- */
+/** A JSON-RPC error to throw from a request handler: the SDK's McpError writes its code into the message. */
 export class WireError extends Error {
   override readonly name = 'WireError';
   constructor(

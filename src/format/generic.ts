@@ -1,12 +1,6 @@
 // Rendering of objects whose fields the interface document does not show: every field, compactly.
 import { decimalSum, numberOf, numericColumn } from '../untrusted/numbers.js';
-import {
-  type ListNode,
-  type Node,
-  RecordNode,
-  type SeriesNode,
-  idOf as shapeIdOf,
-} from '../untrusted/reader.js';
+import { type ListNode, type Node, RecordNode, type SeriesNode } from '../untrusted/reader.js';
 import { KEY_TIME } from '../untrusted/series.js';
 import { clean, cleanDeep, dict, quote } from '../untrusted/text.js';
 import { asTime, isoTime } from '../untrusted/times.js';
@@ -52,18 +46,13 @@ const MAX_DEPTH = 3;
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
-/** The identifier an element of a batch answer is known by (src/untrusted/reader.ts `idOf`). */
-export const idOf = shapeIdOf;
-
 /** The exact difference b - a of two numbers as the upstream wrote them (1316.6 - 1316.5 is 0.1). */
 const diff = (b: number, a: number) => Number(decimalSum([b, -a]));
 
 /**
- * A series in figures: count, first, last, min, max (with its time, when the records carry one), mean,
- * and the largest rise and fall from one point to the next over the numbers (numbers sent as decimal text
- * read as numbers when every value is one); values that are not numbers are counted and left out. A series
- * of one value says so ("all 100 points are 0"). A series that is mostly not numbers is shown by its first
- * and last values, with how many were numbers.
+ * A series in figures: count, first, last, min, max (with its time, when the records carry one), mean, and
+ * the largest rise and fall from one point to the next over the numbers (numbers sent as decimal text read as
+ * numbers when every value is one); values that are not numbers are counted and left out.
  */
 function summariseSeries(
   values: unknown[],
@@ -173,17 +162,24 @@ export const COMPUTED = 'computed over';
 export const SERIES_LEGEND =
   'Series figures ("computed over N points": count, first, last, min, max, mean) are this server\'s, over the points returned; every other field (a peak or an average the upstream gives, say) is the upstream\'s own, as sent.';
 
-/**
- * What a detailed result says when the upstream sent nothing beyond the concise result: one line instead
- * of the same figures again, so the assistant does not ask once more hoping for more.
- */
-export const NOTHING_MORE = 'detailed: the upstream sent nothing beyond what concise shows.';
-
 /** Whether a detailed rendering of `value` says no more than the concise one. */
 export function nothingMore(value: Record<string, unknown>, skip: readonly string[] = []): boolean {
   const node = new RecordNode(value);
   const parts = (full: boolean) => describeRecord(node, skip, full, false, undefined).parts.join('\n');
   return parts(true) === parts(false);
+}
+
+/**
+ * A record the document does not detail, for both channels: its described parts, and as JSON its described
+ * fields (detailed: every field as sent); `same` when detailed says no more than concise.
+ */
+export function described(value: Record<string, unknown>, skip: readonly string[], detailed: boolean) {
+  const d = describeObject(value, skip, detailed);
+  return {
+    parts: d.parts,
+    json: detailed ? (cleanDeep(value) as Record<string, unknown>) : d.fields,
+    same: detailed && nothingMore(value, skip),
+  };
 }
 
 /** In detailed mode, one line with a record's fields that its table row does not show; none when all are shown. */
@@ -195,15 +191,7 @@ export function extraLine(id: string, record: Record<string, unknown>, shown: re
 /** Lists of records up to this long are shown as records, one per entry; longer ones as series. */
 const SHORT_LIST = 10;
 
-/**
- * Flattens an object into dotted fields. Concise: scalars stay; short scalar lists are joined; short
- * lists of records are records, one entry each with its fields together; long lists, and records keyed by
- * time (`{"1746097200": {…}}`), become per-key series summaries (count, first, last, min, max, mean,
- * largest steps, sparkline), shown after the other fields; at most 40 fields. Full (`detailed`): every
- * field (null and empty ones too), every list entry and every number exactly, nothing summarised. Upstream
- * nulls stay null in detailed and are left out of concise. The value is read once into nodes
- * (src/untrusted/reader.ts); this renders the nodes.
- */
+/** Flattens an object into dotted fields. */
 export function describeObject(
   value: Record<string, unknown>,
   skip: readonly string[] = [],

@@ -1,6 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { grouped } from '../untrusted/numbers.js';
-import { jsonTable } from './columns.js';
 
 /** What a tool renders: the headline, the text channel, and the structured channel (summary added later). */
 export interface Rendered {
@@ -155,29 +154,79 @@ const nextStep = (next: string | undefined) => ({
   field: next ? { next } : {},
 });
 
+/** A detailed answer that held nothing beyond the concise one says so once, in both channels. */
+export const NOTHING_MORE = 'detailed: the upstream sent nothing beyond what concise shows.';
+
+type Lines = ReadonlyArray<string | false | undefined>;
+
+/**
+ * A tool's report of one upstream body: every concern once (figures, rows, failures, what was cut, the
+ * next step); `project` writes both channels from it, the rows fitted to the budget.
+ */
+export interface Report<R = never> {
+  headline: string;
+  query: Record<string, unknown>;
+  /** Says which figures are the server's (text first, `legend`). */
+  legend?: string | undefined;
+  /** What did not add up (`Note:` lines, `integrity`). */
+  notes?: readonly string[];
+  /** Lines before the rows, and structuredContent's leading fields. */
+  lines?: Lines;
+  data?: Record<string, unknown>;
+  rows?: {
+    items: readonly R[];
+    cut: Cut;
+    text: (rows: readonly R[]) => Lines;
+    json: (rows: readonly R[]) => Record<string, unknown>;
+    /** The sentence saying which ids were shortened in the rows shown (`idsShortened`). */
+    shortened?: (rows: readonly R[]) => string | undefined;
+    /** Lines after the rows (detailed: each row's other fields). */
+    after?: (rows: readonly R[]) => Lines;
+  };
+  /** A detailed call whose answer held nothing more (NOTHING_MORE, `detail`). */
+  nothingMore?: boolean;
+  failed?: { lines: string[]; json: unknown[] };
+  next?: string | undefined;
+}
+
+/** The report in both channels; with rows, the longest prefix of them that fits `budget`. */
+export function project<R>(report: Report<R>, budget: number): Rendered {
+  const { rows, notes = [], legend, failed } = report;
+  const build = (shown: readonly R[]) => {
+    const ids = rows?.shortened?.(shown);
+    return result({
+      headline: report.headline,
+      lines: [
+        legend,
+        ...notes.map((n) => `Note: ${n}`),
+        ...(report.lines ?? []),
+        ...(rows?.text(shown) ?? []),
+        ids,
+        ...(rows?.after?.(shown) ?? []),
+        report.nothingMore && NOTHING_MORE,
+        ...(failed?.lines ?? []),
+      ],
+      query: report.query,
+      data: {
+        ...report.data,
+        ...rows?.json(shown),
+        ...(failed?.json.length ? { errors: failed.json } : {}),
+        ...(notes.length ? { integrity: notes } : {}),
+        ...(report.nothingMore ? { detail: NOTHING_MORE } : {}),
+        ...(legend ? { legend } : {}),
+        ...(ids ? { idsShortened: ids } : {}),
+      },
+      next: report.next,
+    });
+  };
+  return rows ? fitRows(rows.items, budget, rows.cut, build) : build([]);
+}
+
 /** Fields that say what happened (never dropped to make room): the rest is data, cut first. */
-const KEPT = new Set([
-  'summary',
-  'query',
-  'counts',
-  'totals',
-  'aggregates',
-  'detail',
-  'calls',
-  'errors',
-  'notes',
-  'integrity',
-  'duplicates',
-  'notFound',
-  'notCovered',
-  'dataAgeSeconds',
-  'topReasons',
-  'pagination',
-  'next',
-  'shown',
-  'legend',
-  'truncated',
-]);
+const KEPT = new Set(
+  `summary query counts totals aggregates detail calls errors notes integrity duplicates
+  notFound notCovered dataAgeSeconds topReasons pagination next shown legend truncated`.split(/\s+/),
+);
 
 /** What to ask for instead, when a result had to be cut: never the format the call already used. */
 export const narrower = (format: 'concise' | 'detailed') =>
@@ -187,9 +236,7 @@ export const narrower = (format: 'concise' | 'detailed') =>
 
 /**
  * Last resort for a result still over the budget (a renderer that could not bound it, such as a detailed
- * passthrough). It degrades instead of wiping a channel: the text loses whole lines from the end; the
- * JSON loses data (the largest data fields first: lists cut to the entries that fit, other values
- * emptied), keeping the summary, counts, failures and notes. Both say what was cut and what to ask.
+ * passthrough).
  */
 export function enforceBudget(r: Rendered, budget: number, format: 'concise' | 'detailed'): Rendered {
   const s = size(r);
@@ -233,21 +280,6 @@ export function enforceBudget(r: Rendered, budget: number, format: 'concise' | '
   }
   return { summary: r.summary, text, structured };
 }
-
-/**
- * Records for structuredContent: in detailed mode every upstream field, as cleaned objects; in concise mode
- * the given columns once and the rows as arrays (the keys are not repeated per row).
- */
-export const tabular = (
-  records: readonly Record<string, unknown>[],
-  columns: readonly string[],
-  detailed: boolean,
-) =>
-  jsonTable(
-    columns.map((key) => ({ key, header: key, text: () => '' })),
-    records,
-    detailed,
-  );
 
 /**
  * A tool's report of one upstream body, read once and shared by its channels: the text, structuredContent

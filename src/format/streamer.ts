@@ -22,10 +22,7 @@ export const liveText = (v: unknown) => (v === true ? 'LIVE' : v === false ? 'of
 
 /**
  * Columns of a concise streamer table (`id`: how the row's id reads in the text); chain and platform only
- * when the query spans several. The price is left to `detailed`: for ranking and scanning, market cap says
- * the same and costs fewer tokens per row. The text shows the total streaming time only when it ranks the
- * rows (`streamTime`): a unitless six-digit figure per row was a tenth of the table's tokens, and the
- * structured rows and detailed mode keep it.
+ * when the query spans several.
  */
 export function streamerFields(
   showScope: boolean,

@@ -1,5 +1,4 @@
-// Text primitives shared by every result: numbers, tables, sparklines, id columns. Cleaning and reading
-// upstream values is src/untrusted/'s.
+// Text primitives shared by every result: numbers, tables, sparklines, id columns.
 import { NAMES } from '../untrusted/names.js';
 import { grouped, groupedText, numberOf, plainDecimal } from '../untrusted/numbers.js';
 import { clean } from '../untrusted/text.js';
@@ -8,8 +7,7 @@ import { asTime, isoTime, utcIso } from '../untrusted/times.js';
 /**
  * A number for reading, exactly as the upstream sent it: integers grouped (1,234,567), other numbers with
  * every decimal they have (2,693.9, 43,421.8234, 0.0000123), never rounded, so no rounded figure reads as
- * exact ('≈' marks computed values that are rounded: `approx`). '–' for a missing value; anything else
- * that is not a finite number, as cleaned text.
+ * exact ('≈' marks computed values that are rounded: `approx`).
  */
 export function num(raw: unknown): string {
   // The common case first: a plain number, read without BigInt (issue 34).
@@ -38,10 +36,7 @@ export function namedNum(name: string, v: number, full = false): string {
   return full && !Number.isInteger(v) ? String(v) : num(v);
 }
 
-/**
- * A fiat amount to the cent (43,421.80); integers as they are. Never rounded: digits below the cent that the
- * upstream sent are kept (43,421.8234), so that a printed total is the sum of the printed amounts.
- */
+/** A fiat amount to the cent (43,421.80); integers as they are. */
 export function money(raw: unknown): string {
   const value = numberOf(raw) ?? raw;
   if (typeof value !== 'number' || !Number.isFinite(value) || Number.isInteger(value)) return num(value);
@@ -144,14 +139,7 @@ export const WHOLE_ID_ROWS = 25;
 /** A ranked table's first rows show their ids whole, at any length: the ones an assistant acts on next. */
 export const WHOLE_TOP_ROWS = 10;
 
-/**
- * How a text table shows ids. Whole in a table of up to 25 rows, in the first 10 rows of a ranked table and
- * in the rows the headline or the next step points at (`pointed`): those are the ids an assistant passes to
- * the next tool, and no tool takes a prefix. The other rows of a longer table are shortened only where the
- * budget forces it (`shorten`: the caller's budget; by default any longer table, whose whole ids would cost
- * more tokens than the rows are worth); structuredContent has them whole. `note` says exactly which rows
- * were shortened (the same sentence in both channels: `idsShortened`); nothing when none was.
- */
+/** How a text table shows ids. */
 export function idColumn(
   rows: number,
   what: 'ids' | 'addresses',
@@ -216,10 +204,7 @@ export function table(columns: Column[], rows: string[][]): string[] {
 
 const BARS = '▁▂▃▄▅▆▇█';
 
-/**
- * A one-line sparkline of at most `width` cells (longer series are averaged into buckets). A null is a value
- * not known (a date the upstream did not send): drawn `·`, never as a low bar, and left out of the averages.
- */
+/** A one-line sparkline of at most `width` cells (longer series are averaged into buckets). */
 export function sparkline(values: ReadonlyArray<number | null>, width = 40): string {
   if (values.length === 0) return '';
   const buckets: Array<number | null> = [];

@@ -1,34 +1,18 @@
 import * as z from 'zod';
 import { requestFor } from '../api/endpoints.js';
-import { describeObject, NOTHING_MORE, nothingMore } from '../format/generic.js';
-import { result } from '../format/result.js';
+import { described } from '../format/generic.js';
+import { project } from '../format/result.js';
 import { num } from '../format/text.js';
 import { NAMES } from '../untrusted/names.js';
-import { clean, cleanDeep, quote } from '../untrusted/text.js';
+import { clean, quote } from '../untrusted/text.js';
 import { defineTool } from './tool.js';
 
 // The document does not show /health's body: any field, at any depth, whose value reads as a state that is
-// not ok is reported, whatever its name. A state is a short value (up to three words); one naming a problem
-// and no negation reads as not ok ("degraded", "partial_outage", "DOWN"); "ok", "up", "healthy", "pass"
-// and any other value are not flagged.
-const BAD = new Set([
-  'degraded',
-  'down',
-  'error',
-  'errored',
-  'errors',
-  'fail',
-  'failed',
-  'failing',
-  'failure',
-  'unhealthy',
-  'outage',
-  'critical',
-  'unavailable',
-  'offline',
-  'warn',
-  'warning',
-]);
+// not ok is reported, whatever its name.
+const BAD = new Set(
+  `degraded down error errored errors fail failed failing failure unhealthy outage critical
+  unavailable offline warn warning`.split(/\s+/),
+);
 const NEGATION = new Set(['no', 'not', 'non', 'none', 'without']);
 
 function notOkState(key: string, value: unknown): string | false | undefined {
@@ -112,19 +96,19 @@ export const checkHealth = defineTool({
   },
   request: () => requestFor('health'),
   render(body, _args, ctx) {
-    const described = describeObject(body, ['success'], ctx.format === 'detailed');
+    const health = described(body, ['success'], ctx.format === 'detailed');
     const notOk = notOkFields(body);
-    const headline = notOk.length
-      ? `Service reachable; not ok: ${notOk.map(notOkText).join('; ')}`
-      : 'Service reachable: GET /health answered';
-    const same = ctx.format === 'detailed' && nothingMore(body, ['success']);
-    const health =
-      ctx.format === 'detailed' ? (cleanDeep(body) as Record<string, unknown>) : described.fields;
-    return result({
-      headline,
-      lines: [described.parts.length > 0 && `reported: ${described.parts.join('; ')}`, same && NOTHING_MORE],
-      query: {},
-      data: { health, ...(notOk.length ? { notOk } : {}), ...(same ? { detail: NOTHING_MORE } : {}) },
-    });
+    return project(
+      {
+        headline: notOk.length
+          ? `Service reachable; not ok: ${notOk.map(notOkText).join('; ')}`
+          : 'Service reachable: GET /health answered',
+        query: {},
+        lines: [health.parts.length > 0 && `reported: ${health.parts.join('; ')}`],
+        data: { health: health.json, ...(notOk.length ? { notOk } : {}) },
+        nothingMore: health.same,
+      },
+      ctx.budget,
+    );
   },
 });

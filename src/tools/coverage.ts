@@ -1,9 +1,6 @@
 // Which tokens botting analysis covers, decided once from the endpoint's documented platforms: /botting/bulk
 // takes platform_a and platform_b, so on chain_b a token that streams on platform_c was not asked for on its
-// own platform. What the upstream answers for it (an error, or a verdict of its own) is shown as the
-// upstream's, apart from the counts over the platform asked; the server says only what it knows (the
-// platform asked, the platform the token's record names), never why the upstream answered as it did. Each
-// finding carries the outcome as its `covered` field.
+// own platform.
 import type { ApiRequest } from '../api/client.js';
 import { idLimit, requestFor } from '../api/endpoints.js';
 import { failures, type ItemError } from '../format/batch.js';

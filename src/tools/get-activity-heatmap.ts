@@ -25,8 +25,6 @@ const int = (v: unknown) => {
 
 /**
  * A daily series for JSON: its span and the same figures as the text (highest and lowest with their dates).
- * `values` has one entry per calendar day from `from` (null: no value sent for that date); a span too long
- * for that has `dated` pairs instead. Never a bare list that would read as consecutive days when it is not.
  */
 function seriesJson(s: DailySeries, withValues: boolean) {
   const listed = withValues && s.values;

@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import { requestFor } from '../api/endpoints.js';
 import { asRecord } from '../format/batch.js';
-import { describeObject, NOTHING_MORE, nothingMore } from '../format/generic.js';
-import { result } from '../format/result.js';
+import { described } from '../format/generic.js';
+import { project } from '../format/result.js';
 import { num } from '../format/text.js';
-import { clean, cleanDeep } from '../untrusted/text.js';
+import { clean } from '../untrusted/text.js';
 import { SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
@@ -26,36 +26,38 @@ export const getAnalyticsOverview = defineTool({
   request: ({ chain, platform }) => requestFor('overview', { chain, platform }),
   render(body, args, ctx) {
     const data = asRecord(body.data);
-    const stats = asRecord(data.globalStats);
-    const metrics = asRecord(data.liveMetrics);
+    const raw = asRecord(data.globalStats);
     const detailed = ctx.format === 'detailed';
-    const statsDescribed = describeObject(stats, [], detailed);
-    const metricsDescribed = describeObject(metrics, [], detailed);
-    const headline = `Analytics overview (${args.chain} / ${args.platform}): ${num(stats.totalStreamers)} ${stats.totalStreamers === 1 ? 'streamer' : 'streamers'}, ${num(stats.liveStreamers)} live, ${num(stats.totalViewers)} ${stats.totalViewers === 1 ? 'viewer' : 'viewers'}`;
+    const stats = described(raw, [], detailed);
+    const metrics = described(asRecord(data.liveMetrics), [], detailed);
+    const flag = (name: string, v: unknown) => (typeof v === 'boolean' ? { [name]: v } : {});
+    const time = data.timestamp !== undefined ? { timestamp: clean(data.timestamp, 40) } : {};
+    const yes = (v: unknown) => (v ? 'yes' : 'no');
     const flags = [
-      typeof body.cached === 'boolean' ? `served from cache: ${body.cached ? 'yes' : 'no'}` : undefined,
-      typeof body.precomputed === 'boolean' ? `precomputed: ${body.precomputed ? 'yes' : 'no'}` : undefined,
-      data.timestamp !== undefined ? `as of ${clean(data.timestamp, 40)}` : undefined,
+      typeof body.cached === 'boolean' && `served from cache: ${yes(body.cached)}`,
+      typeof body.precomputed === 'boolean' && `precomputed: ${yes(body.precomputed)}`,
+      time.timestamp !== undefined && `as of ${time.timestamp}`,
     ].filter(Boolean);
-    const same = detailed && nothingMore(stats) && nothingMore(metrics);
-    return result({
-      headline,
-      lines: [
-        `global stats: ${statsDescribed.parts.join('; ') || 'none returned'}`,
-        'Time-valued fields as returned (units not stated by the API).',
-        `live metrics: ${metricsDescribed.parts.join('; ') || 'none returned'}`,
-        ...(flags.length ? [flags.join(' · ')] : []),
-        ...(same ? [NOTHING_MORE] : []),
-      ],
-      query: { chain: args.chain, platform: args.platform },
-      data: {
-        globalStats: detailed ? (cleanDeep(stats) as Record<string, unknown>) : statsDescribed.fields,
-        liveMetrics: detailed ? (cleanDeep(metrics) as Record<string, unknown>) : metricsDescribed.fields,
-        ...(typeof body.cached === 'boolean' ? { cached: body.cached } : {}),
-        ...(typeof body.precomputed === 'boolean' ? { precomputed: body.precomputed } : {}),
-        ...(data.timestamp !== undefined ? { timestamp: clean(data.timestamp, 40) } : {}),
-        ...(same ? { detail: NOTHING_MORE } : {}),
+    return project(
+      {
+        headline: `Analytics overview (${args.chain} / ${args.platform}): ${num(raw.totalStreamers)} ${raw.totalStreamers === 1 ? 'streamer' : 'streamers'}, ${num(raw.liveStreamers)} live, ${num(raw.totalViewers)} ${raw.totalViewers === 1 ? 'viewer' : 'viewers'}`,
+        query: { chain: args.chain, platform: args.platform },
+        lines: [
+          `global stats: ${stats.parts.join('; ') || 'none returned'}`,
+          'Time-valued fields as returned (units not stated by the API).',
+          `live metrics: ${metrics.parts.join('; ') || 'none returned'}`,
+          flags.length > 0 && flags.join(' · '),
+        ],
+        data: {
+          globalStats: stats.json,
+          liveMetrics: metrics.json,
+          ...flag('cached', body.cached),
+          ...flag('precomputed', body.precomputed),
+          ...time,
+        },
+        nothingMore: stats.same && metrics.same,
       },
-    });
+      ctx.budget,
+    );
   },
 });

@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import { requestFor } from '../api/endpoints.js';
 import { ranks } from '../format/aggregate.js';
-import { accountFor, asArray, asRecord, failures, noteLines } from '../format/batch.js';
+import { accountFor, asArray, asRecord, failures } from '../format/batch.js';
 import { type Field, jsonObjects, textTable } from '../format/columns.js';
-import { extraLine, NOTHING_MORE } from '../format/generic.js';
-import { fitRows, result } from '../format/result.js';
+import { extraLine } from '../format/generic.js';
+import { project } from '../format/result.js';
 import { coin, decimalText, idColumn, label, money, plural } from '../format/text.js';
 import { decimalSum, exact } from '../untrusted/numbers.js';
 import { clean, cleanDeep } from '../untrusted/text.js';
@@ -84,6 +84,7 @@ export const getCreatorFees = defineTool({
   },
   request: ({ tokenAddresses }) => requestFor('fees', { tokenAddresses }),
   render(body, args, ctx) {
+    const asked = args.tokenAddresses;
     const {
       results: found,
       errors,
@@ -92,7 +93,7 @@ export const getCreatorFees = defineTool({
       asArray(body.data).map(asRecord),
       (f) => clean(f.tokenAddress, 64),
       body.errors,
-      args.tokenAddresses,
+      asked,
       asRecord(body.summary),
     );
     // Highest native-coin fees first; a record without a number ranks last (the sort is stable).
@@ -109,7 +110,6 @@ export const getCreatorFees = defineTool({
         : '';
     };
     const detailed = ctx.format === 'detailed';
-    const failed = failures(errors, 'tokenAddresses');
     const totalParts = [
       ...(totals.nativeCoin.tokens
         ? [
@@ -121,17 +121,8 @@ export const getCreatorFees = defineTool({
           `${money(Number(c.total))} ${label(c.currency, 16)} (${plural(c.tokens, 'token')}${topText(c.currency)})`,
       ),
     ];
-    const headline = `Creator fees: ${found.length} of ${plural(args.tokenAddresses.length, 'token')} found${
-      errors.length ? `, ${errors.length} failed` : ''
-    }${totalParts.length ? `; total ${totalParts.join(' · ')}` : ''}`;
-    const extra = found.some((f) => Object.keys(f).some((k) => !SHOWN.includes(k)));
-    const nothingMore = detailed && !extra ? NOTHING_MORE : undefined;
     const ids = idColumn(ranked.length, 'addresses', { ranked: true });
-    const cut = {
-      what: 'tokens (highest native-coin fees first)',
-      how: () => 'Ask for fewer tokenAddresses per call.',
-      format: ctx.format,
-    };
+    const address = (r: Row) => clean(r.f.tokenAddress, 64);
     type Row = (typeof ranked)[number];
     const fields: Array<Field<Row>> = [
       {
@@ -141,12 +132,7 @@ export const getCreatorFees = defineTool({
         text: (r) => (r.rank === null ? '–' : String(r.rank)),
         json: (r) => r.rank,
       },
-      {
-        key: 'tokenAddress',
-        header: 'token',
-        text: (r, i) => ids.show(clean(r.f.tokenAddress, 64), i),
-        json: (r) => clean(r.f.tokenAddress, 64),
-      },
+      { key: 'tokenAddress', header: 'token', text: (r, i) => ids.show(address(r), i), json: address },
       {
         key: 'feesInNativeCoin',
         header: 'native coin',
@@ -182,34 +168,15 @@ export const getCreatorFees = defineTool({
         json: (r) => (r.f.creatorAddress == null ? null : clean(r.f.creatorAddress, 64)),
       },
     ];
-    return fitRows(ranked, ctx.budget, cut, (rows) => {
-      const idsShortened = ids.note(rows.map(({ f }) => clean(f.tokenAddress, 64)));
-      const lines = [
-        ...noteLines(notes),
-        ...(rows.length ? textTable(fields, rows) : []),
-        ...(idsShortened ? [idsShortened] : []),
-        ...(rows.length
-          ? [
-              "#: rank by native coin (fees in chain_a's native coin, every decimal as sent); fees rank: rank by total fees within the row's currency; totals are exact sums.",
-            ]
-          : []),
-        ...(detailed ? rows.flatMap(({ f }) => extraLine(clean(f.tokenAddress, 64), f, SHOWN)) : []),
-        ...(nothingMore ? [nothingMore] : []),
-        ...failed.lines,
-      ];
-      const results = detailed
-        ? rows.map(({ f, rank }) => ({
-            rank,
-            feesRank: fiat.rank(f),
-            ...(cleanDeep(f) as Record<string, unknown>),
-          }))
-        : jsonObjects(fields, rows);
-      return result({
-        headline,
-        lines,
+    return project(
+      {
+        headline: `Creator fees: ${found.length} of ${plural(asked.length, 'token')} found${
+          errors.length ? `, ${errors.length} failed` : ''
+        }${totalParts.length ? `; total ${totalParts.join(' · ')}` : ''}`,
         query: {},
+        notes,
         data: {
-          counts: { requested: args.tokenAddresses.length, found: found.length, failed: errors.length },
+          counts: { requested: asked.length, found: found.length, failed: errors.length },
           totals: {
             nativeCoin: Number(totals.nativeCoin.total),
             nativeCoinTokens: totals.nativeCoin.tokens,
@@ -219,13 +186,31 @@ export const getCreatorFees = defineTool({
               ...(fiat.top.has(c.currency) ? { highest: fiat.top.get(c.currency) } : {}),
             })),
           },
-          results,
-          ...(errors.length ? { errors: failed.json } : {}),
-          ...(notes.length ? { integrity: notes } : {}),
-          ...(nothingMore ? { detail: nothingMore } : {}),
-          ...(idsShortened ? { idsShortened } : {}),
         },
-      });
-    });
+        rows: {
+          items: ranked,
+          cut: {
+            what: 'tokens (highest native-coin fees first)',
+            how: () => 'Ask for fewer tokenAddresses per call.',
+            format: ctx.format,
+          },
+          text: (rows) => (rows.length ? textTable(fields, rows) : []),
+          shortened: (rows) => ids.note(rows.map(address)),
+          after: (rows) => [
+            rows.length > 0 &&
+              "#: rank by native coin (fees in chain_a's native coin, every decimal as sent); fees rank: rank by total fees within the row's currency; totals are exact sums.",
+            ...(detailed ? rows.flatMap((r) => extraLine(address(r), r.f, SHOWN)) : []),
+          ],
+          json: (rows) => ({
+            results: detailed
+              ? rows.map(({ f, rank }) => ({ rank, feesRank: fiat.rank(f), ...asRecord(cleanDeep(f)) }))
+              : jsonObjects(fields, rows),
+          }),
+        },
+        nothingMore: detailed && !found.some((f) => Object.keys(f).some((k) => !SHOWN.includes(k))),
+        failed: failures(errors, 'tokenAddresses'),
+      },
+      ctx.budget,
+    );
   },
 });

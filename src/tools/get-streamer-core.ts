@@ -1,26 +1,16 @@
 import * as z from 'zod';
 import { requestFor } from '../api/endpoints.js';
 import { asRecord } from '../format/batch.js';
-import { describeObject, NOTHING_MORE } from '../format/generic.js';
-import { result } from '../format/result.js';
+import { describeObject } from '../format/generic.js';
+import { project } from '../format/result.js';
 import { liveText, type StreamerRecord } from '../format/streamer.js';
 import { num } from '../format/text.js';
 import { clean, cleanDeep, quote } from '../untrusted/text.js';
 import { bottingHint, mintId, PLATFORM_CHAIN, SCOPES, scopeHint } from './shared.js';
 import { defineTool } from './tool.js';
 
-const DOCUMENTED = [
-  'mintId',
-  'coinName',
-  'coinSymbol',
-  'currentViewers',
-  'tokenMarketCap',
-  'tokenPrice',
-  'isCurrentlyLive',
-  'totalStreamingTime',
-  'chain',
-  'platform',
-];
+const DOCUMENTED = `mintId coinName coinSymbol currentViewers tokenMarketCap tokenPrice isCurrentlyLive
+  totalStreamingTime chain platform`.split(/\s+/);
 
 /**
  * The pair to pass on: the token's own chain and platform where its record names a concrete pair (asked
@@ -45,33 +35,35 @@ export const getStreamerCore = defineTool({
   request: ({ mint, chain, platform }) => requestFor('core', { mint, chain, platform }),
   render(body, args, ctx) {
     const r = asRecord(body.data) as StreamerRecord;
-    const name = `${quote(r.coinName, 60)} (${quote(r.coinSymbol, 16)})`;
+    const detailed = ctx.format === 'detailed';
+    const extra = detailed ? describeObject(r, DOCUMENTED, true).parts : [];
     const live =
       r.isCurrentlyLive === true
         ? `LIVE now, ${num(r.currentViewers)} viewers`
         : `not live (${num(r.currentViewers)} viewers)`;
-    const headline = `Streamer ${name}: ${live}`;
-    const extra = ctx.format === 'detailed' ? describeObject(r, DOCUMENTED, true).parts : [];
-    const streamer: Record<string, unknown> =
-      ctx.format === 'detailed'
-        ? (cleanDeep(r) as Record<string, unknown>)
-        : Object.fromEntries(
-            DOCUMENTED.filter((k) => r[k] !== undefined).map((k) => [
-              k,
-              typeof r[k] === 'string' ? clean(r[k], 120) : r[k],
-            ]),
-          );
-    return result({
-      headline,
-      lines: [
-        `mint ${clean(r.mintId ?? args.mint, 64)} · ${clean(r.chain ?? args.chain, 16)} / ${clean(r.platform ?? args.platform, 16)}`,
-        `live: ${liveText(r.isCurrentlyLive)} · viewers ${num(r.currentViewers)} · market cap ${num(r.tokenMarketCap)} · price ${num(r.tokenPrice)} · total streaming time ${num(r.totalStreamingTime)} (unit not stated by the API)`,
-        extra.length > 0 && `other fields: ${extra.join('; ')}`,
-        ctx.format === 'detailed' && !extra.length && NOTHING_MORE,
-      ],
-      query: { mint: args.mint, chain: args.chain, platform: args.platform },
-      data: { streamer, ...(ctx.format === 'detailed' && !extra.length ? { detail: NOTHING_MORE } : {}) },
-      next: `get_streamer_sessions${scopeHint(...ownPair(r, args))} for its stream history; ${bottingHint(r.platform ?? args.platform)}.`,
-    });
+    return project(
+      {
+        headline: `Streamer ${quote(r.coinName, 60)} (${quote(r.coinSymbol, 16)}): ${live}`,
+        query: { mint: args.mint, chain: args.chain, platform: args.platform },
+        lines: [
+          `mint ${clean(r.mintId ?? args.mint, 64)} · ${clean(r.chain ?? args.chain, 16)} / ${clean(r.platform ?? args.platform, 16)}`,
+          `live: ${liveText(r.isCurrentlyLive)} · viewers ${num(r.currentViewers)} · market cap ${num(r.tokenMarketCap)} · price ${num(r.tokenPrice)} · total streaming time ${num(r.totalStreamingTime)} (unit not stated by the API)`,
+          extra.length > 0 && `other fields: ${extra.join('; ')}`,
+        ],
+        data: {
+          streamer: detailed
+            ? (cleanDeep(r) as Record<string, unknown>)
+            : Object.fromEntries(
+                DOCUMENTED.filter((k) => r[k] !== undefined).map((k) => [
+                  k,
+                  typeof r[k] === 'string' ? clean(r[k], 120) : r[k],
+                ]),
+              ),
+        },
+        nothingMore: detailed && !extra.length,
+        next: `get_streamer_sessions${scopeHint(...ownPair(r, args))} for its stream history; ${bottingHint(r.platform ?? args.platform)}.`,
+      },
+      ctx.budget,
+    );
   },
 });

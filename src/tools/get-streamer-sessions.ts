@@ -2,16 +2,25 @@ import * as z from 'zod';
 import { requestFor } from '../api/endpoints.js';
 import { numericStats } from '../format/aggregate.js';
 import { asArray, asRecord } from '../format/batch.js';
+import { type Field, jsonTable, textTable } from '../format/columns.js';
 import { describeObject } from '../format/generic.js';
-import { fitRows, result, tabular } from '../format/result.js';
-import { approx, num, plural, table, utcMinute } from '../format/text.js';
+import { project } from '../format/result.js';
+import { approx, num, plural, utcMinute } from '../format/text.js';
 import { exact } from '../untrusted/numbers.js';
 import { clean } from '../untrusted/text.js';
 import { utcIso } from '../untrusted/times.js';
 import { bounded, mintId, otherPairs, page, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
-const COLUMNS = ['startTime', 'endTime', 'duration', 'peakViewers', 'averageViewers'] as const;
+type Session = Record<string, unknown>;
+/** The table's columns, each once: its header, its text cell, its JSON field (times in UTC where zoned). */
+const FIELDS: Array<Field<Session>> = [
+  { key: 'startTime', header: 'start', text: (s) => when(s.startTime) },
+  { key: 'endTime', header: 'end', text: (s) => when(s.endTime) },
+  { key: 'duration', header: 'duration', align: 'right', text: (s) => num(s.duration) },
+  { key: 'peakViewers', header: 'peak', align: 'right', text: (s) => num(s.peakViewers) },
+  { key: 'averageViewers', header: 'avg', align: 'right', text: (s) => num(s.averageViewers) },
+];
 
 /** `2025-05-01T06:00:00-05:00` → `2025-05-01 11:00Z` (UTC); a time without a zone as it came. */
 const when = (v: unknown) => utcMinute(v).text;
@@ -140,27 +149,16 @@ function sessionFigures(sessions: Array<Record<string, unknown>>) {
             ? undefined
             : 'not ordered by start time';
   }
+  const top = <V extends string, T extends string>(b: typeof peak, field: V, ties: T) =>
+    b && {
+      ...({ [field]: b.value } as Record<V, number>),
+      sessionId: clean(b.s.sessionId, 64) || null,
+      startTime: whenJson(b.s.startTime),
+      ...((b.ties ? { [ties]: b.ties + 1 } : {}) as Partial<Record<T, number>>),
+    };
   return {
-    ...(peak
-      ? {
-          peak: {
-            peakViewers: peak.value,
-            sessionId: clean(peak.s.sessionId, 64) || null,
-            startTime: whenJson(peak.s.startTime),
-            ...(peak.ties ? { sessionsWithSamePeak: peak.ties + 1 } : {}),
-          },
-        }
-      : {}),
-    ...(longest
-      ? {
-          longest: {
-            duration: longest.value,
-            sessionId: clean(longest.s.sessionId, 64) || null,
-            startTime: whenJson(longest.s.startTime),
-            ...(longest.ties ? { sessionsWithSameDuration: longest.ties + 1 } : {}),
-          },
-        }
-      : {}),
+    ...(peak ? { peak: top(peak, 'peakViewers', 'sessionsWithSamePeak') } : {}),
+    ...(longest ? { longest: top(longest, 'duration', 'sessionsWithSameDuration') } : {}),
     ...(averages
       ? {
           averageViewers: {
@@ -277,62 +275,41 @@ export const getStreamerSessions = defineTool({
         : unsure
           ? `to tell which, try ${[...elsewhere, "get_streamer_core with chain all to find the token's chain and platform"].join(', or ')}.`
           : undefined;
-    const query = {
-      mint: args.mint,
-      limit: args.limit,
-      page: args.page,
-      chain: args.chain,
-      platform: args.platform,
-    };
-    const cut = {
-      what: 'sessions',
-      how: (shown: number) => `Ask with limit ${Math.max(1, shown)}.`,
-      format: ctx.format,
-    };
-    return fitRows(sessions, ctx.budget, cut, (rows) =>
-      result({
+    return project(
+      {
         headline,
-        lines: [
-          ...figureLines(figures, sessions.length, cover.text),
-          ...(rows.length
-            ? table(
-                [
-                  { header: 'start' },
-                  { header: 'end' },
-                  { header: 'duration', align: 'right' },
-                  { header: 'peak', align: 'right' },
-                  { header: 'avg', align: 'right' },
-                ],
-                rows.map((s) => [
-                  when(s.startTime),
-                  when(s.endTime),
-                  num(s.duration),
-                  num(s.peakViewers),
-                  num(s.averageViewers),
-                ]),
-              )
-            : unsure
-              ? []
-              : ['No sessions.']),
-          ...(rows.length
-            ? [
-                `${timesNote(rows)}; ${figures.durationUnitEvidence ? `durations in ${figures.durationUnit}: ${figures.durationUnitEvidence} (computed here; the API states no unit)` : 'durations as returned (unit not stated by the API)'}.`,
-              ]
-            : []),
-          ...(ctx.format === 'detailed'
-            ? rows.map(
-                (s) =>
-                  `  ${when(s.startTime)}: ${describeObject(s, ['startTime', 'endTime', 'duration', 'peakViewers', 'averageViewers', 'mintId'], true).parts.join('; ') || 'no other fields'}`,
-              )
-            : []),
-        ],
-        query,
-        data: {
-          ...(sessions.length ? { aggregates: { covers: cover.json, ...figures } } : {}),
-          ...tabular(rows.map(inUtc), COLUMNS, ctx.format === 'detailed'),
+        query: {
+          mint: args.mint,
+          limit: args.limit,
+          page: args.page,
+          chain: args.chain,
+          platform: args.platform,
+        },
+        lines: figureLines(figures, sessions.length, cover.text),
+        data: sessions.length ? { aggregates: { covers: cover.json, ...figures } } : {},
+        rows: {
+          items: sessions,
+          cut: {
+            what: 'sessions',
+            how: (shown) => `Ask with limit ${Math.max(1, shown)}.`,
+            format: ctx.format,
+          },
+          text: (rows) => (rows.length ? textTable(FIELDS, rows.map(inUtc)) : unsure ? [] : ['No sessions.']),
+          after: (rows) => [
+            rows.length > 0 &&
+              `${timesNote(rows)}; ${figures.durationUnitEvidence ? `durations in ${figures.durationUnit}: ${figures.durationUnitEvidence} (computed here; the API states no unit)` : 'durations as returned (unit not stated by the API)'}.`,
+            ...(ctx.format === 'detailed'
+              ? rows.map(
+                  (s) =>
+                    `  ${when(s.startTime)}: ${describeObject(s, [...FIELDS.map((f) => f.key), 'mintId'], true).parts.join('; ') || 'no other fields'}`,
+                )
+              : []),
+          ],
+          json: (rows) => jsonTable(FIELDS, rows.map(inUtc), ctx.format === 'detailed'),
         },
         next,
-      }),
+      },
+      ctx.budget,
     );
   },
 });

@@ -21,48 +21,44 @@ export const getStreamersAnalytics = defineTool({
   output: batchOutput,
   request: ({ mintIds, period, points, chain, platform }) =>
     requestFor('analytics', { mintIds, period, points, chain, platform }),
-  // The view labels each series by its token's symbol or name: one more request, for the view only.
-  view: async (body, { mintIds, period, points, chain, platform }, send) => ({
-    kind: 'series',
-    scope: { chain, platform, period, points, requested: mintIds.length },
-    ...seriesData(
-      body.data,
-      mintIds,
-      namesIn(
-        await send(
+  async run(args, ctx) {
+    const { mintIds, period, points, chain, platform } = args;
+    const body = await ctx.send(requestFor('analytics', { mintIds, period, points, chain, platform }));
+    const hint = (n: number) =>
+      otherChainHint('get_streamers_analytics', chain, platform, SCOPES.noPlatformC, n, mintIds.length);
+    if (ctx.view) {
+      // The view labels each series by its token's symbol or name: one more request of the tool's own.
+      const limit = idLimit('streamers');
+      const names = await ctx
+        .send(
           requestFor('streamers', {
-            tokenAddresses: mintIds.slice(0, idLimit('streamers')),
-            limit: idLimit('streamers'),
+            tokenAddresses: mintIds.slice(0, limit),
+            limit,
             page: 1,
             chain,
             platform,
           }),
-        ).catch(() => undefined),
-        mintIds,
-      ),
-      (n) =>
-        otherChainHint('get_streamers_analytics', chain, platform, SCOPES.noPlatformC, n, mintIds.length),
-    ),
-  }),
-  render: (body, args, ctx) =>
-    renderGenericBatch(
-      'Streamer analytics',
+        )
+        .catch(() => undefined);
+      ctx.view({
+        kind: 'series',
+        scope: { chain, platform, period, points, requested: mintIds.length },
+        ...seriesData(body.data, mintIds, namesIn(names, mintIds), hint),
+      });
+    }
+    return renderGenericBatch(
+      {
+        what: 'Streamer analytics',
+        scope: `${chain} / ${platform}, period ${period}, ${points} points`,
+        query: { chain, platform, period, points },
+        narrow: 'fewer points or a shorter period',
+        series: true,
+        hint,
+      },
       body,
-      args.mintIds,
-      `${args.chain} / ${args.platform}, period ${args.period}, ${args.points} points`,
+      mintIds,
       ctx.format === 'detailed',
       ctx.budget,
-      'fewer points or a shorter period',
-      true,
-      (n) =>
-        otherChainHint(
-          'get_streamers_analytics',
-          args.chain,
-          args.platform,
-          SCOPES.noPlatformC,
-          n,
-          args.mintIds.length,
-        ),
-      { chain: args.chain, platform: args.platform, period: args.period, points: args.points },
-    ),
+    );
+  },
 });

@@ -14,25 +14,18 @@ export const getStreamersComplete = defineTool({
   ids: 'mintIds',
   output: batchOutput,
   request: ({ mintIds, chain, platform }) => requestFor('complete', { mintIds, chain, platform }),
-  render: (body, args, ctx) =>
+  render: (body, { mintIds, chain, platform }, ctx) =>
     renderGenericBatch(
-      'Complete streamer data',
+      {
+        what: 'Complete streamer data',
+        scope: `${chain} / ${platform}`,
+        query: { chain, platform },
+        hint: (n) =>
+          otherChainHint('get_streamers_complete', chain, platform, SCOPES.noPlatformC, n, mintIds.length),
+      },
       body,
-      args.mintIds,
-      `${args.chain} / ${args.platform}`,
+      mintIds,
       ctx.format === 'detailed',
       ctx.budget,
-      undefined,
-      false,
-      (n) =>
-        otherChainHint(
-          'get_streamers_complete',
-          args.chain,
-          args.platform,
-          SCOPES.noPlatformC,
-          n,
-          args.mintIds.length,
-        ),
-      { chain: args.chain, platform: args.platform },
     ),
 });

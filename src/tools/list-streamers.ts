@@ -3,18 +3,17 @@ import { requestFor } from '../api/endpoints.js';
 import { asArray, asRecord } from '../format/batch.js';
 import { jsonTable, textTable } from '../format/columns.js';
 import { extraLine } from '../format/generic.js';
-import { fitRows, result } from '../format/result.js';
+import { project } from '../format/result.js';
 import { type StreamerRecord, streamerFields } from '../format/streamer.js';
 import { decimalText, idColumn, num, plural, shortener, shortId } from '../format/text.js';
 import { decimalSum, exact, numberOf } from '../untrusted/numbers.js';
 import { clean, cleanDeep } from '../untrusted/text.js';
 import { idsShortened } from './batch-output.js';
 import { bounded, idsOf, otherChainHint, page, SCOPES } from './shared.js';
-
-/** Missing addresses past this count are shortened in the text (structuredContent has them whole), as failed ids are. */
-const WHOLE_IDS = 25;
-
 import { defineTool } from './tool.js';
+
+/** Missing addresses past this count are shortened in the text (structuredContent has them whole). */
+const WHOLE_IDS = 25;
 
 /**
  * The record field each sortBy reads as (our reading: the document says only "sorted by the requested
@@ -90,12 +89,6 @@ export const listStreamers = defineTool({
     const returned = new Set(records.map((r) => r.mintId));
     const notFound =
       total < requested && (totalPages ?? 1) <= 1 ? args.tokenAddresses.filter((a) => !returned.has(a)) : [];
-    const query = {
-      sortBy: args.sortBy,
-      sortOrder: args.sortOrder,
-      chain: args.chain,
-      platform: args.platform,
-    };
     const pageText = totalPages !== undefined ? `page ${args.page} of ${totalPages}` : `page ${args.page}`;
     // The page's figures, over every row returned (before any budget cut).
     const live = records.filter((r) => r.isCurrentlyLive === true).length;
@@ -133,27 +126,11 @@ export const listStreamers = defineTool({
     const next =
       [pg.hasNext === true ? `page ${args.page + 1}.` : undefined, which, hint].filter(Boolean).join(' ') ||
       undefined;
-    const cut = {
-      what: 'rows of this page',
-      how: (shown: number) =>
-        `To see the rest, ask with a smaller limit (e.g. limit ${Math.max(1, shown)} and later pages).`,
-      format: ctx.format,
-    };
-    const keys = fields.map((f) => f.key);
-    return fitRows(records, ctx.budget, cut, (rows) => {
-      const idsShortened = ids.note(rows.map((r) => clean(r.mintId, 64)));
-      return result({
+    return project(
+      {
         headline,
-        lines: [
-          ...(missing ? [missing] : []),
-          ...(records.length ? textTable(fields, rows) : []),
-          ...(idsShortened ? [idsShortened] : []),
-          ...(orderNote ? [orderNote] : []),
-          ...(ctx.format === 'detailed'
-            ? rows.flatMap((r) => extraLine(shortId(clean(r.mintId, 64)), r, keys))
-            : []),
-        ],
-        query,
+        query: { sortBy: args.sortBy, sortOrder: args.sortOrder, chain: args.chain, platform: args.platform },
+        lines: [missing],
         data: {
           aggregates: {
             rows: records.length,
@@ -162,13 +139,38 @@ export const listStreamers = defineTool({
             ...(orderNote ? { order: orderNote } : records.length ? { sortedBy: sortField } : {}),
           },
           pagination: cleanDeep(pg) as Record<string, unknown>,
-          ...jsonTable(fields, rows, ctx.format === 'detailed'),
-          ...(missingCount ? { notFoundCount: missingCount } : {}),
-          ...(notFound.length ? { notFound } : {}),
-          ...(idsShortened ? { idsShortened } : {}),
+        },
+        rows: {
+          items: records,
+          cut: {
+            what: 'rows of this page',
+            how: (shown) =>
+              `To see the rest, ask with a smaller limit (e.g. limit ${Math.max(1, shown)} and later pages).`,
+            format: ctx.format,
+          },
+          text: (rows) => (records.length ? textTable(fields, rows) : []),
+          shortened: (rows) => ids.note(rows.map((r) => clean(r.mintId, 64))),
+          after: (rows) => [
+            orderNote,
+            ...(ctx.format === 'detailed'
+              ? rows.flatMap((r) =>
+                  extraLine(
+                    shortId(clean(r.mintId, 64)),
+                    r,
+                    fields.map((f) => f.key),
+                  ),
+                )
+              : []),
+          ],
+          json: (rows) => ({
+            ...jsonTable(fields, rows, ctx.format === 'detailed'),
+            ...(missingCount ? { notFoundCount: missingCount } : {}),
+            ...(notFound.length ? { notFound } : {}),
+          }),
         },
         next,
-      });
-    });
+      },
+      ctx.budget,
+    );
   },
 });

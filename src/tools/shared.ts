@@ -77,11 +77,7 @@ const validPairs = (scope: Scope) =>
     })
     .join('; ');
 
-/**
- * Resolves the pair actually sent. A platform given alone selects its chain (platform_b or platform_c
- * means chain_b); an omitted platform follows the chain; a contradictory pair is refused with the valid
- * pairs named. No contradictory pair is ever sent.
- */
+/** Resolves the pair actually sent. */
 export function resolveScope(
   chain: Chain | undefined,
   platform: Platform | undefined,
@@ -102,10 +98,9 @@ export const scopeHint = (chain: unknown, platform: unknown) =>
   chain === DEFAULT_CHAIN && platform === 'platform_a' ? '' : ` with chain ${chain}, platform ${platform}`;
 
 /**
- * The hint for ids not found with the pair sent: the same tool with the pairs not yet asked that the
- * endpoint takes, nearest first (the chain's other platforms, then chain all, then the other chains), from
- * src/format/errors.ts. It names the pair that was asked and claims nothing of the others. `unknown` of
- * `requested` ids were not found.
+ * The hint for ids not found with the pair sent: the same tool with the pairs not yet asked that the endpoint
+ * takes, nearest first (the chain's other platforms, then chain all, then the other chains), from
+ * src/format/errors.ts.
  */
 export function otherChainHint(
   tool: string,

@@ -106,12 +106,8 @@ interface SpecCommon<S extends z.ZodRawShape> {
 interface EndpointSpec<S extends z.ZodRawShape> extends SpecCommon<S> {
   request: (args: Args<S>) => ApiRequest;
   render: (body: Record<string, unknown>, args: Args<S>, ctx: RenderContext) => Rendered;
-  /** The answer's full data for the tool's MCP Apps view, if it has one (it may ask the upstream for more). */
-  view?: (
-    body: Record<string, unknown>,
-    args: Args<S>,
-    send: CallContext['send'],
-  ) => ViewData | Promise<ViewData>;
+  /** The answer's full data for the tool's MCP Apps view, if it has one (from the body alone: no request of its own). */
+  view?: (body: Record<string, unknown>, args: Args<S>) => ViewData;
 }
 
 /** A tool that joins several requests itself. */
@@ -287,7 +283,7 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
           if ('run' in spec) rendered = await spec.run(args, { ...ctx, budget, format });
           else {
             const body = await ctx.send(spec.request(args));
-            if (ctx.view && spec.view) ctx.view(await spec.view(body, args, ctx.send));
+            if (ctx.view && spec.view) ctx.view(spec.view(body, args));
             rendered = spec.render(body, args, { budget, format });
           }
           return note ? note.add(rendered) : rendered;

@@ -107,14 +107,11 @@ function fromView(element: unknown): Figures {
 /** The figures the text channel and structuredContent give for the audience field: both must agree. */
 function fromText(element: unknown): Figures {
   const r = renderGenericBatch(
-    'Streamer analytics',
+    { what: 'Streamer analytics', scope: 'chain_a', query: {}, series: true },
     body(element),
     [MINT],
-    'chain_a',
     false,
     24_000,
-    undefined,
-    true,
   );
   const line = r.text.split('\n').find((l) => /(viewers|watching)=computed over/.test(l));
   if (!line) throw new Error(`no audience line in:\n${r.text}`);
