@@ -11,19 +11,17 @@ export interface SeriesSummary {
   count: number;
   min?: number;
   max?: number;
-  /** When the minimum occurred: the time field of the record that holds it (first one, on a tie). */
+  /** When the minimum and maximum occurred: the time field of the first record that holds each. */
   minAt?: string;
-  /** When the maximum occurred: the time field of the record that holds it (first one, on a tie). */
   maxAt?: string;
   mean?: number;
   first?: unknown;
   last?: unknown;
   /** Every point holds this one value (no minimum, maximum or change to tell). */
   allEqual?: number;
-  /** The largest rise from one point to the next, and the time of the point it rose to. */
+  /** The largest rise and fall (negative) from one point to the next, at the time of the point reached. */
   maxRise?: number;
   maxRiseAt?: string;
-  /** The largest fall from one point to the next (negative), and the time of the point it fell to. */
   maxFall?: number;
   maxFallAt?: string;
   /** The upstream sent these numbers as decimal text ("772"): read as the numbers they write. */
@@ -52,7 +50,8 @@ const diff = (b: number, a: number) => Number(decimalSum([b, -a]));
 /**
  * A series in figures: count, first, last, min, max (with its time, when the records carry one), mean, and
  * the largest rise and fall from one point to the next over the numbers (numbers sent as decimal text read as
- * numbers when every value is one); values that are not numbers are counted and left out.
+ * numbers when every value is one); values that are not numbers are counted and left out. The summary is
+ * built once and the text written from it.
  */
 function summariseSeries(
   values: unknown[],
@@ -63,81 +62,67 @@ function summariseSeries(
   const sentAsText = column !== undefined && values.some((v) => typeof v === 'string');
   const read: unknown[] = column ?? values;
   const stats = numericStats(read);
-  if (stats && stats.count * 2 >= values.length) {
-    const at = (i: number) => times?.[i] || undefined;
-    const textNote = sentAsText ? ' (numbers sent as text)' : '';
-    const left = stats.ignored ? ` (${stats.ignored} non-numeric left out)` : '';
-    if (stats.min === stats.max) {
-      const summary: SeriesSummary = {
-        count: stats.count,
-        allEqual: stats.min,
-        ...(sentAsText ? { sentAsText: true as const } : {}),
-        ...(stats.ignored ? { ignored: stats.ignored } : {}),
-      };
-      return {
-        text: `${COMPUTED} ${plural(stats.count, 'point')}: all ${plural(stats.count, 'point')} ${stats.count === 1 ? 'is' : 'are'} ${num(stats.min)}${textNote}${left}`,
-        summary,
-      };
-    }
-    const nums: number[] = [];
-    const idx: number[] = [];
-    read.forEach((v, i) => {
-      if (isNum(v)) {
-        nums.push(v);
-        idx.push(i);
-      }
-    });
-    // When the extremes occurred: the time of the first record holding each.
-    const minAt = at(read.indexOf(stats.min));
-    const maxAt = at(read.indexOf(stats.max));
-    // The largest step up and down between consecutive numbers, at the time of the later point.
-    let rise: { by: number; i: number } | undefined;
-    let fall: { by: number; i: number } | undefined;
-    for (let k = 1; k < nums.length; k++) {
-      const d = (nums[k] as number) - (nums[k - 1] as number);
-      if (d > 0 && (!rise || d > rise.by)) rise = { by: d, i: k };
-      if (d < 0 && (!fall || d < fall.by)) fall = { by: d, i: k };
-    }
-    const step = (s: { by: number; i: number } | undefined) =>
-      s && { by: diff(nums[s.i] as number, nums[s.i - 1] as number), at: at(idx[s.i] as number) };
-    const up = step(rise);
-    const down = step(fall);
-    const summary: SeriesSummary = {
-      count: stats.count,
-      first: nums[0],
-      last: nums.at(-1),
-      min: stats.min,
-      ...(minAt ? { minAt } : {}),
-      max: stats.max,
-      ...(maxAt ? { maxAt } : {}),
-      mean: stats.mean,
-      ...(up ? { maxRise: up.by, ...(up.at ? { maxRiseAt: up.at } : {}) } : {}),
-      ...(down ? { maxFall: down.by, ...(down.at ? { maxFallAt: down.at } : {}) } : {}),
-      ...(sentAsText ? { sentAsText: true as const } : {}),
-      ...(stats.ignored ? { ignored: stats.ignored } : {}),
-    };
-    const when = (t: string | undefined) => (t ? ` at ${t}` : '');
-    const steps = [
-      ...(up ? [`largest rise +${num(up.by)}${when(up.at)}`] : []),
-      ...(down ? [`largest fall ${num(down.by)}${when(down.at)}`] : []),
-    ];
+  if (!stats || stats.count * 2 < values.length) {
+    const [first, last] = [values[0], values.at(-1)];
+    const numeric = stats?.count ?? 0;
+    const show = (v: unknown) => (typeof v === 'string' ? quote(v, 40) : num(v));
+    const kept = (v: unknown) => (typeof v === 'string' ? clean(v, 60) : v);
     return {
-      text: `${COMPUTED} ${plural(stats.count, 'point')}: first ${num(summary.first)}, last ${num(summary.last)}, min ${num(stats.min)}${when(minAt)}, max ${num(stats.max)}${when(maxAt)}, mean ${approx(stats.mean)}${steps.length ? `, ${steps.join(', ')}` : ''}${textNote}${left} ${sparkline(nums, 24)}`,
-      summary,
+      text: `${plural(values.length, 'value')}, ${numeric ? `only ${num(numeric)}` : 'none'} numeric: first ${show(first)}, last ${show(last)}`,
+      summary: { count: values.length, numeric, first: kept(first), last: kept(last) },
     };
   }
-  const first = values[0];
-  const last = values.at(-1);
-  const numeric = stats?.count ?? 0;
-  const show = (v: unknown) => (typeof v === 'string' ? quote(v, 40) : num(v));
+  const notes = {
+    ...(sentAsText ? { sentAsText: true as const } : {}),
+    ...(stats.ignored ? { ignored: stats.ignored } : {}),
+  };
+  const tail = `${sentAsText ? ' (numbers sent as text)' : ''}${stats.ignored ? ` (${stats.ignored} non-numeric left out)` : ''}`;
+  const head = `${COMPUTED} ${plural(stats.count, 'point')}: `;
+  if (stats.min === stats.max) {
+    const are = `${plural(stats.count, 'point')} ${stats.count === 1 ? 'is' : 'are'}`;
+    return {
+      text: `${head}all ${are} ${num(stats.min)}${tail}`,
+      summary: { count: stats.count, allEqual: stats.min, ...notes },
+    };
+  }
+  const at = (i: number) => times?.[i] || undefined;
+  const idx = read.flatMap((v, i) => (isNum(v) ? [i] : []));
+  const nums = idx.map((i) => read[i] as number);
+  // The largest step up (sign 1) or down (-1) between consecutive numbers, at the time of the later point.
+  const step = (sign: number) => {
+    let best: { d: number; k: number } | undefined;
+    for (let k = 1; k < nums.length; k++) {
+      const d = sign * ((nums[k] as number) - (nums[k - 1] as number));
+      if (d > 0 && (!best || d > best.d)) best = { d, k };
+    }
+    return (
+      best && { by: diff(nums[best.k] as number, nums[best.k - 1] as number), at: at(idx[best.k] as number) }
+    );
+  };
+  const [up, down] = [step(1), step(-1)];
+  // When the extremes occurred: the time of the first record holding each.
+  const [minAt, maxAt] = [at(read.indexOf(stats.min)), at(read.indexOf(stats.max))];
+  const s: SeriesSummary = {
+    count: stats.count,
+    first: nums[0],
+    last: nums.at(-1),
+    min: stats.min,
+    ...(minAt ? { minAt } : {}),
+    max: stats.max,
+    ...(maxAt ? { maxAt } : {}),
+    mean: stats.mean,
+    ...(up ? { maxRise: up.by, ...(up.at ? { maxRiseAt: up.at } : {}) } : {}),
+    ...(down ? { maxFall: down.by, ...(down.at ? { maxFallAt: down.at } : {}) } : {}),
+    ...notes,
+  };
+  const when = (t: string | undefined) => (t ? ` at ${t}` : '');
+  const steps = [
+    ...(s.maxRise !== undefined ? [`, largest rise +${num(s.maxRise)}${when(s.maxRiseAt)}`] : []),
+    ...(s.maxFall !== undefined ? [`, largest fall ${num(s.maxFall)}${when(s.maxFallAt)}`] : []),
+  ];
   return {
-    text: `${plural(values.length, 'value')}, ${numeric ? `only ${num(numeric)}` : 'none'} numeric: first ${show(first)}, last ${show(last)}`,
-    summary: {
-      count: values.length,
-      numeric,
-      first: typeof first === 'string' ? clean(first, 60) : first,
-      last: typeof last === 'string' ? clean(last, 60) : last,
-    },
+    text: `${head}first ${num(s.first)}, last ${num(s.last)}, min ${num(s.min)}${when(s.minAt)}, max ${num(s.max)}${when(s.maxAt)}, mean ${approx(stats.mean)}${steps.join('')}${tail} ${sparkline(nums, 24)}`,
+    summary: s,
   };
 }
 
@@ -272,16 +257,11 @@ function describeRecord(
   /** A series in figures: one summary per value field, its time field as a span; after the other fields. */
   const summarise = (key: string, s: SeriesNode) => {
     const tk = s.series.time;
-    const label = (k: string) =>
-      s.shape === 'keyed'
-        ? k === KEY_TIME
-          ? `${key}{}`
-          : `${key}{}.${clean(k, 40)}`
-        : s.shape === 'tuples'
-          ? `${key}[]${k === KEY_TIME ? '[0]' : k}`
-          : s.shape === 'parallel'
-            ? `${key ? `${key}.` : ''}${clean(k, 40)}`
-            : `${key}[].${clean(k, 40)}`;
+    const label = (k: string) => {
+      if (s.shape === 'tuples') return `${key}[]${k === KEY_TIME ? '[0]' : k}`;
+      if (s.shape === 'keyed') return k === KEY_TIME ? `${key}{}` : `${key}{}.${clean(k, 40)}`;
+      return `${s.shape === 'parallel' ? (key ? `${key}.` : '') : `${key}[].`}${clean(k, 40)}`;
+    };
     // The times written as ISO 8601 (or as sent), each point's once.
     const times = tk === undefined ? undefined : s.series.records.map((item) => timeText(item[tk]));
     for (const [k, { values, at, nested }] of s.columns) {
