@@ -11,28 +11,26 @@ import { type Chain, otherChainHint, PLATFORM_CHAIN, SCOPES } from './shared.js'
 /** /streamers takes at most 100 token addresses a request. */
 export const LOOKUP_BATCH = idLimit('streamers');
 
-const BOTTING_PLATFORMS: readonly string[] = SCOPES.botting.platforms;
-
-/** The platforms of `chain` that /botting/bulk does not take (the document's lists): chain_b's platform_c. */
-const uncoveredOn = (chain: string) =>
-  Object.entries(PLATFORM_CHAIN)
-    .filter(([p, c]) => c === chain && !BOTTING_PLATFORMS.includes(p))
-    .map(([p]) => p);
+/** The one platform /botting/bulk does not take (its documented list: platform_a, platform_b): chain_b's platform_c. */
+export const UNCOVERED_PLATFORM =
+  (Object.keys(PLATFORM_CHAIN) as Array<keyof typeof PLATFORM_CHAIN>).find(
+    (p) => !(SCOPES.botting.platforms as readonly string[]).includes(p),
+  ) ?? 'platform_c';
 
 /** Whether some tokens of `chain` may stream where botting analysis is not asked (then a lookup says which). */
-export const coverageApplies = (chain: string) => uncoveredOn(chain).length > 0;
-
-/** The platform botting analysis does not take (the document: /botting/bulk platform_a, platform_b). */
-export const UNCOVERED_PLATFORM = uncoveredOn('chain_b')[0] ?? 'platform_c';
+export const coverageApplies = (chain: string) => PLATFORM_CHAIN[UNCOVERED_PLATFORM] === chain;
 
 /** The platform botting analysis is asked with on chain_b (the document's botting platforms, chain_b's). */
 const ASKED_ON_B = SCOPES.botting.platforms.filter((p) => PLATFORM_CHAIN[p] === 'chain_b').join(', ');
 
-/**
- * The server's own words for a token on platform_c (never presented as the upstream's: always unquoted,
- * beside the upstream's own answer, which is kept): what it knows, the platform asked and the token's own.
- */
+/** The server's own words for a platform_c token (always unquoted, beside the upstream's own answer, kept). */
 export const NOT_COVERED = `not covered: streams on ${UNCOVERED_PLATFORM}; the platform asked was ${ASKED_ON_B}`;
+
+/** A table cell's prefix for a platform_c token (the section above the table gives the reason). */
+export const NOT_COVERED_CELL = `not covered (${UNCOVERED_PLATFORM})`;
+
+/** "3 not covered (platform_c)": the words every headline uses. */
+export const notCoveredCount = (n: number) => `${n} ${NOT_COVERED_CELL}`;
 
 /**
  * The streamer records of up to 100 ids, for the join and for coverage: on chain_b every platform, so that
@@ -68,8 +66,8 @@ export function splitCoverage(
   errors: readonly ItemError[],
   records: ReadonlyMap<string, StreamerRecord>,
 ): Coverage {
-  const off = uncoveredOn(chain);
-  const onC = (id: string) => off.includes(String(records.get(id)?.platform));
+  const applies = coverageApplies(chain);
+  const onC = (id: string) => applies && records.get(id)?.platform === UNCOVERED_PLATFORM;
   const uncoveredFindings = findings.filter((f) => onC(f.mintId)).map((f) => ({ ...f, covered: false }));
   const uncoveredErrors = errors.filter((e) => onC(e.id));
   return {
@@ -80,12 +78,6 @@ export function splitCoverage(
     notCovered: [...uncoveredFindings.map((f) => f.mintId), ...uncoveredErrors.map((e) => e.id)],
   };
 }
-
-/** A table cell's prefix for a platform_c token (the section above the table gives the reason). */
-export const NOT_COVERED_CELL = `not covered (${UNCOVERED_PLATFORM})`;
-
-/** "3 not covered (platform_c)": the words every headline uses. */
-export const notCoveredCount = (n: number) => `${n} not covered (${UNCOVERED_PLATFORM})`;
 
 /**
  * The not-covered tokens in both channels, apart from the failures: what the server knows once (the
