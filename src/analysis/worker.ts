@@ -188,13 +188,8 @@ async function execute(
   // Past the log's own bound too: it says what the program did not see.
   if (context.typeof(note) === 'string') post({ t: 'log', text: context.getString(note) });
   // Measured here, where the JSON is made: past the limit, it never crosses to the main thread.
-  if (json.length > message.maxAnswerChars) {
-    return {
-      ok: false,
-      kind: 'answer_too_large',
-      message: `${json.length.toLocaleString('en-US')} characters of JSON`,
-    };
-  }
+  const size = `${json.length.toLocaleString('en-US')} characters of JSON`;
+  if (json.length > message.maxAnswerChars) return { ok: false, kind: 'answer_too_large', message: size };
   if (overMemory()) return { ok: false, kind: 'memory', message: OVER_MEMORY };
   return { ok: true, json };
 }
