@@ -93,14 +93,9 @@ export class SandboxPool {
     const waitTimer = setTimeout(() => wait.abort('waited'), waitMs);
     // First the caller's own turn (at most maxRunningPerCaller of its runs at once), then a worker in fair
     // turns between callers: one caller's programs never hold every worker.
-    let own = this.#callers.get(caller);
-    if (!own) {
-      own = new Limiter({
-        limit: this.#options.maxRunningPerCaller,
-        maxWaitingPerCaller: this.#options.maxWaitingPerCaller,
-      });
-      this.#callers.set(caller, own);
-    }
+    const { maxRunningPerCaller: limit, maxWaitingPerCaller } = this.#options;
+    const own = this.#callers.get(caller) ?? new Limiter({ limit, maxWaitingPerCaller });
+    this.#callers.set(caller, own);
     try {
       return await own.run(
         () =>
@@ -232,13 +227,10 @@ export class SandboxPool {
             .then(
               (value) =>
                 settle({ t: 'settle', id: message.id, ok: true, json: JSON.stringify(value) ?? 'null' }),
-              (error: unknown) =>
-                settle({
-                  t: 'settle',
-                  id: message.id,
-                  ok: false,
-                  message: error instanceof Error ? error.message : String(error),
-                }),
+              (error: unknown) => {
+                const text = error instanceof Error ? error.message : String(error);
+                settle({ t: 'settle', id: message.id, ok: false, message: text });
+              },
             );
         } else if (message.t === 'done') {
           const keep =
@@ -253,25 +245,16 @@ export class SandboxPool {
         }
       };
       worker.on('message', onMessage).on('error', onError).on('exit', onExit);
-      const run: ToWorker = {
-        t: 'run',
-        code,
-        apiNames: opts.apiNames,
-        memoryBytes: opts.memoryBytes ?? DEFAULT_MEMORY,
-        maxAnswerChars: this.#options.maxAnswerChars,
-      };
-      worker.postMessage(run);
+      const { apiNames, memoryBytes = DEFAULT_MEMORY } = opts;
+      const { maxAnswerChars } = this.#options;
+      worker.postMessage({ t: 'run', code, apiNames, memoryBytes, maxAnswerChars } satisfies ToWorker);
     });
   }
 }
 
 const NOT_STARTED = 'the run was cancelled before it started';
-const failed = (kind: FailureKind, message: string): RunOutcome => ({
-  ok: false,
-  kind,
-  message,
-  logs: [],
-  logsCut: 0,
-});
+function failed(kind: FailureKind, message: string): RunOutcome {
+  return { ok: false, kind, message, logs: [], logsCut: 0 };
+}
 const busyMessage = (why: string) =>
   `the sandbox is busy: ${why}; try again in a moment, or combine questions into one program`;

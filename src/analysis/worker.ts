@@ -139,66 +139,59 @@ async function execute(
     handles.push(h);
     return h;
   };
-  {
-    let lines = 0;
-    let chars = 0;
-    const log = keep(
-      context.newFunction('log', (textHandle) => {
-        // The guest has shortened the line already (src/analysis/prelude.ts: 2,000 characters).
-        const text = context.getString(textHandle);
-        if (lines >= LOG_LINES || chars + text.length > LOG_CHARS) {
-          Atomics.add(logsCut, 0, 1);
-          return;
-        }
-        lines++;
-        chars += text.length;
-        post({ t: 'log', text });
-      }),
-    );
-    const call = keep(
-      context.newFunction('call', (nameHandle, argsHandle) => {
-        const id = nextCallId++;
-        const deferred = context.newPromise();
-        calls.set(id, deferred);
-        post({ t: 'call', id, name: context.getString(nameHandle), args: context.getString(argsHandle) });
-        // The library disposes the returned handle once the guest holds the promise.
-        return deferred.handle;
-      }),
-    );
-    const names = keep(context.newString(JSON.stringify(message.apiNames)));
-    const install = context.evalCode(PRELUDE, 'helpers.js', { type: 'global' });
-    if (install.error) return failure(context, keep(install.error), 'internal');
-    keep(install.value);
-    const finishResult = context.callFunction(install.value, context.undefined, call, log, names);
-    if (finishResult.error) return failure(context, keep(finishResult.error), 'internal');
-    const finish = keep(finishResult.value);
+  let lines = 0;
+  let chars = 0;
+  const log = keep(
+    context.newFunction('log', (textHandle) => {
+      // The guest has shortened the line already (src/analysis/prelude.ts: 2,000 characters).
+      const text = context.getString(textHandle);
+      if (lines >= LOG_LINES || chars + text.length > LOG_CHARS) {
+        Atomics.add(logsCut, 0, 1);
+        return;
+      }
+      lines++;
+      chars += text.length;
+      post({ t: 'log', text });
+    }),
+  );
+  const call = keep(
+    context.newFunction('call', (nameHandle, argsHandle) => {
+      const id = nextCallId++;
+      const deferred = context.newPromise();
+      calls.set(id, deferred);
+      post({ t: 'call', id, name: context.getString(nameHandle), args: context.getString(argsHandle) });
+      // The library disposes the returned handle once the guest holds the promise.
+      return deferred.handle;
+    }),
+  );
+  const names = keep(context.newString(JSON.stringify(message.apiNames)));
+  const install = context.evalCode(PRELUDE, 'helpers.js', { type: 'global' });
+  if (install.error) return failure(context, keep(install.error), 'internal');
+  keep(install.value);
+  const finishResult = context.callFunction(install.value, context.undefined, call, log, names);
+  if (finishResult.error) return failure(context, keep(finishResult.error), 'internal');
+  const finish = keep(finishResult.value);
 
-    const compiled = context.evalCode(`${PREFIX}${message.code}\n})`, 'program.js', { type: 'global' });
-    if (compiled.error) return failure(context, keep(compiled.error), 'compile', message.code);
-    const program = keep(compiled.value);
-    const started = context.callFunction(finish, context.undefined, program);
-    if (started.error) return failure(context, keep(started.error), 'runtime', message.code);
-    const promise = keep(started.value);
-    const settled = context.resolvePromise(promise);
-    runtime.executePendingJobs().dispose();
-    const result = await settled;
-    if (result.error) return failure(context, keep(result.error), 'runtime', message.code);
-    const answer = keep(result.value);
-    const json = context.getString(keep(context.getProp(answer, 'json')));
-    const note = keep(context.getProp(answer, 'note'));
-    // Past the log's own bound too: it says what the program did not see.
-    if (context.typeof(note) === 'string') post({ t: 'log', text: context.getString(note) });
-    // Measured here, where the JSON is made: past the limit, it never crosses to the main thread.
-    if (json.length > message.maxAnswerChars) {
-      return {
-        ok: false,
-        kind: 'answer_too_large',
-        message: `${json.length.toLocaleString('en-US')} characters of JSON`,
-      };
-    }
-    if (overMemory()) return { ok: false, kind: 'memory', message: OVER_MEMORY };
-    return { ok: true, json };
-  }
+  const compiled = context.evalCode(`${PREFIX}${message.code}\n})`, 'program.js', { type: 'global' });
+  if (compiled.error) return failure(context, keep(compiled.error), 'compile', message.code);
+  const program = keep(compiled.value);
+  const started = context.callFunction(finish, context.undefined, program);
+  if (started.error) return failure(context, keep(started.error), 'runtime', message.code);
+  const promise = keep(started.value);
+  const settled = context.resolvePromise(promise);
+  runtime.executePendingJobs().dispose();
+  const result = await settled;
+  if (result.error) return failure(context, keep(result.error), 'runtime', message.code);
+  const answer = keep(result.value);
+  const json = context.getString(keep(context.getProp(answer, 'json')));
+  const note = keep(context.getProp(answer, 'note'));
+  // Past the log's own bound too: it says what the program did not see.
+  if (context.typeof(note) === 'string') post({ t: 'log', text: context.getString(note) });
+  // Measured here, where the JSON is made: past the limit, it never crosses to the main thread.
+  const size = `${json.length.toLocaleString('en-US')} characters of JSON`;
+  if (json.length > message.maxAnswerChars) return { ok: false, kind: 'answer_too_large', message: size };
+  if (overMemory()) return { ok: false, kind: 'memory', message: OVER_MEMORY };
+  return { ok: true, json };
 }
 
 const OVER_MEMORY = 'InternalError: out of memory: the program went past its memory limit';

@@ -134,8 +134,10 @@ function report(
   const flaggedAs = flaggedName(flagLevels);
   const isLive = (f: Finding) => records.get(f.mintId)?.isCurrentlyLive === true;
   const flaggedLive = flagged.filter(isLive);
-  let liveViewers = 0;
-  for (const f of flaggedLive) liveViewers += exact(records.get(f.mintId)?.currentViewers) ?? 0;
+  const liveViewers = flaggedLive.reduce(
+    (n, f) => n + (exact(records.get(f.mintId)?.currentViewers) ?? 0),
+    0,
+  );
   // Viewers (and fees) over every token asked, each level's share: the not-covered and failed ones too.
   const shares = shareLines(
     { findings: covered, notCovered, failed: errors.map((e) => e.id) },
@@ -259,7 +261,7 @@ function report(
                   ...(detailed
                     ? []
                     : ['mcap abbreviated (k, M, B); response_format "detailed" shows it exact.']),
-                  ...(ctx.format === 'detailed' ? rows.map((f) => detailLine(f, records, fees)) : []),
+                  ...(detailed ? rows.map((f) => detailLine(f, records, fees)) : []),
                 ]
               : []),
             ...(errors.length ? ['', ...failed.lines] : []),
@@ -279,7 +281,7 @@ function report(
             calls: ageSeconds === undefined ? calls : { botting: 0, streamers: 0, fees: 0 },
             ...(ageSeconds !== undefined ? { dataAgeSeconds: ageSeconds } : {}),
             ...(reasons.length ? { topReasons: reasons } : {}),
-            ...(ctx.format === 'detailed'
+            ...(detailed
               ? {
                   items: rows.map((f, i) => ({
                     rank: args.offset + i + 1,
@@ -323,14 +325,7 @@ const rowsIn = (r: { structured: Record<string, unknown> }) =>
   ((r.structured.rows ?? r.structured.items) as unknown[] | undefined)?.length ?? 0;
 
 const BOTTING_SHOWN = ['mintId', 'confidenceLevel', 'confidence', 'score'];
-const STREAMER_SHOWN = [
-  'mintId',
-  'isCurrentlyLive',
-  'currentViewers',
-  'tokenMarketCap',
-  'coinName',
-  'coinSymbol',
-];
+const STREAMER_SHOWN = 'mintId isCurrentlyLive currentViewers tokenMarketCap coinName coinSymbol'.split(' ');
 
 /** In detailed mode, one line per token: every reason and every field the table does not show. */
 function detailLine(f: Finding, records: Map<string, StreamerRecord>, fees: Map<string, TokenFees>): string {

@@ -6,14 +6,12 @@ import { exact } from '../../untrusted/numbers.js';
 import { clean, quote } from '../../untrusted/text.js';
 import { NOT_COVERED_CELL } from '../coverage.js';
 
-type Fees = TokenFees;
-
 /** What one row's cells are made of. */
 export interface Cell {
   f: Finding;
   rank: number;
   r: StreamerRecord | undefined;
-  fee: Fees | undefined;
+  fee: TokenFees | undefined;
   /** Every reason (few rows), or the first ones. */
   full: boolean;
   /** The id as the text shows it (whole, or shortened under budget pressure). */
@@ -35,55 +33,56 @@ export function rankingColumns(showFees: boolean, coverage: boolean, detailed: b
     cell,
   });
   const covered = (c: Cell) => c.f.covered;
+  const col = (header: string, cell: (c: Cell) => string, json: Column['json'], align?: 'right'): Column => ({
+    text: text(header, cell, align),
+    json,
+  });
   return [
-    { text: text('#', (c) => String(c.rank), 'right'), json: [['rank', (c) => c.rank]] },
-    {
-      text: text('level', (c) => (covered(c) ? c.f.level : c.f.error === undefined ? `(${c.f.level})` : '–')),
-      json: [['level', (c) => (c.f.error === undefined ? c.f.level : null)]],
-    },
-    {
-      text: text('conf', (c) => num(c.f.confidence), 'right'),
-      json: [['confidence', (c) => c.f.confidence]],
-    },
-    { text: text('score', (c) => num(c.f.score), 'right'), json: [['score', (c) => c.f.score]] },
-    {
-      text: text('live', (c) => (c.r ? liveText(c.r.isCurrentlyLive) : '?')),
-      json: [['live', (c) => (typeof c.r?.isCurrentlyLive === 'boolean' ? c.r.isCurrentlyLive : null)]],
-    },
-    {
-      text: text('viewers', (c) => num(c.r?.currentViewers), 'right'),
-      json: [['viewers', (c) => exact(c.r?.currentViewers)]],
-    },
-    {
-      text: text('mcap', (c) => (detailed ? num(c.r?.tokenMarketCap) : abbrev(c.r?.tokenMarketCap)), 'right'),
-      json: [['marketCap', (c) => exact(c.r?.tokenMarketCap)]],
-    },
-    {
-      text: text('name', (c) => (c.r ? quote(c.r.coinName, 20) : '–')),
-      json: [['name', (c) => (c.r ? clean(c.r.coinName, 60) : null)]],
-    },
-    {
-      text: text('symbol', (c) => (c.r ? label(c.r.coinSymbol) : '–')),
-      json: [['symbol', (c) => (c.r ? clean(c.r.coinSymbol, 16) : null)]],
-    },
-    { text: text('mint', (c) => c.id), json: [['mintId', (c) => c.f.mintId]] },
+    col('#', (c) => String(c.rank), [['rank', (c) => c.rank]], 'right'),
+    col('level', (c) => (covered(c) ? c.f.level : c.f.error === undefined ? `(${c.f.level})` : '–'), [
+      ['level', (c) => (c.f.error === undefined ? c.f.level : null)],
+    ]),
+    col('conf', (c) => num(c.f.confidence), [['confidence', (c) => c.f.confidence]], 'right'),
+    col('score', (c) => num(c.f.score), [['score', (c) => c.f.score]], 'right'),
+    col('live', (c) => (c.r ? liveText(c.r.isCurrentlyLive) : '?'), [
+      ['live', (c) => (typeof c.r?.isCurrentlyLive === 'boolean' ? c.r.isCurrentlyLive : null)],
+    ]),
+    col(
+      'viewers',
+      (c) => num(c.r?.currentViewers),
+      [['viewers', (c) => exact(c.r?.currentViewers)]],
+      'right',
+    ),
+    col(
+      'mcap',
+      (c) => (detailed ? num(c.r?.tokenMarketCap) : abbrev(c.r?.tokenMarketCap)),
+      [['marketCap', (c) => exact(c.r?.tokenMarketCap)]],
+      'right',
+    ),
+    col('name', (c) => (c.r ? quote(c.r.coinName, 20) : '–'), [
+      ['name', (c) => (c.r ? clean(c.r.coinName, 60) : null)],
+    ]),
+    col('symbol', (c) => (c.r ? label(c.r.coinSymbol) : '–'), [
+      ['symbol', (c) => (c.r ? clean(c.r.coinSymbol, 16) : null)],
+    ]),
+    col('mint', (c) => c.id, [['mintId', (c) => c.f.mintId]]),
     ...(showFees
       ? [
-          {
-            text: text('native fees', (c) => coin(c.fee?.feesInNativeCoin), 'right'),
-            json: [['feesInNativeCoin', (c) => c.fee?.feesInNativeCoin ?? null]],
-          } satisfies Column,
-          {
-            text: text(
-              'fees',
-              (c) => (c.fee ? `${money(c.fee.totalFees)} ${label(c.fee.currency)}` : '–'),
-              'right',
-            ),
-            json: [
+          col(
+            'native fees',
+            (c) => coin(c.fee?.feesInNativeCoin),
+            [['feesInNativeCoin', (c) => c.fee?.feesInNativeCoin ?? null]],
+            'right',
+          ),
+          col(
+            'fees',
+            (c) => (c.fee ? `${money(c.fee.totalFees)} ${label(c.fee.currency)}` : '–'),
+            [
               ['totalFees', (c) => c.fee?.totalFees ?? null],
               ['currency', (c) => c.fee?.currency ?? null],
             ],
-          } satisfies Column,
+            'right',
+          ),
         ]
       : []),
     {
