@@ -1,4 +1,4 @@
-// MCP Apps: a client that declares the extension gets the view named on four tools, an app-only evidence
+// MCP Apps: a client that declares the extension gets the view named on five tools, an app-only evidence
 // tool and each result's full data for the view; a client that does not gets exactly what it got before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPS_CAPABILITIES } from '../../scripts/host/harness.js';
@@ -82,7 +82,7 @@ describe('a plain client (no MCP Apps) is unchanged', () => {
 });
 
 describe('MCP Apps', () => {
-  it('lists the view on four tools and one app-only tool, only to a client that declares the extension', async () => {
+  it('lists the view on five tools and one app-only tool, only to a client that declares the extension', async () => {
     const before = (await plain.client.listTools()).tools;
     expect(before.map((t) => t.name)).not.toContain('get_token_evidence');
     expect(before.filter((t) => t._meta !== undefined)).toEqual([]);
@@ -92,6 +92,7 @@ describe('MCP Apps', () => {
     );
     expect(withView.map((t) => t.name).sort()).toEqual([
       'analyze_botting',
+      'check_watchlist',
       'get_activity_heatmap',
       'get_streamers_analytics',
       'investigate_botting',
