@@ -204,8 +204,15 @@ export function table(columns: Column[], rows: string[][]): string[] {
 
 const BARS = '▁▂▃▄▅▆▇█';
 
-/** A one-line sparkline of at most `width` cells (longer series are averaged into buckets). */
-export function sparkline(values: ReadonlyArray<number | null>, width = 40): string {
+/**
+ * A one-line sparkline of at most `width` cells (longer series are averaged into buckets), scaled to its own
+ * extent or to `range` (so that rows drawn on one scale compare).
+ */
+export function sparkline(
+  values: ReadonlyArray<number | null>,
+  width = 40,
+  range?: { min: number; max: number },
+): string {
   if (values.length === 0) return '';
   const buckets: Array<number | null> = [];
   const size = Math.max(1, values.length / width);
@@ -215,7 +222,7 @@ export function sparkline(values: ReadonlyArray<number | null>, width = 40): str
       .filter((v): v is number => v !== null);
     buckets.push(known.length ? known.reduce((a, b) => a + b, 0) / known.length : null);
   }
-  const { min, max } = extent(buckets.filter((v): v is number => v !== null)) ?? { min: 0, max: 0 };
+  const { min, max } = range ?? extent(buckets.filter((v): v is number => v !== null)) ?? { min: 0, max: 0 };
   const span = max - min;
   return buckets
     .map((v) => (v === null ? '·' : BARS[span === 0 ? 0 : Math.round(((v - min) / span) * 7)]))

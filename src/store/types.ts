@@ -53,6 +53,8 @@ export interface TokenState {
   error?: string;
   live?: boolean | null;
   viewers?: number | null;
+  /** Streams on the platform botting analysis does not take: no verdict, no failure. */
+  notCovered?: boolean;
 }
 
 export interface CheckSnapshot {

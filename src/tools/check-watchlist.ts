@@ -3,7 +3,7 @@
 import * as z from 'zod';
 import type { ApiRequest, Upstream } from '../api/client.js';
 import { asArray, asRecord } from '../format/batch.js';
-import { parseFindings } from '../format/botting.js';
+import { type Finding, parseFindings, rankFindings } from '../format/botting.js';
 import { describeError, ToolFailure } from '../format/errors.js';
 import { fitRows, type Rendered, result } from '../format/result.js';
 import { num, plural, shortener, table } from '../format/text.js';
@@ -12,6 +12,7 @@ import type { BoardData, LevelEntry } from '../report/view-types.js';
 import type { History } from '../store/index.js';
 import type { Store, TokenState } from '../store/types.js';
 import { clean, quote } from '../untrusted/text.js';
+import { NOT_COVERED_CELL, notCoveredCount, UNCOVERED_PLATFORM } from './coverage.js';
 // The investigation itself: the one seam to repoint when investigate_botting exports its runner.
 import { investigateBotting } from './investigate-botting.js';
 import type { CallContext, RenderContext, ViewData } from './tool.js';
@@ -31,7 +32,7 @@ export interface Change {
 export const viewerBand = (v: number) => (v <= 0 ? 0 : Math.floor(Math.log10(v)) + 1);
 const bandName = (b: number) => (b === 0 ? '0' : `${num(10 ** (b - 1))}–${num(10 ** b - 1)}`);
 
-/** The changes from one check to the next, in the watchlist's order, each token's in CHANGE_KINDS order. */
+/** The changes from one check to the next: by kind (PRIORITY), in the watchlist's order within a kind. */
 export function changesBetween(
   ids: readonly string[],
   before: Record<string, TokenState> | undefined,
@@ -45,7 +46,7 @@ export function changesBetween(
     const add = (kind: ChangeKind, from: Change['from'], to: Change['to']) =>
       out.push({ mintId, kind, from, to });
     if (!prev) {
-      add('new', null, cur.error ? 'failed' : (cur.level ?? null));
+      add('new', null, cur.notCovered ? NOT_COVERED_CELL : cur.error ? 'failed' : (cur.level ?? null));
       continue;
     }
     if (prev.level && cur.level && prev.level !== cur.level) add('level', prev.level, cur.level);
@@ -60,8 +61,11 @@ export function changesBetween(
     if (!prev.error && cur.error) add('failed', prev.level ?? null, 'failed');
     if (prev.error && !cur.error) add('recovered', 'failed', cur.level ?? null);
   }
-  return out;
+  // What an analyst acts on first: level moves, failures and recoveries, then live status, viewers, and
+  // new tokens last (a cut list loses new tokens first; their state is in the counts and in history).
+  return out.sort((a, b) => PRIORITY.indexOf(a.kind) - PRIORITY.indexOf(b.kind));
 }
+const PRIORITY: readonly ChangeKind[] = ['level', 'failed', 'recovered', 'live', 'offline', 'viewers', 'new'];
 
 /** Each token's state in the answers the investigation received (and the requests that failed). */
 function statesOf(
@@ -96,11 +100,20 @@ function statesOf(
         const s = at(id);
         if (typeof r.isCurrentlyLive === 'boolean') s.live = r.isCurrentlyLive;
         if (typeof r.currentViewers === 'number') s.viewers = r.currentViewers;
+        if (r.platform === UNCOVERED_PLATFORM) s.notCovered = true;
       }
     }
   }
-  // A token the botting answers did not mention at all failed too (every id is accounted for).
-  for (const id of ids) if (!states[id]?.level && !states[id]?.error) at(id).error = 'not in the answer';
+  // A platform_c token is not covered by botting analysis: neither a verdict nor a failure (as the
+  // investigation shows it). A covered token the botting answers did not mention at all failed.
+  for (const id of ids) {
+    const s = states[id];
+    if (s?.notCovered) {
+      delete s.level;
+      delete s.confidence;
+      delete s.error;
+    } else if (!s?.level && !s?.error) at(id).error = 'not in the answer';
+  }
   return states;
 }
 
@@ -177,18 +190,41 @@ export async function checkWatchlist(
 
   const byKind: Record<string, number> = {};
   for (const c of changes) byKind[c.kind] = (byKind[c.kind] ?? 0) + 1;
+  // The levels now, most suspicious first (the botting tools' order); failures grouped by their reason.
+  const verdicts = list.mintIds.flatMap((id) => {
+    const s = states[id];
+    if (!s?.level || s.error) return [];
+    const f: Finding = {
+      mintId: id,
+      level: s.level,
+      confidence: s.confidence ?? null,
+      score: null,
+      reasons: [],
+      raw: {},
+      covered: true,
+    };
+    return [f];
+  });
   const levels: Record<string, number> = {};
-  let failed = 0;
+  for (const f of rankFindings(verdicts)) levels[f.level] = (levels[f.level] ?? 0) + 1;
+  const reasons = new Map<string, number>();
   let live = 0;
+  let notCovered = 0;
   for (const id of list.mintIds) {
     const s = states[id];
-    if (s?.error) failed++;
-    else if (s?.level) levels[s.level] = (levels[s.level] ?? 0) + 1;
+    if (s?.error) reasons.set(s.error, (reasons.get(s.error) ?? 0) + 1);
+    if (s?.notCovered) notCovered++;
     if (s?.live) live++;
   }
+  const failures = [...reasons].sort((a, b) => b[1] - a[1]).map(([reason, count]) => ({ reason, count }));
+  const failed = failures.reduce((n, f) => n + f.count, 0);
   const since = previous
     ? `since the previous check at ${iso(previous.at)}`
     : 'first check: every token is new';
+  const windowLine =
+    previous && previous.hours !== hours
+      ? `The previous check analysed the last ${previous.hours} h, this one the last ${hours} h: a level change may come from the window, not the token.`
+      : undefined;
   const headline = `Watchlist ${quote(name, 64)} checked (${list.chain}, last ${hours} h): ${plural(list.mintIds.length, 'token')}, ${plural(changes.length, 'change')} ${since}`;
   const countsLine = `Changes: ${
     CHANGE_KINDS.filter((k) => byKind[k])
@@ -199,7 +235,10 @@ export async function checkWatchlist(
     Object.entries(levels)
       .map(([l, c]) => `${l} ${c}`)
       .join(', ') || 'no verdicts'
-  }${failed ? `; failed ${failed}` : ''}; live ${live}`;
+  }${failed ? `; failed ${failed}` : ''}${notCovered ? `; ${notCoveredCount(notCovered)}` : ''}; live ${live}`;
+  const failuresLine = failures.length
+    ? `Failed ${failed}: ${failures.map((f) => `${quote(f.reason, 120)} (${f.count})`).join('; ')}`
+    : undefined;
   const short = shortener(changes.map((c) => c.mintId));
   const query = { name, hours, chain: list.chain };
   return fitRows(
@@ -207,7 +246,8 @@ export async function checkWatchlist(
     ctx.budget,
     {
       what: 'changes',
-      how: () => 'get_token_history for the tokens, or check a smaller watchlist.',
+      how: () =>
+        "The list is cut from its end (new tokens first): every change is counted above, and each token's state now is recorded (get_token_history).",
       format: ctx.format,
     },
     (rows) =>
@@ -216,6 +256,8 @@ export async function checkWatchlist(
         lines: [
           countsLine,
           nowLine,
+          failuresLine,
+          windowLine,
           ...(rows.length
             ? table(
                 [{ header: 'change' }, { header: 'mint' }, { header: 'from' }, { header: 'to' }],
@@ -226,8 +268,18 @@ export async function checkWatchlist(
         query,
         data: {
           previousCheck: previous ? iso(previous.at) : null,
+          ...(previous ? { previousHours: previous.hours } : {}),
           checkedAt: iso(at),
-          counts: { tokens: list.mintIds.length, changes: changes.length, byKind, levels, failed, live },
+          counts: {
+            tokens: list.mintIds.length,
+            changes: changes.length,
+            byKind,
+            levels,
+            failed,
+            ...(notCovered ? { notCovered } : {}),
+            live,
+          },
+          ...(failures.length ? { failures } : {}),
           changes: rows,
         },
         next: 'get_token_history for what was recorded of a token over the days.',
@@ -247,6 +299,7 @@ export const checkWatchlistTool = defineTool({
   annotations: { readOnlyHint: false, idempotentHint: false },
   output: {
     previousCheck: z.string().nullable().optional(),
+    previousHours: z.number().optional(),
     checkedAt: z.string().optional(),
     counts: z.object({}).loose().optional(),
     changes: z
@@ -259,6 +312,7 @@ export const checkWatchlistTool = defineTool({
         }),
       )
       .optional(),
+    failures: z.array(z.object({ reason: z.string(), count: z.number() })).optional(),
     shown: z.object({}).loose().optional(),
   },
   run: (args, ctx) =>

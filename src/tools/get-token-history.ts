@@ -1,6 +1,6 @@
 // get_token_history: what this key's history holds of up to 50 tokens over a number of days, one row per day.
 import * as z from 'zod';
-import { type Finding, flagging } from '../format/botting.js';
+import { type Finding, flagging, rankFindings } from '../format/botting.js';
 import { fitRows, type Rendered, result } from '../format/result.js';
 import { num, plural, shortener, sparkline, table } from '../format/text.js';
 import type { BoardData, HistoryDay, LevelEntry, ViewHistory } from '../report/view-types.js';
@@ -29,7 +29,8 @@ export interface TokenHistory {
   flaggedDays: string[];
   levelChanges: Array<{ date: string; from: string; to: string }>;
   peakViewers: number | null;
-  liveDays: number;
+  /** Days it was seen live; null when no record said whether it was live. */
+  liveDays: number | null;
   days: DayRow[];
 }
 
@@ -42,7 +43,7 @@ export function tokenHistories(
   levels: readonly LevelDay[],
   streams: readonly StreamDay[],
   seen: readonly Seen[],
-): { tokens: TokenHistory[]; flaggedLevels: string[]; flaggedRule?: string } {
+): { tokens: TokenHistory[]; flaggedLevels: string[]; flaggedRule?: string; levels: string[] } {
   const days = new Map<string, Map<number, DayRow>>();
   // A year of 50 tokens is 18,250 day rows over 365 dates: each date written once.
   const dates = new Map<number, string>();
@@ -94,7 +95,10 @@ export function tokenHistories(
     r.live = s.live;
   }
   const dayLevels = [...days.values()].flatMap((m) => [...m.values()]).filter((r) => r.level !== null);
-  const flag = flagging(dayLevels.map((r) => ({ level: r.level, confidence: r.confidence }) as Finding));
+  const findings = dayLevels.map((r) => ({ level: r.level, confidence: r.confidence }) as Finding);
+  const flag = flagging(findings);
+  // Every recorded level, most suspicious first (the botting tools' order: by mean confidence).
+  const levelOrder = [...new Set(rankFindings(findings).map((f) => f.level))];
   const seenOf = new Map(seen.map((s) => [s.mint, s]));
   const tokens: TokenHistory[] = [];
   for (const mintId of ids) {
@@ -118,11 +122,18 @@ export function tokenHistories(
       flaggedDays: sorted.filter((r) => r.level !== null && flag.levels.includes(r.level)).map((r) => r.date),
       levelChanges,
       peakViewers: viewers.length ? Math.max(...viewers) : null,
-      liveDays: sorted.filter((r) => r.live).length,
+      liveDays: sorted.some((r) => r.live !== null) ? sorted.filter((r) => r.live).length : null,
       days: sorted,
     });
   }
-  return { tokens, flaggedLevels: flag.levels, ...(flag.rule ? { flaggedRule: flag.rule } : {}) };
+  // Most flagged first (then most days recorded); the order asked on a tie.
+  tokens.sort((a, b) => b.flaggedDays.length - a.flaggedDays.length || b.daysRecorded - a.daysRecorded);
+  return {
+    tokens,
+    levels: levelOrder,
+    flaggedLevels: flag.levels,
+    ...(flag.rule ? { flaggedRule: flag.rule } : {}),
+  };
 }
 
 /** Reads and renders the history of `ids`: shared by the tool and run_analysis's api. */
@@ -131,7 +142,8 @@ export async function readHistory(
   owner: string,
   args: { mintIds: string[]; chain: string; days: number },
 ) {
-  const since = Math.floor(Date.now() / 60_000) - args.days * 1440;
+  // The last `days` days, today (UTC) included.
+  const since = (Math.floor(Date.now() / 86_400_000) - args.days + 1) * 1440;
   const [levels, streams, seen] = await Promise.all([
     store.levelDays(owner, args.mintIds, args.chain, since),
     store.streamDays(owner, args.mintIds, args.chain, since),
@@ -204,27 +216,35 @@ function render(
   read: Awaited<ReturnType<typeof readHistory>>,
   ctx: RenderContext,
 ): Rendered {
-  const { tokens, notRecorded, flaggedLevels } = read;
+  const { tokens, notRecorded, flaggedLevels, levels } = read;
   const flaggedName = flaggedLevels.length ? flaggedLevels.join(' or ') : 'HIGH';
   const headline = tokens.length
-    ? `Token history (${args.chain}, last ${args.days} days): ${plural(tokens.length, 'token')} recorded of ${args.mintIds.length} asked`
-    : `Token history (${args.chain}, last ${args.days} days): nothing was recorded of the ${plural(args.mintIds.length, 'token')} asked`;
+    ? `Token history (${args.chain}, last ${plural(args.days, 'day')}): ${plural(tokens.length, 'token')} recorded of ${args.mintIds.length} asked, most flagged first`
+    : `Token history (${args.chain}, last ${plural(args.days, 'day')}): nothing was recorded of the ${plural(args.mintIds.length, 'token')} asked`;
   const short = shortener(tokens.map((t) => t.mintId));
   const query = { mintIds: args.mintIds, chain: args.chain, days: args.days };
-  const levelOrder = [...new Set(tokens.flatMap((t) => t.days.map((d) => d.level)).filter(Boolean))];
+  // The strip's scale is one for every row: the least suspicious level lowest, the most suspicious highest.
+  const height = (level: string | null) =>
+    level === null ? null : levels.length - 1 - levels.indexOf(level);
+  const range = { min: 0, max: Math.max(1, levels.length - 1) };
+  const bar = (level: string) => sparkline([height(level)], 1, range);
+  const legend = `Levels by day (oldest left; · no verdict): ${levels.map((l) => `${bar(l)} ${l}`).join(', ')}`;
   return fitRows(
     tokens,
     ctx.budget,
     {
       what: 'tokens',
-      how: (n) => `Ask again for the other ${args.mintIds.length - n} ids.`,
+      how: (n) => `Ask again for the other ${tokens.length - n} recorded ids.`,
       format: ctx.format,
     },
     (rows) =>
       result({
         headline,
         lines: [
-          rows.length ? `Flagged: ${flaggedName}; a day's level is its most confident verdict's.` : undefined,
+          rows.length
+            ? `Flagged: ${flaggedName}; a day's level is its most confident verdict's, whatever window (hours) was analysed.`
+            : undefined,
+          rows.length && levels.length ? legend : undefined,
           ...(rows.length
             ? table(
                 [
@@ -246,12 +266,13 @@ function render(
                     String(t.flaggedDays.length),
                     latest ? `${latest.level} ${num(latest.confidence)} (${latest.date})` : '–',
                     t.peakViewers === null ? '–' : num(t.peakViewers),
-                    String(t.liveDays),
+                    t.liveDays === null ? '–' : String(t.liveDays),
                     t.firstSeen,
                     t.lastSeen,
                     sparkline(
-                      t.days.map((d) => (d.level === null ? null : levelOrder.indexOf(d.level))),
+                      t.days.map((d) => height(d.level)),
                       30,
+                      range,
                     ),
                   ];
                 }),

@@ -284,6 +284,53 @@ describe('history faults and concurrency (SQLite)', () => {
     expect((await callOf(ro.client, 'check_health', {})).isError).toBe(false);
   });
 
+  it("a check keeps not-covered tokens apart from failures, gives failures' reasons, and names a window change", async () => {
+    const db = sqliteDatabase();
+    closers.push(db.drop);
+    const { client } = await stdio(baseEnv(db.url));
+    const [onB] = ids(sim, 'platform_b', 1);
+    const [onC] = ids(sim, 'platform_c', 1);
+    const unknown = 'Unknown1111111111111111111111111111111111111';
+    if (!onB || !onC) throw new Error('the simulator has too few tokens for this test');
+    await callOf(client, 'watchlist', {
+      action: 'save',
+      name: 'b',
+      chain: 'chain_b',
+      mintIds: [onB, onC, unknown],
+    });
+    const first = await callOf(client, 'check_watchlist', { name: 'b' });
+    const counts = first.structured.counts as Record<string, number>;
+    expect(counts.notCovered).toBe(1);
+    expect(counts.failed).toBe(1);
+    const failures = first.structured.failures as Array<{ reason: string; count: number }>;
+    expect(failures).toHaveLength(1);
+    expect(failures[0]?.count).toBe(1);
+    expect(first.text).toContain(`Failed 1: ${JSON.stringify(failures[0]?.reason)} (1)`);
+    expect(first.structured.changes).toContainEqual({
+      mintId: onC,
+      kind: 'new',
+      from: null,
+      to: 'not covered (platform_c)',
+    });
+    expect(first.structured.changes).toContainEqual({
+      mintId: unknown,
+      kind: 'new',
+      from: null,
+      to: 'failed',
+    });
+    expect(first.text).not.toContain('The previous check analysed');
+
+    const second = await callOf(client, 'check_watchlist', { name: 'b', hours: 1 });
+    expect(second.structured.previousHours).toBe(24);
+    expect(second.text).toContain(
+      'The previous check analysed the last 24 h, this one the last 1 h: a level change may come from the window, not the token.',
+    );
+    // History: the last 1 day is today alone, the most flagged token first.
+    const h = await callOf(client, 'get_token_history', { mintIds: [onB, onC], chain: 'chain_b', days: 1 });
+    expect(h.text).toMatch(/^Token history \(chain_b, last 1 day\): /);
+    for (const t of h.structured.tokens as Array<{ days: unknown[] }>) expect(t.days).toHaveLength(1);
+  });
+
   it('two processes write 500 verdicts each to one file at once: nothing lost, no error', async () => {
     const db = sqliteDatabase();
     closers.push(db.drop);
