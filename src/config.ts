@@ -271,9 +271,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: HttpFlag
           httpProblems.push(`${name}: ${describeProblem(issue)}${got}`);
         } else
           problems.push(
-            `${setting.name} ${describeProblem(issue)}; using ${key === 'baseUrl' ? 'none' : key === 'demo' ? 'false' : 'the default'}`,
+            `${setting.name} ${describeProblem(issue)}; using ${FALLBACK_SAID[key] ?? 'the default'}`,
           );
-        delete raw[key];
+        // A wrong database is no database: never the default file, where the user did not ask to keep data.
+        if (key === 'databaseUrl') raw[key] = 'off';
+        else delete raw[key];
       }
       parsed = schema.safeParse(raw);
     }
@@ -283,6 +285,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: HttpFlag
   const { demo, ...config } = values as Values;
   return { config, demo, problems, httpProblems };
 }
+
+/** What a wrong value is replaced with, where that is not its default. */
+const FALLBACK_SAID: Partial<Record<Key, string>> = {
+  baseUrl: 'none',
+  demo: 'false',
+  databaseUrl: 'off (nothing is kept until it is fixed)',
+};
 
 function describeProblem(issue: z.core.$ZodIssue): string {
   if (issue.code === 'custom') return issue.message;

@@ -7,7 +7,7 @@ import { type Config, ENV, environmentHelp, loadConfig } from './config.js';
 import { connectionProblem, type SetupPlace } from './format/errors.js';
 import { createLogger, type Logger } from './log.js';
 import { createClient, createServer } from './server.js';
-import { type History, openHistory, storeOptions } from './store/index.js';
+import { type History, MIN_NODE, nodeTooOld, openHistory, storeOptions } from './store/index.js';
 import { serveStdio } from './transports/stdio.js';
 import { NAME, VERSION } from './version.js';
 
@@ -64,8 +64,13 @@ async function main(): Promise<number | undefined> {
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
   const client = createClient(config, logger);
   // History and watchlists: nothing is opened (or loaded) before the first tool call that uses them.
-  const stored = storeOptions(config);
+  const wrongDatabase = problems.find((p) => p.startsWith(ENV.databaseUrl));
+  const stored = { ...storeOptions(config), ...(wrongDatabase ? { offReason: wrongDatabase } : {}) };
   const history = openHistory(stored, demo);
+  if ((history.location.kind === 'sqlite' || history.location.kind === 'memory') && nodeTooOld())
+    logger.warn(
+      `history needs Node ${MIN_NODE} or later for SQLite (this is Node ${process.versions.node}): the history tools will say it is unavailable; every other tool works`,
+    );
   const setupPlace = setupPlaceOf();
   const cleanup = async () => {
     await client?.close();

@@ -136,9 +136,10 @@ describe('history and --http settings', () => {
       STREAMER_ANALYTICS_WATCH_INTERVAL_MINUTES: '5',
       STREAMER_ANALYTICS_DATABASE_URL: 'mysql://db.example/x',
     });
-    expect(config).toMatchObject({ historyDays: 400, watchIntervalMinutes: 0, databaseUrl: undefined });
+    // A wrong database is no database (not the default file, where the user did not ask to keep data).
+    expect(config).toMatchObject({ historyDays: 400, watchIntervalMinutes: 0, databaseUrl: 'off' });
     expect(problems).toEqual([
-      'STREAMER_ANALYTICS_DATABASE_URL must be a path, a file: URL, a postgres:// or postgresql:// URL, or off; using the default',
+      'STREAMER_ANALYTICS_DATABASE_URL must be a path, a file: URL, a postgres:// or postgresql:// URL, or off; using off (nothing is kept until it is fixed)',
       'STREAMER_ANALYTICS_HISTORY_DAYS must be at most 3650; using the default',
       'STREAMER_ANALYTICS_WATCH_INTERVAL_MINUTES must be 0 (off) or at least 15; using the default',
     ]);

@@ -71,10 +71,11 @@ export function storeOptions(
   };
 }
 
+/** Why history cannot be used; `lasting` when asking again cannot help (off, a Node without node:sqlite). */
+export type Unavailable = { unavailable: string; lasting?: true };
+
 /** What a tool may do with the store for its caller's key. */
-export type Use = <T>(
-  fn: (store: Store, owner: string) => Promise<T>,
-) => Promise<{ value: T } | { unavailable: string }>;
+export type Use = <T>(fn: (store: Store, owner: string) => Promise<T>) => Promise<{ value: T } | Unavailable>;
 
 /** One call's view of history: what it observed, written in one transaction once its answer is sent. */
 export interface HistoryCall {
@@ -94,7 +95,7 @@ export interface History {
   /** The store for a key (over --http a caller's own, else the server's), for one call. */
   call(key: string | undefined): HistoryCall;
   /** The open store, opening it if need be (the schedule's), or why it is unavailable. */
-  store(): Promise<Store | { unavailable: string }>;
+  store(): Promise<Store | Unavailable>;
   close(): Promise<void>;
 }
 
@@ -105,6 +106,8 @@ export function whyUnavailable(error: unknown, location: Location): string {
     .replace(/postgres(ql)?:\/\/\S+/gi, '(database URL)')
     .split('\n')[0]
     ?.slice(0, 200);
+  if (noSqlite(error))
+    return `SQLite history needs Node ${MIN_NODE} or later (this is Node ${process.versions.node}): update Node, or set ${DATABASE_URL} to a postgres:// URL or off`;
   if (location.kind === 'sqlite') {
     if (/not a database|malformed|corrupt/i.test(message ?? ''))
       return `the SQLite file ${location.path} is not a readable database (corrupt?): ${message}`;
@@ -118,6 +121,18 @@ export function whyUnavailable(error: unknown, location: Location): string {
   }
   return String(message);
 }
+
+/** The oldest Node with node:sqlite (package.json's engines), and whether this one is older. */
+export const MIN_NODE = '22.13';
+export const nodeTooOld = (version = process.versions.node) => {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  return major < 22 || (major === 22 && minor < 13);
+};
+const noSqlite = (error: unknown) =>
+  /node:sqlite/.test(String((error as Error)?.message)) &&
+  /ERR_UNKNOWN_BUILTIN_MODULE|No such built-in module/.test(
+    `${(error as { code?: string })?.code} ${(error as Error)?.message}`,
+  );
 
 /** A failure of the store itself, as opposed to the code that uses it. */
 class StoreFault extends Error {}
@@ -138,7 +153,7 @@ function guard(s: Store): Store {
 export function openHistory(options: StoreOptions, demo = false): History {
   const location = locate(options.url, demo);
   let opening: Promise<Store> | undefined;
-  let failure: { at: number; reason: string } | undefined;
+  let failure: { at: number; reason: string; lasting?: true } | undefined;
   let lastPrune = 0;
   // Writes leave the answer's path: queued in order, begun once the answer is on its way (setImmediate runs
   // after the transport's write), awaited by every read (a caller reads what it just fetched) and by close.
@@ -158,15 +173,23 @@ export function openHistory(options: StoreOptions, demo = false): History {
     }
   };
 
-  const store = async (): Promise<Store | { unavailable: string }> => {
+  const store = async (): Promise<Store | Unavailable> => {
     if (location.kind === 'off')
-      return { unavailable: `history is off (${DATABASE_URL}=off): nothing is kept` };
+      return {
+        unavailable: options.offReason ?? `history is off (${DATABASE_URL}=off): nothing is kept`,
+        lasting: true,
+      };
+    if (failure?.lasting) return { unavailable: failure.reason, lasting: true };
     if (failure && Date.now() - failure.at < RETRY_OPEN_MS) return { unavailable: failure.reason };
     if (!opening) {
       const attempt = open();
       opening = attempt;
       attempt.catch((error: unknown) => {
-        failure = { at: Date.now(), reason: whyUnavailable(error, location) };
+        failure = {
+          at: Date.now(),
+          reason: whyUnavailable(error, location),
+          ...(noSqlite(error) ? { lasting: true as const } : {}),
+        };
         if (opening === attempt) opening = undefined;
       });
     }
@@ -175,7 +198,9 @@ export function openHistory(options: StoreOptions, demo = false): History {
       failure = undefined;
       return opened;
     } catch (error) {
-      return { unavailable: failure?.reason ?? whyUnavailable(error, location) };
+      return failure
+        ? { unavailable: failure.reason, ...(failure.lasting ? { lasting: true as const } : {}) }
+        : { unavailable: whyUnavailable(error, location) };
     }
   };
 
@@ -195,7 +220,8 @@ export function openHistory(options: StoreOptions, demo = false): History {
       const observed: Observation[] = [];
       let observedAny = false;
       const use: Use = async (fn) => {
-        if (!key) return { unavailable: 'no API key is set, so there is no one to keep history for' };
+        if (!key)
+          return { unavailable: 'no API key is set, so there is no one to keep history for', lasting: true };
         await writing;
         const s = await store();
         if ('unavailable' in s) return s;

@@ -8,6 +8,8 @@ export interface StoreOptions {
   historyDays: number;
   /** --http only; 0 is off. */
   watchIntervalMinutes: number;
+  /** Why history is off when the configuration turned it off (a wrong database URL), not the user. */
+  offReason?: string;
 }
 
 /** What an upstream answer said of one token: a botting verdict, a streamer record, or creator fees. */

@@ -18,10 +18,12 @@ export async function withStore<T>(
   ctx: Pick<CallContext, 'history'>,
   fn: (store: Store, owner: string) => Promise<T>,
 ): Promise<T> {
-  const outcome = ctx.history ? await ctx.history.use(fn) : { unavailable: 'this server keeps no history' };
+  const outcome = ctx.history
+    ? await ctx.history.use(fn)
+    : { unavailable: 'this server keeps no history', lasting: true as const };
   if ('value' in outcome) return outcome.value;
   throw new ToolFailure(
-    `History unavailable: ${outcome.unavailable}. Nothing was read or changed.\n${errorTag('history_unavailable', true)}`,
+    `History unavailable: ${outcome.unavailable}. Nothing was read or changed.\n${errorTag('history_unavailable', !outcome.lasting)}`,
   );
 }
 

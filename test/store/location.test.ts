@@ -2,7 +2,7 @@
 // and what STREAMER_ANALYTICS_DATABASE_URL's forms mean; and the test run's own data folder is in use.
 import { homedir, tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { dataFolder, locate, storeOptions } from '../../src/store/index.js';
+import { dataFolder, locate, nodeTooOld, storeOptions, whyUnavailable } from '../../src/store/index.js';
 
 describe('the default store location', () => {
   it('is XDG on Linux, Application Support on macOS, LocalAppData on Windows', () => {
@@ -47,5 +47,20 @@ describe('the default store location', () => {
   it('is, in this test run, a temporary folder and not the real home', () => {
     expect(dataFolder().startsWith(tmpdir())).toBe(true);
     expect(dataFolder().startsWith(homedir())).toBe(false);
+  });
+});
+
+describe('a Node without node:sqlite', () => {
+  it('is named, with the Node needed and what to do instead', () => {
+    expect(nodeTooOld('20.20.2')).toBe(true);
+    expect(nodeTooOld('22.12.0')).toBe(true);
+    expect(nodeTooOld('22.13.0')).toBe(false);
+    expect(nodeTooOld('24.1.0')).toBe(false);
+    const error = Object.assign(new Error('No such built-in module: node:sqlite'), {
+      code: 'ERR_UNKNOWN_BUILTIN_MODULE',
+    });
+    expect(whyUnavailable(error, { kind: 'sqlite', path: '/x/history.db' })).toMatch(
+      /^SQLite history needs Node 22\.13 or later \(this is Node [\d.]+\): update Node, or set STREAMER_ANALYTICS_DATABASE_URL to a postgres:\/\/ URL or off$/,
+    );
   });
 });
