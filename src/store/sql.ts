@@ -124,7 +124,6 @@ const list = (from: number, count: number) =>
 
 export async function openSql(driver: T.Driver, kind: Store['kind'], where: string): Promise<Store> {
   const salt = await migrate(driver);
-  const owners = new Map<string, string>();
   const pg = driver.dialect === 'postgres';
   // Long reads (a year of days) as arrays: node:sqlite builds them several times faster than objects.
   const arrays = async (sql: string, params: readonly unknown[]): Promise<unknown[][]> =>
@@ -135,13 +134,9 @@ export async function openSql(driver: T.Driver, kind: Store['kind'], where: stri
   const store: Store = {
     kind,
     where,
+    // Hashed each time (about a microsecond): a cache of keys would keep every key a stranger tried.
     async owner(key) {
-      let owner = owners.get(key);
-      if (!owner) {
-        owner = createHash('sha256').update(salt).update('\0').update(key).digest('hex').slice(0, 32);
-        owners.set(key, owner);
-      }
-      return owner;
+      return createHash('sha256').update(salt).update('\0').update(key).digest('hex').slice(0, 32);
     },
     async record(owner, rows) {
       if (!rows.length) return;
