@@ -9,7 +9,7 @@ import {
   notFoundHint,
   upstreamErrors,
 } from './format/batch.js';
-import type { Finding } from './format/botting.js';
+import type { Finding, TokenFees } from './format/botting.js';
 import { type HourlyGrid, hourlyGrid } from './format/heatmap.js';
 import type { BoardData, BoardRow, LevelEntry, SessionRow } from './report/view-types.js';
 import { NOT_COVERED, UNCOVERED_PLATFORM } from './tools/coverage.js';
@@ -61,13 +61,6 @@ type Hint = (n: number) => string | undefined;
 const hintOf = (errors: readonly ItemError[], hint?: Hint) =>
   notFoundHint(groupFailures(errors), hint) ?? null;
 
-/** A token's creator fees, as joined by investigate_botting. */
-export interface FeesOf {
-  totalFees: number | null;
-  currency: string;
-  feesInNativeCoin: number | null;
-}
-
 /** What the call asked beyond the data: the board opens with the same slice the text channel describes. */
 export interface BoardOptions {
   /** The tool's own title (the view is headed as the tool is named). */
@@ -75,7 +68,7 @@ export interface BoardOptions {
   /** The call's filters and order (investigate_botting's levels, liveOnly, sortBy). */
   filters?: { levels?: string[] | undefined; liveOnly?: boolean; sortBy?: string };
   /** Creator fees by id, when the call joined them. */
-  fees?: ReadonlyMap<string, FeesOf> | undefined;
+  fees?: ReadonlyMap<string, TokenFees> | undefined;
   hint?: Hint;
   /** The report's levels (order, counts, flagged) and its most frequent reasons: drawn as they are. */
   levels: LevelEntry[];
