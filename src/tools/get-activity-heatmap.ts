@@ -108,36 +108,28 @@ export const getActivityHeatmap = defineTool({
     const monthLabel = calendarMonth ?? 'this month';
 
     const busiest = [
-      ...(month?.peak ? [`busiest day ${month.peak.date} (${num(month.peak.value)})`] : []),
-      ...(grid?.peak ? [`busiest hour cell ${cellText(grid.peak)}`] : []),
-      ...(grid?.quietest
-        ? [`quietest ${grid.returned < grid.cells ? 'returned cell' : 'cell'} ${cellText(grid.quietest)}`]
-        : []),
-    ];
+      month?.peak && `busiest day ${month.peak.date} (${num(month.peak.value)})`,
+      grid?.peak && `busiest hour cell ${cellText(grid.peak)}`,
+      grid?.quietest &&
+        `quietest ${grid.returned < grid.cells ? 'returned cell' : 'cell'} ${cellText(grid.quietest)}`,
+    ].filter(Boolean);
     const headline = `Activity heatmap (${args.chain} / ${args.platform})${busiest.length ? `: ${busiest.join('; ')}` : ': no activity returned'}`;
     const lines = [
       ...(grid
         ? [
             `Hourly activity (keys "a-b"; a = ${grid.a[0]}..${grid.a[1]}, b = ${grid.b[0]}..${grid.b[1]}; what a and b mean is not stated by the API; darker = more, max ${num(maxHourly)})`,
             ...gridLines(grid),
-            ...(grid.returned < grid.cells
-              ? [
-                  `${plural(grid.returned, 'cell')} of the ${grid.cells} in these ranges returned; the other ${grid.cells - grid.returned} not sent (drawn ·, as 0).`,
-                ]
-              : []),
-            ...(grid.ignoredKeys
-              ? [`(${plural(grid.ignoredKeys, 'key')} not of the form "a-b" left out)`]
-              : []),
+            grid.returned < grid.cells &&
+              `${plural(grid.returned, 'cell')} of the ${grid.cells} in these ranges returned; the other ${grid.cells - grid.returned} not sent (drawn ·, as 0).`,
+            grid.ignoredKeys > 0 && `(${plural(grid.ignoredKeys, 'key')} not of the form "a-b" left out)`,
           ]
         : ['Hourly activity: none returned.']),
       month
         ? `Month ${monthLabel}: ${seriesLine(month)}`
         : `Month ${monthLabel}: no daily activity returned.`,
-      ...(consistency
-        ? [`Consistency: ${seriesLine(consistency, 60)}, total ${num(consistency.total)}`]
-        : []),
+      consistency && `Consistency: ${seriesLine(consistency, 60)}, total ${num(consistency.total)}`,
       // Detailed: every value the upstream sent, as the structured channel has it.
-      ...(detailed ? [`All fields: ${describeObject(data, [], true).parts.join('; ')}`] : []),
+      detailed && `All fields: ${describeObject(data, [], true).parts.join('; ')}`,
     ];
 
     return project(
