@@ -9,7 +9,7 @@ import {
   notFoundHint,
   upstreamErrors,
 } from './format/batch.js';
-import type { Finding, TokenFees } from './format/botting.js';
+import { type Finding, type TokenFees, unanalysed } from './format/botting.js';
 import { type HourlyGrid, hourlyGrid } from './format/heatmap.js';
 import type { BoardData, BoardRow, LevelEntry, SessionRow } from './report/view-types.js';
 import { NOT_COVERED, UNCOVERED_PLATFORM } from './tools/coverage.js';
@@ -131,13 +131,8 @@ export function boardData(
   const uncovered = [
     ...offFindings.kept.map((f) => ({ ...verdict(f), covered: false, upstreamError: null })),
     ...offErrors.kept.map((e) => ({
+      ...verdict(unanalysed(e)),
       mintId: clean(e.id, CHARS.id),
-      level: '',
-      confidence: null,
-      score: null,
-      reasons: [],
-      ...recordFacts(records.get(e.id)),
-      ...feesOf(e.id),
       covered: false,
       upstreamError: clean(e.error, CHARS.error),
     })),
