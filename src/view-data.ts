@@ -11,7 +11,14 @@ import {
 } from './format/batch.js';
 import { type Finding, type TokenFees, unanalysed } from './format/botting.js';
 import { type HourlyGrid, hourlyGrid } from './format/heatmap.js';
-import type { BoardData, BoardRow, LevelEntry, SessionRow } from './report/view-types.js';
+import type {
+  BoardData,
+  BoardRow,
+  LevelEntry,
+  SeriesData,
+  SessionRow,
+  TokenNames,
+} from './report/view-types.js';
 import { NOT_COVERED, UNCOVERED_PLATFORM } from './tools/coverage.js';
 import { NAMES } from './untrusted/names.js';
 import { numberOf } from './untrusted/numbers.js';
@@ -40,10 +47,6 @@ const numOr = (v: unknown) => numberOf(v) ?? null;
 const textOr = (v: unknown, max: number) => (typeof v === 'string' && v ? clean(v, max) || null : null);
 
 /** A token's name and symbol, cleaned, from its streamer record. */
-export interface TokenNames {
-  name: string | null;
-  symbol: string | null;
-}
 export function namesOf(record: Record<string, unknown> | undefined): TokenNames {
   return { name: textOr(record?.coinName, CHARS.name), symbol: textOr(record?.coinSymbol, CHARS.symbol) };
 }
@@ -175,15 +178,6 @@ export function boardData(
         }
       : {}),
   };
-}
-
-/** One token's series: times (ms since the epoch, ascending) and each numeric field's values at them. */
-export interface SeriesData extends TokenNames {
-  mintId: string;
-  t: number[];
-  values: Record<string, Array<number | null>>;
-  /** The field a viewer curve draws: the first whose name speaks of viewers, else the first numeric field. */
-  primary: string | null;
 }
 
 /**
