@@ -9,9 +9,16 @@ import {
   notFoundHint,
   upstreamErrors,
 } from './format/batch.js';
-import type { Finding } from './format/botting.js';
+import { type Finding, type TokenFees, unanalysed } from './format/botting.js';
 import { type HourlyGrid, hourlyGrid } from './format/heatmap.js';
-import type { BoardData, BoardRow, LevelEntry, SessionRow } from './report/view-types.js';
+import type {
+  BoardData,
+  BoardRow,
+  LevelEntry,
+  SeriesData,
+  SessionRow,
+  TokenNames,
+} from './report/view-types.js';
 import { NOT_COVERED, UNCOVERED_PLATFORM } from './tools/coverage.js';
 import { NAMES } from './untrusted/names.js';
 import { numberOf } from './untrusted/numbers.js';
@@ -40,10 +47,6 @@ const numOr = (v: unknown) => numberOf(v) ?? null;
 const textOr = (v: unknown, max: number) => (typeof v === 'string' && v ? clean(v, max) || null : null);
 
 /** A token's name and symbol, cleaned, from its streamer record. */
-export interface TokenNames {
-  name: string | null;
-  symbol: string | null;
-}
 export function namesOf(record: Record<string, unknown> | undefined): TokenNames {
   return { name: textOr(record?.coinName, CHARS.name), symbol: textOr(record?.coinSymbol, CHARS.symbol) };
 }
@@ -61,13 +64,6 @@ type Hint = (n: number) => string | undefined;
 const hintOf = (errors: readonly ItemError[], hint?: Hint) =>
   notFoundHint(groupFailures(errors), hint) ?? null;
 
-/** A token's creator fees, as joined by investigate_botting. */
-export interface FeesOf {
-  totalFees: number | null;
-  currency: string;
-  feesInNativeCoin: number | null;
-}
-
 /** What the call asked beyond the data: the board opens with the same slice the text channel describes. */
 export interface BoardOptions {
   /** The tool's own title (the view is headed as the tool is named). */
@@ -75,7 +71,7 @@ export interface BoardOptions {
   /** The call's filters and order (investigate_botting's levels, liveOnly, sortBy). */
   filters?: { levels?: string[] | undefined; liveOnly?: boolean; sortBy?: string };
   /** Creator fees by id, when the call joined them. */
-  fees?: ReadonlyMap<string, FeesOf> | undefined;
+  fees?: ReadonlyMap<string, TokenFees> | undefined;
   hint?: Hint;
   /** The report's levels (order, counts, flagged) and its most frequent reasons: drawn as they are. */
   levels: LevelEntry[];
@@ -138,13 +134,8 @@ export function boardData(
   const uncovered = [
     ...offFindings.kept.map((f) => ({ ...verdict(f), covered: false, upstreamError: null })),
     ...offErrors.kept.map((e) => ({
+      ...verdict(unanalysed(e)),
       mintId: clean(e.id, CHARS.id),
-      level: '',
-      confidence: null,
-      score: null,
-      reasons: [],
-      ...recordFacts(records.get(e.id)),
-      ...feesOf(e.id),
       covered: false,
       upstreamError: clean(e.error, CHARS.error),
     })),
@@ -187,15 +178,6 @@ export function boardData(
         }
       : {}),
   };
-}
-
-/** One token's series: times (ms since the epoch, ascending) and each numeric field's values at them. */
-export interface SeriesData extends TokenNames {
-  mintId: string;
-  t: number[];
-  values: Record<string, Array<number | null>>;
-  /** The field a viewer curve draws: the first whose name speaks of viewers, else the first numeric field. */
-  primary: string | null;
 }
 
 /**

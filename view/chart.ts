@@ -1,18 +1,11 @@
 // Line charts (uPlot): every series on one chart, one field at a time, in the theme's colours resolved
 // for the canvas (again when it changes); values in the text channel's format, times in UTC.
 import uPlot from 'uplot';
+import type { SeriesData } from '../src/report/view-types.js';
 import { el, n, onTheme, resolveColor, time } from './dom.js';
 
-export interface Series {
-  mintId: string;
-  name: string | null;
-  symbol: string | null;
-  /** ms since the epoch, ascending. */
-  t: number[];
-  values: Record<string, Array<number | null>>;
-  /** The audience field, when the server found one (src/view-data.ts). */
-  primary?: string | null;
-}
+/** A token's series as the server's report gives it (src/view-data.ts seriesData). */
+export type Series = SeriesData;
 
 /** What a person reads a series by: its symbol, else its name, else a short id (the full id on hover). */
 export const seriesLabel = (s: Pick<Series, 'mintId' | 'name' | 'symbol'>) =>

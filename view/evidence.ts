@@ -155,7 +155,7 @@ function draw(r: BoardRow, data: EvidenceData, body: HTMLElement, listHours: num
   const rows = Array.isArray(sessions) ? sessions : undefined;
   if ('error' in series)
     chart.append(el('p', { class: 'error', role: 'alert' }, `Curve unavailable: ${series.error}`));
-  else curve(chart, r, series.series as Series[], rows ?? []);
+  else curve(chart, r, series.series, rows ?? []);
   if (!rows)
     body.append(
       el(

@@ -2,6 +2,7 @@
 // log and api names, it defines `api`, the helpers and `console`, and returns `finish`, which runs the
 // program and makes its answer JSON in the guest.
 
+import { decimalText } from '../untrusted/numbers.js';
 import { closestFirst } from './closest.js';
 import { ARGS_MAX_CHARS, PARAMS_MAX } from './protocol.js';
 
@@ -135,13 +136,7 @@ const decimalOf = (v) => {
   const scale = (m[3] || '').length - Number(m[4]);
   return scale >= 0 ? { units: digits, scale } : { units: digits * 10n ** BigInt(-scale), scale: 0 };
 };
-const decimalText = (units, scale) => {
-  const negative = units < 0n;
-  const digits = (negative ? -units : units).toString().padStart(scale + 1, '0');
-  const whole = digits.slice(0, digits.length - scale);
-  const fraction = digits.slice(digits.length - scale).replace(/0+$/, '');
-  return (negative ? '-' : '') + whole + (fraction ? '.' + fraction : '');
-};
+const decimalText = ${decimalText.toString()};
 const total = (values) => {
   const parts = values.map(decimalOf);
   const scale = parts.reduce((s, d) => Math.max(s, d.scale), 0);

@@ -2,6 +2,7 @@
 // program's log apart with its own bound; over the budget, whole rows are cut and both channels say so.
 
 import { grouped } from '../untrusted/numbers.js';
+import { isRecord } from '../untrusted/series.js';
 import { clean } from '../untrusted/text.js';
 import { fitRows, type Rendered } from './result.js';
 import { namedNum, num, plural, table } from './text.js';
@@ -213,8 +214,6 @@ function logPart(all: readonly string[], engineCut: number, share: number) {
   return { logs, lines };
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 const isComposite = (v: unknown) => typeof v === 'object' && v !== null;
 
 /** The name of a record's longest list field, by its JSON size. */

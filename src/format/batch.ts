@@ -3,6 +3,7 @@
 import type { FailureGroup } from '../report/view-types.js';
 import { numberOf } from '../untrusted/numbers.js';
 import { idOf as itemId, messageOf } from '../untrusted/reader.js';
+import { isRecord } from '../untrusted/series.js';
 import { clean, cleanDeep, quote } from '../untrusted/text.js';
 import { COMPUTED, describeObject, nothingMore, SERIES_LEGEND } from './generic.js';
 import { project, type Rendered } from './result.js';
@@ -18,8 +19,7 @@ export const NO_RESULT = 'no result returned';
 export const NO_MATCH = 'no result matched to this id';
 
 export const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-export const asRecord = (v: unknown): Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+export const asRecord = (v: unknown): Record<string, unknown> => (isRecord(v) ? v : {});
 
 /** A batch answer reconciled with the request: every requested id exactly once, oddities said aloud. */
 export interface Accounted<T> {

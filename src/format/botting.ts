@@ -1,5 +1,6 @@
 // Botting analysis results (document: "Botting analysis result"), shared by analyze_botting and investigate_botting.
 
+import { ENDPOINTS } from '../api/endpoints.js';
 import type { LevelEntry } from '../report/view-types.js';
 import { exact } from '../untrusted/numbers.js';
 import { clean, dict, quote } from '../untrusted/text.js';
@@ -241,7 +242,7 @@ export interface TokenFees {
 }
 
 /** The longest window botting analysis takes (the tools' `hours` maximum). */
-export const MAX_HOURS = 168;
+const MAX_HOURS = ENDPOINTS.botting.bounds.hours.max;
 
 /**
  * When at least two tokens failed with one and the same upstream message (not "not found", not the

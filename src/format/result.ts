@@ -281,18 +281,6 @@ export function enforceBudget(r: Rendered, budget: number, format: 'concise' | '
   return { summary: r.summary, text, structured };
 }
 
-/**
- * A tool's report of one upstream body, read once and shared by its channels: the text, structuredContent
- * and the view data are projections of the one value (the same body object reaches render and view).
- */
-export function once<B extends object, R>(read: (body: B) => R): (body: B) => R {
-  const made = new WeakMap<B, R>();
-  return (body) => {
-    if (!made.has(body)) made.set(body, read(body));
-    return made.get(body) as R;
-  };
-}
-
 export function toolResult(r: Rendered): CallToolResult {
   return {
     content: [{ type: 'text', text: r.text }],

@@ -84,6 +84,18 @@ export type ViewChanges = {
   list: Array<{ mintId: string; kind: string; text: string }>;
 };
 
+/** A token's name and symbol, cleaned, from its streamer record. */
+export type TokenNames = { name: string | null; symbol: string | null };
+
+/** One token's series: times (ms since the epoch, ascending) and each numeric field's values at them. */
+export type SeriesData = TokenNames & {
+  mintId: string;
+  t: number[];
+  values: Record<string, Array<number | null>>;
+  /** The field a viewer curve draws: the first whose name speaks of viewers, else the first numeric field. */
+  primary: string | null;
+};
+
 /** A session as the evidence panel lists it; `duration` in `durationUnit` when the report found one. */
 export type SessionRow = {
   sessionId: string | null;
@@ -105,7 +117,7 @@ export type DurationUnit = {
 export type EvidenceData = {
   kind: 'evidence';
   scope: { mint: string; period: string; hours: number; chain: string; platform: string };
-  series: { series: unknown[] } | { error: string };
+  series: { series: SeriesData[] } | { error: string };
   sessions: SessionRow[] | { error: string };
   /** The unit of the sessions' `duration`, when the sessions show it (null: not shown). */
   durationUnit: DurationUnit | null;

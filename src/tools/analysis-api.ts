@@ -5,6 +5,7 @@ import { describeError } from '../format/errors.js';
 import { Limiter } from '../limits/places.js';
 import { Switch } from '../limits/switch.js';
 import { NAMES } from '../untrusted/names.js';
+import { isRecord } from '../untrusted/series.js';
 import { cleanDeep } from '../untrusted/text.js';
 import { API_MAX_IDS } from './run-analysis.js';
 import type { CallContext, Tool } from './tool.js';
@@ -139,6 +140,3 @@ function merge(a: unknown, b: unknown, key: string, parent?: [unknown, unknown],
   if (typeof a === 'boolean' && typeof b === 'boolean' && key === 'hasNext') return a || b;
   return a;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -29,7 +29,6 @@ import {
   LOOKUP_BATCH,
   NOT_COVERED,
   NOT_COVERED_CELL,
-  notCoveredCount,
   streamerLookup,
   UNCOVERED_PLATFORM,
 } from './coverage.js';
@@ -102,7 +101,7 @@ async function markApiCoverage(
 
 function render(args: BottingArgs, ctx: RenderContext, inv: Investigation, figures: BottingFigures) {
   const scope = scopeHint(args.chain, args.platform);
-  const { covered, errors, notCovered, stats, flagged, failed, uncovered } = figures;
+  const { covered, errors, stats, flagged, failed, uncovered } = figures;
   const notes = [
     ...inv.notes,
     // Only coverage needs the records in the text: a lookup made for the view alone is not the text's.
@@ -112,9 +111,7 @@ function render(args: BottingArgs, ctx: RenderContext, inv: Investigation, figur
         )
       : []),
   ];
-  const headline = `Botting analysis: ${figures.flaggedFigures.flagged} of ${analysedTokens(covered.length)} flagged ${flaggedName(flagged)}${
-    notCovered.length ? `; ${notCoveredCount(notCovered.length)}` : ''
-  } (${args.mintIds.length} requested, ${errors.length} failed; ${args.chain} / ${args.platform}, last ${args.hours} h)`;
+  const headline = `Botting analysis: ${figures.flaggedFigures.flagged} of ${analysedTokens(covered.length)} flagged ${flaggedName(flagged)}${figures.tail}`;
   const counts = { ...figures.counts, ...figures.flaggedFigures };
   const window = widerWindowHint(errors, args.hours);
   const ordered = inv.ranked.filter((f) => f.error === undefined);

@@ -10,7 +10,7 @@ import {
   hourlyGrid,
   seriesLine,
 } from '../format/heatmap.js';
-import { once, result } from '../format/result.js';
+import { project } from '../format/result.js';
 import { num, plural } from '../format/text.js';
 import { numberOf } from '../untrusted/numbers.js';
 import { cleanDeep } from '../untrusted/text.js';
@@ -43,8 +43,8 @@ function seriesJson(s: DailySeries, withValues: boolean) {
   };
 }
 
-/** The heatmap answer read once (its grid, month and consistency series), for the text, JSON and view. */
-const heatmapReport = once((body: Record<string, unknown>) => {
+/** The heatmap answer's report (its grid, month and consistency series): the text, JSON and view draw it. */
+function heatmapReport(body: Record<string, unknown>) {
   const data = asRecord(body.data);
   const daily = asRecord(data.daily);
   const monthly = asRecord(data.monthly);
@@ -62,7 +62,7 @@ const heatmapReport = once((body: Record<string, unknown>) => {
     calendarMonth:
       year !== undefined && monthNo !== undefined ? `${year}-${String(monthNo).padStart(2, '0')}` : undefined,
   };
-});
+}
 
 const pick = <T, K extends keyof T>(o: T, ...keys: K[]) =>
   Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
@@ -108,70 +108,65 @@ export const getActivityHeatmap = defineTool({
     const monthLabel = calendarMonth ?? 'this month';
 
     const busiest = [
-      ...(month?.peak ? [`busiest day ${month.peak.date} (${num(month.peak.value)})`] : []),
-      ...(grid?.peak ? [`busiest hour cell ${cellText(grid.peak)}`] : []),
-      ...(grid?.quietest
-        ? [`quietest ${grid.returned < grid.cells ? 'returned cell' : 'cell'} ${cellText(grid.quietest)}`]
-        : []),
-    ];
+      month?.peak && `busiest day ${month.peak.date} (${num(month.peak.value)})`,
+      grid?.peak && `busiest hour cell ${cellText(grid.peak)}`,
+      grid?.quietest &&
+        `quietest ${grid.returned < grid.cells ? 'returned cell' : 'cell'} ${cellText(grid.quietest)}`,
+    ].filter(Boolean);
     const headline = `Activity heatmap (${args.chain} / ${args.platform})${busiest.length ? `: ${busiest.join('; ')}` : ': no activity returned'}`;
     const lines = [
       ...(grid
         ? [
             `Hourly activity (keys "a-b"; a = ${grid.a[0]}..${grid.a[1]}, b = ${grid.b[0]}..${grid.b[1]}; what a and b mean is not stated by the API; darker = more, max ${num(maxHourly)})`,
             ...gridLines(grid),
-            ...(grid.returned < grid.cells
-              ? [
-                  `${plural(grid.returned, 'cell')} of the ${grid.cells} in these ranges returned; the other ${grid.cells - grid.returned} not sent (drawn ·, as 0).`,
-                ]
-              : []),
-            ...(grid.ignoredKeys
-              ? [`(${plural(grid.ignoredKeys, 'key')} not of the form "a-b" left out)`]
-              : []),
+            grid.returned < grid.cells &&
+              `${plural(grid.returned, 'cell')} of the ${grid.cells} in these ranges returned; the other ${grid.cells - grid.returned} not sent (drawn ·, as 0).`,
+            grid.ignoredKeys > 0 && `(${plural(grid.ignoredKeys, 'key')} not of the form "a-b" left out)`,
           ]
         : ['Hourly activity: none returned.']),
       month
         ? `Month ${monthLabel}: ${seriesLine(month)}`
         : `Month ${monthLabel}: no daily activity returned.`,
-      ...(consistency
-        ? [`Consistency: ${seriesLine(consistency, 60)}, total ${num(consistency.total)}`]
-        : []),
+      consistency && `Consistency: ${seriesLine(consistency, 60)}, total ${num(consistency.total)}`,
       // Detailed: every value the upstream sent, as the structured channel has it.
-      ...(detailed ? [`All fields: ${describeObject(data, [], true).parts.join('; ')}`] : []),
+      detailed && `All fields: ${describeObject(data, [], true).parts.join('; ')}`,
     ];
 
-    return result({
-      headline,
-      lines,
-      query: { chain: args.chain, platform: args.platform },
-      data: {
-        ...(grid
-          ? {
-              hourly: {
-                key: 'a-b',
-                a: grid.a,
-                b: grid.b,
-                max: maxHourly ?? grid.max,
-                peak: grid.peak,
-                quietest: grid.quietest,
-                // Only where the upstream left cells out (drawn as 0).
-                ...(grid.returned < grid.cells ? { cellsReturned: grid.returned, cells: grid.cells } : {}),
-                rows: grid.rows,
-              },
-            }
-          : {}),
-        ...(month
-          ? {
-              monthly: {
-                ...asRecord(cleanDeep(calendar)),
-                ...seriesJson(month, true),
-                max: int(monthly.maxActivity) ?? month.max,
-              },
-            }
-          : {}),
-        ...(consistency ? { consistency: seriesJson(consistency, detailed) } : {}),
-        ...(detailed ? { upstream: asRecord(cleanDeep(data)) } : {}),
+    return project(
+      {
+        headline,
+        lines,
+        query: { chain: args.chain, platform: args.platform },
+        data: {
+          ...(grid
+            ? {
+                hourly: {
+                  key: 'a-b',
+                  a: grid.a,
+                  b: grid.b,
+                  max: maxHourly ?? grid.max,
+                  peak: grid.peak,
+                  quietest: grid.quietest,
+                  // Only where the upstream left cells out (drawn as 0).
+                  ...(grid.returned < grid.cells ? { cellsReturned: grid.returned, cells: grid.cells } : {}),
+                  rows: grid.rows,
+                },
+              }
+            : {}),
+          ...(month
+            ? {
+                monthly: {
+                  ...asRecord(cleanDeep(calendar)),
+                  ...seriesJson(month, true),
+                  max: int(monthly.maxActivity) ?? month.max,
+                },
+              }
+            : {}),
+          ...(consistency ? { consistency: seriesJson(consistency, detailed) } : {}),
+          ...(detailed ? { upstream: asRecord(cleanDeep(data)) } : {}),
+        },
       },
-    });
+      ctx.budget,
+    );
   },
 });

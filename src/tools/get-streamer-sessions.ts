@@ -132,23 +132,17 @@ function sessionFigures(sessions: Array<Record<string, unknown>>) {
     if (!Number.isNaN(end) && (!latest || end > latest.at))
       latest = { at: end, text: whenJson(s.endTime) ?? '' };
   }
-  let order: 'newest first' | 'oldest first' | 'not ordered by start time' | undefined;
-  if (starts.length >= 2) {
-    let down = true;
-    let up = true;
-    for (let i = 1; i < starts.length; i++) {
-      if ((starts[i] as number) > (starts[i - 1] as number)) down = false;
-      if ((starts[i] as number) < (starts[i - 1] as number)) up = false;
-    }
-    order =
-      down && !up
+  // The order of the starts: every step down, every step up, both (all equal: unsaid) or neither.
+  const steps = starts.slice(1).map((s, i) => Math.sign(s - (starts[i] as number)));
+  const [down, up] = [!steps.includes(1), !steps.includes(-1)];
+  const order =
+    starts.length < 2 || (down && up)
+      ? undefined
+      : down
         ? 'newest first'
-        : up && !down
+        : up
           ? 'oldest first'
-          : down
-            ? undefined
-            : 'not ordered by start time';
-  }
+          : 'not ordered by start time';
   const top = <V extends string, T extends string>(b: typeof peak, field: V, ties: T) =>
     b && {
       ...({ [field]: b.value } as Record<V, number>),

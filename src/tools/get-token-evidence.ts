@@ -11,7 +11,7 @@ import {
 } from '../api/endpoints.js';
 import { asArray, asRecord } from '../format/batch.js';
 import { parseFindings } from '../format/botting.js';
-import { result } from '../format/result.js';
+import { project } from '../format/result.js';
 import { plural } from '../format/text.js';
 import type { EvidenceData } from '../report/view-types.js';
 import { clean } from '../untrusted/text.js';
@@ -97,11 +97,9 @@ export const getTokenEvidence = defineTool({
       ? ` (${plural(counts.resultsWithoutPoints, 'analytics result')} with no numeric points)`
       : '';
     const summary = `Evidence for ${mint}: ${curve}${empty}, ${plural(counts.sessions, 'session')}${finding ? `, botting ${finding.level}` : ''}`;
-    return result({
-      headline: summary,
-      lines: [],
-      query: { mint, period, chain, platform },
-      data: { counts },
-    });
+    return project(
+      { headline: summary, query: { mint, period, chain, platform }, data: { counts } },
+      ctx.budget,
+    );
   },
 });

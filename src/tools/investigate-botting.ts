@@ -164,15 +164,13 @@ function report(
   const matchedOff = sorted.filter((f) => !f.covered).length;
   const matched = sorted.length - matchedOff;
 
-  const scopeText = `(${args.mintIds.length} requested, ${errors.length} failed; ${args.chain} / ${args.platform}, last ${args.hours} h)`;
-  const offText = notCovered.length ? `; ${notCoveredCount(notCovered.length)}` : '';
   const flaggedText = `${flagged.length} of ${analysedTokens(covered.length)} flagged ${flaggedAs}, ${flaggedLive.length} of them live now`;
   // With a filter, the headline leads with what it matched: that is the answer to the question asked.
   const headline = filterText
     ? `Botting investigation: ${matched} of ${analysedTokens(covered.length)} ${matched === 1 ? 'matches' : 'match'} ${filterText}${
         matchedOff ? ` (and ${notCoveredCount(matchedOff)})` : ''
-      }; in all, ${flagged.length} flagged ${flaggedAs}, ${flaggedLive.length} of them live now${offText} ${scopeText}`
-    : `Botting investigation: ${flaggedText}${offText} ${scopeText}`;
+      }; in all, ${flagged.length} flagged ${flaggedAs}, ${flaggedLive.length} of them live now${figures.tail}`
+    : `Botting investigation: ${flaggedText}${figures.tail}`;
   // The flagged live tokens are counted here; the table (or levels + liveOnly) names them, in its order.
   const flaggedLine = `Flagged ${flaggedAs} and live now: ${flaggedLive.length ? `${flaggedLive.length} (${grouped(liveViewers)} viewers)` : 'none'}`;
   // Whether this slice is already the list the next step would point at: live, exactly the flagged levels.

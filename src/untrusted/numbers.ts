@@ -37,7 +37,8 @@ export function decimalSum(values: readonly number[]): string {
   return decimalText(total, scale);
 }
 
-function decimalText(units: bigint, scale: number): string {
+/** `units` × 10^-scale as decimal text, no trailing zeros (inlined in the sandbox's prelude too). */
+export function decimalText(units: bigint, scale: number): string {
   const negative = units < 0n;
   const digits = (negative ? -units : units).toString().padStart(scale + 1, '0');
   const whole = digits.slice(0, digits.length - scale);

@@ -10,7 +10,7 @@ import {
   topReasons,
 } from '../../format/botting.js';
 import { type BoardOptions, boardData } from '../../view-data.js';
-import { notCoveredReport, unknownIdsHint } from '../coverage.js';
+import { notCoveredCount, notCoveredReport, unknownIdsHint } from '../coverage.js';
 import type { CallContext } from '../tool.js';
 import type { Investigation, InvestigationArgs } from './run.js';
 
@@ -32,6 +32,8 @@ export function bottingFigures(tool: string, inv: Investigation, args: Asked) {
     reasons: topReasons(covered),
     failed: failures(errors, 'mintIds', unknownIdsHint(tool, args)),
     uncovered: notCoveredReport(inv.coverage, 'in brackets in the table'),
+    /** How both headlines end: the not-covered count, if any, then what was asked and what failed. */
+    tail: `${notCovered.length ? `; ${notCoveredCount(notCovered.length)}` : ''} (${args.mintIds.length} requested, ${errors.length} failed; ${args.chain} / ${args.platform}, last ${args.hours} h)`,
     /** The counts both tools open their structuredContent with. */
     counts: {
       requested: args.mintIds.length,
