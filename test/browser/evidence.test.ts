@@ -3,8 +3,8 @@
 // the server). Without a Chromium these tests are skipped.
 import type { Client } from '@modelcontextprotocol/client';
 import type { Frame, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appsClient, mount, openHost } from '../../scripts/host/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { mount } from '../../scripts/host/harness.js';
 import { num } from '../../src/format/text.js';
 import { ids } from '../helpers.js';
 import { executablePath, type Result, shoot, useBrowser, viewOf } from './helpers.js';
@@ -14,7 +14,6 @@ const env = useBrowser();
 describe.skipIf(!executablePath)('the evidence panel, opened from the board', () => {
   let client: Client;
   let html: string;
-  let close: () => Promise<void>;
   let page: Page;
   let board: Frame;
   let result: Result;
@@ -23,20 +22,13 @@ describe.skipIf(!executablePath)('the evidence panel, opened from the board', ()
     return client.callTool(params);
   };
   beforeAll(async () => {
-    ({ client, html, close } = await appsClient('browser-host', {
-      STREAMER_ANALYTICS_API_KEY: env.sim.apiKey,
-      STREAMER_ANALYTICS_BASE_URL: env.sim.url,
-    }));
-    page = await openHost(env.browser, callTool);
+    ({ client, html } = await env.apps());
+    page = await env.page(callTool);
     result = await client.callTool({
       name: 'investigate_botting',
       arguments: { mintIds: ids(env.sim, 'platform_a', 150) },
     });
     board = await mount(page, html, result);
-  });
-  afterAll(async () => {
-    await page?.close();
-    await close?.();
   });
 
   it('selecting a token calls the app-only evidence tool and draws its viewer curve, per period', async () => {
@@ -89,22 +81,14 @@ describe.skipIf(!executablePath)('the evidence panel, opened from the board', ()
 describe.skipIf(!executablePath)('the evidence panel says what it shows', () => {
   let client: Client;
   let html: string;
-  let close: () => Promise<void>;
   let page: Page;
   const callTool = (params: { name: string; arguments?: Record<string, unknown> }) => client.callTool(params);
   const _unknown = (count: number) =>
     Array.from({ length: count }, (_, i) => `Fk${String(i).padStart(4, '9')}${'Z'.repeat(38)}`);
   const _shown = (frame: Frame) => frame.locator('p[aria-live]').textContent();
   beforeAll(async () => {
-    ({ client, html, close } = await appsClient('browser-host', {
-      STREAMER_ANALYTICS_API_KEY: env.sim.apiKey,
-      STREAMER_ANALYTICS_BASE_URL: env.sim.url,
-    }));
-    page = await openHost(env.browser, callTool, 960);
-  });
-  afterAll(async () => {
-    await page?.close();
-    await close?.();
+    ({ client, html } = await env.apps());
+    page = await env.page(callTool, 960);
   });
 
   it("names the evidence verdict's window, and Escape closes the panel as soon as it opens", async () => {
@@ -153,39 +137,32 @@ describe.skipIf(!executablePath)('the unit of a session duration', () => {
       (t) => t.platform === 'platform_a' && t.botting && t.sessions.length > 3,
     );
     if (!token) throw new Error('no analysed token with sessions');
-    const { client, html, close } = await appsClient('browser-host', {
-      STREAMER_ANALYTICS_API_KEY: env.sim.apiKey,
-      STREAMER_ANALYTICS_BASE_URL: env.sim.url,
-    });
+    const { client, html } = await env.apps();
     const page = await env.host((p) => client.callTool(p), 960);
-    try {
-      const sessions = await client.callTool({
-        name: 'get_streamer_sessions',
-        arguments: { mint: token.mintId },
-      });
-      const unit = (sessions.structuredContent as { aggregates: { durationUnit?: string } }).aggregates
-        .durationUnit;
-      expect(unit).toBe('s');
-      const text = String((sessions.content as Array<{ text: string }>)[0]?.text);
-      expect(text).toContain('durations in s:');
-      const result = await client.callTool({
-        name: 'analyze_botting',
-        arguments: { mintIds: [token.mintId] },
-      });
-      const frame = await mount(page, html, result);
-      await frame.locator('table.board tbody tr button.token').first().click();
-      await frame.waitForSelector('.evidence table.sessions tbody tr');
-      expect(await frame.locator('.evidence table.sessions caption').textContent()).toContain(
-        'duration in seconds',
-      );
-      expect(await frame.locator('.evidence table.sessions th').nth(1).textContent()).toBe(
-        `Duration (${unit})`,
-      );
-      // The panel's durations are the rows' own numbers, in that unit.
-      const first = await frame.locator('.evidence table.sessions tbody tr td').nth(1).textContent();
-      expect(token.sessions.map((s) => num(s.duration))).toContain(first);
-    } finally {
-      await close();
-    }
+    const sessions = await client.callTool({
+      name: 'get_streamer_sessions',
+      arguments: { mint: token.mintId },
+    });
+    const unit = (sessions.structuredContent as { aggregates: { durationUnit?: string } }).aggregates
+      .durationUnit;
+    expect(unit).toBe('s');
+    const text = String((sessions.content as Array<{ text: string }>)[0]?.text);
+    expect(text).toContain('durations in s:');
+    const result = await client.callTool({
+      name: 'analyze_botting',
+      arguments: { mintIds: [token.mintId] },
+    });
+    const frame = await mount(page, html, result);
+    await frame.locator('table.board tbody tr button.token').first().click();
+    await frame.waitForSelector('.evidence table.sessions tbody tr');
+    expect(await frame.locator('.evidence table.sessions caption').textContent()).toContain(
+      'duration in seconds',
+    );
+    expect(await frame.locator('.evidence table.sessions th').nth(1).textContent()).toBe(
+      `Duration (${unit})`,
+    );
+    // The panel's durations are the rows' own numbers, in that unit.
+    const first = await frame.locator('.evidence table.sessions tbody tr td').nth(1).textContent();
+    expect(token.sessions.map((s) => num(s.duration))).toContain(first);
   }, 60_000);
 });

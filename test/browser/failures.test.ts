@@ -3,8 +3,8 @@
 // the server). Without a Chromium these tests are skipped.
 import type { Client } from '@modelcontextprotocol/client';
 import type { Frame, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appsClient, mount, openHost } from '../../scripts/host/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { mount } from '../../scripts/host/harness.js';
 import { num } from '../../src/format/text.js';
 import { ids } from '../helpers.js';
 import { executablePath, type Result, useBrowser, viewOf } from './helpers.js';
@@ -14,7 +14,6 @@ const env = useBrowser();
 describe.skipIf(!executablePath)('the failures of a board', () => {
   let client: Client;
   let html: string;
-  let close: () => Promise<void>;
   let page: Page;
   let board: Frame;
   let result: Result;
@@ -23,20 +22,13 @@ describe.skipIf(!executablePath)('the failures of a board', () => {
     return client.callTool(params);
   };
   beforeAll(async () => {
-    ({ client, html, close } = await appsClient('browser-host', {
-      STREAMER_ANALYTICS_API_KEY: env.sim.apiKey,
-      STREAMER_ANALYTICS_BASE_URL: env.sim.url,
-    }));
-    page = await openHost(env.browser, callTool);
+    ({ client, html } = await env.apps());
+    page = await env.page(callTool);
     result = await client.callTool({
       name: 'investigate_botting',
       arguments: { mintIds: ids(env.sim, 'platform_a', 150) },
     });
     board = await mount(page, html, result);
-  });
-  afterAll(async () => {
-    await page?.close();
-    await close?.();
   });
 
   it('says why tokens failed, grouped by reason, in the summary of the failures', async () => {
@@ -57,22 +49,14 @@ describe.skipIf(!executablePath)('the failures of a board', () => {
 describe.skipIf(!executablePath)('the failures when ids are unknown', () => {
   let client: Client;
   let html: string;
-  let close: () => Promise<void>;
   let page: Page;
   const callTool = (params: { name: string; arguments?: Record<string, unknown> }) => client.callTool(params);
   const unknown = (count: number) =>
     Array.from({ length: count }, (_, i) => `Fk${String(i).padStart(4, '9')}${'Z'.repeat(38)}`);
   const _shown = (frame: Frame) => frame.locator('p[aria-live]').textContent();
   beforeAll(async () => {
-    ({ client, html, close } = await appsClient('browser-host', {
-      STREAMER_ANALYTICS_API_KEY: env.sim.apiKey,
-      STREAMER_ANALYTICS_BASE_URL: env.sim.url,
-    }));
-    page = await openHost(env.browser, callTool, 960);
-  });
-  afterAll(async () => {
-    await page?.close();
-    await close?.();
+    ({ client, html } = await env.apps());
+    page = await env.page(callTool, 960);
   });
 
   it('counts the failures in the header, folds their ids away, and gives the hint when all fail', async () => {

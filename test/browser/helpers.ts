@@ -5,8 +5,15 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/client';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
-import { type CallTool, chromiumPath, openHost } from '../../scripts/host/harness.js';
+import { afterAll, beforeAll, describe } from 'vitest';
+import {
+  appsClient,
+  type CallTool,
+  type ClientMode,
+  chromiumPath,
+  MODES,
+  openHost,
+} from '../../scripts/host/harness.js';
 import type { DialectName } from '../../src/simulator/dialect.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { VIEW_DATA_KEY } from '../../src/views.js';
@@ -26,6 +33,15 @@ if (!executablePath) {
 
 export type Theme = 'light' | 'dark';
 export type Result = Awaited<ReturnType<Client['callTool']>>;
+type Call = (params: { name: string; arguments?: Record<string, unknown> }) => Promise<Result>;
+
+/** An MCP Apps client of the built server, the view page it serves, and its tool calls recorded. */
+export interface Apps {
+  client: Client;
+  html: string;
+  /** Calls a tool through `client`, its name added to the file's `toolCalls` (what a view called). */
+  callTool: Call;
+}
 
 /** What a test file's browser setup gives: both dialects' simulators, the browser, the tools the views called. */
 export interface BrowserEnv {
@@ -38,9 +54,18 @@ export interface BrowserEnv {
   rich: string;
   /**
    * The file's spare host page, for a test that wants a page of its own: sized to `width`, answering with
-   * `callTool`, holding no earlier view. (A new page and its host cost seconds on a loaded machine.)
+   * `callTool`, holding no earlier view. (A new page and its host cost seconds on a loaded machine: a file
+   * has these two and no other.)
    */
   host(callTool: CallTool, width?: number): Promise<Page>;
+  /** The file's second spare page, as `host`: for a block that keeps a view mounted while it uses `host`. */
+  page(callTool: CallTool, width?: number): Promise<Page>;
+  /**
+   * The file's one server for the default client (2026-07-28 over stdio) on `sim`, started at its first use
+   * and closed after the file: a spawned server costs a second or more of a loaded machine's CPU, and the
+   * describe blocks of a file ask nothing of it that another block would see.
+   */
+  apps(): Promise<Apps>;
 }
 
 /**
@@ -49,14 +74,27 @@ export interface BrowserEnv {
  */
 export function useBrowser(): BrowserEnv {
   const env = { toolCalls: [] as string[] } as unknown as BrowserEnv;
-  let spare: Page | undefined;
-  let answer: CallTool;
-  env.host = async (callTool, width = 1000) => {
-    answer = callTool;
-    const page = spare as Page;
+  // Two pages, opened at their first use: a block may keep a view on the second while its tests use host().
+  const spares: Array<{ page?: Promise<Page>; answer?: CallTool }> = [{}, {}];
+  const spare = async (i: number, callTool: CallTool, width: number) => {
+    const s = spares[i] as { page?: Promise<Page>; answer?: CallTool };
+    s.answer = callTool;
+    s.page ??= openHost(env.browser, (params) => (s.answer as CallTool)(params));
+    const page = await s.page;
     await page.setViewportSize({ width, height: 1000 });
     await page.evaluate(`for (const f of document.querySelectorAll('iframe')) f.remove(); scrollTo(0, 0);`);
     return page;
+  };
+  env.host = (callTool, width = 1000) => spare(0, callTool, width);
+  env.page = (callTool, width = 1000) => spare(1, callTool, width);
+  let shared: Promise<Awaited<ReturnType<typeof appsClient>>> | undefined;
+  env.apps = async () => {
+    shared ??= appsClient('browser-host', {
+      STREAMER_ANALYTICS_API_KEY: env.sim.apiKey,
+      STREAMER_ANALYTICS_BASE_URL: env.sim.url,
+    });
+    const { client, html } = await shared;
+    return { client, html, callTool: recorded(env, client) };
   };
   beforeAll(async () => {
     if (!executablePath) return;
@@ -72,15 +110,66 @@ export function useBrowser(): BrowserEnv {
       }
     }
     env.browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
-    spare = await openHost(env.browser, (params) => answer(params));
     mkdirSync(SHOTS, { recursive: true });
   });
   afterAll(async () => {
+    await (await shared)?.close();
     await env.browser?.close();
     await env.sim?.close();
     await env.simB?.close();
   });
   return env;
+}
+
+const recorded =
+  (env: BrowserEnv, client: Client): Call =>
+  (params) => {
+    env.toolCalls.push(params.name);
+    return client.callTool(params);
+  };
+
+/** What a view's block for one client mode has, once its `beforeAll` has run. */
+export interface ModeApps extends Apps {
+  mode: ClientMode;
+  /** The dialect this mode meets (each client mode meets one, so that both are drawn at every width). */
+  dialect: DialectName;
+  /** The simulator of that dialect. */
+  up: Simulator;
+}
+
+/**
+ * One describe block per client mode (scripts/host/harness.ts MODES), each meeting one dialect, with
+ * a client of that mode on that dialect's simulator: the first mode's is the file's `env.apps()` when the
+ * dialect is the file's simulator's, the other's a server of its own, closed after the block. `body`
+ * registers the block's tests and hooks; `m` is filled before they run.
+ */
+export function describeViews(env: BrowserEnv, view: string, body: (m: ModeApps) => void) {
+  for (const [index, [modeName, mode]] of Object.entries(MODES).entries()) {
+    const dialect: DialectName = index % 2 === 0 ? 'a' : 'b';
+    describe.skipIf(!executablePath)(
+      `${view} for a ${modeName} client, dialect ${dialect.toUpperCase()}`,
+      () => {
+        const m = { mode, dialect } as ModeApps;
+        let close: (() => Promise<void>) | undefined;
+        beforeAll(async () => {
+          m.up = env.sim.dialect === dialect ? env.sim : env.simB;
+          const isDefault = mode.era === '2026-07-28' && mode.transport === 'stdio';
+          if (isDefault && m.up === env.sim) Object.assign(m, await env.apps());
+          else {
+            const own = await appsClient(
+              'browser-host',
+              { STREAMER_ANALYTICS_API_KEY: m.up.apiKey, STREAMER_ANALYTICS_BASE_URL: m.up.url },
+              mode,
+            );
+            close = own.close;
+            Object.assign(m, { client: own.client, html: own.html, callTool: recorded(env, own.client) });
+          }
+        });
+        afterAll(() => close?.());
+        body(m);
+      },
+    );
+  }
 }
 
 /** The market-cap field of each dialect's analytics points (the document does not name it). */

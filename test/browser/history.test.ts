@@ -4,7 +4,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appsClient, mount, openHost } from '../../scripts/host/harness.js';
+import { appsClient, mount } from '../../scripts/host/harness.js';
 import { sqliteDatabase, type TestDatabase } from '../store/databases.js';
 import { executablePath, shoot, useBrowser } from './helpers.js';
 
@@ -27,14 +27,13 @@ describe.skipIf(!executablePath)('history in the board', () => {
       STREAMER_ANALYTICS_BASE_URL: env.sim.url,
       STREAMER_ANALYTICS_DATABASE_URL: db.url,
     }));
-    page = await openHost(env.browser, (params) => client.callTool(params));
+    page = await env.page((params) => client.callTool(params));
     mints = env.sim.data.tokens
       .filter((t) => t.platform === 'platform_a' && t.botting && t.currentViewers >= 100)
       .slice(0, 4)
       .map((t) => t.mintId);
   });
   afterAll(async () => {
-    await page?.close();
     await close?.();
     await db?.drop();
   });
