@@ -6,7 +6,7 @@ import { boardColumns, isCovered, levelClass, NO_FEES, SORT_KEYS, type SortKey }
 import { advice, el, n, plural, put } from './dom.js';
 import { evidencePanel, shortId, tokenName } from './evidence.js';
 import { failureDetails } from './failures.js';
-import { changesNote, historyNote, rowHistory } from './history.js';
+import { changesNote, historyKey, historyNote, rowHistory } from './history.js';
 
 const PAGE = 50;
 /** The call's sortBy (investigate_botting) as the board's own sort key. */
@@ -247,6 +247,7 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
     ),
     changesNote(data),
     historyNote(data),
+    historyKey(data.history),
     data.failureGroups.length ? failureDetails(data.failureGroups, failedCount) : null,
     hint ? el('p', { class: 'hint' }, `Hint: ${advice(hint)}`) : null,
     total > rows.length

@@ -1,15 +1,36 @@
 // What the history store knows, drawn beside the upstream's window: a token's recorded level per day (a strip
-// of up to 30 day cells, newest right), and check_watchlist's changes since the list's previous check. The
+// of one cell per day of the window, oldest left, today right; a day with no record an empty cell), and check_watchlist's changes since the list's previous check. The
 // levels' order and flags are the server's (ViewHistory.levels); no level is named here.
 import type { BoardData, EvidenceData, ViewHistory } from '../src/report/view-types.js';
-import { el, n, plural } from './dom.js';
+import { el, n, plural, time } from './dom.js';
 import { shortId } from './evidence.js';
 
-const CELLS = 30;
 const NONE = 'no history recorded';
+/** A day in the window with nothing recorded for the token (an empty cell, so that cells stay days). */
+const NO_RECORD = 'no record';
+const DAY_MS = 86_400_000;
+type Days = Extract<ViewHistory, { tokens: unknown }>;
+
+const dayNumber = (date: string) => Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
+const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * The window's days, oldest first: `h.days` of them, ending today (UTC, the view's clock: the data does not
+ * carry the day the server read), or on the newest recorded day if that is later.
+ */
+export function windowDays(h: Days): string[] {
+  let last = Math.floor(Date.now() / DAY_MS);
+  for (const days of Object.values(h.tokens))
+    for (const d of days) {
+      const x = dayNumber(d.date);
+      if (Number.isFinite(x) && x > last) last = x;
+    }
+  const count = Math.max(1, Math.min(366, h.days || 30));
+  return Array.from({ length: count }, (_, i) => dateOf(last - count + 1 + i));
+}
 
 /** A level's cell class: flagged as the report flags it, else shaded by its place in the report's order. */
-function cellClass(h: Extract<ViewHistory, { levels: unknown }>, level: string | null) {
+function cellClass(h: Days, level: string | null) {
   if (level === null) return 'day day-none';
   const i = h.levels.findIndex((l) => l.level === level);
   if (i < 0) return 'day day-other';
@@ -17,20 +38,84 @@ function cellClass(h: Extract<ViewHistory, { levels: unknown }>, level: string |
   return `day day-rank-${Math.min(3, i)}`;
 }
 
-/** A token's recorded days as a strip (title and screen-reader text: each day and its level). */
+/** Days in words, runs of days with no record said once ("2026-11-09 to 2026-12-06 no record"). */
+function said(cells: Array<{ date: string; what: string }>) {
+  const parts: string[] = [];
+  for (let i = 0; i < cells.length; ) {
+    const c = cells[i] as { date: string; what: string };
+    let j = i;
+    if (c.what === NO_RECORD) while (cells[j + 1]?.what === NO_RECORD) j++;
+    parts.push(j > i ? `${c.date} to ${cells[j]?.date} ${NO_RECORD}` : `${c.date} ${c.what}`);
+    i = j + 1;
+  }
+  return parts.join(', ');
+}
+
+/**
+ * A token's recorded days as a strip: one cell per day of the window, oldest left, today right; a day with
+ * no record an empty cell (title and screen-reader text: each day and its level, or "no record").
+ */
 export function historyStrip(h: ViewHistory | undefined, mint: string): HTMLElement | null {
   if (!h) return null;
-  const days = 'tokens' in h ? (h.tokens[mint] ?? []).slice(-CELLS) : [];
-  if (!('tokens' in h) || !days.length) return el('span', { class: 'history muted' }, NONE);
-  const said = days.map((d) => `${d.date} ${d.level ?? 'no verdict'}`).join(', ');
-  const strip = el('span', { class: 'history', 'data-days': String(days.length) });
-  const cells = el('span', { class: 'cells', 'aria-hidden': 'true' });
-  for (const d of days)
-    cells.append(
-      el('span', { class: cellClass(h, d.level), title: `${d.date}: ${d.level ?? 'no verdict'}` }),
+  const recorded = 'tokens' in h ? (h.tokens[mint] ?? []) : [];
+  if (!('tokens' in h) || !recorded.length) return el('span', { class: 'history muted' }, NONE);
+  const window = windowDays(h);
+  const byDate = new Map(recorded.map((d) => [d.date, d.level]));
+  const cells = window.map((date) =>
+    byDate.has(date)
+      ? { date, level: byDate.get(date) ?? null, what: byDate.get(date) ?? 'no verdict' }
+      : { date, level: undefined, what: NO_RECORD },
+  );
+  const inWindow = cells.filter((c) => c.level !== undefined).length;
+  const strip = el('span', {
+    class: 'history',
+    'data-days': String(window.length),
+    'data-recorded': String(inWindow),
+  });
+  const row = el('span', { class: 'cells', 'aria-hidden': 'true' });
+  for (const c of cells)
+    row.append(
+      el('span', {
+        class: c.level === undefined ? 'day day-empty' : cellClass(h, c.level),
+        title: `${c.date}: ${c.what}`,
+      }),
     );
-  strip.append(cells, el('span', { class: 'sr-only' }, `Recorded levels by day: ${said}`));
+  strip.append(
+    row,
+    el(
+      'span',
+      { class: 'sr-only' },
+      `Recorded levels by day, ${window[0]} to ${window.at(-1)} (today): ${said(cells)}`,
+    ),
+  );
   return strip;
+}
+
+/**
+ * What the strips' cells mean, once above them: which end is today, and a swatch per level as the strips
+ * draw it (the report's levels, in its order), for no verdict and for no record.
+ */
+export function historyKey(h: ViewHistory | undefined): HTMLElement | null {
+  if (!h || !('tokens' in h) || !Object.keys(h.tokens).length) return null;
+  const window = windowDays(h);
+  const swatch = (cls: string, label: string) =>
+    el('li', {}, el('span', { class: cls, 'aria-hidden': 'true' }), ` ${label}`);
+  return el(
+    'div',
+    { class: 'history-key muted' },
+    el(
+      'p',
+      { class: 'history-axis' },
+      `One cell a day: ${window[0]} on the left … today (${window.at(-1)}, UTC) on the right.`,
+    ),
+    el(
+      'ul',
+      { class: 'history', 'aria-label': 'Colours of the day cells' },
+      ...h.levels.map((l) => swatch(cellClass(h, l.level), l.flagged ? `${l.level} (flagged)` : l.level)),
+      swatch('day day-none', 'no verdict'),
+      swatch('day day-empty', NO_RECORD),
+    ),
+  );
 }
 
 /** The board's line on history: what the strips show beside the upstream's window, or why there is none. */
@@ -53,7 +138,11 @@ export function historyNote(data: BoardData): HTMLElement | null {
 export function changesNote(data: BoardData): HTMLElement | null {
   const c = data.changes;
   if (!c) return null;
-  const since = c.previousCheck ? `since the previous check at ${c.previousCheck}` : 'first check';
+  const at = c.previousCheck === null ? Number.NaN : Date.parse(c.previousCheck);
+  const since =
+    c.previousCheck === null
+      ? '(first check)'
+      : `since the previous check at ${Number.isFinite(at) ? time(at) : c.previousCheck}`;
   const rowless = c.list.filter((x) => !data.rows.some((r) => r.mintId === x.mintId));
   return el(
     'div',
@@ -99,7 +188,10 @@ export function rowHistory(data: BoardData, mint: string, row: HTMLElement): HTM
 export function evidenceHistory(data: EvidenceData, mint: string): HTMLElement | null {
   if (!data.history) return null;
   const h = data.history;
-  const title = 'tokens' in h ? `Recorded, last ${h.days} days (newest right)` : 'Recorded';
+  const title = 'tokens' in h ? `Recorded, last ${h.days} days` : 'Recorded';
   const note = 'unavailable' in h ? el('span', { class: 'muted' }, ` (${h.unavailable})`) : null;
-  return el('div', { class: 'evidence-history' }, el('h4', {}, title), historyStrip(h, mint), note);
+  const strip = historyStrip(h, mint);
+  // The key only under a strip of cells (a token with no record says so in words).
+  const key = strip?.querySelector('.cells') ? historyKey(h) : null;
+  return el('div', { class: 'evidence-history' }, el('h4', {}, title), strip, note, key);
 }
