@@ -93,15 +93,13 @@ describe.skipIf(!executablePath)('history in the board', () => {
     };
     const board = await mount(page, html, sparse);
     const cells = (m: string) =>
-      board
-        .locator(`tr[data-mint="${m}"] .history .day`)
-        .evaluateAll((els) =>
-          els.map((e) => ({
-            title: e.getAttribute('title'),
-            empty: e.classList.contains('day-empty'),
-            x: e.getBoundingClientRect().x,
-          })),
-        );
+      board.locator(`tr[data-mint="${m}"] .history .day`).evaluateAll((els) =>
+        els.map((e) => ({
+          title: e.getAttribute('title'),
+          empty: e.classList.contains('day-empty'),
+          x: e.getBoundingClientRect().x,
+        })),
+      );
     const ca = await cells(a);
     const cb = await cells(b);
     expect(ca).toHaveLength(30);
