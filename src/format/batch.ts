@@ -106,7 +106,6 @@ export function accountFor<T>(
   return { results, errors, notes, unidentified };
 }
 
-/** Integrity notes as text lines. */
 export const noteLines = (notes: string[]) => notes.map((n) => `Note: ${n}`);
 
 /** Failed ids past these counts are shortened (text, JSON), to leave the room to the findings. */

@@ -212,7 +212,6 @@ export function withReasons<R extends { structured: Record<string, unknown> }>(
   return render(false);
 }
 
-/** The reasons given most often across findings. */
 export function topReasons(findings: readonly Finding[], n = 5): Array<{ reason: string; count: number }> {
   const counts = new Map<string, number>();
   for (const f of findings) for (const r of new Set(f.reasons)) counts.set(r, (counts.get(r) ?? 0) + 1);

@@ -21,10 +21,7 @@ interface Share {
   share: number | null;
 }
 
-/**
- * A figure summed over every token asked (those with a value), and each group's part of it: what an
- * analyst asks ("what share of viewers do the HIGH tokens account for") without adding rows.
- */
+/** A figure summed over every token asked (those with a value), and each group's part of it. */
 export function groupShares(groups: TokenGroups, amountOf: (id: string) => number | null) {
   const byLevel = new Map<string, string[]>();
   for (const f of groups.findings) {

@@ -21,7 +21,6 @@ export function prebuiltEntries(): PrebuiltEntries | undefined {
   return parsed;
 }
 
-/** One tool's prebuilt entry by name. */
 export const prebuiltEntry = (name: string): ToolListEntry | undefined => {
   const all = prebuiltEntries();
   return all?.tools.find((e) => e.name === name) ?? all?.appOnly.find((e) => e.name === name);

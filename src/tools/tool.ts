@@ -141,7 +141,6 @@ export interface ToolListEntry {
 
 /** A call whose arguments passed validation, ready to run. */
 export interface PreparedCall {
-  /** The response format asked for. */
   format: ResponseFormat;
   run(ctx: CallContext): Promise<Rendered>;
 }
