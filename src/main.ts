@@ -65,7 +65,12 @@ async function main(): Promise<number | undefined> {
   const client = createClient(config, logger);
   // History and watchlists: nothing is opened (or loaded) before the first tool call that uses them.
   const wrongDatabase = problems.find((p) => p.startsWith(ENV.databaseUrl));
-  const stored = { ...storeOptions(config), ...(wrongDatabase ? { offReason: wrongDatabase } : {}) };
+  const stored = {
+    ...storeOptions(config),
+    ...(wrongDatabase ? { offReason: wrongDatabase } : {}),
+    // A store failure in full (the SQLite file's path included) for the log; callers get it without paths.
+    log: (message: string, detail: Record<string, unknown>) => logger.warn(message, detail),
+  };
   const history = openHistory(stored, demo);
   if ((history.location.kind === 'sqlite' || history.location.kind === 'memory') && nodeTooOld())
     logger.warn(

@@ -1,11 +1,14 @@
 // History's entry: where the store lives, opened on first use (no database code loaded before), and what
 // a call sees of it. A store that is off, unwritable, corrupt or unreachable never fails a tool: the call
 // gets one line saying why history is unavailable, and the store is opened again on a later call.
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, posix, win32 } from 'node:path';
+import { dirname, join, posix, win32 } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ApiRequest } from '../api/client.js';
 import { type Config, ENV, envValue } from '../config.js';
+import { Lru } from '../limits/lru.js';
 import { observationsOf } from './observe.js';
 import type { Observation, Store, StoreOptions } from './types.js';
 
@@ -17,6 +20,8 @@ export const WATCH_INTERVAL_MS_FOR_TESTS = 'STREAMER_ANALYTICS_INTERNAL_WATCH_IN
 
 /** After a store failed to open, calls in the next few seconds are told so at once, then it is tried again. */
 const RETRY_OPEN_MS = 5_000;
+/** Keys the upstream has accepted, remembered (as hashes) for this many keys: only they write to the store. */
+const VERIFIED_KEYS = 256;
 /** Pruning: at most this many old observations per step, at most one step a minute. */
 const PRUNE_ROWS = 500;
 const PRUNE_EVERY_MS = 60_000;
@@ -74,12 +79,42 @@ export function storeOptions(
 /** Why history cannot be used; `lasting` when asking again cannot help (off, a Node without node:sqlite). */
 export type Unavailable = { unavailable: string; lasting?: true };
 
-/** What a tool may do with the store for its caller's key. */
-export type Use = <T>(fn: (store: Store, owner: string) => Promise<T>) => Promise<{ value: T } | Unavailable>;
+/**
+ * What a tool may do with the store for its caller's key. The store handed to `fn` writes only for a key the
+ * upstream has accepted: a write before that runs `probe` (one upstream request with the key) first, or,
+ * without one, is refused.
+ */
+export type Use = <T>(
+  fn: (store: Store, owner: string) => Promise<T>,
+  probe?: () => Promise<unknown>,
+) => Promise<{ value: T } | Unavailable>;
+
+/** The store's methods that write for an owner: refused for a key the upstream has not accepted. */
+const WRITES = new Set<keyof Store>([
+  'putWatchlist',
+  'deleteWatchlist',
+  'changeWatchlist',
+  'putCheck',
+  'record',
+]);
+
+/** A write for a key the upstream has not accepted (and no probe to ask it): nothing is written. */
+export class UnverifiedKey extends Error {
+  constructor() {
+    super(
+      'the API key has not been accepted by the upstream yet, so nothing is kept for it: make any other call first. Nothing was written.',
+    );
+  }
+}
 
 /** One call's view of history: what it observed, written in one transaction once its answer is sent. */
 export interface HistoryCall {
   use: Use;
+  /**
+   * Resolves once the upstream has accepted the call's key: at once if it has already (an answer it gave,
+   * remembered per key hash), else after `probe`, one upstream request with the key (its refusal rejects).
+   */
+  verify(probe: () => Promise<unknown>): Promise<void>;
   /** Keeps what one upstream answer says of tokens (written by `flush`). */
   observe(req: ApiRequest, body: Record<string, unknown>): void;
   /**
@@ -99,21 +134,41 @@ export interface History {
   close(): Promise<void>;
 }
 
-/** Why a store could not be used, in one line that names no secret. */
+/** Paths and file names in a message (an errno text's `'/x/y'`, a bare `/x/y` or `C:\\x`), replaced. */
+export function pathless(message: string, path?: string): string {
+  let out = message;
+  if (path) for (const p of [path, dirname(path)]) if (p.length > 1) out = out.split(p).join('(path)');
+  return out
+    .replace(/(['"`])[^'"`]*[/\\][^'"`]*\1/g, '(path)')
+    .replace(/(^|[\s(=:])(?:[A-Za-z]:)?[/\\][^\s,;)]*/g, '$1(path)');
+}
+
+/**
+ * Why a store could not be used, in one line for a caller: it names no secret and no server path (the
+ * SQLite file's path, and the failure as it came, go to the server's log: `openHistory`'s `log`).
+ */
 export function whyUnavailable(error: unknown, location: Location): string {
   const e = error as { code?: string; errcode?: number; message?: string };
-  const message = String(e?.message ?? error)
-    .replace(/postgres(ql)?:\/\/\S+/gi, '(database URL)')
+  const raw = String(e?.message ?? error);
+  const message = pathless(
+    raw.replace(/postgres(ql)?:\/\/\S+/gi, '(database URL)'),
+    location.kind === 'sqlite' ? location.path : undefined,
+  )
     .split('\n')[0]
     ?.slice(0, 200);
   if (noSqlite(error))
     return `SQLite history needs Node ${MIN_NODE} or later (this is Node ${process.versions.node}): update Node, or set ${DATABASE_URL} to a postgres:// URL or off`;
   if (location.kind === 'sqlite') {
-    if (/not a database|malformed|corrupt/i.test(message ?? ''))
-      return `the SQLite file ${location.path} is not a readable database (corrupt?): ${message}`;
-    if (/EACCES|EROFS|EPERM|readonly|read-only|unable to open/i.test(`${e?.code} ${message}`))
-      return `cannot write the SQLite file ${location.path} (read-only or no permission): ${message}`;
-    return `the SQLite file ${location.path} failed: ${message}`;
+    const logged = 'the server log names its path';
+    if (/not a database|malformed|corrupt/i.test(raw))
+      return `the history store's SQLite file is not a readable database (corrupt?; ${logged})`;
+    if (
+      /EACCES|EROFS|EPERM|ENOSPC|readonly|read-only|unable to open|disk is full|disk I\/O/i.test(
+        `${e?.code} ${raw}`,
+      )
+    )
+      return `cannot write the SQLite file: the history store (SQLite) is unwritable (read-only, full or no permission; ${logged})`;
+    return `the history store (SQLite) failed (${logged}): ${message}`;
   }
   if (location.kind === 'postgres') {
     const code = e?.code ? ` (${e.code})` : '';
@@ -137,22 +192,59 @@ const noSqlite = (error: unknown) =>
 /** A failure of the store itself, as opposed to the code that uses it. */
 class StoreFault extends Error {}
 
-/** The store with each failure of its own marked as such. */
-function guard(s: Store): Store {
+/**
+ * The store with each failure of its own marked as such: an error thrown by a callback the caller passed
+ * (a watchlist change refused by the tool) is the caller's, and goes through unmarked. `canWrite` says
+ * whether the owner's writes may go ahead (the key accepted by the upstream), and may first ask it.
+ */
+function guard(s: Store, canWrite?: () => Promise<void>): Store {
   const out = { ...s } as Record<string, unknown>;
+  const callers = new WeakSet<object>();
+  const own = (f: unknown) =>
+    typeof f === 'function'
+      ? (...x: unknown[]) => {
+          try {
+            return (f as (...y: unknown[]) => unknown)(...x);
+          } catch (error) {
+            if (typeof error === 'object' && error !== null) callers.add(error);
+            throw error;
+          }
+        }
+      : f;
   for (const [k, v] of Object.entries(s))
     if (typeof v === 'function')
-      out[k] = (...a: unknown[]) =>
-        (v as (...x: unknown[]) => Promise<unknown>).apply(s, a).catch((cause: unknown) => {
+      out[k] = async (...a: unknown[]) => {
+        if (canWrite && WRITES.has(k as keyof Store)) await canWrite();
+        return (v as (...x: unknown[]) => Promise<unknown>).apply(s, a.map(own)).catch((cause: unknown) => {
+          if (typeof cause === 'object' && cause !== null && callers.has(cause)) throw cause;
           throw new StoreFault('store failed', { cause });
         });
+      };
   return out as unknown as Store;
+}
+
+/** Creates the SQLite file's folder (0700) and the file itself (0600) when they do not exist yet (POSIX). */
+function createPrivately(path: string): void {
+  if (path === ':memory:' || existsSync(path)) return;
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  // 'a': created if absent, never truncated; SQLite gives its -wal and -shm files the same mode.
+  closeSync(openSync(path, 'a', 0o600));
 }
 
 /** History as configured; nothing is opened (and no database module loaded) before the first use. */
 export function openHistory(options: StoreOptions, demo = false): History {
   const location = locate(options.url, demo);
   let opening: Promise<Store> | undefined;
+  // Hashes of the keys the upstream has accepted (an answer it gave with the key): only they write.
+  const verified = new Lru<string, true>(VERIFIED_KEYS);
+  const hashOf = (key: string) => createHash('sha256').update(key).digest('base64url');
+  /** A failure's full text (the path included) for the server's log; the caller gets `whyUnavailable`. */
+  const logged = (error: unknown, what: string) => {
+    try {
+      options.log?.(what, { error, ...(location.kind === 'sqlite' ? { path: location.path } : {}) });
+    } catch {}
+    return whyUnavailable(error, location);
+  };
   let failure: { at: number; reason: string; lasting?: true } | undefined;
   let lastPrune = 0;
   // Writes leave the answer's path: queued in order, begun once the answer is on its way (setImmediate runs
@@ -163,6 +255,7 @@ export function openHistory(options: StoreOptions, demo = false): History {
   const open = async (): Promise<Store> => {
     switch (location.kind) {
       case 'sqlite':
+        createPrivately(location.path);
         return (await import('./sqlite.js')).openSqlite(location.path);
       case 'postgres':
         return (await import('./postgres.js')).openPostgres(location.url);
@@ -187,7 +280,7 @@ export function openHistory(options: StoreOptions, demo = false): History {
       attempt.catch((error: unknown) => {
         failure = {
           at: Date.now(),
-          reason: whyUnavailable(error, location),
+          reason: logged(error, 'history store unavailable'),
           ...(noSqlite(error) ? { lasting: true as const } : {}),
         };
         if (opening === attempt) opening = undefined;
@@ -219,25 +312,40 @@ export function openHistory(options: StoreOptions, demo = false): History {
     call(key) {
       const observed: Observation[] = [];
       let observedAny = false;
-      const use: Use = async (fn) => {
+      const hash = key ? hashOf(key) : undefined;
+      const accepted = () => hash !== undefined && verified.get(hash) !== undefined;
+      const verify = async (probe: () => Promise<unknown>) => {
+        if (!hash || accepted()) return;
+        await probe();
+        verified.set(hash, true);
+      };
+      const use: Use = async (fn, probe) => {
         if (!key)
           return { unavailable: 'no API key is set, so there is no one to keep history for', lasting: true };
         await writing;
         const s = await store();
         if ('unavailable' in s) return s;
         try {
-          const guarded = guard(s);
+          const guarded = guard(s, async () => {
+            if (accepted()) return;
+            if (!probe) throw new UnverifiedKey();
+            await verify(probe);
+          });
           return { value: await fn(guarded, await guarded.owner(key)) };
         } catch (error) {
           // Only the store's own failures are history's; the tool's (a missing list, the upstream) go on.
-          if (error instanceof StoreFault) return { unavailable: whyUnavailable(error.cause, location) };
+          if (error instanceof StoreFault)
+            return { unavailable: logged(error.cause, 'history store failed') };
           throw error;
         }
       };
       return {
         use,
+        verify,
         observe(req, body) {
           observedAny = true;
+          // The upstream answered with this key: it is accepted.
+          if (hash) verified.set(hash, true);
           try {
             const now = Date.now();
             for (const o of observationsOf(req, body, now)) observed.push(o);
@@ -264,7 +372,7 @@ export function openHistory(options: StoreOptions, demo = false): History {
             })
             .catch((error: unknown) => {
               // Said on the next answer: this one has been sent.
-              writeFailure = whyUnavailable(error, location);
+              writeFailure = logged(error, 'history write failed');
             });
           return earlier ? `History unavailable, an earlier answer was not kept: ${earlier}.` : undefined;
         },

@@ -306,12 +306,24 @@ export async function openSql(driver: T.Driver, kind: Store['kind'], where: stri
       return rows[0] ? watchlistOf(rows[0]) : undefined;
     },
     async putWatchlist(owner, w) {
-      await driver.query(
-        `INSERT INTO watchlists (owner, name, chain, note, mint_ids, created, updated) VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (owner, name) DO UPDATE SET chain = excluded.chain, note = excluded.note,
-         mint_ids = excluded.mint_ids, updated = excluded.updated`,
-        [owner, w.name, w.chain, w.note, JSON.stringify(w.mintIds), w.created, w.updated],
-      );
+      await driver.query(PUT_WATCHLIST, watchlistValues(owner, w));
+    },
+    async changeWatchlist(owner, name, decide) {
+      return driver.transaction(async (q) => {
+        // One change per owner at a time: the count of lists and the list itself are read under the lock.
+        if (pg) await q('SELECT pg_advisory_xact_lock(727003, hashtext($1))', [owner]);
+        const [row] = await q(`${SELECT_WATCHLIST} WHERE owner = $1 AND name = $2`, [owner, name]);
+        const lists = Number(
+          (await q('SELECT COUNT(*) AS n FROM watchlists WHERE owner = $1', [owner]))[0]?.n,
+        );
+        const change = decide(row ? watchlistOf(row) : undefined, lists);
+        if (change.put) await q(PUT_WATCHLIST, watchlistValues(owner, change.put));
+        if (change.delete) {
+          await q('DELETE FROM watchlists WHERE owner = $1 AND name = $2', [owner, name]);
+          await q('DELETE FROM checks WHERE owner = $1 AND name = $2', [owner, name]);
+        }
+        return change.value;
+      });
     },
     async deleteWatchlist(owner, name) {
       return driver.transaction(async (q) => {
@@ -377,6 +389,20 @@ export async function openSql(driver: T.Driver, kind: Store['kind'], where: stri
   };
   return store;
 }
+
+const SELECT_WATCHLIST = 'SELECT name, chain, note, mint_ids, created, updated FROM watchlists';
+const PUT_WATCHLIST = `INSERT INTO watchlists (owner, name, chain, note, mint_ids, created, updated) VALUES ($1, $2, $3, $4, $5, $6, $7)
+  ON CONFLICT (owner, name) DO UPDATE SET chain = excluded.chain, note = excluded.note,
+  mint_ids = excluded.mint_ids, updated = excluded.updated`;
+const watchlistValues = (owner: string, w: T.Watchlist) => [
+  owner,
+  w.name,
+  w.chain,
+  w.note,
+  JSON.stringify(w.mintIds),
+  w.created,
+  w.updated,
+];
 
 function watchlistOf(r: Row): T.Watchlist {
   return {

@@ -10,6 +10,15 @@ export interface StoreOptions {
   watchIntervalMinutes: number;
   /** Why history is off when the configuration turned it off (a wrong database URL), not the user. */
   offReason?: string;
+  /** The server's log: a store failure in full (the SQLite file's path included), which callers never see. */
+  log?: (message: string, detail: Record<string, unknown>) => void;
+}
+
+/** What a watchlist change decided: the list to write, or that it goes, and what the tool reports. */
+export interface WatchlistChange<R> {
+  put?: Watchlist;
+  delete?: true;
+  value: R;
 }
 
 /** What an upstream answer said of one token: a botting verdict, a streamer record, or creator fees. */
@@ -109,6 +118,17 @@ export interface Store {
   watchlist(owner: string, name: string): Promise<Watchlist | undefined>;
   putWatchlist(owner: string, list: Watchlist): Promise<void>;
   deleteWatchlist(owner: string, name: string): Promise<boolean>;
+  /**
+   * Reads one watchlist and how many the owner has, decides, and writes, in one transaction that holds the
+   * owner's lists (PostgreSQL: an advisory lock per owner; SQLite: BEGIN IMMEDIATE), so that concurrent
+   * changes cannot pass the limits or lose each other's ids. `decide` is synchronous; what it throws
+   * rolls the transaction back (nothing written) and reaches the caller as it was thrown.
+   */
+  changeWatchlist<R>(
+    owner: string,
+    name: string,
+    decide: (existing: Watchlist | undefined, lists: number) => WatchlistChange<R>,
+  ): Promise<R>;
   lastCheck(owner: string, name: string): Promise<CheckSnapshot | undefined>;
   putCheck(owner: string, name: string, check: CheckSnapshot): Promise<void>;
   /**

@@ -27,21 +27,27 @@ export interface ApiUsage {
   refusedLimitReached: boolean;
 }
 
+/** A call the server answers itself (a history read): its argument error, or the read to make. */
+export type LocalRead = { error: string } | { read: () => Promise<unknown> };
+
 /** The engine's `api` call over the tools; rejects with what the program sees (the request limit also `stop`s). */
 export function apiHost(
   tools: ReadonlyMap<string, Tool>,
   ctx: Pick<CallContext, 'send' | 'progress' | 'signal' | 'redact'>,
   limits: ApiLimits,
   stop: (reason: string) => void,
-  /** Calls answered by this server, not the upstream (history, read only): no request counted. */
-  read?: (name: string, args: unknown) => Promise<{ value: unknown } | { error: string }>,
+  /**
+   * Calls answered by this server, not the upstream (history, read only): validated as the tools' calls are,
+   * then counted, queued and limited exactly as an upstream request is.
+   */
+  read?: (name: string, args: unknown) => LocalRead,
   readNames: readonly string[] = [],
 ) {
   const usage: ApiUsage = { calls: 0, limitReached: false, refused: 0, refusedLimitReached: false };
   const gate = new Limiter({ limit: IN_FLIGHT });
   const redact = ctx.redact ?? (<T>(v: T) => v);
-  const dispatch = async (req: ApiRequest, run?: AbortSignal) => {
-    // Counted before it is sent (or queued): the request past the limit is never made.
+  /** One request (or history read), counted before it is made (or queued): the one past the limit never is. */
+  const dispatch = async <T>(what: string, make: () => Promise<T>, run?: AbortSignal): Promise<T> => {
     if (usage.calls >= limits.maxRequests) {
       usage.limitReached = true;
       const message = `request limit reached: ${limits.maxRequests} upstream requests made`;
@@ -49,13 +55,13 @@ export function apiHost(
       throw new Error(message);
     }
     usage.calls++;
-    ctx.progress(usage.calls, limits.maxRequests, `upstream request ${usage.calls} (${req.path})`);
+    ctx.progress(usage.calls, limits.maxRequests, `${what.replace('#', String(usage.calls))}`);
     return gate.run(async () => {
       // A program that returned (or was ended) with requests still queued: they are never sent.
       if (ctx.signal.aborted || run?.aborted || usage.limitReached)
         throw new Error('The run was stopped before this request was sent.');
       try {
-        return await ctx.send(req, run);
+        return await make();
       } catch (error) {
         throw new Error(redact(describeError(error)));
       }
@@ -73,13 +79,11 @@ export function apiHost(
   };
   const call = async (name: string, args: unknown, run?: { signal?: AbortSignal }): Promise<unknown> => {
     if (read && readNames.includes(name)) {
-      let outcome: { value: unknown } | { error: string };
-      try {
-        outcome = await read(name, args);
-      } catch (error) {
-        throw new Error(redact(describeError(error)));
-      }
-      return 'error' in outcome ? refuse(redact(outcome.error)) : cleanDeep(redact(outcome.value));
+      const plan = read(name, args);
+      if ('error' in plan) return refuse(redact(plan.error));
+      const value = await dispatch(`history read # (${name})`, plan.read, run?.signal);
+      // Cleaned, then redacted: cleaning could otherwise join a key split by an invisible character.
+      return redact(cleanDeep(value));
     }
     const tool = tools.get(name);
     // A guard: the guest's api and the pool pass on only the names given.
@@ -98,10 +102,12 @@ export function apiHost(
     );
     const plan = tool.requests(checked, API_MAX_IDS);
     if ('error' in plan) return refuse(redact(plan.error));
-    const send = (req: ApiRequest) => dispatch(req, run?.signal);
+    const send = (req: ApiRequest) =>
+      dispatch(`upstream request # (${req.path})`, () => ctx.send(req, run?.signal), run?.signal);
     const bodies = await Promise.all(plan.requests.map(send));
     const body = bodies.length === 1 ? bodies[0] : mergeBodies(bodies);
-    return cleanDeep(redact(plan.annotate ? await plan.annotate(body, send) : body));
+    // Cleaned, then redacted: cleaning could otherwise join a key split by an invisible character.
+    return redact(cleanDeep(plan.annotate ? await plan.annotate(body, send) : body));
   };
   return { call, usage };
 }

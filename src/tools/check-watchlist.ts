@@ -17,7 +17,7 @@ import { NOT_COVERED_CELL, notCoveredCount, UNCOVERED_PLATFORM } from './coverag
 import { investigateBotting } from './investigate-botting.js';
 import type { CallContext, RenderContext, ViewData } from './tool.js';
 import { defineTool } from './tool.js';
-import { listName, missing, withStore } from './watchlist.js';
+import { controlProblem, listName, missing, withStore } from './watchlist.js';
 
 export const CHANGE_KINDS = ['new', 'level', 'live', 'offline', 'viewers', 'failed', 'recovered'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
@@ -297,6 +297,7 @@ export const checkWatchlistTool = defineTool({
     hours: z.number().int().min(1).max(168).default(24).describe('Hours analysed'),
   },
   annotations: { readOnlyHint: false, idempotentHint: false },
+  check: ({ name }) => controlProblem('name', name),
   output: {
     previousCheck: z.string().nullable().optional(),
     previousHours: z.number().optional(),

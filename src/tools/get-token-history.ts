@@ -6,9 +6,10 @@ import { num, plural, shortener, sparkline, table } from '../format/text.js';
 import type { BoardData, HistoryDay, LevelEntry, ViewHistory } from '../report/view-types.js';
 import type { LevelDay, Seen, Store, StreamDay } from '../store/types.js';
 import { clean } from '../untrusted/text.js';
+import type { LocalRead } from './analysis-api.js';
 import { idList } from './shared.js';
 import { type CallContext, defineTool, type RenderContext, type ViewData } from './tool.js';
-import { watchlist, withStore } from './watchlist.js';
+import { controlProblem, watchlist, withStore } from './watchlist.js';
 
 export interface DayRow {
   date: string;
@@ -316,6 +317,7 @@ export const getTokenHistory = defineTool({
     days: z.number().int().min(1).max(3650).default(30).describe('Days back'),
   },
   ids: 'mintIds',
+  check: ({ mintIds }) => controlProblem('mintIds', mintIds),
   output: {
     counts: z.object({}).loose().optional(),
     flaggedLevels: z.array(z.string()).optional(),
@@ -331,23 +333,27 @@ export const getTokenHistory = defineTool({
 export const HISTORY_API = {
   line: 'api.get_token_history({mintIds,chain?,days}), api.watchlist({action:list|show,name?}) → structuredContent',
   names: ['get_token_history', 'watchlist'],
-  /** The read for one api name, or an argument error (nothing read). */
+  /** The read for one api name, or an argument error (nothing read); the host counts the read it makes. */
   reader(ctx: Pick<CallContext, 'history' | 'signal'>) {
-    return async (name: string, args: unknown): Promise<{ value: unknown } | { error: string }> => {
+    return (name: string, args: unknown): LocalRead => {
       const tool = name === 'watchlist' ? watchlist : getTokenHistory;
       const action = (args as { action?: unknown } | null)?.action;
       if (name === 'watchlist' && action !== 'list' && action !== 'show')
         return { error: "api.watchlist only reads: action 'list' or 'show' (programs do not write)." };
       const prepared = tool.prepare(args);
       if ('error' in prepared) return { error: prepared.error };
-      const rendered = await prepared.run({
-        send: () => Promise.reject(new Error('history reads make no upstream request')),
-        progress: () => {},
-        signal: ctx.signal,
-        budget: 1_000_000,
-        ...(ctx.history ? { history: ctx.history } : {}),
-      });
-      return { value: { summary: rendered.summary, ...rendered.structured } };
+      return {
+        read: async () => {
+          const rendered = await prepared.run({
+            send: () => Promise.reject(new Error('history reads make no upstream request')),
+            progress: () => {},
+            signal: ctx.signal,
+            budget: 1_000_000,
+            ...(ctx.history ? { history: ctx.history } : {}),
+          });
+          return { summary: rendered.summary, ...rendered.structured };
+        },
+      };
     };
   },
 };

@@ -7,7 +7,7 @@ import { errorTag, ToolFailure } from '../format/errors.js';
 import { plural } from '../format/text.js';
 import { grouped } from '../untrusted/numbers.js';
 import { clean } from '../untrusted/text.js';
-import type { ApiUsage } from './analysis-api.js';
+import type { ApiUsage, LocalRead } from './analysis-api.js';
 import { type CallContext, defineTool, type Tool } from './tool.js';
 
 /** Ids one `api` call may pass; split by the endpoint's own limit (creator fees: 5 requests of 100). */
@@ -85,9 +85,7 @@ export function runAnalysisTool(
   local?: {
     names: string[];
     line: string;
-    reader: (
-      ctx: CallContext,
-    ) => (name: string, args: unknown) => Promise<{ value: unknown } | { error: string }>;
+    reader: (ctx: CallContext) => (name: string, args: unknown) => LocalRead;
   },
 ): Tool {
   const api = endpoints.filter((t) => t.requests);

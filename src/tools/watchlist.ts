@@ -1,10 +1,12 @@
 // watchlist: named lists of tokens an analyst follows, kept per API key in the history store.
 import * as z from 'zod';
+import type { ApiRequest } from '../api/client.js';
 import { errorTag, ToolFailure } from '../format/errors.js';
 import { result } from '../format/result.js';
 import { plural, table } from '../format/text.js';
 import { MAX_WATCHLIST_IDS, MAX_WATCHLISTS, type Store, type Watchlist } from '../store/types.js';
 import { quote } from '../untrusted/text.js';
+import { invalid } from './arguments.js';
 import { idList } from './shared.js';
 import { type CallContext, defineTool } from './tool.js';
 
@@ -13,13 +15,31 @@ const ACTIONS = ['save', 'add', 'remove', 'delete', 'list', 'show'] as const;
 /** A watchlist's name: data, shown quoted; control characters are refused. */
 export const listName = z.string().min(1).max(64).describe('Watchlist');
 
-/** Runs `fn` on the store for the caller's key, or fails the call with why history is unavailable. */
+const CONTROL = /[\p{Cc}\p{Cf}]/u;
+/** The argument problem of a name or of ids with control or invisible characters (`check`s' line), if any. */
+export function controlProblem(
+  param: string,
+  values: readonly string[] | string | undefined,
+): string | undefined {
+  const list = typeof values === 'string' ? [values] : (values ?? []);
+  const at = list.findIndex((v) => CONTROL.test(v));
+  if (at < 0) return undefined;
+  return `${param}${typeof values === 'string' ? '' : `[${at}]`}: control and invisible characters are not allowed`;
+}
+
+/** One upstream request that says whether the upstream accepts the caller's key: the document's own example. */
+export const KEY_PROBE: ApiRequest = { method: 'GET', path: '/health' };
+
+/**
+ * Runs `fn` on the store for the caller's key, or fails the call with why history is unavailable. A write
+ * by a key the upstream has not yet accepted first makes `KEY_PROBE` (its refusal is the call's error).
+ */
 export async function withStore<T>(
-  ctx: Pick<CallContext, 'history'>,
+  ctx: Pick<CallContext, 'history' | 'send'>,
   fn: (store: Store, owner: string) => Promise<T>,
 ): Promise<T> {
   const outcome = ctx.history
-    ? await ctx.history.use(fn)
+    ? await ctx.history.use(fn, () => ctx.send(KEY_PROBE))
     : { unavailable: 'this server keeps no history', lasting: true as const };
   if ('value' in outcome) return outcome.value;
   throw new ToolFailure(
@@ -45,14 +65,16 @@ export const watchlist = defineTool({
     action: z.enum(ACTIONS),
     name: listName.optional(),
     mintIds: idList(MAX_WATCHLIST_IDS).optional(),
-    chain: z.enum(['chain_a', 'chain_b']).default('chain_a'),
+    // No schema default (the JSON Schema shows chain_a, save's): add must tell a chain given from none.
+    chain: z.enum(['chain_a', 'chain_b']).optional().meta({ default: 'chain_a' }),
     note: z.string().max(500).optional().describe('For save'),
   },
   ids: 'mintIds',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   check: ({ action, name, mintIds, note }) => {
     if (action !== 'list' && !name) return `name is required for action "${action}"`;
-    if (name && /[\p{Cc}\p{Cf}]/u.test(name)) return 'name: control characters are not allowed';
+    const control = controlProblem('name', name) ?? controlProblem('mintIds', mintIds);
+    if (control) return control;
     if (note && /[\p{Cc}\p{Cf}]/u.test(note.replace(/\n/g, ' ')))
       return 'note: control characters are not allowed';
     if (['save', 'add', 'remove'].includes(action) && !mintIds)
@@ -68,9 +90,26 @@ export const watchlist = defineTool({
   async run(args, ctx) {
     const name = args.name ?? '';
     const query = { action: args.action, ...(args.name ? { name } : {}) };
+    const writes = args.action !== 'list' && args.action !== 'show';
+    // The key in a value kept in the store (as it stands or as a reader takes it): refused, nothing written.
+    const holdsKey = (v: string) => ctx.redact !== undefined && ctx.redact(v) !== v;
+    const keyed = !writes
+      ? undefined
+      : holdsKey(name)
+        ? 'name'
+        : args.note && holdsKey(args.note)
+          ? 'note'
+          : args.mintIds?.some(holdsKey)
+            ? 'mintIds'
+            : undefined;
+    if (keyed)
+      throw new ToolFailure(
+        invalid('watchlist', [`${keyed}: holds the API key; a key is never kept in the history store`]),
+      );
     return withStore(ctx, async (store, owner) => {
       const now = Date.now();
-      const existing = args.action === 'list' ? undefined : await store.watchlist(owner, name);
+      // Writes by a key the upstream has not accepted yet: the probe goes first, whatever the list's state.
+      if (writes && ctx.history) await ctx.history.verify(() => ctx.send(KEY_PROBE));
       const described = (w: Watchlist) => ({
         name: w.name,
         chain: w.chain,
@@ -109,6 +148,7 @@ export const watchlist = defineTool({
           });
         }
         case 'show': {
+          const existing = await store.watchlist(owner, name);
           if (!existing) return missing(store, owner, name);
           const last = await store.lastCheck(owner, name);
           return result({
@@ -127,10 +167,13 @@ export const watchlist = defineTool({
           });
         }
         case 'delete': {
-          const gone = await store.deleteWatchlist(owner, name);
+          // Read, decided and written in one transaction (src/store/types.ts `changeWatchlist`).
+          const gone = await store.changeWatchlist(owner, name, (existing) =>
+            existing ? { delete: true, value: existing } : { value: undefined },
+          );
           if (!gone) return missing(store, owner, name);
           return result({
-            headline: `Watchlist ${quote(name, 64)} deleted (${plural(existing?.mintIds.length ?? 0, 'token')}; the token history stays)`,
+            headline: `Watchlist ${quote(name, 64)} deleted (${plural(gone.mintIds.length, 'token')}; the token history stays)`,
             lines: [],
             query,
             data: { counts: { deleted: 1 } },
@@ -138,21 +181,24 @@ export const watchlist = defineTool({
         }
         case 'save': {
           const ids = args.mintIds ?? [];
-          if (!existing && (await store.watchlists(owner)).length >= MAX_WATCHLISTS)
-            throw new ToolFailure(
-              `You have ${MAX_WATCHLISTS} watchlists, the most kept per API key: delete one first.\n${errorTag('limit', false)}`,
-            );
-          const saved: Watchlist = {
-            name,
-            chain: args.chain,
-            note: args.note ?? '',
-            mintIds: ids,
-            created: existing?.created ?? now,
-            updated: now,
-          };
-          await store.putWatchlist(owner, saved);
+          const chain = args.chain ?? 'chain_a';
+          const { saved, replaced } = await store.changeWatchlist(owner, name, (existing, lists) => {
+            if (!existing && lists >= MAX_WATCHLISTS)
+              throw new ToolFailure(
+                `You have ${MAX_WATCHLISTS} watchlists, the most kept per API key: delete one first. Nothing was changed.\n${errorTag('limit', false)}`,
+              );
+            const saved: Watchlist = {
+              name,
+              chain,
+              note: args.note ?? '',
+              mintIds: ids,
+              created: existing?.created ?? now,
+              updated: now,
+            };
+            return { put: saved, value: { saved, replaced: existing?.mintIds.length } };
+          });
           return result({
-            headline: `Watchlist ${quote(name, 64)} saved: ${plural(ids.length, 'token')} on ${args.chain}${existing ? ` (replaced ${plural(existing.mintIds.length, 'token')})` : ''}`,
+            headline: `Watchlist ${quote(name, 64)} saved: ${plural(ids.length, 'token')} on ${chain}${replaced !== undefined ? ` (replaced ${plural(replaced, 'token')})` : ''}`,
             lines: [],
             query,
             data: { watchlist: described(saved), counts: { tokens: ids.length } },
@@ -160,26 +206,34 @@ export const watchlist = defineTool({
           });
         }
         default: {
-          // add, remove
-          if (!existing) return missing(store, owner, name);
+          // add, remove: read, decided and written in one transaction, so concurrent changes add up.
           const ids = args.mintIds ?? [];
-          const before = new Set(existing.mintIds);
-          let mintIds: string[];
-          let changed: number;
-          if (args.action === 'add') {
-            const added = ids.filter((id) => !before.has(id));
-            mintIds = [...existing.mintIds, ...added];
-            changed = added.length;
-            if (mintIds.length > MAX_WATCHLIST_IDS)
+          const outcome = await store.changeWatchlist(owner, name, (existing) => {
+            if (!existing) return { value: undefined };
+            if (args.action === 'add' && args.chain && args.chain !== existing.chain)
               throw new ToolFailure(
-                `Adding ${plural(added.length, 'id')} would make ${quote(name, 64)} ${mintIds.length} ids long; a watchlist holds at most ${MAX_WATCHLIST_IDS}. Nothing was changed.\n${errorTag('limit', false)}`,
+                `${quote(name, 64)} is a ${existing.chain} watchlist; these ids were given for ${args.chain}. Nothing was changed: add them without chain (or with chain ${existing.chain}) if they are ${existing.chain} tokens, or save them to a ${args.chain} watchlist of their own.\n${errorTag('invalid_arguments', false)}`,
               );
-          } else {
-            const drop = new Set(ids);
-            mintIds = existing.mintIds.filter((id) => !drop.has(id));
-            changed = existing.mintIds.length - mintIds.length;
-          }
-          await store.putWatchlist(owner, { ...existing, mintIds, updated: now });
+            const before = new Set(existing.mintIds);
+            let mintIds: string[];
+            let changed: number;
+            if (args.action === 'add') {
+              const added = ids.filter((id) => !before.has(id));
+              mintIds = [...existing.mintIds, ...added];
+              changed = added.length;
+              if (mintIds.length > MAX_WATCHLIST_IDS)
+                throw new ToolFailure(
+                  `Adding ${plural(added.length, 'id')} would make ${quote(name, 64)} ${mintIds.length} ids long; a watchlist holds at most ${MAX_WATCHLIST_IDS}. Nothing was changed.\n${errorTag('limit', false)}`,
+                );
+            } else {
+              const drop = new Set(ids);
+              mintIds = existing.mintIds.filter((id) => !drop.has(id));
+              changed = existing.mintIds.length - mintIds.length;
+            }
+            return { put: { ...existing, mintIds, updated: now }, value: { mintIds, changed } };
+          });
+          if (!outcome) return missing(store, owner, name);
+          const { mintIds, changed } = outcome;
           const verb = args.action === 'add' ? 'Added' : 'Removed';
           const other = ids.length - changed;
           return result({
