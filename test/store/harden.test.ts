@@ -1,0 +1,265 @@
+// The history store's safety and limits, through the history tools on a real SQLite file and a real
+// PostgreSQL database (each test's own, dropped afterwards): writes only for a key the upstream accepted,
+// the key and control characters refused in what is kept, concurrent watchlist changes within the limits,
+// an add's chain checked, and store failures that name no server path while the SQLite file is private.
+import { statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApiRequest } from '../../src/api/client.js';
+import { describeError } from '../../src/format/errors.js';
+import { redactor } from '../../src/redact.js';
+import { type History, openHistory, whyUnavailable } from '../../src/store/index.js';
+import { MAX_WATCHLIST_IDS, MAX_WATCHLISTS } from '../../src/store/types.js';
+import { checkWatchlistTool } from '../../src/tools/check-watchlist.js';
+import { getTokenHistory } from '../../src/tools/get-token-history.js';
+import type { Tool } from '../../src/tools/tool.js';
+import { watchlist } from '../../src/tools/watchlist.js';
+import { DATABASES, sqliteDatabase } from './databases.js';
+
+const KEY = 'harden-key-0123456789abcdef';
+/** A distinct, valid-looking mint id for each number. */
+const mint = (i: number) => `Mint${String(i).padStart(40, '0')}`;
+
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
+});
+
+async function historyOn(kind: keyof typeof DATABASES): Promise<History> {
+  const db = await DATABASES[kind]();
+  cleanup.push(db.drop);
+  const history = openHistory({ url: db.url, historyDays: 400, watchIntervalMinutes: 0 });
+  cleanup.push(() => history.close());
+  return history;
+}
+
+/**
+ * A caller of the history tools with one key, as the server makes it: `send` is the upstream (by default it
+ * accepts the key; `refuse` makes it reject every request), recorded; `redact` the server's redactor.
+ */
+function callerOf(history: History, key = KEY, refuse?: Error) {
+  const sent: ApiRequest[] = [];
+  const call = history.call(key);
+  const ctx = {
+    send: async (req: ApiRequest) => {
+      sent.push(req);
+      if (refuse) throw refuse;
+      const body = { status: 'ok' };
+      call.observe(req, body);
+      return body;
+    },
+    progress: () => {},
+    signal: new AbortController().signal,
+    budget: 24_000,
+    redact: redactor([key]).deep,
+    history: call,
+  };
+  const run = async (tool: Tool, args: Record<string, unknown>) => {
+    const prepared = tool.prepare(args);
+    if ('error' in prepared) return { ok: false as const, text: prepared.error };
+    try {
+      const r = await prepared.run(ctx);
+      await call.flush();
+      return { ok: true as const, text: r.text, structured: r.structured };
+    } catch (error) {
+      await call.flush();
+      return { ok: false as const, text: describeError(error) };
+    }
+  };
+  return { run, sent, call };
+}
+
+const lists = async (c: ReturnType<typeof callerOf>) =>
+  ((await c.run(watchlist, { action: 'list' })).structured?.watchlists ?? []) as Array<{
+    name: string;
+    tokens: number;
+  }>;
+
+describe.each(Object.keys(DATABASES) as Array<keyof typeof DATABASES>)('history safety on %s', (kind) => {
+  it('writes only for a key the upstream accepted: one probe, remembered; a refusal writes nothing', async () => {
+    const history = await historyOn(kind);
+    const refused = callerOf(history, 'made-up-key-000000', new Error('401: Invalid or missing API key'));
+    const saved = await refused.run(watchlist, { action: 'save', name: 'mine', mintIds: [mint(1)] });
+    expect(saved.ok).toBe(false);
+    expect(saved.text).toContain('Invalid or missing API key');
+    expect(refused.sent.map((r) => r.path)).toEqual(['/health']);
+    expect(await lists(refused)).toEqual([]);
+    // The store itself refuses a write for a key not yet accepted, when there is no probe to ask.
+    await expect(
+      refused.call.use((store, owner) =>
+        store.putWatchlist(owner, {
+          name: 'x',
+          chain: 'chain_a',
+          note: '',
+          mintIds: [mint(1)],
+          created: 1,
+          updated: 1,
+        }),
+      ),
+    ).rejects.toThrow(/has not been accepted by the upstream yet/);
+    expect(await lists(refused)).toEqual([]);
+
+    const good = callerOf(history);
+    expect((await good.run(watchlist, { action: 'save', name: 'mine', mintIds: [mint(1)] })).ok).toBe(true);
+    expect((await good.run(watchlist, { action: 'add', name: 'mine', mintIds: [mint(2)] })).ok).toBe(true);
+    // Accepted once: the one probe is the key's, for this process.
+    expect(good.sent.map((r) => r.path)).toEqual(['/health']);
+    expect((await lists(good)).map((w) => w.tokens)).toEqual([2]);
+  });
+
+  it('refuses a name, note or id holding the key, naming the parameter; nothing written or sent', async () => {
+    const history = await historyOn(kind);
+    const c = callerOf(history);
+    // Fullwidth letters: what a reader (and cleaning, NFKC) takes for the key itself.
+    const disguised = KEY.replace('key', '\uff4b\uff45\uff59');
+    const cases: Array<[string, Record<string, unknown>]> = [
+      ['name', { name: `team ${KEY}`, mintIds: [mint(1)] }],
+      ['note', { name: 'team', note: `the key is ${KEY}`, mintIds: [mint(1)] }],
+      ['note', { name: 'team', note: `the key is ${disguised}`, mintIds: [mint(1)] }],
+      ['mintIds', { name: 'team', mintIds: [mint(1), `${KEY}ABCDEFGHIJKLMNOP`] }],
+    ];
+    for (const [param, args] of cases) {
+      const out = await c.run(watchlist, { action: 'save', ...args });
+      expect(out.ok).toBe(false);
+      expect(out.text).toContain(`${param}: holds the API key`);
+      expect(out.text).not.toContain(KEY);
+    }
+    expect(c.sent).toEqual([]);
+    expect(await lists(c)).toEqual([]);
+  });
+
+  it('refuses ids and names with control characters, naming the parameter', async () => {
+    const history = await historyOn(kind);
+    const c = callerOf(history);
+    const bell = `${mint(1).slice(0, 36)}\u0007`;
+    const save = await c.run(watchlist, { action: 'save', name: 'ok', mintIds: [mint(2), bell] });
+    expect(save.ok).toBe(false);
+    expect(save.text).toMatch(/mintIds\[1\]: control and invisible characters are not allowed/);
+    const named = await c.run(watchlist, { action: 'save', name: 'a\u0000b', mintIds: [mint(2)] });
+    expect(named.text).toMatch(/name: control and invisible characters are not allowed/);
+    const check = await c.run(checkWatchlistTool, { name: 'a\u001bb' });
+    expect(check.text).toMatch(/name: control and invisible characters are not allowed/);
+    const read = await c.run(getTokenHistory, { mintIds: [bell] });
+    expect(read.text).toMatch(/mintIds\[0\]: control and invisible characters are not allowed/);
+    expect(c.sent).toEqual([]);
+    expect(await lists(c)).toEqual([]);
+  });
+
+  it('two concurrent adds of 300 ids to one watchlist: one fits, the other is refused, none lost', async () => {
+    const history = await historyOn(kind);
+    const a = callerOf(history);
+    const b = callerOf(history);
+    expect((await a.run(watchlist, { action: 'save', name: 'big', mintIds: [mint(0)] })).ok).toBe(true);
+    // Connections ready for both (PostgreSQL's pool), so that neither waits for one while the other runs.
+    await Promise.all([1, 2, 3, 4].map(() => lists(a)));
+    const batch = (from: number) => Array.from({ length: 300 }, (_, i) => mint(from + i));
+    const [one, two] = await Promise.all([
+      a.run(watchlist, { action: 'add', name: 'big', mintIds: batch(1) }),
+      b.run(watchlist, { action: 'add', name: 'big', mintIds: batch(1001) }),
+    ]);
+    expect([one.ok, two.ok].sort()).toEqual([false, true]);
+    const refused = one.ok ? two : one;
+    expect(refused.text).toMatch(
+      new RegExp(`would make "big" 601 ids long; a watchlist holds at most ${MAX_WATCHLIST_IDS}`),
+    );
+    const shown = await a.run(watchlist, { action: 'show', name: 'big' });
+    expect((shown.structured?.mintIds as string[]).length).toBe(301);
+  });
+
+  it('concurrent saves cannot pass the watchlists a key may keep', async () => {
+    const history = await historyOn(kind);
+    const a = callerOf(history);
+    for (let i = 0; i < MAX_WATCHLISTS - 1; i++)
+      expect((await a.run(watchlist, { action: 'save', name: `w${i}`, mintIds: [mint(i)] })).ok).toBe(true);
+    await Promise.all([1, 2, 3, 4].map(() => lists(a)));
+    const outcomes = await Promise.all(
+      ['x', 'y', 'z'].map((name) =>
+        callerOf(history).run(watchlist, { action: 'save', name, mintIds: [mint(1)] }),
+      ),
+    );
+    expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
+    for (const o of outcomes.filter((o) => !o.ok))
+      expect(o.text).toContain(`You have ${MAX_WATCHLISTS} watchlists, the most kept per API key`);
+    expect(await lists(a)).toHaveLength(MAX_WATCHLISTS);
+  });
+
+  it("refuses an add whose chain differs from the watchlist's, and takes one without a chain", async () => {
+    const history = await historyOn(kind);
+    const c = callerOf(history);
+    await c.run(watchlist, { action: 'save', name: 'b', chain: 'chain_b', mintIds: [mint(1)] });
+    const wrong = await c.run(watchlist, { action: 'add', name: 'b', chain: 'chain_a', mintIds: [mint(2)] });
+    expect(wrong.ok).toBe(false);
+    expect(wrong.text).toMatch(
+      /^"b" is a chain_b watchlist; these ids were given for chain_a\. Nothing was changed/,
+    );
+    expect((await c.run(watchlist, { action: 'add', name: 'b', mintIds: [mint(3)] })).ok).toBe(true);
+    expect(
+      (await c.run(watchlist, { action: 'add', name: 'b', chain: 'chain_b', mintIds: [mint(4)] })).ok,
+    ).toBe(true);
+    const shown = await c.run(watchlist, { action: 'show', name: 'b' });
+    expect(shown.structured?.mintIds).toEqual([mint(1), mint(3), mint(4)]);
+    // save still defaults to chain_a.
+    const saved = await c.run(watchlist, { action: 'save', name: 'a', mintIds: [mint(1)] });
+    expect(saved.text).toMatch(/saved: 1 token on chain_a/);
+  });
+});
+
+describe('store failures name no server path; the SQLite file is private', () => {
+  it('says the store is unwritable or corrupt without its path, and logs the path', () => {
+    const path = '/srv/secret-place/streamer-analytics-mcp/history.db';
+    const location = { kind: 'sqlite' as const, path };
+    const cases = [
+      Object.assign(new Error(`EACCES: permission denied, open '${path}'`), { code: 'EACCES' }),
+      Object.assign(new Error("EROFS: read-only file system, mkdir '/srv/secret-place'"), { code: 'EROFS' }),
+      new Error('file is not a database'),
+      new Error(`disk I/O error at ${path}-wal`),
+      new Error(`something odd happened with /srv/secret-place/other.db and C:\\Users\\me\\history.db`),
+    ];
+    for (const error of cases) {
+      const line = whyUnavailable(error, location);
+      expect(line).not.toMatch(/secret-place|Users|history\.db/);
+      expect(line).toMatch(/history store/);
+    }
+    expect(whyUnavailable(cases[0], location)).toMatch(/the history store \(SQLite\) is unwritable/);
+    expect(whyUnavailable(cases[2], location)).toMatch(/not a readable database/);
+  });
+
+  it.skipIf(process.platform === 'win32')(
+    'creates the file 0600 in a folder 0700; a failure goes to the log with its path, to the caller without',
+    async () => {
+      const db = sqliteDatabase();
+      cleanup.push(db.drop);
+      const path = join(db.url, '..', 'fresh', 'deeper', 'history.db');
+      const logged: Array<Record<string, unknown>> = [];
+      const history = openHistory({
+        url: path,
+        historyDays: 400,
+        watchIntervalMinutes: 0,
+        log: (_m, detail) => logged.push(detail),
+      });
+      cleanup.push(() => history.close());
+      const c = callerOf(history);
+      expect((await c.run(watchlist, { action: 'save', name: 'p', mintIds: [mint(1)] })).ok).toBe(true);
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+      expect(statSync(join(path, '..')).mode & 0o777).toBe(0o700);
+      expect(statSync(join(path, '..', '..')).mode & 0o777).toBe(0o700);
+      expect(logged).toEqual([]);
+
+      // A folder that cannot be made: the caller's line has no path; the log has it.
+      writeFileSync(join(db.url, '..', 'plain'), 'a file where a folder would go');
+      const blocked = join(db.url, '..', 'plain', 'below', 'history.db');
+      const broken = openHistory({
+        url: blocked,
+        historyDays: 400,
+        watchIntervalMinutes: 0,
+        log: (_m, detail) => logged.push(detail),
+      });
+      cleanup.push(() => broken.close());
+      const out = await callerOf(broken).run(watchlist, { action: 'list' });
+      expect(out.ok).toBe(false);
+      expect(out.text).toMatch(/^History unavailable: /);
+      expect(out.text).not.toContain(join(db.url, '..'));
+      expect(logged.map((d) => d.path)).toEqual([blocked]);
+    },
+  );
+});
