@@ -2,7 +2,7 @@
 // another reads after a restart, watchlists checked twice with exactly the scripted changes, keys kept
 // apart over --http, concurrent writers, a kill during a write, store faults that leave the tools answering,
 // replicas sharing watchlists and one scheduled re-check per interval, and the key in no row or file.
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -106,6 +106,26 @@ async function storeContents(db: TestDatabase): Promise<string> {
     const out: string[] = [];
     for (const t of tables) out.push(JSON.stringify((await c.query(`SELECT * FROM ${t}`)).rows));
     return out.join('\n');
+  } finally {
+    await c.end();
+  }
+}
+
+/** How many watchlists the store holds, whoever's. */
+async function watchlistRows(db: TestDatabase): Promise<number> {
+  if (db.kind === 'sqlite') {
+    const { DatabaseSync } = await import('node:sqlite');
+    const file = new DatabaseSync(db.url, { readOnly: true });
+    try {
+      return Number((file.prepare('SELECT COUNT(*) AS n FROM watchlists').get() as { n: number }).n);
+    } finally {
+      file.close();
+    }
+  }
+  const c = new pg.Client({ connectionString: db.url });
+  await c.connect();
+  try {
+    return Number((await c.query('SELECT COUNT(*) AS n FROM watchlists')).rows[0]?.n);
   } finally {
     await c.end();
   }
@@ -233,6 +253,42 @@ describe.each(Object.keys(DATABASES) as Array<keyof typeof DATABASES>)('history 
     expect(await storeContents(db)).not.toContain('another-key-0000');
   });
 
+  it('over --http a made-up key writes nothing: the upstream refuses it, and no row is kept', async () => {
+    const db = await database(kind);
+    const server = await startHttpServer({
+      env: {
+        PATH: process.env.PATH ?? '',
+        STREAMER_ANALYTICS_BASE_URL: sim.url,
+        STREAMER_ANALYTICS_DATABASE_URL: db.url,
+      },
+    });
+    closers.push(() => server.stop());
+    const mints = ids(sim, 'platform_a', 2);
+    const madeUp = await http(server, 'made-up-key-1234');
+    for (const args of [
+      { action: 'save', name: 'theirs', mintIds: mints },
+      { action: 'add', name: 'theirs', mintIds: mints },
+      { action: 'delete', name: 'theirs' },
+    ]) {
+      const out = await callOf(madeUp, 'watchlist', args);
+      expect(out.isError).toBe(true);
+      expect(out.text).toMatch(/^The streamer analytics API refused the API key/);
+    }
+    expect((await callOf(madeUp, 'watchlist', { action: 'list' })).structured.watchlists).toEqual([]);
+    // The key's own: it writes after one request the upstream answers, then without asking again.
+    const real = await http(server, sim.apiKey);
+    sim.reset();
+    expect((await callOf(real, 'watchlist', { action: 'save', name: 'mine', mintIds: mints })).isError).toBe(
+      false,
+    );
+    expect(
+      (await callOf(real, 'watchlist', { action: 'remove', name: 'mine', mintIds: mints.slice(1) })).isError,
+    ).toBe(false);
+    expect(sim.requests.map((r) => r.path)).toEqual(['/health']);
+    const rows = await watchlistRows(db);
+    expect(rows).toBe(1);
+  });
+
   it('a store fault leaves the other tools answering, with one line saying why', async () => {
     const env =
       kind === 'sqlite'
@@ -282,6 +338,50 @@ describe('history faults and concurrency (SQLite)', () => {
       /^History unavailable, this answer was not kept: cannot write the SQLite file/,
     );
     expect((await callOf(ro.client, 'check_health', {})).isError).toBe(false);
+  });
+
+  it('a store it cannot write names no path to the caller; the default file is created 0600 in a 0700 folder', async () => {
+    const db = sqliteDatabase();
+    closers.push(db.drop);
+    const folder = join(db.url, '..', 'locked');
+    mkdirSync(folder);
+    chmodSync(folder, 0o555);
+    const ro = await stdio(baseEnv(join(folder, 'history.db')), ROOT ? 65_534 : undefined);
+    const b = await callOf(ro.client, 'analyze_botting', { mintIds: ids(sim, 'platform_a', 1) });
+    expect(b.text.split('\n')[1]).toMatch(/the history store \(SQLite\) is unwritable/);
+    const w = await callOf(ro.client, 'watchlist', { action: 'list' });
+    expect(w.text).toMatch(/^History unavailable: /);
+    for (const text of [b.text, w.text, JSON.stringify(b.structured), JSON.stringify(w.structured)])
+      expect(text).not.toContain(join(db.url, '..'));
+
+    // Unset: the platform's data folder, made private.
+    const data = join(db.url, '..', 'data');
+    const fresh = await stdio({ ...baseEnv(''), XDG_DATA_HOME: data });
+    expect(
+      (await callOf(fresh.client, 'analyze_botting', { mintIds: ids(sim, 'platform_a', 1) })).isError,
+    ).toBe(false);
+    await callOf(fresh.client, 'watchlist', { action: 'list' });
+    const file = join(data, 'streamer-analytics-mcp', 'history.db');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(join(file, '..')).mode & 0o777).toBe(0o700);
+  });
+
+  it("run_analysis's history reads count against the program's request limit, as upstream requests do", async () => {
+    const db = sqliteDatabase();
+    closers.push(db.drop);
+    const { client } = await stdio(baseEnv(db.url, { STREAMER_ANALYTICS_ANALYSIS_MAX_REQUESTS: '3' }));
+    const [mint] = ids(sim, 'platform_a', 1);
+    const read = `api.get_token_history({ mintIds: ['${mint}'] })`;
+    const within = await callOf(client, 'run_analysis', {
+      code: `await ${read}; await api.watchlist({ action: 'list' }); await ${read}; return 'read'`,
+    });
+    expect(within.isError).toBe(false);
+    expect(within.structured.calls).toBe(3);
+    const past = await callOf(client, 'run_analysis', {
+      code: `for (let i = 0; i < 4; i++) await ${read}; return 'read'`,
+    });
+    expect(past.isError).toBe(true);
+    expect(past.text).toMatch(/request limit/i);
   });
 
   it("a check keeps not-covered tokens apart from failures, gives failures' reasons, and names a window change", async () => {
