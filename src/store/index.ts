@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { ApiRequest } from '../api/client.js';
 import { type Config, ENV, envValue } from '../config.js';
 import { Lru } from '../limits/lru.js';
+import { type Redactor, redactor } from '../redact.js';
 import { observationsOf } from './observe.js';
 import type { Observation, Store, StoreOptions } from './types.js';
 
@@ -97,6 +98,9 @@ const WRITES = new Set<keyof Store>([
   'putCheck',
   'record',
 ]);
+
+/** An observation's texts from the upstream, redacted after cleaning. */
+const TEXT_FIELDS = ['platform', 'level', 'currency', 'error'] as const;
 
 /** A write for a key the upstream has not accepted (and no probe to ask it): nothing is written. */
 export class UnverifiedKey extends Error {
@@ -313,6 +317,7 @@ export function openHistory(options: StoreOptions, demo = false): History {
       const observed: Observation[] = [];
       let observedAny = false;
       const hash = key ? hashOf(key) : undefined;
+      let redact: Redactor | undefined;
       const accepted = () => hash !== undefined && verified.get(hash) !== undefined;
       const verify = async (probe: () => Promise<unknown>) => {
         if (!hash || accepted()) return;
@@ -348,7 +353,16 @@ export function openHistory(options: StoreOptions, demo = false): History {
           if (hash) verified.set(hash, true);
           try {
             const now = Date.now();
-            for (const o of observationsOf(req, body, now)) observed.push(o);
+            // Cleaned first (observationsOf), then redacted: the key is in no row, whatever disguised it.
+            redact ??= redactor([key]);
+            for (const o of observationsOf(req, body, now)) {
+              if (redact.found(o.mint)) continue;
+              for (const f of TEXT_FIELDS) {
+                const v = o[f];
+                if (typeof v === 'string') o[f] = redact.text(v);
+              }
+              observed.push(o);
+            }
           } catch {
             // An answer that cannot be read for history is still the tool's answer.
           }

@@ -14,7 +14,7 @@ import { checkWatchlistTool } from '../../src/tools/check-watchlist.js';
 import { getTokenHistory } from '../../src/tools/get-token-history.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { watchlist } from '../../src/tools/watchlist.js';
-import { DATABASES, sqliteDatabase } from './databases.js';
+import { DATABASES, sqliteDatabase, type TestDatabase } from './databases.js';
 
 const KEY = 'harden-key-0123456789abcdef';
 /** A distinct, valid-looking mint id for each number. */
@@ -25,12 +25,37 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
 });
 
+const databases = new WeakMap<History, TestDatabase>();
 async function historyOn(kind: keyof typeof DATABASES): Promise<History> {
   const db = await DATABASES[kind]();
   cleanup.push(db.drop);
   const history = openHistory({ url: db.url, historyDays: 400, watchIntervalMinutes: 0 });
   cleanup.push(() => history.close());
+  databases.set(history, db);
   return history;
+}
+
+/** One column of every row of a table, read around the store. */
+async function column(db: TestDatabase, table: string, name: string): Promise<unknown[]> {
+  if (db.kind === 'sqlite') {
+    const { DatabaseSync } = await import('node:sqlite');
+    const file = new DatabaseSync(db.url, { readOnly: true });
+    try {
+      return (file.prepare(`SELECT ${name} AS v FROM ${table}`).all() as Array<{ v: unknown }>).map(
+        (r) => r.v,
+      );
+    } finally {
+      file.close();
+    }
+  }
+  const { default: pg } = await import('pg');
+  const c = new pg.Client({ connectionString: db.url });
+  await c.connect();
+  try {
+    return (await c.query(`SELECT ${name} AS v FROM ${table}`)).rows.map((r) => r.v);
+  } finally {
+    await c.end();
+  }
 }
 
 /**
@@ -126,6 +151,32 @@ describe.each(Object.keys(DATABASES) as Array<keyof typeof DATABASES>)('history 
     }
     expect(c.sent).toEqual([]);
     expect(await lists(c)).toEqual([]);
+  });
+
+  it("keeps no key in an observation's text: redacted after cleaning, not before", async () => {
+    const history = await historyOn(kind);
+    const c = callerOf(history);
+    // A bell inside the key: cleaning drops it, and the key would stand whole in the row.
+    const split = `${KEY.slice(0, 6)}\u0007${KEY.slice(6)}`;
+    c.call.observe(
+      { method: 'POST', path: '/botting/bulk', body: { mintIds: [mint(1), mint(2)], hours: 24 } },
+      {
+        data: {
+          results: [{ mintId: mint(2), confidenceLevel: `HIGH ${split}`, confidence: 0.9 }],
+          errors: [{ mintId: mint(1), error: `no data for ${split}` }],
+        },
+      },
+    );
+    await c.call.flush();
+    await history.close();
+    const db = databases.get(history) as TestDatabase;
+    const kept = [
+      ...(await column(db, 'observations', 'error')),
+      ...(await column(db, 'observations', 'level')),
+    ];
+    expect(kept.filter((v) => v !== null)).toHaveLength(2);
+    expect(kept.join(' ')).not.toContain(KEY);
+    expect(kept.join(' ')).toContain('[redacted]');
   });
 
   it('refuses ids and names with control characters, naming the parameter', async () => {
