@@ -343,8 +343,11 @@ export async function openSql(driver: T.Driver, kind: Store['kind'], where: stri
       return { at: Number(r.at), hours: Number(r.hours), tokens: JSON.parse(String(r.tokens)) };
     },
     async putCheck(owner, name, check: T.CheckSnapshot) {
+      // Only for a list that still exists: a check that ends after its list was deleted leaves no row behind
+      // (a list saved again under that name starts afresh).
       await driver.query(
-        `INSERT INTO checks (owner, name, at, hours, tokens) VALUES ($1, $2, $3, $4, $5)
+        `INSERT INTO checks (owner, name, at, hours, tokens) SELECT $1, $2, $3, $4, $5
+         WHERE EXISTS (SELECT 1 FROM watchlists WHERE owner = $1 AND name = $2)
          ON CONFLICT (owner, name) DO UPDATE SET at = excluded.at, hours = excluded.hours, tokens = excluded.tokens`,
         [owner, name, check.at, check.hours, JSON.stringify(check.tokens)],
       );

@@ -234,6 +234,20 @@ describe.each(Object.keys(DATABASES) as Array<keyof typeof DATABASES>)('history 
     expect(await lists(a)).toHaveLength(MAX_WATCHLISTS);
   });
 
+  it('a check that ends after its list was deleted leaves no check behind for a list saved again', async () => {
+    const history = await historyOn(kind);
+    const store = await history.store();
+    if ('unavailable' in store) throw new Error(store.unavailable);
+    const owner = await store.owner(KEY);
+    await store.putCheck(owner, 'gone', { at: 5, hours: 24, tokens: { [mint(1)]: { level: 'HIGH' } } });
+    expect(await store.lastCheck(owner, 'gone')).toBeUndefined();
+    const list = { name: 'kept', chain: 'chain_a', note: '', mintIds: [mint(1)], created: 1, updated: 1 };
+    await store.putWatchlist(owner, list);
+    await store.putCheck(owner, 'kept', { at: 5, hours: 24, tokens: {} });
+    await store.putCheck(owner, 'kept', { at: 6, hours: 12, tokens: {} });
+    expect(await store.lastCheck(owner, 'kept')).toEqual({ at: 6, hours: 12, tokens: {} });
+  });
+
   it("refuses an add whose chain differs from the watchlist's, and takes one without a chain", async () => {
     const history = await historyOn(kind);
     const c = callerOf(history);
