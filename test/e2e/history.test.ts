@@ -461,6 +461,35 @@ describe('history faults and concurrency (SQLite)', () => {
     expect(row.n).toBe(1000);
   });
 
+  it('two processes add 300 ids each to one watchlist at once: one fits, the other is refused', async () => {
+    const db = sqliteDatabase();
+    closers.push(db.drop);
+    const [one, two] = await Promise.all([stdio(baseEnv(db.url)), stdio(baseEnv(db.url))]);
+    const batch = (from: number) =>
+      Array.from({ length: 300 }, (_, i) => `Add${String(from + i).padStart(40, '0')}`);
+    const first = await callOf(one.client, 'watchlist', {
+      action: 'save',
+      name: 'big',
+      mintIds: batch(0).slice(0, 1),
+    });
+    expect(first.isError).toBe(false);
+    // Both processes have their key accepted and the store open before the race.
+    expect(
+      (await callOf(two.client, 'watchlist', { action: 'add', name: 'big', mintIds: batch(0).slice(0, 1) }))
+        .isError,
+    ).toBe(false);
+    const [a, b] = await Promise.all([
+      callOf(one.client, 'watchlist', { action: 'add', name: 'big', mintIds: batch(1000) }),
+      callOf(two.client, 'watchlist', { action: 'add', name: 'big', mintIds: batch(2000) }),
+    ]);
+    expect([a.isError, b.isError].sort()).toEqual([false, true]);
+    expect((a.isError ? a : b).text).toMatch(
+      /would make "big" 601 ids long; a watchlist holds at most 500\. Nothing was changed/,
+    );
+    const shown = await callOf(two.client, 'watchlist', { action: 'show', name: 'big' });
+    expect(shown.structured.mintIds).toHaveLength(301);
+  });
+
   it('a server killed during a write leaves a store that opens with every committed observation', async () => {
     const db = sqliteDatabase();
     closers.push(db.drop);
