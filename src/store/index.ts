@@ -2,7 +2,6 @@
 // a call sees of it. A store that is off, unwritable, corrupt or unreachable never fails a tool: the call
 // gets one line saying why history is unavailable, and the store is opened again on a later call.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, posix, win32 } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,8 +9,11 @@ import type { ApiRequest } from '../api/client.js';
 import { type Config, ENV, envValue } from '../config.js';
 import { Lru } from '../limits/lru.js';
 import { type Redactor, redactor } from '../redact.js';
+import { createPrivately, guard, StoreFault, UnverifiedKey } from './guard.js';
 import { observationsOf } from './observe.js';
 import type { Observation, Store, StoreOptions } from './types.js';
+
+export { UnverifiedKey } from './guard.js';
 
 export type { StoreOptions } from './types.js';
 
@@ -90,26 +92,8 @@ export type Use = <T>(
   probe?: () => Promise<unknown>,
 ) => Promise<{ value: T } | Unavailable>;
 
-/** The store's methods that write for an owner: refused for a key the upstream has not accepted. */
-const WRITES = new Set<keyof Store>([
-  'putWatchlist',
-  'deleteWatchlist',
-  'changeWatchlist',
-  'putCheck',
-  'record',
-]);
-
 /** An observation's texts from the upstream, redacted after cleaning. */
 const TEXT_FIELDS = ['platform', 'level', 'currency', 'error'] as const;
-
-/** A write for a key the upstream has not accepted (and no probe to ask it): nothing is written. */
-export class UnverifiedKey extends Error {
-  constructor() {
-    super(
-      'the API key has not been accepted by the upstream yet, so nothing is kept for it: make any other call first. Nothing was written.',
-    );
-  }
-}
 
 /** One call's view of history: what it observed, written in one transaction once its answer is sent. */
 export interface HistoryCall {
@@ -192,48 +176,6 @@ const noSqlite = (error: unknown) =>
   /ERR_UNKNOWN_BUILTIN_MODULE|No such built-in module/.test(
     `${(error as { code?: string })?.code} ${(error as Error)?.message}`,
   );
-
-/** A failure of the store itself, as opposed to the code that uses it. */
-class StoreFault extends Error {}
-
-/**
- * The store with each failure of its own marked as such: an error thrown by a callback the caller passed
- * (a watchlist change refused by the tool) is the caller's, and goes through unmarked. `canWrite` says
- * whether the owner's writes may go ahead (the key accepted by the upstream), and may first ask it.
- */
-function guard(s: Store, canWrite?: () => Promise<void>): Store {
-  const out = { ...s } as Record<string, unknown>;
-  const callers = new WeakSet<object>();
-  const own = (f: unknown) =>
-    typeof f === 'function'
-      ? (...x: unknown[]) => {
-          try {
-            return (f as (...y: unknown[]) => unknown)(...x);
-          } catch (error) {
-            if (typeof error === 'object' && error !== null) callers.add(error);
-            throw error;
-          }
-        }
-      : f;
-  for (const [k, v] of Object.entries(s))
-    if (typeof v === 'function')
-      out[k] = async (...a: unknown[]) => {
-        if (canWrite && WRITES.has(k as keyof Store)) await canWrite();
-        return (v as (...x: unknown[]) => Promise<unknown>).apply(s, a.map(own)).catch((cause: unknown) => {
-          if (typeof cause === 'object' && cause !== null && callers.has(cause)) throw cause;
-          throw new StoreFault('store failed', { cause });
-        });
-      };
-  return out as unknown as Store;
-}
-
-/** Creates the SQLite file's folder (0700) and the file itself (0600) when they do not exist yet (POSIX). */
-function createPrivately(path: string): void {
-  if (path === ':memory:' || existsSync(path)) return;
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  // 'a': created if absent, never truncated; SQLite gives its -wal and -shm files the same mode.
-  closeSync(openSync(path, 'a', 0o600));
-}
 
 /** History as configured; nothing is opened (and no database module loaded) before the first use. */
 export function openHistory(options: StoreOptions, demo = false): History {

@@ -4,7 +4,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DAILY_COLUMNS, dailyFrom, MIGRATIONS, NewerSchemaError, SCHEMA_VERSION } from './schema.js';
 import type * as T from './types.js';
-import type { Observation, Row, Store } from './types.js';
+import type { Observation, Store } from './types.js';
+import { PUT_WATCHLIST, SELECT_WATCHLIST, watchlistOf, watchlistValues } from './watchlist-sql.js';
 
 export { NewerSchemaError } from './schema.js';
 export type { Driver, Query, Row } from './types.js';
@@ -292,17 +293,11 @@ export async function openSql(driver: T.Driver, kind: Store['kind'], where: stri
       );
     },
     async watchlists(owner) {
-      const rows = await driver.query(
-        'SELECT name, chain, note, mint_ids, created, updated FROM watchlists WHERE owner = $1 ORDER BY name',
-        [owner],
-      );
+      const rows = await driver.query(`${SELECT_WATCHLIST} WHERE owner = $1 ORDER BY name`, [owner]);
       return rows.map(watchlistOf);
     },
     async watchlist(owner, name) {
-      const rows = await driver.query(
-        'SELECT name, chain, note, mint_ids, created, updated FROM watchlists WHERE owner = $1 AND name = $2',
-        [owner, name],
-      );
+      const rows = await driver.query(`${SELECT_WATCHLIST} WHERE owner = $1 AND name = $2`, [owner, name]);
       return rows[0] ? watchlistOf(rows[0]) : undefined;
     },
     async putWatchlist(owner, w) {
@@ -391,29 +386,4 @@ export async function openSql(driver: T.Driver, kind: Store['kind'], where: stri
     close: () => driver.close(),
   };
   return store;
-}
-
-const SELECT_WATCHLIST = 'SELECT name, chain, note, mint_ids, created, updated FROM watchlists';
-const PUT_WATCHLIST = `INSERT INTO watchlists (owner, name, chain, note, mint_ids, created, updated) VALUES ($1, $2, $3, $4, $5, $6, $7)
-  ON CONFLICT (owner, name) DO UPDATE SET chain = excluded.chain, note = excluded.note,
-  mint_ids = excluded.mint_ids, updated = excluded.updated`;
-const watchlistValues = (owner: string, w: T.Watchlist) => [
-  owner,
-  w.name,
-  w.chain,
-  w.note,
-  JSON.stringify(w.mintIds),
-  w.created,
-  w.updated,
-];
-
-function watchlistOf(r: Row): T.Watchlist {
-  return {
-    name: String(r.name),
-    chain: String(r.chain),
-    note: String(r.note),
-    mintIds: JSON.parse(String(r.mint_ids)) as string[],
-    created: Number(r.created),
-    updated: Number(r.updated),
-  };
 }
