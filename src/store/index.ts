@@ -6,6 +6,7 @@ import { join, posix, win32 } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ApiRequest } from '../api/client.js';
 import { type Config, ENV, envValue } from '../config.js';
+import { settledWithin, storeTimeoutMs } from './bounds.js';
 import { observationsOf } from './observe.js';
 import type { Observation, Store, StoreOptions } from './types.js';
 
@@ -109,6 +110,8 @@ export function whyUnavailable(error: unknown, location: Location): string {
   if (noSqlite(error))
     return `SQLite history needs Node ${MIN_NODE} or later (this is Node ${process.versions.node}): update Node, or set ${DATABASE_URL} to a postgres:// URL or off`;
   if (location.kind === 'sqlite') {
+    if (/SQLITE_BUSY|database is locked/.test(message ?? ''))
+      return `the SQLite file ${location.path} is busy: ${message}`;
     if (/not a database|malformed|corrupt/i.test(message ?? ''))
       return `the SQLite file ${location.path} is not a readable database (corrupt?): ${message}`;
     if (/EACCES|EROFS|EPERM|readonly|read-only|unable to open/i.test(`${e?.code} ${message}`))
@@ -222,7 +225,8 @@ export function openHistory(options: StoreOptions, demo = false): History {
       const use: Use = async (fn) => {
         if (!key)
           return { unavailable: 'no API key is set, so there is no one to keep history for', lasting: true };
-        await writing;
+        // A stuck write (bounded itself) holds no other caller's read longer than one operation's bound.
+        await settledWithin(writing, storeTimeoutMs());
         const s = await store();
         if ('unavailable' in s) return s;
         try {
