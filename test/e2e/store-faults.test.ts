@@ -1,13 +1,17 @@
 // The history store under faults, through the built server: another process holding SQLite's write lock (no
-// caller stalls, nothing answered is lost, a wait past the bound is said).
+// caller stalls, nothing answered is lost, a wait past the bound is said), PostgreSQL's connections ended and
+// its database dropped and made again (the next call goes on), and a stuck PostgreSQL write (other keys answer).
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type HttpServerProcess, startHttpServer } from '../../scripts/http-server.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { STORE_TIMEOUT_MS_FOR_TESTS } from '../../src/store/bounds.js';
 import { ids, startSim } from '../helpers.js';
-import { sqliteDatabase } from '../store/databases.js';
+import { PG_ADMIN, postgresDatabase, sqliteDatabase, type TestDatabase } from '../store/databases.js';
 
 const ENTRY = fileURLToPath(new URL('../../dist/server/index.js', import.meta.url));
 
@@ -70,11 +74,25 @@ async function stdio(env: Record<string, string>) {
   return client;
 }
 
+async function http(server: HttpServerProcess, key: string) {
+  const client = new Client({ name: 'store-faults', version: '1.0.0' });
+  const headers = { 'x-api-key': key };
+  await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }));
+  closers.push(() => client.close());
+  return client;
+}
+
 const sqlite = () => {
   const db = sqliteDatabase();
   closers.push(db.drop);
   return db;
 };
+const postgres = async () => {
+  const db = await postgresDatabase();
+  closers.unshift(db.drop);
+  return db;
+};
+
 /** Another process's hold on an SQLite file's write lock (this test process is not stalled by holding it). */
 async function sqliteWriteLock(path: string) {
   const { DatabaseSync } = await import('node:sqlite');
@@ -87,6 +105,36 @@ async function sqliteWriteLock(path: string) {
   };
   closers.push(release);
   return release;
+}
+
+/** A connection to the test's database (or the server's own, `admin`), ended after the test. */
+async function pgClient(url: string) {
+  const c = new pg.Client({ connectionString: url });
+  c.on('error', () => {});
+  await c.connect();
+  closers.push(() => c.end());
+  return c;
+}
+
+/** Another session's exclusive lock on `observations`: every write of an answer waits on it. */
+async function pgTableLock(db: TestDatabase) {
+  const c = await pgClient(db.url);
+  await c.query('BEGIN');
+  await c.query('LOCK TABLE observations IN ACCESS EXCLUSIVE MODE');
+  return {
+    session: c,
+    release: () => c.query('COMMIT'),
+    /** Resolves once one of the server's statements waits on the lock: its pid. */
+    async waiter(): Promise<number> {
+      for (;;) {
+        const { rows } = await c.query(
+          "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()",
+        );
+        if (rows[0]) return Number(rows[0].pid);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
+  };
 }
 
 const unkept = (o: Outcome) => o.text.split('\n').filter((l) => l.startsWith('History unavailable'));
@@ -156,3 +204,101 @@ async function untilKept(client: Client, mint: string) {
   }
   throw new Error('every answer said history was unavailable');
 }
+
+describe('PostgreSQL recovers', () => {
+  it('connections ended by the server (idle, and in the middle of a write) are replaced: no crash, the next call is kept', async () => {
+    const db = await postgres();
+    const client = await stdio(baseEnv(db.url));
+    const [m1, m2, m3] = ids(sim, 'platform_a', 3) as [string, string, string];
+    await callOf(client, 'analyze_botting', { mintIds: [m1] });
+    await callOf(client, 'get_token_history', { mintIds: [m1], days: 1 });
+    const admin = await pgClient(PG_ADMIN);
+    const terminate = async (pid?: number) =>
+      (
+        await admin.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND ($2::int IS NULL OR pid = $2)',
+          [new URL(db.url).pathname.slice(1), pid ?? null],
+        )
+      ).rowCount;
+
+    // The pool's idle connections ended (as by a restart of the server).
+    expect(await terminate()).toBeGreaterThan(0);
+    const afterIdle = await callOf(client, 'analyze_botting', { mintIds: [m2] });
+    expect(afterIdle.isError).toBe(false);
+    expect(unkept(afterIdle)).toEqual([]);
+
+    // A connection ended while it is out of the pool, inside a write's transaction.
+    const lock = await pgTableLock(db);
+    await callOf(client, 'analyze_botting', { mintIds: [m3] });
+    expect(await terminate(await lock.waiter())).toBe(1);
+    await lock.release();
+    const alive = await callOf(client, 'check_health', {});
+    expect(alive.isError).toBe(false);
+    await untilKept(client, m3);
+    const history = await callOf(client, 'get_token_history', { mintIds: [m1, m2, m3], days: 1 });
+    expect(history.tokens.map((t) => t.mintId).sort()).toEqual([m1, m2, m3].sort());
+  });
+
+  it('a database dropped and made again gets its schema on the next use; owners stay the same', async () => {
+    const db = await postgres();
+    const client = await stdio(baseEnv(db.url));
+    const [m1] = ids(sim, 'platform_a', 1) as [string];
+    await callOf(client, 'watchlist', { action: 'save', name: 'before', mintIds: [m1] });
+    const name = new URL(db.url).pathname.slice(1);
+    const admin = await pgClient(PG_ADMIN);
+    await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+
+    const analysed = await callOf(client, 'analyze_botting', { mintIds: [m1] });
+    expect(analysed.isError).toBe(false);
+    const history = await callOf(client, 'get_token_history', { mintIds: [m1], days: 1 });
+    expect(history.isError).toBe(false);
+    expect(history.tokens.map((t) => t.mintId)).toEqual([m1]);
+    expect(unkept(analysed)).toEqual([]);
+    const saved = await callOf(client, 'watchlist', { action: 'save', name: 'after', mintIds: [m1] });
+    expect(saved.isError).toBe(false);
+    // Another process opening the database made again reads the same owner for the key.
+    const other = await stdio(baseEnv(db.url));
+    const listed = await other.callTool({ name: 'watchlist', arguments: { action: 'list' } });
+    const lists = (listed.structuredContent as { watchlists: Array<{ name: string }> }).watchlists;
+    expect(lists.map((w) => w.name)).toEqual(['after']);
+  });
+
+  it("a stuck write holds no other key's answer: each store operation is bounded", async () => {
+    const db = await postgres();
+    const server = await startHttpServer({
+      env: {
+        PATH: process.env.PATH ?? '',
+        STREAMER_ANALYTICS_BASE_URL: sim.url,
+        STREAMER_ANALYTICS_DATABASE_URL: db.url,
+        [STORE_TIMEOUT_MS_FOR_TESTS]: '1000',
+      },
+    });
+    closers.push(() => server.stop());
+    const keyA = await http(server, sim.apiKey);
+    const keyB = await http(server, 'another-key-0000');
+    const [m1, m2] = ids(sim, 'platform_a', 2) as [string, string];
+    await callOf(keyA, 'analyze_botting', { mintIds: [m1] });
+    await callOf(keyA, 'get_token_history', { mintIds: [m1], days: 1 });
+
+    const lock = await pgTableLock(db);
+    const a = await callOf(keyA, 'analyze_botting', { mintIds: [m2] });
+    expect(a.isError).toBe(false);
+    await lock.waiter();
+    // Key B's calls read the store: they answer, whatever A's write is waiting for.
+    const lists = await callOf(keyB, 'watchlist', { action: 'list' }, 10_000);
+    expect(lists.isError).toBe(false);
+    expect(lists.ms).toBeLessThan(5_000);
+    const bHistory = await callOf(keyB, 'get_token_history', { mintIds: [m1] }, 10_000);
+    expect(bHistory.isError).toBe(false);
+    expect(bHistory.text).toContain('nothing was recorded');
+    // A's write gave up at the bound; the next answer says so, and answers.
+    const said = await untilUnkept(keyA, { mintIds: [m1] });
+    expect(unkept(said)[0]).toMatch(
+      /^History unavailable, an earlier answer was not kept: PostgreSQL .*statement timeout/,
+    );
+    await lock.release();
+    await untilKept(keyA, m2);
+    expect((await callOf(keyA, 'get_token_history', { mintIds: [m2], days: 1 })).tokens).toHaveLength(1);
+  });
+});
