@@ -226,6 +226,8 @@ describe('PostgreSQL recovers', () => {
     const afterIdle = await callOf(client, 'analyze_botting', { mintIds: [m2] });
     expect(afterIdle.isError).toBe(false);
     expect(unkept(afterIdle)).toEqual([]);
+    const kept = await callOf(client, 'get_token_history', { mintIds: [m1, m2], days: 1 });
+    expect(kept.tokens.map((t) => t.mintId).sort()).toEqual([m1, m2].sort());
 
     // A connection ended while it is out of the pool, inside a write's transaction.
     const lock = await pgTableLock(db);
