@@ -6,7 +6,7 @@ import { join, posix, win32 } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ApiRequest } from '../api/client.js';
 import { type Config, ENV, envValue } from '../config.js';
-import { settledWithin, storeTimeoutMs } from './bounds.js';
+import { SHUTDOWN_CLOSE_MS, SHUTDOWN_FLUSH_MS, settledWithin, storeTimeoutMs } from './bounds.js';
 import { observationsOf } from './observe.js';
 import type { Observation, Store, StoreOptions } from './types.js';
 
@@ -275,11 +275,15 @@ export function openHistory(options: StoreOptions, demo = false): History {
       };
     },
     async close() {
-      // What was answered is written before the store closes.
-      await writing;
+      // What was answered is written before the store closes, within a bound: a stuck store never holds the exit.
+      await settledWithin(writing, SHUTDOWN_FLUSH_MS);
       const pending = opening;
       opening = undefined;
-      if (pending) await pending.then((s) => s.close()).catch(() => {});
+      if (pending)
+        await settledWithin(
+          pending.then((s) => s.close()),
+          SHUTDOWN_CLOSE_MS,
+        );
     },
   };
 }
