@@ -7,6 +7,7 @@ import { type Driver, migrate, openSql, type Query, type Row } from './sql.js';
 import type { Store } from './types.js';
 
 const CONNECT_TIMEOUT_MS = 3_000;
+const POOL_SIZE = 4;
 /** undefined_table: the tables are gone (the database was dropped and made again). */
 const SCHEMA_GONE = '42P01';
 
@@ -85,7 +86,7 @@ export async function openPostgres(url: string): Promise<Store> {
   const timeoutMs = storeTimeoutMs();
   const pool = new pg.Pool({
     connectionString: url,
-    max: 4,
+    max: POOL_SIZE,
     connectionTimeoutMillis: Math.min(CONNECT_TIMEOUT_MS, timeoutMs),
     idleTimeoutMillis: 30_000,
     // The server cancels a statement that runs, or waits for a lock, longer than the bound; the client gives
@@ -98,9 +99,10 @@ export async function openPostgres(url: string): Promise<Store> {
   const query = queryOf(pool);
   /**
    * A connection with its transaction begun. Out of the pool, a connection the server ends is this
-   * transaction's failure, not an unhandled 'error' event; one found gone at BEGIN is replaced, once.
+   * transaction's failure, not an unhandled 'error' event; one found gone at BEGIN is replaced (each of the
+   * pool's idle connections may be gone after a restart).
    */
-  const begin = async (again = true): Promise<PoolClient> => {
+  const begin = async (tries = POOL_SIZE + 1): Promise<PoolClient> => {
     const client = await pool.connect();
     client.on('error', ignore);
     try {
@@ -109,19 +111,23 @@ export async function openPostgres(url: string): Promise<Store> {
     } catch (error) {
       client.off('error', ignore);
       client.release(error as Error);
-      if (again && connectionLost(error)) return begin(false);
+      if (tries > 1 && connectionLost(error)) return begin(tries - 1);
       throw error;
     }
   };
   const raw: Driver = {
     dialect: 'postgres',
-    // Every statement sent alone is idempotent (reads, upserts, pruning's bounded delete): tried once more
-    // on a new connection when the one it was given was gone.
-    query: (sql, params) =>
-      query(sql, params).catch((error: unknown) => {
-        if (!connectionLost(error)) throw error;
-        return query(sql, params);
-      }),
+    // Every statement sent alone is idempotent (reads, upserts, pruning's bounded delete): tried again on
+    // another connection when the one it was given was gone.
+    async query(sql, params) {
+      for (let tries = POOL_SIZE + 1; ; tries--) {
+        try {
+          return await query(sql, params);
+        } catch (error) {
+          if (tries <= 1 || !connectionLost(error)) throw error;
+        }
+      }
+    },
     async transaction(fn) {
       const client = await begin();
       let broken: Error | undefined;
