@@ -142,7 +142,7 @@ async function pgTableLock(db: TestDatabase) {
 
 const unkept = (o: Outcome) => o.text.split('\n').filter((l) => l.startsWith('History unavailable'));
 
-/** Calls `name` until an answer says that an earlier answer was not kept (a write that failed after it was sent). */
+/** Calls analyze_botting until an answer says an earlier answer was not kept (its write failed after it was sent). */
 async function untilUnkept(client: Client, args: Record<string, unknown>): Promise<Outcome> {
   const deadline = Date.now() + 20_000;
   for (;;) {
