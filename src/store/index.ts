@@ -9,6 +9,7 @@ import type { ApiRequest } from '../api/client.js';
 import { type Config, ENV, envValue } from '../config.js';
 import { Lru } from '../limits/lru.js';
 import { type Redactor, redactor } from '../redact.js';
+import { SHUTDOWN_CLOSE_MS, SHUTDOWN_FLUSH_MS, settledWithin, storeTimeoutMs } from './bounds.js';
 import { createPrivately, guard, StoreFault, UnverifiedKey } from './guard.js';
 import { observationsOf } from './observe.js';
 import type { Observation, Store, StoreOptions } from './types.js';
@@ -148,6 +149,8 @@ export function whyUnavailable(error: unknown, location: Location): string {
     return `SQLite history needs Node ${MIN_NODE} or later (this is Node ${process.versions.node}): update Node, or set ${DATABASE_URL} to a postgres:// URL or off`;
   if (location.kind === 'sqlite') {
     const logged = 'the server log names its path';
+    if (/SQLITE_BUSY|database is locked/.test(raw))
+      return `the history store's SQLite file is busy (${logged}): ${message}`;
     if (/not a database|malformed|corrupt/i.test(raw))
       return `the history store's SQLite file is not a readable database (corrupt?; ${logged})`;
     if (
@@ -269,7 +272,8 @@ export function openHistory(options: StoreOptions, demo = false): History {
       const use: Use = async (fn, probe) => {
         if (!key)
           return { unavailable: 'no API key is set, so there is no one to keep history for', lasting: true };
-        await writing;
+        // A stuck write (bounded itself) holds no other caller's read longer than one operation's bound.
+        await settledWithin(writing, storeTimeoutMs());
         const s = await store();
         if ('unavailable' in s) return s;
         try {
@@ -335,11 +339,15 @@ export function openHistory(options: StoreOptions, demo = false): History {
       };
     },
     async close() {
-      // What was answered is written before the store closes.
-      await writing;
+      // What was answered is written before the store closes, within a bound: a stuck store never holds the exit.
+      await settledWithin(writing, SHUTDOWN_FLUSH_MS);
       const pending = opening;
       opening = undefined;
-      if (pending) await pending.then((s) => s.close()).catch(() => {});
+      if (pending)
+        await settledWithin(
+          pending.then((s) => s.close()),
+          SHUTDOWN_CLOSE_MS,
+        );
     },
   };
 }

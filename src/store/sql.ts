@@ -12,9 +12,16 @@ export type { Driver, Query, Row } from './types.js';
 
 const n = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-/** Brings the schema up to date in one transaction; refuses a schema newer than the code. */
-async function migrate(driver: T.Driver): Promise<string> {
+/**
+ * Brings the schema up to date in one transaction; refuses a schema newer than the code. One up to date is
+ * only read (another process's write lock does not hold the open). A store made again keeps `salt`.
+ */
+export async function migrate(driver: T.Driver, salt?: string): Promise<string> {
   await driver.query('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+  const rows = await driver.query("SELECT key, value FROM meta WHERE key IN ('schema_version', 'salt')");
+  const meta = Object.fromEntries(rows.map((r) => [String(r.key), String(r.value)]));
+  if (Number(meta.schema_version) > SCHEMA_VERSION) throw new NewerSchemaError(Number(meta.schema_version));
+  if (Number(meta.schema_version) === SCHEMA_VERSION && meta.salt) return meta.salt;
   return driver.transaction(async (q) => {
     // Replicas opening one PostgreSQL at once migrate one after the other.
     if (driver.dialect === 'postgres') await q('SELECT pg_advisory_xact_lock(727001)');
@@ -30,7 +37,7 @@ async function migrate(driver: T.Driver): Promise<string> {
         [String(SCHEMA_VERSION)],
       );
     await q("INSERT INTO meta (key, value) VALUES ('salt', $1) ON CONFLICT (key) DO NOTHING", [
-      randomBytes(32).toString('hex'),
+      salt ?? randomBytes(32).toString('hex'),
     ]);
     return String((await q("SELECT value FROM meta WHERE key = 'salt'"))[0]?.value);
   });

@@ -1,12 +1,52 @@
 // SQLite through Node's built-in node:sqlite (real SQLite, no native module): WAL so that two server
-// processes (Claude Desktop and Claude Code) share one file, and a busy timeout so neither fails on the other.
+// processes (Claude Desktop and Claude Code) share one file, and, while the other holds the write lock, an
+// asynchronous wait so neither fails on the other and neither stops its own callers.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { delay, storeTimeoutMs } from './bounds.js';
 import { type Driver, openSql, type Query, type Row } from './sql.js';
 import type { Store } from './types.js';
 
-const BUSY_TIMEOUT_MS = 10_000;
+/**
+ * SQLite's own wait for a lock: none. Its busy handler sleeps inside the one synchronous call, so while
+ * another process wrote, this whole process (every caller, stdio and --http) stood still; SQLITE_BUSY is
+ * retried here instead, after an asynchronous pause.
+ */
+const BUSY_TIMEOUT_MS = 0;
+/** The pause between tries: from 2 ms, doubling up to 100 ms, each shortened at random by up to half. */
+const BACKOFF_FIRST_MS = 2;
+const BACKOFF_MAX_MS = 100;
+
+/** SQLITE_BUSY, with any extended code (BUSY_RECOVERY, BUSY_SNAPSHOT...). */
+const isBusy = (error: unknown) => {
+  const code = (error as { errcode?: unknown } | undefined)?.errcode;
+  return typeof code === 'number'
+    ? (code & 0xff) === 5
+    : /database is locked/i.test(String((error as Error | undefined)?.message));
+};
+
+/**
+ * Runs `fn`, again after a pause each time it meets another process's lock, until `boundMs` have passed
+ * (or `stop()` says the store is closing): then fails with SQLITE_BUSY in its message.
+ */
+async function patiently<T>(fn: () => Promise<T> | T, boundMs: number, stop: () => boolean): Promise<T> {
+  const started = Date.now();
+  for (let pause = BACKOFF_FIRST_MS; ; pause = Math.min(pause * 2, BACKOFF_MAX_MS)) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+      const left = boundMs - (Date.now() - started);
+      if (left <= 0 || stop())
+        throw new Error(
+          `another process held its write lock for over ${boundMs >= 1000 ? `${boundMs / 1000} s` : `${boundMs} ms`} (SQLITE_BUSY)`,
+          { cause: error },
+        );
+      await delay(Math.min(left, pause * (0.5 + Math.random() / 2)));
+    }
+  }
+}
 
 /** node:sqlite, imported on first use; its one-time "experimental" warning is not the user's business. */
 async function loadSqlite(): Promise<typeof import('node:sqlite')> {
@@ -37,7 +77,7 @@ function numbered(sql: string): { text: string; order: number[] } {
   return { text, order };
 }
 
-export function sqliteDriver(db: DatabaseSync): Driver {
+export function sqliteDriver(db: DatabaseSync, busyBoundMs = storeTimeoutMs()): Driver {
   // Each statement prepared once per connection, with whether it returns rows (read) or not (run).
   const statements = new Map<string, { statement: StatementSync; reads: boolean; order: number[] }>();
   const prepared = (sql: string) => {
@@ -65,10 +105,12 @@ export function sqliteDriver(db: DatabaseSync): Driver {
     }
     return statement.all(...args) as Row[];
   };
-  // One connection per process: its transactions one after the other (another process waits on the lock).
+  // One connection per process: its transactions one after the other. Meeting another process's lock, an
+  // operation is tried again after a pause (the event loop free meanwhile), whole: a transaction from BEGIN.
+  let closing = false;
   let queue: Promise<unknown> = Promise.resolve();
   const queued = <T>(fn: () => Promise<T> | T): Promise<T> => {
-    const next = queue.then(fn);
+    const next = queue.then(() => patiently(fn, busyBoundMs, () => closing));
     queue = next.catch(() => {});
     return next;
   };
@@ -107,6 +149,8 @@ export function sqliteDriver(db: DatabaseSync): Driver {
       return rows.map((params) => Number(statement.run(...(order.map((i) => params[i]) as never[])).changes));
     },
     async close() {
+      // An operation waiting for another process's lock gives up at its next try.
+      closing = true;
       await queue;
       if (db.isOpen) db.close();
     },
@@ -119,7 +163,13 @@ export async function openSqlite(path: string, kind: 'sqlite' | 'memory' = 'sqli
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
   try {
-    if (path !== ':memory:') db.exec('PRAGMA journal_mode = WAL');
+    // Turning a new file to WAL takes its lock for a moment: waited for as every operation is.
+    if (path !== ':memory:')
+      await patiently(
+        () => db.exec('PRAGMA journal_mode = WAL'),
+        storeTimeoutMs(),
+        () => false,
+      );
     // In WAL mode NORMAL keeps every committed transaction through a crash of the process.
     db.exec('PRAGMA synchronous = NORMAL');
     return await openSql(sqliteDriver(db), kind, path === ':memory:' ? 'memory' : path);

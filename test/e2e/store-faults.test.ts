@@ -1,0 +1,409 @@
+// The history store under faults, through the built server: another process holding SQLite's write lock (no
+// caller stalls, nothing answered is lost, a wait past the bound is said), PostgreSQL's connections ended and
+// its database dropped and made again (the next call goes on), a stuck PostgreSQL write (other keys answer),
+// and shutdown (SIGTERM, SIGINT, stdin closed) with writes queued or a stuck store.
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type HttpServerProcess, startHttpServer } from '../../scripts/http-server.js';
+import type { Simulator } from '../../src/simulator/server.js';
+import { STORE_TIMEOUT_MS_FOR_TESTS } from '../../src/store/bounds.js';
+import { ids, startSim } from '../helpers.js';
+import { PG_ADMIN, postgresDatabase, sqliteDatabase, type TestDatabase } from '../store/databases.js';
+
+const ENTRY = fileURLToPath(new URL('../../dist/server/index.js', import.meta.url));
+
+interface Outcome {
+  text: string;
+  isError: boolean;
+  ms: number;
+  tokens: Array<{ mintId: string; days: unknown[] }>;
+}
+
+async function callOf(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  timeout = 60_000,
+): Promise<Outcome> {
+  const started = performance.now();
+  const r = await client.callTool({ name, arguments: args }, undefined, { timeout });
+  const structured = (r.structuredContent ?? {}) as { tokens?: Outcome['tokens'] };
+  return {
+    text: (r.content as Array<{ text: string }>)[0]?.text ?? '',
+    isError: r.isError === true,
+    ms: performance.now() - started,
+    tokens: structured.tokens ?? [],
+  };
+}
+
+let sim: Simulator;
+const closers: Array<() => Promise<unknown>> = [];
+beforeAll(async () => {
+  sim = await startSim();
+});
+afterAll(async () => {
+  await sim.close();
+});
+beforeEach(() => sim.reset());
+afterEach(async () => {
+  for (const c of closers.splice(0).reverse()) await c().catch(() => {});
+});
+
+const baseEnv = (url: string, extra: Record<string, string> = {}) => ({
+  PATH: process.env.PATH ?? '',
+  HOME: '/nonexistent',
+  STREAMER_ANALYTICS_API_KEY: sim.apiKey,
+  STREAMER_ANALYTICS_BASE_URL: sim.url,
+  STREAMER_ANALYTICS_DATABASE_URL: url,
+  ...extra,
+});
+
+async function stdio(env: Record<string, string>) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [ENTRY],
+    env,
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'store-faults', version: '1.0.0' });
+  await client.connect(transport);
+  closers.push(() => client.close());
+  return client;
+}
+
+async function http(server: HttpServerProcess, key: string) {
+  const client = new Client({ name: 'store-faults', version: '1.0.0' });
+  const headers = { 'x-api-key': key };
+  await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }));
+  closers.push(() => client.close());
+  return client;
+}
+
+const sqlite = () => {
+  const db = sqliteDatabase();
+  closers.push(db.drop);
+  return db;
+};
+const postgres = async () => {
+  const db = await postgresDatabase();
+  closers.unshift(db.drop);
+  return db;
+};
+
+/** Another process's hold on an SQLite file's write lock (this test process is not stalled by holding it). */
+async function sqliteWriteLock(path: string) {
+  const { DatabaseSync } = await import('node:sqlite');
+  const other = new DatabaseSync(path);
+  other.exec('BEGIN IMMEDIATE');
+  const release = async () => {
+    if (!other.isOpen) return;
+    other.exec('COMMIT');
+    other.close();
+  };
+  closers.push(release);
+  return release;
+}
+
+/** A connection to the test's database (or the server's own, `admin`), ended after the test. */
+async function pgClient(url: string) {
+  const c = new pg.Client({ connectionString: url });
+  c.on('error', () => {});
+  await c.connect();
+  closers.push(() => c.end());
+  return c;
+}
+
+/** Another session's exclusive lock on `observations`: every write of an answer waits on it. */
+async function pgTableLock(db: TestDatabase) {
+  const c = await pgClient(db.url);
+  await c.query('BEGIN');
+  await c.query('LOCK TABLE observations IN ACCESS EXCLUSIVE MODE');
+  return {
+    session: c,
+    release: () => c.query('COMMIT'),
+    /** Resolves once one of the server's statements waits on the lock: its pid. */
+    async waiter(): Promise<number> {
+      for (;;) {
+        const { rows } = await c.query(
+          "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()",
+        );
+        if (rows[0]) return Number(rows[0].pid);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
+  };
+}
+
+const unkept = (o: Outcome) => o.text.split('\n').filter((l) => l.startsWith('History unavailable'));
+
+/** Calls analyze_botting until an answer says an earlier answer was not kept (its write failed after it was sent). */
+async function untilUnkept(client: Client, args: Record<string, unknown>): Promise<Outcome> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const out = await callOf(client, 'analyze_botting', args);
+    expect(out.isError).toBe(false);
+    if (unkept(out).length || Date.now() > deadline) return out;
+  }
+}
+
+describe('SQLite: another process holding the write lock', () => {
+  it('stalls no caller, and what was answered meanwhile is written once the lock is let go', async () => {
+    const db = sqlite();
+    const client = await stdio(baseEnv(db.url));
+    const [m1, m2, m3] = ids(sim, 'platform_a', 3) as [string, string, string];
+    await callOf(client, 'analyze_botting', { mintIds: [m1] });
+    // A read waits for the writes queued before it: the store is made and the first answer kept.
+    expect((await callOf(client, 'get_token_history', { mintIds: [m1], days: 1 })).tokens).toHaveLength(1);
+
+    const release = await sqliteWriteLock(db.url);
+    const held = performance.now();
+    const a = await callOf(client, 'analyze_botting', { mintIds: [m2] });
+    // a's write begins as soon as it is answered and meets the lock; b is read and answered meanwhile.
+    const b = await callOf(client, 'analyze_botting', { mintIds: [m3] });
+    expect(a.isError || b.isError).toBe(false);
+    expect(b.ms).toBeLessThan(2_000);
+    // The lock held past both answers, longer than any one try: the writes wait, and are not given up.
+    while (performance.now() - held < 1_500) await callOf(client, 'check_health', {});
+    await release();
+
+    const history = await callOf(client, 'get_token_history', { mintIds: [m1, m2, m3], days: 1 });
+    expect(history.tokens.map((t) => t.mintId).sort()).toEqual([m1, m2, m3].sort());
+    for (const o of [a, b, history]) expect(unkept(o)).toEqual([]);
+  });
+
+  it('a wait past the bound is said on the next answer (busy), the tools answer, and writing resumes', async () => {
+    const db = sqlite();
+    const client = await stdio(baseEnv(db.url, { [STORE_TIMEOUT_MS_FOR_TESTS]: '300' }));
+    const [m1, m2] = ids(sim, 'platform_a', 2) as [string, string];
+    await callOf(client, 'analyze_botting', { mintIds: [m1] });
+    await callOf(client, 'get_token_history', { mintIds: [m1], days: 1 });
+
+    const release = await sqliteWriteLock(db.url);
+    const said = await untilUnkept(client, { mintIds: [m1] });
+    expect(unkept(said)).toEqual([
+      "History unavailable, an earlier answer was not kept: the history store's SQLite file is busy (the server log names its path): another process held its write lock for over 300 ms (SQLITE_BUSY).",
+    ]);
+    await release();
+
+    // The next answers are kept again (the failures already said are not said twice).
+    await untilKept(client, m2);
+    const history = await callOf(client, 'get_token_history', { mintIds: [m2], days: 1 });
+    expect(history.isError).toBe(false);
+    expect(history.tokens.map((t) => t.mintId)).toEqual([m2]);
+  });
+});
+
+/** Calls until an answer has no "History unavailable" line (the failures of the lock's time said). */
+async function untilKept(client: Client, mint: string) {
+  for (let i = 0; i < 20; i++) {
+    const out = await callOf(client, 'analyze_botting', { mintIds: [mint] });
+    if (!unkept(out).length) return out;
+  }
+  throw new Error('every answer said history was unavailable');
+}
+
+describe('PostgreSQL recovers', () => {
+  it('connections ended by the server (idle, and in the middle of a write) are replaced: no crash, the next call is kept', async () => {
+    const db = await postgres();
+    const client = await stdio(baseEnv(db.url));
+    const [m1, m2, m3] = ids(sim, 'platform_a', 3) as [string, string, string];
+    await callOf(client, 'analyze_botting', { mintIds: [m1] });
+    await callOf(client, 'get_token_history', { mintIds: [m1], days: 1 });
+    const admin = await pgClient(PG_ADMIN);
+    const terminate = async (pid?: number) =>
+      (
+        await admin.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND ($2::int IS NULL OR pid = $2)',
+          [new URL(db.url).pathname.slice(1), pid ?? null],
+        )
+      ).rowCount;
+
+    // The pool's idle connections ended (as by a restart of the server).
+    expect(await terminate()).toBeGreaterThan(0);
+    const afterIdle = await callOf(client, 'analyze_botting', { mintIds: [m2] });
+    expect(afterIdle.isError).toBe(false);
+    expect(unkept(afterIdle)).toEqual([]);
+    const kept = await callOf(client, 'get_token_history', { mintIds: [m1, m2], days: 1 });
+    expect(kept.tokens.map((t) => t.mintId).sort()).toEqual([m1, m2].sort());
+
+    // A connection ended while it is out of the pool, inside a write's transaction.
+    const lock = await pgTableLock(db);
+    await callOf(client, 'analyze_botting', { mintIds: [m3] });
+    expect(await terminate(await lock.waiter())).toBe(1);
+    await lock.release();
+    const alive = await callOf(client, 'check_health', {});
+    expect(alive.isError).toBe(false);
+    await untilKept(client, m3);
+    const history = await callOf(client, 'get_token_history', { mintIds: [m1, m2, m3], days: 1 });
+    expect(history.tokens.map((t) => t.mintId).sort()).toEqual([m1, m2, m3].sort());
+  });
+
+  it('a database dropped and made again gets its schema on the next use; owners stay the same', async () => {
+    const db = await postgres();
+    const client = await stdio(baseEnv(db.url));
+    const [m1] = ids(sim, 'platform_a', 1) as [string];
+    await callOf(client, 'watchlist', { action: 'save', name: 'before', mintIds: [m1] });
+    const name = new URL(db.url).pathname.slice(1);
+    const admin = await pgClient(PG_ADMIN);
+    await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+
+    const analysed = await callOf(client, 'analyze_botting', { mintIds: [m1] });
+    expect(analysed.isError).toBe(false);
+    const history = await callOf(client, 'get_token_history', { mintIds: [m1], days: 1 });
+    expect(history.isError).toBe(false);
+    expect(history.tokens.map((t) => t.mintId)).toEqual([m1]);
+    expect(unkept(analysed)).toEqual([]);
+    const saved = await callOf(client, 'watchlist', { action: 'save', name: 'after', mintIds: [m1] });
+    expect(saved.isError).toBe(false);
+    // Another process opening the database made again reads the same owner for the key.
+    const other = await stdio(baseEnv(db.url));
+    const listed = await other.callTool({ name: 'watchlist', arguments: { action: 'list' } });
+    const lists = (listed.structuredContent as { watchlists: Array<{ name: string }> }).watchlists;
+    expect(lists.map((w) => w.name)).toEqual(['after']);
+  });
+
+  it("a stuck write holds no other key's answer: each store operation is bounded", async () => {
+    const db = await postgres();
+    const server = await startHttpServer({
+      env: {
+        PATH: process.env.PATH ?? '',
+        STREAMER_ANALYTICS_BASE_URL: sim.url,
+        STREAMER_ANALYTICS_DATABASE_URL: db.url,
+        [STORE_TIMEOUT_MS_FOR_TESTS]: '1000',
+      },
+    });
+    closers.push(() => server.stop());
+    const keyA = await http(server, sim.apiKey);
+    const keyB = await http(server, 'another-key-0000');
+    const [m1, m2] = ids(sim, 'platform_a', 2) as [string, string];
+    await callOf(keyA, 'analyze_botting', { mintIds: [m1] });
+    await callOf(keyA, 'get_token_history', { mintIds: [m1], days: 1 });
+
+    const lock = await pgTableLock(db);
+    const a = await callOf(keyA, 'analyze_botting', { mintIds: [m2] });
+    expect(a.isError).toBe(false);
+    await lock.waiter();
+    // Key B's calls read the store: they answer, whatever A's write is waiting for.
+    const lists = await callOf(keyB, 'watchlist', { action: 'list' }, 10_000);
+    expect(lists.isError).toBe(false);
+    expect(lists.ms).toBeLessThan(5_000);
+    const bHistory = await callOf(keyB, 'get_token_history', { mintIds: [m1] }, 10_000);
+    expect(bHistory.isError).toBe(false);
+    expect(bHistory.text).toContain('nothing was recorded');
+    // A's write gave up at the bound; the next answer says so, and answers.
+    const said = await untilUnkept(keyA, { mintIds: [m1] });
+    expect(unkept(said)[0]).toMatch(
+      /^History unavailable, an earlier answer was not kept: PostgreSQL .*statement timeout/,
+    );
+    await lock.release();
+    await untilKept(keyA, m2);
+    expect((await callOf(keyA, 'get_token_history', { mintIds: [m2], days: 1 })).tokens).toHaveLength(1);
+  });
+});
+
+/** The built server over stdio, spoken to line by line, so that its exit and exit code can be awaited. */
+function rawServer(env: Record<string, string>) {
+  const child = spawn(process.execPath, [ENTRY], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  closers.push(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  const waiting = new Map<number, (answer: { result?: { isError?: boolean; content: unknown[] } }) => void>();
+  let out = '';
+  child.stdout.on('data', (chunk) => {
+    out += String(chunk);
+    const lines = out.split('\n');
+    out = lines.pop() ?? '';
+    for (const line of lines) {
+      const answer = JSON.parse(line);
+      waiting.get(answer.id)?.(answer);
+    }
+  });
+  let id = 0;
+  const call = (name: string, args: Record<string, unknown>) =>
+    new Promise<{ result?: { isError?: boolean; content: Array<{ text: string }> } }>((resolve) => {
+      id++;
+      waiting.set(id, resolve as never);
+      const params = { name, arguments: args };
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params })}\n`);
+    });
+  return { child, call };
+}
+
+/** How long the process took to exit after `stop`, and its exit code. */
+async function exitAfter(child: ChildProcessWithoutNullStreams, stop: () => void) {
+  const exited = once(child, 'exit');
+  const started = performance.now();
+  stop();
+  const [code] = await exited;
+  return { ms: performance.now() - started, code };
+}
+
+describe('shutdown', () => {
+  it('SIGTERM writes what was answered, then exits', async () => {
+    const db = sqlite();
+    const { child, call } = rawServer(baseEnv(db.url));
+    const mints = ids(sim, 'platform_a', 3);
+    const answer = await call('analyze_botting', { mintIds: mints });
+    expect(answer.result?.isError).toBeFalsy();
+    const { code } = await exitAfter(child, () => child.kill('SIGTERM'));
+    expect(code).toBe(0);
+    const { DatabaseSync } = await import('node:sqlite');
+    const file = new DatabaseSync(db.url, { readOnly: true });
+    const row = file
+      .prepare("SELECT COUNT(DISTINCT mint) AS n FROM observations WHERE source = 'botting'")
+      .get();
+    file.close();
+    expect(row).toEqual({ n: 3 });
+  });
+
+  it.each([
+    ['SIGTERM', 'sqlite'],
+    ['SIGINT', 'sqlite'],
+    ['stdin closed', 'postgres'],
+    ['SIGTERM', 'postgres'],
+  ] as const)('%s with a stuck store (%s) exits within the bound', async (how, kind) => {
+    const db = kind === 'sqlite' ? sqlite() : await postgres();
+    const { child, call } = rawServer(baseEnv(db.url));
+    const [m1, m2] = ids(sim, 'platform_a', 2) as [string, string];
+    await call('analyze_botting', { mintIds: [m1] });
+    await call('get_token_history', { mintIds: [m1], days: 1 });
+    let waiting: Promise<unknown> = Promise.resolve();
+    if (kind === 'sqlite') await sqliteWriteLock(db.url);
+    else waiting = (await pgTableLock(db)).waiter();
+    const answer = await call('analyze_botting', { mintIds: [m2] });
+    expect(answer.result?.isError).toBeFalsy();
+    await waiting;
+    const { ms, code } = await exitAfter(child, () =>
+      how === 'stdin closed' ? child.stdin.end() : child.kill(how),
+    );
+    expect(code).toBe(0);
+    // 2 s for the queued writes, 1 s to close the store, and the process's own exit (measured: 2.0 s with
+    // SQLite, 3.0 s with PostgreSQL; 10.6 s and never before).
+    expect(ms).toBeLessThan(5_000);
+  });
+
+  it('--http: SIGTERM with a stuck PostgreSQL write exits within the bound', async () => {
+    const db = await postgres();
+    const server = await startHttpServer({ env: baseEnv(db.url) });
+    closers.push(() => server.stop('SIGKILL'));
+    const client = await http(server, sim.apiKey);
+    const [m1, m2] = ids(sim, 'platform_a', 2) as [string, string];
+    await callOf(client, 'analyze_botting', { mintIds: [m1] });
+    await callOf(client, 'get_token_history', { mintIds: [m1], days: 1 });
+    const lock = await pgTableLock(db);
+    await callOf(client, 'analyze_botting', { mintIds: [m2] });
+    await lock.waiter();
+    await client.close();
+    const started = performance.now();
+    await server.stop();
+    expect(server.child.exitCode).toBe(0);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
