@@ -33,6 +33,9 @@ const LOAD = [
 // modern-stdio (FIRST_CHANNEL), as before, and so do those whose calls reach no upstream (`once` in
 // test/tools/analysis.test.ts). Not here: batch, hostile and hostile-upstream, whose tests answer with bodies
 // of their own, and properties, whose requests are the same in both dialects (a dialect names answers).
+// Within the format files and the fault matrix (e2e/faults), the tests that meet nothing of the dialect run
+// on the first channel only (a trace of the dialect's functions over a legacy-http-b run found them): facts
+// about formatting and retries, the same over every channel.
 const DIALECT_B = [
   'test/format/{fidelity,budget,results}.test.ts',
   'test/tools/{investigate,tokens,wire,inputs,invalid,apps,analysis}.test.ts',
