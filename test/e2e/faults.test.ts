@@ -2,7 +2,7 @@
 // Every case states the exact outcome: answer or error tag, upstream requests made, a time bound, the message.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Fault, Simulator } from '../../src/simulator/server.js';
-import { call, connect, type Harness, ids, startSim } from '../helpers.js';
+import { call, connect, FIRST_CHANNEL, type Harness, ids, startSim } from '../helpers.js';
 
 // Per attempt. Wide enough that a loaded 2-core machine answers a normal request well within it (at 300 ms
 // a stalled moment timed out an answer on its way, and the retry changed the case's outcome).
@@ -225,8 +225,16 @@ afterAll(async () => {
 });
 beforeEach(() => sim.reset());
 
+// A case whose upstream answers with an error status sends the dialect's error body (src/simulator/dialect.ts
+// errorBody): it runs in both channel projects. The others (hangs, resets, slow and raw bodies) meet nothing
+// of the dialect, and what they check is the upstream client's retries and time limits, which the channel
+// does not change (test/tools/channels.test.ts meets every channel with a tool error): they run once, on the
+// first channel (a hang three times is 3 s of its timeouts; these cases were 7 s of the legacy-http-b run).
+const meetsDialect = (c: Case) => c.faults.some((f) => 'status' in f && !('raw' in f));
+
 describe('fault matrix (analyze_botting, timeout 1 s, 2 retries)', () => {
-  it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+  it.for(CASES.map((c) => [c.name, c] as const))('%s', async ([, c], { skip }) => {
+    if (!FIRST_CHANNEL && !meetsDialect(c)) skip();
     sim.inject(...c.faults);
     const started = performance.now();
     const out = await call(h.client, 'analyze_botting', { mintIds });

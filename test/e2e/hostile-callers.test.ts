@@ -206,10 +206,12 @@ async function until(condition: () => boolean, timeoutMs = 20_000) {
 beforeAll(async () => {
   sim = await startSim();
 });
+// Killed, not stopped: SIGTERM lets calls in flight finish within a 10 s grace (test/e2e/http.test.ts
+// checks that), which here is only the flood that a test has done with draining (10 s and 4 s of this file).
 afterEach(async () => {
   for (const s of sockets.splice(0)) s.destroy();
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill();
-  await Promise.all(servers.splice(0).map((s) => s.stop()));
+  await Promise.all(servers.splice(0).map((s) => s.stop('SIGKILL')));
   sim.reset();
 });
 afterAll(() => sim.close());
@@ -286,6 +288,10 @@ describe('1 and 9: every call ends, and says how', () => {
       expect.objectContaining({ id: 7, error: expect.objectContaining({ code: -32800 }) }),
     ]);
     // Twenty places freed since: had it still been waiting, its turn (a caller of its own) came first.
+    // The upstream answers at once from here (the calls already sent keep their 1.5 s): the places it
+    // would have had come free in a second or two instead of the 7.5 s four upstream requests at a time
+    // take to answer twenty calls at 1.5 s each; it is the same turn either way.
+    sim.latencyMs = 0;
     let freed = 0;
     await new Promise<void>((resolve) => {
       for (const f of fill)
@@ -369,43 +375,64 @@ describe('2: answers nobody reads are counted as they are produced', () => {
 
 describe('3 and 8: identities cost something', () => {
   it('330 calls from one address, each with a new key: the victim is served, the flooder told to wait', async () => {
-    const server = await startHttp({ STREAMER_ANALYTICS_MAX_RETRIES: '0' });
-    const mint = ids(sim, 'platform_a', 1)[0] as string;
-    const victimCall = () =>
-      post(server.url, call(1, 'get_streamer_core', { mint }), { 'x-api-key': sim.apiKey }, '127.0.0.2');
-    const victimAlone = await alone(victimCall);
-    sim.reset();
-    // The made-up keys' calls that are let in hold their places for 10 s (the upstream refuses them late).
-    sim.injectFor((r) => r.headers['x-api-key'] !== sim.apiKey, ...Array(400).fill({ delayMs: 10_000 }));
-    let answered = 0;
-    const flood = Array.from({ length: 330 }, (_, i) =>
-      post(
-        server.url,
-        call(i, 'get_streamer_core', { mint }),
-        { 'x-api-key': `made-up-${i}-0123456789abcdef` },
-        '127.0.0.3',
-      ).then((a) => {
-        answered++;
-        return a;
-      }),
-    );
-    // The flood has taken what it can once its refusals are back, or once 64 of its calls (every place)
-    // have gone upstream, however long a loaded machine takes to send 330 requests: then the victim meets
-    // what the flooder holds.
-    await until(() => answered >= 200 || sim.requests.length >= 64);
-    const victim = await victimCall();
-    expect(victim.status).toBe(200);
-    expect(messagesOf(victim)[0]?.result).toBeDefined();
-    // Within 2 s of its time alone (its own upstream request, and what this machine takes for a call).
-    expect(victim.ms).toBeLessThan(victimAlone + 2_000);
-    // Served while the flooder's calls still held their places.
-    expect(answered).toBeLessThan(330);
-    const flooded = await Promise.all(flood);
-    // Every one answered; past 60 new keys, 429 with Retry-After.
-    const refused = flooded.filter((f) => f.status === 429);
-    expect(refused.length).toBeGreaterThan(200);
-    expect(refused.every((f) => Number(f.headers['retry-after']) >= 1)).toBe(true);
-    expect(flooded.every((f) => f.status > 0)).toBe(true);
+    // An upstream of this test's own, so that it can go away once the victim is measured.
+    const upstream = await startSim();
+    try {
+      const server = await startHttp({
+        STREAMER_ANALYTICS_MAX_RETRIES: '0',
+        STREAMER_ANALYTICS_BASE_URL: upstream.url,
+      });
+      const mint = ids(upstream, 'platform_a', 1)[0] as string;
+      const victimCall = () =>
+        post(
+          server.url,
+          call(1, 'get_streamer_core', { mint }),
+          { 'x-api-key': upstream.apiKey },
+          '127.0.0.2',
+        );
+      const victimAlone = await alone(victimCall);
+      upstream.reset();
+      // The made-up keys' calls that are let in hold their places: the upstream never answers them, until it
+      // goes away below, once the victim has been measured (they held them for a fixed 10 s before: the
+      // same places held, and 8 s of waiting for nothing).
+      upstream.injectFor(
+        (r) => r.headers['x-api-key'] !== upstream.apiKey,
+        ...Array(400).fill({ hang: true }),
+      );
+      let answered = 0;
+      const flood = Array.from({ length: 330 }, (_, i) =>
+        post(
+          server.url,
+          call(i, 'get_streamer_core', { mint }),
+          { 'x-api-key': `made-up-${i}-0123456789abcdef` },
+          '127.0.0.3',
+        ).then((a) => {
+          answered++;
+          return a;
+        }),
+      );
+      // The flood has taken what it can once its refusals are back, or once 64 of its calls (every place)
+      // have gone upstream, however long a loaded machine takes to send 330 requests: then the victim meets
+      // what the flooder holds.
+      await until(() => answered >= 200 || upstream.requests.length >= 64);
+      const victim = await victimCall();
+      expect(victim.status).toBe(200);
+      expect(messagesOf(victim)[0]?.result).toBeDefined();
+      // Within 2 s of its time alone (its own upstream request, and what this machine takes for a call).
+      expect(victim.ms).toBeLessThan(victimAlone + 2_000);
+      // Served while the flooder's calls still held their places.
+      expect(answered).toBeLessThan(330);
+      // The upstream goes away: the held calls end with an upstream error, the rest the same.
+      await upstream.close();
+      const flooded = await Promise.all(flood);
+      // Every one answered; past 60 new keys, 429 with Retry-After.
+      const refused = flooded.filter((f) => f.status === 429);
+      expect(refused.length).toBeGreaterThan(200);
+      expect(refused.every((f) => Number(f.headers['retry-after']) >= 1)).toBe(true);
+      expect(flooded.every((f) => f.status > 0)).toBe(true);
+    } finally {
+      await upstream.close();
+    }
   }, 30_000);
 
   it('a new key on each notification does not lift the notification rate (20, then 10 a second)', async () => {

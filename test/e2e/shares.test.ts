@@ -75,8 +75,8 @@ async function until(condition: () => boolean, timeoutMs = 20_000) {
 
 describe('fair shares under a server key', () => {
   it('while one caller floods, another caller’s small call goes upstream at its turn; the flooder is told it is busy', async () => {
-    // One upstream request at a time, each taking a second: the flood's 110 requests pile up past the 64
-    // one caller may have waiting by construction, however fast or slow the machine sends them.
+    // One upstream request at a time, each of the flood's taking half a second: its 110 requests pile up past
+    // the 64 one caller may have waiting by construction, however fast or slow the machine sends them.
     const server = await startHttp({
       STREAMER_ANALYTICS_API_KEY: sim.apiKey,
       STREAMER_ANALYTICS_MAX_RETRIES: '0',
@@ -84,9 +84,11 @@ describe('fair shares under a server key', () => {
     });
     const [victim, flooder] = [await client(server.url), await client(server.url)];
     const mints = ids(sim, 'platform_a', 160);
-    sim.latencyMs = 1_000;
-    // The flood's upstream requests are POSTs (bulk and batch lookups); the victim's call is a GET.
+    // The flood's upstream requests are POSTs (bulk and batch lookups); the victim's call is a GET, answered
+    // at once when its turn comes (what is measured is how many of the flood's go first, as in 'mixed load'
+    // below; time of its own added 3 s to the test and nothing to that count).
     const flooded = () => sim.requests.filter((r) => r.method === 'POST').length;
+    sim.injectFor((r) => r.method === 'POST', ...Array(110).fill({ delayMs: 500 }));
     // Ten investigations of 150 ids at once: 11 upstream requests each, one caller.
     const flood = Array.from({ length: 10 }, (_, i) =>
       flooder.callTool({
@@ -94,12 +96,14 @@ describe('fair shares under a server key', () => {
         arguments: { mintIds: mints.slice(i, i + 150), includeCreatorFees: true },
       }),
     );
-    // Two seconds of the flood gone upstream: its calls are queued by then.
+    // A second of the flood gone upstream: its calls are queued by then.
     await until(() => flooded() >= 3);
     for (const mint of mints.slice(1, 4)) {
       // The flood's requests that go upstream between the victim's call and its own request: the one in
-      // flight, a turn of the flooder's, and one a second for the time a loaded machine takes to hand the call
-      // on. First come, first served, it would be the 60 queued ahead of it.
+      // flight, a turn of the flooder's, and two a second for the time a loaded machine takes to hand the call
+      // on (1 or 2 in all at load 9, with a core kept busy too). First come, first served, it would be the 60
+      // queued ahead of it: so half a second per request tells the two apart as well as the second it was
+      // (which doubled the test).
       const before = flooded();
       const result = await victim.callTool({ name: 'get_streamer_core', arguments: { mint } });
       expect(result.isError).toBeFalsy();
@@ -108,7 +112,7 @@ describe('fair shares under a server key', () => {
       expect(ahead).toBeLessThanOrEqual(10);
     }
     // The rest of the flood drains at once.
-    sim.latencyMs = 0;
+    sim.reset();
     const text = (await Promise.all(flood)).map(textOf).join('\n');
     // The flooder is told it is busy, with when to come back, rather than queued without bound.
     expect(text).toMatch(/busy/);
@@ -288,7 +292,9 @@ describe('mixed load', () => {
     );
     for (let i = 0; i < 64; i++) neverRead(server.url, batch);
     // The flood's upstream requests (POSTs: bulk and batch lookups) take a second each; the victim's
-    // (GETs) and the churn's answer at once.
+    // (GETs) and the churn's answer at once. (A second, not the first test's half: here the server is also
+    // producing 160 MB for the clients that never read, and the first victim call found 6 of the flood's
+    // requests ahead of it at half a second with a core kept busy.)
     const flooded = () => sim.requests.filter((r) => r.method === 'POST').length;
     sim.injectFor((r) => r.method === 'POST', ...Array(54).fill({ delayMs: 1_000 }));
     const flood = Array.from({ length: 6 }, (_, i) =>
