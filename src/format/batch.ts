@@ -65,8 +65,7 @@ export function accountFor<T>(
       results.push(item);
     }
   }
-  const wanted = new Set(requested);
-  const unrequested = [...seen].filter((id) => !wanted.has(id));
+  const unrequested = [...seen].filter((id) => !asked.has(id));
   const conflicts: string[] = [];
   const errors: ItemError[] = [];
   const failedIds = new Set<string>();
