@@ -262,11 +262,8 @@ export function heatmapGrids(data: unknown) {
 
 /** The names of the requested tokens in a /streamers answer (the tool asks for it in its own requests). */
 export function namesIn(body: unknown, mintIds: readonly string[]): Map<string, TokenNames> {
-  const wanted = new Set(mintIds);
+  const records = asArray(asRecord(body).data).map(asRecord);
   return new Map(
-    asArray(asRecord(body).data)
-      .map(asRecord)
-      .filter((r) => wanted.has(String(r.mintId)))
-      .map((r) => [String(r.mintId), namesOf(r)]),
+    requestedOnly(records, (r) => String(r.mintId), mintIds).kept.map((r) => [String(r.mintId), namesOf(r)]),
   );
 }
