@@ -3,7 +3,7 @@
 import type { App } from '@modelcontextprotocol/ext-apps';
 import type { BoardData, BoardRow, LevelEntry } from '../src/report/view-types.js';
 import { boardColumns, isCovered, levelClass, NO_FEES, SORT_KEYS, type SortKey } from './board-columns.js';
-import { advice, el, n, plural, put } from './dom.js';
+import { advice, alertText, el, n, plural, put } from './dom.js';
 import { evidencePanel, shortId, tokenName } from './evidence.js';
 import { failureDetails } from './failures.js';
 import { changesNote, historyKey, historyNote, rowHistory } from './history.js';
@@ -208,27 +208,20 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
       more.append(next, all);
     }
   }
-  const refilter = () => {
-    state.shown = PAGE;
-    draw();
-  };
-  search.addEventListener('input', () => {
-    state.q = search.value;
-    refilter();
-  });
-  levelSelect.addEventListener('change', () => {
-    state.level = levelSelect.value;
-    refilter();
-  });
-  liveBox.addEventListener('change', () => {
-    state.live = liveBox.checked;
-    refilter();
-  });
-  clear.addEventListener('click', () => {
+  // A filter changed: the state takes it, and the board is drawn again from its first page.
+  const refilter = (node: HTMLElement, event: string, set: () => void) =>
+    node.addEventListener(event, () => {
+      set();
+      state.shown = PAGE;
+      draw();
+    });
+  refilter(search, 'input', () => (state.q = search.value));
+  refilter(levelSelect, 'change', () => (state.level = levelSelect.value));
+  refilter(liveBox, 'change', () => (state.live = liveBox.checked));
+  refilter(clear, 'click', () => {
     state.level = levelSelect.value = '';
     state.live = liveBox.checked = false;
     state.q = search.value = '';
-    refilter();
     levelSelect.focus();
   });
 
@@ -270,9 +263,7 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
   // Nothing analysed: no table, no filters over nothing; the failures above say why.
   if (!rows.length) {
     root.append(
-      el(
-        'p',
-        { class: 'error', role: 'alert' },
+      alertText(
         failedCount
           ? `No token could be analysed: ${n(failedCount)} of ${plural(requested || failedCount, 'token')} failed.`
           : 'No token was analysed.',

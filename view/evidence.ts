@@ -4,7 +4,7 @@ import type { App } from '@modelcontextprotocol/ext-apps';
 import type { BoardData, BoardRow, EvidenceData, SessionRow } from '../src/report/view-types.js';
 import { VIEW_DATA_KEY } from '../src/view-data.js';
 import { lineChart, type Series, type Span } from './chart.js';
-import { asArray, asRecord, el, n, time, timeOf } from './dom.js';
+import { alertText, asRecord, el, n, textOf, time, timeOf } from './dom.js';
 import { evidenceHistory } from './history.js';
 
 /** A mint id shortened for reading beside a name: "PjDp…BhxH" (names repeat; ids do not). */
@@ -83,20 +83,12 @@ export function evidencePanel(root: HTMLElement, app: App, scope: BoardData['sco
         arguments: { mint: r.mintId, period, chain: scope.chain, platform: scope.platform },
       });
       const data = asRecord(asRecord(result._meta)[VIEW_DATA_KEY]);
-      if (result.isError || data.kind !== 'evidence') {
-        const text = asArray(result.content)
-          .map((c) => String(asRecord(c).text ?? ''))
-          .join('\n');
-        throw new Error(text || 'no evidence returned');
-      }
+      if (result.isError || data.kind !== 'evidence')
+        throw new Error(textOf(result) || 'no evidence returned');
       if (body.isConnected) draw(r, data as EvidenceData, body, scope.hours);
     } catch (error) {
       body.replaceChildren(
-        el(
-          'p',
-          { class: 'error', role: 'alert' },
-          `Could not load the evidence: ${error instanceof Error ? error.message : String(error)}`,
-        ),
+        alertText(`Could not load the evidence: ${error instanceof Error ? error.message : String(error)}`),
       );
     }
   }
@@ -153,17 +145,10 @@ function draw(r: BoardRow, data: EvidenceData, body: HTMLElement, listHours: num
     ),
   );
   const rows = Array.isArray(sessions) ? sessions : undefined;
-  if ('error' in series)
-    chart.append(el('p', { class: 'error', role: 'alert' }, `Curve unavailable: ${series.error}`));
+  if ('error' in series) chart.append(alertText(`Curve unavailable: ${series.error}`));
   else curve(chart, r, series.series, rows ?? []);
   if (!rows)
-    body.append(
-      el(
-        'p',
-        { class: 'error', role: 'alert' },
-        `Sessions unavailable: ${'error' in sessions ? sessions.error : 'no data'}`,
-      ),
-    );
+    body.append(alertText(`Sessions unavailable: ${'error' in sessions ? sessions.error : 'no data'}`));
   else body.append(sessionsTable(rows, data.durationUnit?.unit ?? null));
 }
 
