@@ -46,6 +46,20 @@ export function numericStats(values: readonly unknown[]): NumericStats | undefin
   };
 }
 
+/** The first highest and the first lowest of `items` by `value`, each with how many items share its value. */
+export function extremes<T>(items: readonly T[], value: (item: T) => number) {
+  let [peak, low]: Array<T | undefined> = [];
+  let [peakTies, lowTies] = [0, 0];
+  for (const item of items) {
+    const v = value(item);
+    if (peak === undefined || v > value(peak)) [peak, peakTies] = [item, 1];
+    else if (v === value(peak)) peakTies++;
+    if (low === undefined || v < value(low)) [low, lowTies] = [item, 1];
+    else if (v === value(low)) lowTies++;
+  }
+  return { peak, peakTies, low, lowTies };
+}
+
 /** Competition ranks (1, 2, 2, 4) of values already sorted best first; `null` values rank after the rest. */
 export function ranks(sorted: readonly (number | null)[]): number[] {
   const out: number[] = [];

@@ -1,5 +1,6 @@
 // The activity heatmap: an hourly grid keyed "a-b" (meaning not documented) and daily series.
 import { numberOf } from '../untrusted/numbers.js';
+import { extremes } from './aggregate.js';
 import { extent, num, plural, sparkline } from './text.js';
 
 /** The `YYYY-MM-DD` entries of a daily map whose values are numbers (or decimal text), in date order. */
@@ -57,7 +58,7 @@ export function hourlyGrid(hourly: Record<string, unknown>): HourlyGrid | undefi
     b,
     max: Math.max(0, high.peak?.[2] ?? 0),
     peak: high.peak ? cell(high.peak) : null,
-    quietest: high.low ? { ...cell(high.low), ...(high.ties > 1 ? { cells: high.ties } : {}) } : null,
+    quietest: high.low ? { ...cell(high.low), ...(high.lowTies > 1 ? { cells: high.lowTies } : {}) } : null,
     rows,
     returned: seen.size,
     cells: rows.length * (b[1] - b[0] + 1),
@@ -138,24 +139,10 @@ export function dailySeries(days: Record<string, unknown>): DailySeries | undefi
     entries,
     max: high.peak?.[1] ?? 0,
     peak: high.peak ? day(high.peak) : null,
-    quietest: high.low ? { ...day(high.low), ...(high.ties > 1 ? { dates: high.ties } : {}) } : null,
+    quietest: high.low ? { ...day(high.low), ...(high.lowTies > 1 ? { dates: high.lowTies } : {}) } : null,
     active: entries.filter((e) => e[1] > 0).length,
     total: entries.reduce((n, e) => n + e[1], 0),
   };
-}
-
-/** The first highest and the first lowest of `items` by `value`, and how many share the lowest value. */
-function extremes<T>(items: readonly T[], value: (item: T) => number) {
-  let peak: T | undefined;
-  let low: T | undefined;
-  let ties = 0;
-  for (const item of items) {
-    const v = value(item);
-    if (peak === undefined || v > value(peak)) peak = item;
-    if (low === undefined || v < value(low)) [low, ties] = [item, 1];
-    else if (v === value(low)) ties++;
-  }
-  return { peak, low, ties };
 }
 
 /**

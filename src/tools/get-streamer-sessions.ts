@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { requestFor } from '../api/endpoints.js';
-import { numericStats } from '../format/aggregate.js';
+import { extremes, numericStats } from '../format/aggregate.js';
 import { asArray, asRecord } from '../format/batch.js';
 import { type Field, jsonTable, textTable } from '../format/columns.js';
 import { describeObject } from '../format/generic.js';
@@ -47,14 +47,11 @@ function timesNote(rows: ReadonlyArray<Record<string, unknown>>): string {
 
 /** The session with the highest number in `field` (the first listed among ties), and how many tie with it. */
 function highest(sessions: Array<Record<string, unknown>>, field: string) {
-  let best: { s: Record<string, unknown>; value: number; ties: number } | undefined;
-  for (const s of sessions) {
-    const v = exact(s[field]);
-    if (v === null) continue;
-    if (!best || v > best.value) best = { s, value: v, ties: 0 };
-    else if (v === best.value) best.ties++;
-  }
-  return best;
+  const numbered = sessions.flatMap((s) =>
+    exact(s[field]) === null ? [] : [{ s, value: exact(s[field]) as number }],
+  );
+  const { peak, peakTies } = extremes(numbered, (x) => x.value);
+  return peak && { ...peak, ties: peakTies - 1 };
 }
 
 /**
