@@ -1,11 +1,8 @@
 // Line charts (uPlot): every series on one chart, one field at a time, in the theme's colours resolved
 // for the canvas (again when it changes); values in the text channel's format, times in UTC.
 import uPlot from 'uplot';
-import type { SeriesData } from '../src/report/view-types.js';
+import type { SeriesData as Series } from '../src/report/view-types.js';
 import { el, n, onTheme, resolveColor, time } from './dom.js';
-
-/** A token's series as the server's report gives it (src/view-data.ts seriesData). */
-export type Series = SeriesData;
 
 /** What a person reads a series by: its symbol, else its name, else a short id (the full id on hover). */
 export const seriesLabel = (s: Pick<Series, 'mintId' | 'name' | 'symbol'>) =>

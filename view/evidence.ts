@@ -1,9 +1,9 @@
 // A token's evidence under its board row (get_token_evidence): the viewer curve, the verdict over that
 // window, the recent sessions in the unit the report found. One open at a time; Escape closes it.
 import type { App } from '@modelcontextprotocol/ext-apps';
-import type { BoardData, BoardRow, EvidenceData, SessionRow } from '../src/report/view-types.js';
+import type { BoardData, BoardRow, EvidenceData, SeriesData, SessionRow } from '../src/report/view-types.js';
 import { VIEW_DATA_KEY } from '../src/view-data.js';
-import { lineChart, type Series, type Span } from './chart.js';
+import { lineChart, type Span } from './chart.js';
 import { alertText, asRecord, el, n, textOf, time, timeOf } from './dom.js';
 import { evidenceHistory } from './history.js';
 
@@ -153,7 +153,7 @@ function draw(r: BoardRow, data: EvidenceData, body: HTMLElement, listHours: num
 }
 
 /** The sampled viewer curve, with each listed session's peak drawn over its span (a peak can fall between points). */
-function curve(chart: HTMLElement, r: BoardRow, series: Series[], sessions: SessionRow[]) {
+function curve(chart: HTMLElement, r: BoardRow, series: SeriesData[], sessions: SessionRow[]) {
   const list = series.map((s) => ({ ...s, name: r.name, symbol: r.symbol }));
   const t = list[0]?.t ?? [];
   const first = t[0] ?? 0;
