@@ -60,6 +60,17 @@ export function extremes<T>(items: readonly T[], value: (item: T) => number) {
   return { peak, peakTies, low, lowTies };
 }
 
+/** `items` grouped by `key`: the groups in the order their first item came, each item in its order. */
+export function groupBy<T, K>(items: Iterable<T>, key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
+}
+
 /** Competition ranks (1, 2, 2, 4) of values already sorted best first; `null` values rank after the rest. */
 export function ranks(sorted: readonly (number | null)[]): number[] {
   const out: number[] = [];

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { requestFor } from '../api/endpoints.js';
-import { ranks } from '../format/aggregate.js';
+import { groupBy, ranks } from '../format/aggregate.js';
 import { accountFor, asArray, asRecord, failures } from '../format/batch.js';
 import { type Field, jsonObjects, textTable } from '../format/columns.js';
 import { extraLine } from '../format/generic.js';
@@ -29,10 +29,8 @@ export function feeTotals(fees: ReadonlyArray<Record<string, unknown>>) {
 
 /** The records with a totalFees number, by currency (in the order met). */
 function byCurrency(fees: ReadonlyArray<Record<string, unknown>>) {
-  const groups = new Map<string, Array<Record<string, unknown>>>();
-  for (const f of fees)
-    if (exact(f.totalFees) !== null) groups.set(currencyOf(f), [...(groups.get(currencyOf(f)) ?? []), f]);
-  return groups;
+  const withTotal = fees.filter((f) => exact(f.totalFees) !== null);
+  return groupBy(withTotal, currencyOf);
 }
 
 /**
