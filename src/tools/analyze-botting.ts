@@ -11,9 +11,10 @@ import {
   widerWindowHint,
   withReasons,
 } from '../format/botting.js';
+import { type Field, textTable } from '../format/columns.js';
 import { describeObject } from '../format/generic.js';
 import { fitRows, result } from '../format/result.js';
-import { num, table } from '../format/text.js';
+import { num } from '../format/text.js';
 import { cleanDeep, quote } from '../untrusted/text.js';
 import { batchOutput, failureGroups } from './batch-output.js';
 import { type BottingFigures, bottingFigures, showBoard } from './botting/report.js';
@@ -129,15 +130,7 @@ function render(args: BottingArgs, ctx: RenderContext, inv: Investigation, figur
           covered.length > 0 && flaggedRuleLine(flagged),
           ...uncovered.lines,
           ...noteLines(notes),
-          ...(rows.length
-            ? [
-                '',
-                ...table(
-                  COLUMNS.map((c) => c.head),
-                  rows.map((f) => COLUMNS.map((c) => c.cell(f, full))),
-                ),
-              ]
-            : []),
+          ...(rows.length ? ['', ...textTable(columns(full), rows)] : []),
           ...(ctx.format === 'detailed' ? rows.flatMap((f) => detailLines(f)) : []),
           ...(errors.length ? ['', ...failed.lines] : []),
         ],
@@ -169,19 +162,16 @@ function render(args: BottingArgs, ctx: RenderContext, inv: Investigation, figur
   );
 }
 
-/** The table's columns: a header and a cell each (a not-covered token's level in brackets). */
-const COLUMNS: Array<{
-  head: { header: string; align?: 'right' };
-  cell: (f: Finding, full: boolean) => string;
-}> = [
-  { head: { header: 'level' }, cell: (f) => (f.covered ? f.level : `(${f.level})`) },
-  { head: { header: 'conf', align: 'right' }, cell: (f) => num(f.confidence) },
-  { head: { header: 'score', align: 'right' }, cell: (f) => num(f.score) },
-  { head: { header: 'mint' }, cell: (f) => f.mintId },
+/** The table's columns (a not-covered token's level in brackets); `full`: every reason. */
+const columns = (full: boolean): Array<Field<Finding>> => [
+  { key: 'level', header: 'level', text: (f) => (f.covered ? f.level : `(${f.level})`) },
+  { key: 'confidence', header: 'conf', align: 'right', text: (f) => num(f.confidence) },
+  { key: 'score', header: 'score', align: 'right', text: (f) => num(f.score) },
+  { key: 'mintId', header: 'mint', text: (f) => f.mintId },
   {
-    head: { header: 'reasons' },
-    cell: (f, full) =>
-      `${f.covered ? '' : `${NOT_COVERED_CELL}; `}${reasonsText(f.reasons, full ? Infinity : 2)}`,
+    key: 'reasons',
+    header: 'reasons',
+    text: (f) => `${f.covered ? '' : `${NOT_COVERED_CELL}; `}${reasonsText(f.reasons, full ? Infinity : 2)}`,
   },
 ];
 
