@@ -9,11 +9,12 @@ import {
   widerWindowHint,
   withReasons,
 } from '../format/botting.js';
+import { textTable } from '../format/columns.js';
 import { describeObject } from '../format/generic.js';
 import { fitRows, result } from '../format/result.js';
 import { shareLines } from '../format/shares.js';
 import type { StreamerRecord } from '../format/streamer.js';
-import { idColumn, plural, table, WHOLE_ID_ROWS } from '../format/text.js';
+import { idColumn, plural, WHOLE_ID_ROWS } from '../format/text.js';
 import { exact, grouped } from '../untrusted/numbers.js';
 import { cleanDeep, quote } from '../untrusted/text.js';
 import { failureGroups, idsShortened } from './batch-output.js';
@@ -192,7 +193,6 @@ function report(
       : undefined;
   const showFees = args.includeCreatorFees;
   const detailed = ctx.format === 'detailed';
-  const columns = rankingColumns(showFees, data.coverageApplies, detailed);
   const counts = {
     ...figures.counts,
     ...shares.json,
@@ -227,6 +227,8 @@ function report(
     });
     return withReasons(page.length, (full) =>
       fitRows(page, ctx.budget, cut, (rows) => {
+        const columns = rankingColumns(showFees, data.coverageApplies, detailed, full);
+        const cells = rows.map((f, i) => cellOf(f, i, full));
         const idsShortened = ids.note(
           rows.map((f) => f.mintId),
           args.offset + 1,
@@ -248,13 +250,7 @@ function report(
             ...(rows.length
               ? [
                   '',
-                  ...table(
-                    columns.flatMap((c) => (c.text ? [c.text.head(full)] : [])),
-                    rows.map((f, i) => {
-                      const cell = cellOf(f, i, full);
-                      return columns.flatMap((c) => (c.text ? [c.text.cell(cell)] : []));
-                    }),
-                  ),
+                  ...textTable(columns, cells),
                   ...(idsShortened ? [idsShortened] : []),
                   ...(detailed
                     ? []
@@ -290,11 +286,8 @@ function report(
                   })),
                 }
               : {
-                  columns: columns.flatMap((c) => c.json.map(([name]) => name)),
-                  rows: rows.map((f, i) => {
-                    const cell = cellOf(f, i, full);
-                    return columns.flatMap((c) => c.json.map(([, value]) => value(cell)));
-                  }),
+                  columns: columns.map((c) => c.key),
+                  rows: cells.map((cell) => columns.map((c) => c.json?.(cell))),
                 }),
             ...uncovered.json,
             ...(errors.length ? { errors: failed.json } : {}),
