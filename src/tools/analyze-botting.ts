@@ -4,7 +4,6 @@ import { batches } from '../api/endpoints.js';
 import { asArray, asRecord, noteLines } from '../format/batch.js';
 import {
   type Finding,
-  flaggedName,
   flaggedRuleLine,
   levelsLine,
   reasonsText,
@@ -17,7 +16,7 @@ import { fitRows, result } from '../format/result.js';
 import { num } from '../format/text.js';
 import { cleanDeep, quote } from '../untrusted/text.js';
 import { batchOutput, failureGroups } from './batch-output.js';
-import { type BottingFigures, bottingFigures, showBoard } from './botting/report.js';
+import { type BottingFigures, bottingFigures } from './botting/report.js';
 import {
   bottingRequest,
   type Investigation,
@@ -68,7 +67,7 @@ export const analyzeBotting = defineTool({
     });
     const figures = bottingFigures('analyze_botting', inv, args);
     return withViewHistory(ctx, args.chain, (c) => {
-      showBoard(c, 'analyze_botting', inv, figures, args, { title: 'Botting analysis' });
+      figures.showBoard(c, { title: 'Botting analysis' });
       return render(args, c, inv, figures);
     });
   },
@@ -112,7 +111,7 @@ function render(args: BottingArgs, ctx: RenderContext, inv: Investigation, figur
         )
       : []),
   ];
-  const headline = `Botting analysis: ${figures.flaggedFigures.flagged} of ${analysedTokens(covered.length)} flagged ${flaggedName(flagged)}${figures.tail}`;
+  const headline = `Botting analysis: ${figures.flaggedFigures.flagged} of ${analysedTokens(covered.length)} flagged ${figures.flaggedAs}${figures.tail}`;
   const counts = { ...figures.counts, ...figures.flaggedFigures };
   const window = widerWindowHint(errors, args.hours);
   const ordered = inv.ranked.filter((f) => f.error === undefined);

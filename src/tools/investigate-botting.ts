@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { noteLines } from '../format/batch.js';
 import {
   type Finding,
-  flaggedName,
   flaggedRuleLine,
   levelsLine,
   type TokenFees,
@@ -19,7 +18,7 @@ import { exact, grouped } from '../untrusted/numbers.js';
 import { cleanDeep, quote } from '../untrusted/text.js';
 import { failureGroups, idsShortened } from './batch-output.js';
 import { type Cell, rankingColumns } from './botting/columns.js';
-import { bottingFigures, showBoard } from './botting/report.js';
+import { bottingFigures } from './botting/report.js';
 import { type Investigation, type InvestigationArgs, runInvestigation } from './botting/run.js';
 import { analysedTokens, notCoveredCount } from './coverage.js';
 import { withViewHistory } from './get-token-history.js';
@@ -119,7 +118,7 @@ function report(
   const figures = bottingFigures('investigate_botting', data, args);
   const { covered, errors, notCovered, stats, reasons, failed, uncovered } = figures;
   const flagLevels = figures.flagged;
-  showBoard(ctx, 'investigate_botting', data, figures, args, {
+  figures.showBoard(ctx, {
     title: 'Botting investigation',
     filters: { levels: args.levels, liveOnly: args.liveOnly, sortBy: args.sortBy },
     fees: args.includeCreatorFees ? fees : undefined,
@@ -132,7 +131,7 @@ function report(
   // Every count is over the tokens the botting endpoint covers; not-covered tokens are counted apart and
   // ranked after the covered ones.
   const flagged = covered.filter((f) => flagLevels.levels.includes(f.level));
-  const flaggedAs = flaggedName(flagLevels);
+  const { flaggedAs } = figures;
   const isLive = (f: Finding) => records.get(f.mintId)?.isCurrentlyLive === true;
   const flaggedLive = flagged.filter(isLive);
   const liveViewers = flaggedLive.reduce(
