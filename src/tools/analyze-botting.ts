@@ -80,14 +80,10 @@ async function markApiCoverage(
   send: (req: ApiRequest) => Promise<Record<string, unknown>>,
 ): Promise<unknown> {
   if (!coverageApplies(chain)) return body;
-  let pieces: Record<string, unknown>[];
-  try {
-    pieces = await Promise.all(
-      batches(mintIds, LOOKUP_BATCH).map((ids) => send(streamerLookup(ids, chain, platform))),
-    );
-  } catch {
-    return body;
-  }
+  const pieces = await Promise.all(
+    batches(mintIds, LOOKUP_BATCH).map((ids) => send(streamerLookup(ids, chain, platform))),
+  ).catch(() => undefined);
+  if (!pieces) return body;
   const onC = new Set(
     pieces
       .flatMap((p) => asArray(p.data).map(asRecord))
