@@ -13,6 +13,7 @@ const PAGE = 50;
 const CALL_SORT: Record<string, SortKey> = { suspicion: 'level', ...SORT_KEYS };
 const sortValue = (r: BoardRow, k: Exclude<SortKey, 'level'>) =>
   k === 'fees' ? (r.feesNative ?? null) : r[k];
+const SORT_NAMES: Partial<Record<SortKey, string>> = { level: 'Most suspicious', fees: 'Fees (native coin)' };
 /** The level filter's value for the tokens botting analysis does not cover (no level name can hold a NUL). */
 const OFF = '\u0000not covered';
 
@@ -69,15 +70,9 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
   if (callLevels && !one) levelSelect.append(el('option', { value: levelValue }, callLevels.join(', ')));
   levelSelect.value = state.level;
   const sortSelect = el('select', { 'aria-label': 'Sort by' });
-  const SORTS: Array<[SortKey, string, boolean]> = [
-    ['level', 'Most suspicious', true],
-    ['score', 'Score', true],
-    ['confidence', 'Confidence', true],
-    ['viewers', 'Viewers', has.viewers],
-    ['marketCap', 'Market cap', has.marketCap],
-    ['fees', 'Fees (native coin)', has.fees],
-  ];
-  for (const [key, label, shown] of SORTS) if (shown) sortSelect.append(el('option', { value: key }, label));
+  // The sortable columns, in the table's order (two named as the sort reads them).
+  for (const { key, label } of columns)
+    if (key) sortSelect.append(el('option', { value: key }, SORT_NAMES[key] ?? label));
   sortSelect.value = state.sort;
   const liveBox = el('input', { type: 'checkbox', id: 'live-only' });
   liveBox.checked = state.live;
