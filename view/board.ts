@@ -10,7 +10,7 @@ import { changesNote, historyKey, historyNote, rowHistory } from './history.js';
 
 const PAGE = 50;
 /** The call's sortBy (investigate_botting) as the board's own sort key. */
-const CALL_SORT: Record<string, SortKey> = { suspicion: 'level', ...SORT_KEYS };
+const callSort = (sortBy: unknown): SortKey => SORT_KEYS.find((k) => k === sortBy) ?? 'level';
 const sortValue = (r: BoardRow, k: Exclude<SortKey, 'level'>) =>
   k === 'fees' ? (r.feesNative ?? null) : r[k];
 const SORT_NAMES: Partial<Record<SortKey, string>> = { level: 'Most suspicious', fees: 'Fees (native coin)' };
@@ -44,7 +44,7 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
       : undefined;
   const levelValue = callLevels ? (one ?? callLevels.join('\n')) : '';
   const state = {
-    sort: CALL_SORT[String(data.filters?.sortBy)] ?? 'level',
+    sort: callSort(data.filters?.sortBy),
     desc: true,
     level: levelValue,
     live: data.filters?.liveOnly === true,
