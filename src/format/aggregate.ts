@@ -46,18 +46,21 @@ export function numericStats(values: readonly unknown[]): NumericStats | undefin
   };
 }
 
-/** The first highest and the first lowest of `items` by `value`, each with how many items share its value. */
+/**
+ * The first highest and the first lowest of `items` by `value` (read once per item), each with how many items
+ * share its value.
+ */
 export function extremes<T>(items: readonly T[], value: (item: T) => number) {
-  let [peak, low]: Array<T | undefined> = [];
-  let [peakTies, lowTies] = [0, 0];
+  const out: { peak?: T; peakTies: number; low?: T; lowTies: number } = { peakTies: 0, lowTies: 0 };
+  let [high, low] = [0, 0];
   for (const item of items) {
     const v = value(item);
-    if (peak === undefined || v > value(peak)) [peak, peakTies] = [item, 1];
-    else if (v === value(peak)) peakTies++;
-    if (low === undefined || v < value(low)) [low, lowTies] = [item, 1];
-    else if (v === value(low)) lowTies++;
+    if (out.peak === undefined || v > high) [out.peak, out.peakTies, high] = [item, 1, v];
+    else if (v === high) out.peakTies++;
+    if (out.low === undefined || v < low) [out.low, out.lowTies, low] = [item, 1, v];
+    else if (v === low) out.lowTies++;
   }
-  return { peak, peakTies, low, lowTies };
+  return out;
 }
 
 /** `items` grouped by `key`: the groups in the order their first item came, each item in its order. */
