@@ -114,10 +114,7 @@ export function lineChart(
     );
   const data = [times.map((t) => t / 1000), ...columns] as uPlot.AlignedData;
   // With nothing hovered, each legend entry shows its series' latest value (and when), not a dash.
-  const latest = columns.map((col) => {
-    for (let i = col.length - 1; i >= 0; i--) if (col[i] != null) return i;
-    return -1;
-  });
+  const latest = columns.map((col) => col.findLastIndex((v) => v != null));
   const legendValue = (si: number, v: number | null, idx: number | null) => {
     if (idx != null) return n(v);
     const at = latest[si - 1] ?? -1;
