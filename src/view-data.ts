@@ -10,10 +10,11 @@ import {
   upstreamErrors,
 } from './format/batch.js';
 import { type Finding, type TokenFees, unanalysed } from './format/botting.js';
-import { type HourlyGrid, hourlyGrid } from './format/heatmap.js';
+import { hourlyGrid } from './format/heatmap.js';
 import type {
   BoardData,
   BoardRow,
+  HeatmapGrid,
   LevelEntry,
   SeriesData,
   SessionRow,
@@ -244,7 +245,7 @@ export function sessionsData(data: unknown, mint: string): SessionRow[] {
 
 /** Every "a-b" keyed grid in a heatmap answer, wherever it sits (the keys' meaning is not documented). */
 export function heatmapGrids(data: unknown) {
-  const grids: Array<{ title: string } & Pick<HourlyGrid, 'a' | 'b' | 'max' | 'rows' | 'peak'>> = [];
+  const grids: HeatmapGrid[] = [];
   const visit = (value: unknown, path: string[], depth: number) => {
     const rec = asRecord(value);
     const keys = Object.keys(rec);
@@ -262,11 +263,8 @@ export function heatmapGrids(data: unknown) {
 
 /** The names of the requested tokens in a /streamers answer (the tool asks for it in its own requests). */
 export function namesIn(body: unknown, mintIds: readonly string[]): Map<string, TokenNames> {
-  const wanted = new Set(mintIds);
+  const records = asArray(asRecord(body).data).map(asRecord);
   return new Map(
-    asArray(asRecord(body).data)
-      .map(asRecord)
-      .filter((r) => wanted.has(String(r.mintId)))
-      .map((r) => [String(r.mintId), namesOf(r)]),
+    requestedOnly(records, (r) => String(r.mintId), mintIds).kept.map((r) => [String(r.mintId), namesOf(r)]),
   );
 }

@@ -7,14 +7,8 @@ import { el, n } from './dom.js';
 import { conf } from './evidence.js';
 
 /** The sort keys that are also the call's sortBy values. */
-export const SORT_KEYS = {
-  score: 'score',
-  confidence: 'confidence',
-  viewers: 'viewers',
-  marketCap: 'marketCap',
-  fees: 'fees',
-} as const;
-export type SortKey = 'level' | keyof typeof SORT_KEYS;
+export const SORT_KEYS = ['score', 'confidence', 'viewers', 'marketCap', 'fees'] as const;
+export type SortKey = 'level' | (typeof SORT_KEYS)[number];
 
 export interface Column {
   key: SortKey | null;

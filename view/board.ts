@@ -3,16 +3,17 @@
 import type { App } from '@modelcontextprotocol/ext-apps';
 import type { BoardData, BoardRow, LevelEntry } from '../src/report/view-types.js';
 import { boardColumns, isCovered, levelClass, NO_FEES, SORT_KEYS, type SortKey } from './board-columns.js';
-import { advice, el, n, plural, put } from './dom.js';
+import { advice, alertText, el, n, plural, put } from './dom.js';
 import { evidencePanel, shortId, tokenName } from './evidence.js';
 import { failureDetails } from './failures.js';
 import { changesNote, historyKey, historyNote, rowHistory } from './history.js';
 
 const PAGE = 50;
 /** The call's sortBy (investigate_botting) as the board's own sort key. */
-const CALL_SORT: Record<string, SortKey> = { suspicion: 'level', ...SORT_KEYS };
+const callSort = (sortBy: unknown): SortKey => SORT_KEYS.find((k) => k === sortBy) ?? 'level';
 const sortValue = (r: BoardRow, k: Exclude<SortKey, 'level'>) =>
   k === 'fees' ? (r.feesNative ?? null) : r[k];
+const SORT_NAMES: Partial<Record<SortKey, string>> = { level: 'Most suspicious', fees: 'Fees (native coin)' };
 /** The level filter's value for the tokens botting analysis does not cover (no level name can hold a NUL). */
 const OFF = '\u0000not covered';
 
@@ -43,7 +44,7 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
       : undefined;
   const levelValue = callLevels ? (one ?? callLevels.join('\n')) : '';
   const state = {
-    sort: CALL_SORT[String(data.filters?.sortBy)] ?? 'level',
+    sort: callSort(data.filters?.sortBy),
     desc: true,
     level: levelValue,
     live: data.filters?.liveOnly === true,
@@ -69,15 +70,9 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
   if (callLevels && !one) levelSelect.append(el('option', { value: levelValue }, callLevels.join(', ')));
   levelSelect.value = state.level;
   const sortSelect = el('select', { 'aria-label': 'Sort by' });
-  const SORTS: Array<[SortKey, string, boolean]> = [
-    ['level', 'Most suspicious', true],
-    ['score', 'Score', true],
-    ['confidence', 'Confidence', true],
-    ['viewers', 'Viewers', has.viewers],
-    ['marketCap', 'Market cap', has.marketCap],
-    ['fees', 'Fees (native coin)', has.fees],
-  ];
-  for (const [key, label, shown] of SORTS) if (shown) sortSelect.append(el('option', { value: key }, label));
+  // The sortable columns, in the table's order (two named as the sort reads them).
+  for (const { key, label } of columns)
+    if (key) sortSelect.append(el('option', { value: key }, SORT_NAMES[key] ?? label));
   sortSelect.value = state.sort;
   const liveBox = el('input', { type: 'checkbox', id: 'live-only' });
   liveBox.checked = state.live;
@@ -208,27 +203,20 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
       more.append(next, all);
     }
   }
-  const refilter = () => {
-    state.shown = PAGE;
-    draw();
-  };
-  search.addEventListener('input', () => {
-    state.q = search.value;
-    refilter();
-  });
-  levelSelect.addEventListener('change', () => {
-    state.level = levelSelect.value;
-    refilter();
-  });
-  liveBox.addEventListener('change', () => {
-    state.live = liveBox.checked;
-    refilter();
-  });
-  clear.addEventListener('click', () => {
+  // A filter changed: the state takes it, and the board is drawn again from its first page.
+  const refilter = (node: HTMLElement, event: string, set: () => void) =>
+    node.addEventListener(event, () => {
+      set();
+      state.shown = PAGE;
+      draw();
+    });
+  refilter(search, 'input', () => (state.q = search.value));
+  refilter(levelSelect, 'change', () => (state.level = levelSelect.value));
+  refilter(liveBox, 'change', () => (state.live = liveBox.checked));
+  refilter(clear, 'click', () => {
     state.level = levelSelect.value = '';
     state.live = liveBox.checked = false;
     state.q = search.value = '';
-    refilter();
     levelSelect.focus();
   });
 
@@ -270,9 +258,7 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
   // Nothing analysed: no table, no filters over nothing; the failures above say why.
   if (!rows.length) {
     root.append(
-      el(
-        'p',
-        { class: 'error', role: 'alert' },
+      alertText(
         failedCount
           ? `No token could be analysed: ${n(failedCount)} of ${plural(requested || failedCount, 'token')} failed.`
           : 'No token was analysed.',

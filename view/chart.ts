@@ -1,11 +1,8 @@
 // Line charts (uPlot): every series on one chart, one field at a time, in the theme's colours resolved
 // for the canvas (again when it changes); values in the text channel's format, times in UTC.
 import uPlot from 'uplot';
-import type { SeriesData } from '../src/report/view-types.js';
+import type { SeriesData as Series } from '../src/report/view-types.js';
 import { el, n, onTheme, resolveColor, time } from './dom.js';
-
-/** A token's series as the server's report gives it (src/view-data.ts seriesData). */
-export type Series = SeriesData;
 
 /** What a person reads a series by: its symbol, else its name, else a short id (the full id on hover). */
 export const seriesLabel = (s: Pick<Series, 'mintId' | 'name' | 'symbol'>) =>
@@ -117,10 +114,7 @@ export function lineChart(
     );
   const data = [times.map((t) => t / 1000), ...columns] as uPlot.AlignedData;
   // With nothing hovered, each legend entry shows its series' latest value (and when), not a dash.
-  const latest = columns.map((col) => {
-    for (let i = col.length - 1; i >= 0; i--) if (col[i] != null) return i;
-    return -1;
-  });
+  const latest = columns.map((col) => col.findLastIndex((v) => v != null));
   const legendValue = (si: number, v: number | null, idx: number | null) => {
     if (idx != null) return n(v);
     const at = latest[si - 1] ?? -1;

@@ -29,9 +29,12 @@ export function el<K extends keyof HTMLElementTagNameMap>(
 ): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  for (const c of children) if (c !== null && c !== undefined && c !== false) node.append(c);
+  put(node, ...children);
   return node;
 }
+
+/** A failure said in place of what could not be drawn (read out at once). */
+export const alertText = (text: string) => el('p', { class: 'error', role: 'alert' }, text);
 
 /** A CSS colour (a variable, say) as the rgb() the browser resolves it to, for drawing on a canvas. */
 export function resolveColor(css: string): string {

@@ -1,10 +1,10 @@
 // A token's evidence under its board row (get_token_evidence): the viewer curve, the verdict over that
 // window, the recent sessions in the unit the report found. One open at a time; Escape closes it.
 import type { App } from '@modelcontextprotocol/ext-apps';
-import type { BoardData, BoardRow, EvidenceData, SessionRow } from '../src/report/view-types.js';
+import type { BoardData, BoardRow, EvidenceData, SeriesData, SessionRow } from '../src/report/view-types.js';
 import { VIEW_DATA_KEY } from '../src/view-data.js';
-import { lineChart, type Series, type Span } from './chart.js';
-import { asArray, asRecord, el, n, time, timeOf } from './dom.js';
+import { lineChart, type Span } from './chart.js';
+import { alertText, asRecord, el, n, textOf, time, timeOf } from './dom.js';
 import { evidenceHistory } from './history.js';
 
 /** A mint id shortened for reading beside a name: "PjDp…BhxH" (names repeat; ids do not). */
@@ -83,20 +83,12 @@ export function evidencePanel(root: HTMLElement, app: App, scope: BoardData['sco
         arguments: { mint: r.mintId, period, chain: scope.chain, platform: scope.platform },
       });
       const data = asRecord(asRecord(result._meta)[VIEW_DATA_KEY]);
-      if (result.isError || data.kind !== 'evidence') {
-        const text = asArray(result.content)
-          .map((c) => String(asRecord(c).text ?? ''))
-          .join('\n');
-        throw new Error(text || 'no evidence returned');
-      }
+      if (result.isError || data.kind !== 'evidence')
+        throw new Error(textOf(result) || 'no evidence returned');
       if (body.isConnected) draw(r, data as EvidenceData, body, scope.hours);
     } catch (error) {
       body.replaceChildren(
-        el(
-          'p',
-          { class: 'error', role: 'alert' },
-          `Could not load the evidence: ${error instanceof Error ? error.message : String(error)}`,
-        ),
+        alertText(`Could not load the evidence: ${error instanceof Error ? error.message : String(error)}`),
       );
     }
   }
@@ -153,22 +145,15 @@ function draw(r: BoardRow, data: EvidenceData, body: HTMLElement, listHours: num
     ),
   );
   const rows = Array.isArray(sessions) ? sessions : undefined;
-  if ('error' in series)
-    chart.append(el('p', { class: 'error', role: 'alert' }, `Curve unavailable: ${series.error}`));
+  if ('error' in series) chart.append(alertText(`Curve unavailable: ${series.error}`));
   else curve(chart, r, series.series, rows ?? []);
   if (!rows)
-    body.append(
-      el(
-        'p',
-        { class: 'error', role: 'alert' },
-        `Sessions unavailable: ${'error' in sessions ? sessions.error : 'no data'}`,
-      ),
-    );
+    body.append(alertText(`Sessions unavailable: ${'error' in sessions ? sessions.error : 'no data'}`));
   else body.append(sessionsTable(rows, data.durationUnit?.unit ?? null));
 }
 
 /** The sampled viewer curve, with each listed session's peak drawn over its span (a peak can fall between points). */
-function curve(chart: HTMLElement, r: BoardRow, series: Series[], sessions: SessionRow[]) {
+function curve(chart: HTMLElement, r: BoardRow, series: SeriesData[], sessions: SessionRow[]) {
   const list = series.map((s) => ({ ...s, name: r.name, symbol: r.symbol }));
   const t = list[0]?.t ?? [];
   const first = t[0] ?? 0;

@@ -1,15 +1,7 @@
 // The activity heatmap: the text's headline facts, then one grid per "a-b" keyed object; a 7 × 24 grid is
 // labelled day × hour (saying the API names neither), any other keeps a and b. Wide grids scroll in a box.
+import type { HeatmapGrid as Grid } from '../src/report/view-types.js';
 import { asArray, asRecord, el, type Json, n, plural, put } from './dom.js';
-
-interface Grid {
-  title: string;
-  a: [number, number];
-  b: [number, number];
-  max: number;
-  rows: number[][];
-  peak: { a: number; b: number; value: number } | null;
-}
 
 /** A grid shaped as a week of hours: a = 0…6, b = 0…23. */
 const weekOfHours = (g: Pick<Grid, 'a' | 'b'>) =>

@@ -6,10 +6,10 @@ import {
   applyHostFonts,
   applyHostStyleVariables,
 } from '@modelcontextprotocol/ext-apps';
-import type { BoardData, FailureGroup } from '../src/report/view-types.js';
+import type { BoardData, FailureGroup, SeriesData as Series } from '../src/report/view-types.js';
 import { VIEW_DATA_KEY } from '../src/view-data.js';
 import { board } from './board.js';
-import { fieldNote, lineChart, type Series } from './chart.js';
+import { fieldNote, lineChart } from './chart.js';
 import {
   asArray,
   asRecord,

@@ -46,6 +46,34 @@ export function numericStats(values: readonly unknown[]): NumericStats | undefin
   };
 }
 
+/**
+ * The first highest and the first lowest of `items` by `value` (read once per item), each with how many items
+ * share its value.
+ */
+export function extremes<T>(items: readonly T[], value: (item: T) => number) {
+  const out: { peak?: T; peakTies: number; low?: T; lowTies: number } = { peakTies: 0, lowTies: 0 };
+  let [high, low] = [0, 0];
+  for (const item of items) {
+    const v = value(item);
+    if (out.peak === undefined || v > high) [out.peak, out.peakTies, high] = [item, 1, v];
+    else if (v === high) out.peakTies++;
+    if (out.low === undefined || v < low) [out.low, out.lowTies, low] = [item, 1, v];
+    else if (v === low) out.lowTies++;
+  }
+  return out;
+}
+
+/** `items` grouped by `key`: the groups in the order their first item came, each item in its order. */
+export function groupBy<T, K>(items: Iterable<T>, key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
+}
+
 /** Competition ranks (1, 2, 2, 4) of values already sorted best first; `null` values rank after the rest. */
 export function ranks(sorted: readonly (number | null)[]): number[] {
   const out: number[] = [];

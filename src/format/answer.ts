@@ -4,6 +4,7 @@
 import { grouped } from '../untrusted/numbers.js';
 import { isRecord } from '../untrusted/series.js';
 import { clean } from '../untrusted/text.js';
+import { extremes } from './aggregate.js';
 import { fitRows, type Rendered } from './result.js';
 import { namedNum, num, plural, table } from './text.js';
 
@@ -216,17 +217,9 @@ function logPart(all: readonly string[], engineCut: number, share: number) {
 
 const isComposite = (v: unknown) => typeof v === 'object' && v !== null;
 
-/** The name of a record's longest list field, by its JSON size. */
-function longestList(value: Record<string, unknown>): string | undefined {
-  let best: string | undefined;
-  let size = -1;
-  for (const [k, v] of Object.entries(value)) {
-    if (!Array.isArray(v)) continue;
-    const s = JSON.stringify(v).length;
-    if (s > size) {
-      best = k;
-      size = s;
-    }
-  }
-  return best;
-}
+/** The name of a record's longest list field, by its JSON size (the first of equals). */
+const longestList = (value: Record<string, unknown>) =>
+  extremes(
+    Object.entries(value).filter(([, v]) => Array.isArray(v)),
+    ([, v]) => JSON.stringify(v).length,
+  ).peak?.[0];

@@ -5,6 +5,7 @@ import { numberOf } from '../untrusted/numbers.js';
 import { idOf as itemId, messageOf } from '../untrusted/reader.js';
 import { isRecord } from '../untrusted/series.js';
 import { clean, cleanDeep, quote } from '../untrusted/text.js';
+import { groupBy } from './aggregate.js';
 import { COMPUTED, describeObject, nothingMore, SERIES_LEGEND } from './generic.js';
 import { project, type Rendered } from './result.js';
 import { num, shortener } from './text.js';
@@ -65,8 +66,7 @@ export function accountFor<T>(
       results.push(item);
     }
   }
-  const wanted = new Set(requested);
-  const unrequested = [...seen].filter((id) => !wanted.has(id));
+  const unrequested = [...seen].filter((id) => !asked.has(id));
   const conflicts: string[] = [];
   const errors: ItemError[] = [];
   const failedIds = new Set<string>();
@@ -122,15 +122,10 @@ export interface Failures {
 }
 
 /** Failures grouped by reason, the most frequent first (ties in the order met): every channel's grouping. */
-export function groupFailures(errors: readonly ItemError[]): FailureGroup[] {
-  const groups = new Map<string, string[]>();
-  for (const e of errors) {
-    const ids = groups.get(e.error);
-    if (ids) ids.push(e.id);
-    else groups.set(e.error, [e.id]);
-  }
-  return [...groups].map(([error, ids]) => ({ error, ids })).sort((a, b) => b.ids.length - a.ids.length);
-}
+export const groupFailures = (errors: readonly ItemError[]): FailureGroup[] =>
+  [...groupBy(errors, (e) => e.error)]
+    .map(([error, failed]) => ({ error, ids: failed.map((e) => e.id) }))
+    .sort((a, b) => b.ids.length - a.ids.length);
 
 /** Failures in both channels; past 25 (text) or 100 (JSON) ids shortened to the shortest distinct prefix. */
 export function failures(

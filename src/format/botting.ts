@@ -4,6 +4,7 @@ import { ENDPOINTS } from '../api/endpoints.js';
 import type { LevelEntry } from '../report/view-types.js';
 import { exact } from '../untrusted/numbers.js';
 import { clean, dict, quote } from '../untrusted/text.js';
+import { groupBy } from './aggregate.js';
 import { accountFor, asArray, asRecord, type ItemError, NO_MATCH, NO_RESULT, NOT_FOUND } from './batch.js';
 import { num } from './text.js';
 
@@ -55,14 +56,10 @@ export function rankFindings(findings: readonly Finding[]): Finding[] {
 
 /** Each level's mean confidence in this answer (a missing confidence counts 0): what orders the levels. */
 function levelMeans(findings: readonly Finding[]): Map<string, number> {
-  const sums = new Map<string, { total: number; n: number }>();
-  for (const f of findings) {
-    const s = sums.get(f.level) ?? { total: 0, n: 0 };
-    s.total += f.confidence ?? 0;
-    s.n++;
-    sums.set(f.level, s);
-  }
-  return new Map([...sums].map(([level, s]) => [level, s.total / s.n]));
+  const byLevel = [...groupBy(findings, (f) => f.level)];
+  return new Map(
+    byLevel.map(([level, fs]) => [level, fs.reduce((n, f) => n + (f.confidence ?? 0), 0) / fs.length]),
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 // The activity heatmap: an hourly grid keyed "a-b" (meaning not documented) and daily series.
 import { numberOf } from '../untrusted/numbers.js';
+import { extremes } from './aggregate.js';
 import { extent, num, plural, sparkline } from './text.js';
 
 /** The `YYYY-MM-DD` entries of a daily map whose values are numbers (or decimal text), in date order. */
@@ -44,26 +45,20 @@ export function hourlyGrid(hourly: Record<string, unknown>): HourlyGrid | undefi
   if (a[1] - a[0] > 31 || b[1] - b[0] > 59) return undefined;
   const rows = Array.from({ length: a[1] - a[0] + 1 }, () => new Array<number>(b[1] - b[0] + 1).fill(0));
   const seen = new Set<string>();
-  let peak: HourlyGrid['peak'] = null;
-  let quietest: { a: number; b: number; value: number; cells: number } | null = null;
   // Cells in reading order (a, then b), so that ties go to the first cell of the grid whatever the key order.
   const ordered = [...cells].sort((x, y) => x[0] - y[0] || x[1] - y[1]);
   for (const [x, y, v] of ordered) {
     (rows[x - a[0]] as number[])[y - b[0]] = v;
     seen.add(`${x}-${y}`);
-    if (!peak || v > peak.value) peak = { a: x, b: y, value: v };
-    if (!quietest || v < quietest.value) quietest = { a: x, b: y, value: v, cells: 1 };
-    else if (v === quietest.value) quietest.cells++;
   }
-  const { cells: ties = 1, ...low } = quietest ?? { cells: 1 };
+  const high = extremes(ordered, (c) => c[2]);
+  const cell = (c: [number, number, number]) => ({ a: c[0], b: c[1], value: c[2] });
   return {
     a,
     b,
-    max: Math.max(0, peak?.value ?? 0),
-    peak,
-    quietest: quietest
-      ? { ...(low as { a: number; b: number; value: number }), ...(ties > 1 ? { cells: ties } : {}) }
-      : null,
+    max: Math.max(0, high.peak?.[2] ?? 0),
+    peak: high.peak ? cell(high.peak) : null,
+    quietest: high.low ? { ...cell(high.low), ...(high.lowTies > 1 ? { cells: high.lowTies } : {}) } : null,
     rows,
     returned: seen.size,
     cells: rows.length * (b[1] - b[0] + 1),
@@ -126,17 +121,8 @@ export function dailySeries(days: Record<string, unknown>): DailySeries | undefi
   const first = entries[0];
   const last = entries.at(-1);
   if (!first || !last) return undefined;
-  let peak: DailySeries['peak'] = null;
-  let low: { date: string; value: number; dates: number } | null = null;
-  let total = 0;
-  let active = 0;
-  for (const [date, value] of entries) {
-    if (!peak || value > peak.value) peak = { date, value };
-    if (!low || value < low.value) low = { date, value, dates: 1 };
-    else if (value === low.value) low.dates++;
-    total += value;
-    if (value > 0) active++;
-  }
+  const high = extremes(entries, (e) => e[1]);
+  const day = ([date, value]: [string, number]) => ({ date, value });
   const start = dayNumber(first[0]);
   const span = Math.round(dayNumber(last[0]) - start) + 1;
   let values: DailySeries['values'];
@@ -151,13 +137,11 @@ export function dailySeries(days: Record<string, unknown>): DailySeries | undefi
     dated: entries.length,
     values,
     entries,
-    max: peak?.value ?? 0,
-    peak,
-    quietest: low
-      ? { date: low.date, value: low.value, ...(low.dates > 1 ? { dates: low.dates } : {}) }
-      : null,
-    active,
-    total,
+    max: high.peak?.[1] ?? 0,
+    peak: high.peak ? day(high.peak) : null,
+    quietest: high.low ? { ...day(high.low), ...(high.lowTies > 1 ? { dates: high.lowTies } : {}) } : null,
+    active: entries.filter((e) => e[1] > 0).length,
+    total: entries.reduce((n, e) => n + e[1], 0),
   };
 }
 

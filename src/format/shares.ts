@@ -2,6 +2,7 @@
 // what an analyst asks ("what share of viewers do the flagged tokens account for") without adding rows.
 
 import { decimalSum } from '../untrusted/numbers.js';
+import { groupBy } from './aggregate.js';
 import type { Finding, TokenFees } from './botting.js';
 import { coin, label, money, num, pct } from './text.js';
 
@@ -23,12 +24,7 @@ interface Share {
 
 /** A figure summed over every token asked (those with a value), and each group's part of it. */
 export function groupShares(groups: TokenGroups, amountOf: (id: string) => number | null) {
-  const byLevel = new Map<string, string[]>();
-  for (const f of groups.findings) {
-    const list = byLevel.get(f.level);
-    if (list) list.push(f.mintId);
-    else byLevel.set(f.level, [f.mintId]);
-  }
+  const byLevel = groupBy(groups.findings, (f) => f.level);
   const values = (ids: readonly string[]) => ids.map(amountOf).filter((v): v is number => v !== null);
   const every = [...groups.findings.map((f) => f.mintId), ...groups.notCovered, ...groups.failed];
   const all = values(every);
@@ -47,10 +43,9 @@ export function groupShares(groups: TokenGroups, amountOf: (id: string) => numbe
     total,
     withValue: all.length,
     asked: every.length,
-    byLevel: Object.fromEntries([...byLevel].map(([level, ids]) => [level, part(ids)])) as Record<
-      string,
-      Share
-    >,
+    byLevel: Object.fromEntries(
+      [...byLevel].map(([level, fs]) => [level, part(fs.map((f) => f.mintId))]),
+    ) as Record<string, Share>,
     ...(groups.notCovered.length ? { notCovered: part(groups.notCovered) } : {}),
     ...(groups.failed.length ? { failed: part(groups.failed) } : {}),
   };

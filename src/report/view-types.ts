@@ -1,5 +1,6 @@
 // The data a botting answer hands its view (types only): every rule (levels, order, flags, failure groups,
 // units) is the server report's; the view derives nothing.
+import type { HourlyGrid } from '../format/heatmap.js';
 
 /** One confidence level of an answer, in the report's order (most suspicious first). */
 export type LevelEntry = {
@@ -83,6 +84,9 @@ export type ViewChanges = {
   previousCheck: string | null;
   list: Array<{ mintId: string; kind: string; text: string }>;
 };
+
+/** One "a-b" keyed grid of a heatmap answer (its path as its title); rows[a - a0][b - b0]. */
+export type HeatmapGrid = { title: string } & Pick<HourlyGrid, 'a' | 'b' | 'max' | 'rows' | 'peak'>;
 
 /** A token's name and symbol, cleaned, from its streamer record. */
 export type TokenNames = { name: string | null; symbol: string | null };

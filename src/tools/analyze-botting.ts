@@ -4,19 +4,19 @@ import { batches } from '../api/endpoints.js';
 import { asArray, asRecord, noteLines } from '../format/batch.js';
 import {
   type Finding,
-  flaggedName,
   flaggedRuleLine,
   levelsLine,
   reasonsText,
   widerWindowHint,
   withReasons,
 } from '../format/botting.js';
+import { type Field, textTable } from '../format/columns.js';
 import { describeObject } from '../format/generic.js';
 import { fitRows, result } from '../format/result.js';
-import { num, table } from '../format/text.js';
+import { num } from '../format/text.js';
 import { cleanDeep, quote } from '../untrusted/text.js';
 import { batchOutput, failureGroups } from './batch-output.js';
-import { type BottingFigures, bottingFigures, showBoard } from './botting/report.js';
+import { type BottingFigures, bottingFigures } from './botting/report.js';
 import {
   bottingRequest,
   type Investigation,
@@ -67,7 +67,7 @@ export const analyzeBotting = defineTool({
     });
     const figures = bottingFigures('analyze_botting', inv, args);
     return withViewHistory(ctx, args.chain, (c) => {
-      showBoard(c, 'analyze_botting', inv, figures, args, { title: 'Botting analysis' });
+      figures.showBoard(c, { title: 'Botting analysis' });
       return render(args, c, inv, figures);
     });
   },
@@ -80,14 +80,10 @@ async function markApiCoverage(
   send: (req: ApiRequest) => Promise<Record<string, unknown>>,
 ): Promise<unknown> {
   if (!coverageApplies(chain)) return body;
-  let pieces: Record<string, unknown>[];
-  try {
-    pieces = await Promise.all(
-      batches(mintIds, LOOKUP_BATCH).map((ids) => send(streamerLookup(ids, chain, platform))),
-    );
-  } catch {
-    return body;
-  }
+  const pieces = await Promise.all(
+    batches(mintIds, LOOKUP_BATCH).map((ids) => send(streamerLookup(ids, chain, platform))),
+  ).catch(() => undefined);
+  if (!pieces) return body;
   const onC = new Set(
     pieces
       .flatMap((p) => asArray(p.data).map(asRecord))
@@ -111,7 +107,7 @@ function render(args: BottingArgs, ctx: RenderContext, inv: Investigation, figur
         )
       : []),
   ];
-  const headline = `Botting analysis: ${figures.flaggedFigures.flagged} of ${analysedTokens(covered.length)} flagged ${flaggedName(flagged)}${figures.tail}`;
+  const headline = `Botting analysis: ${figures.flaggedFigures.flagged} of ${analysedTokens(covered.length)} flagged ${figures.flaggedAs}${figures.tail}`;
   const counts = { ...figures.counts, ...figures.flaggedFigures };
   const window = widerWindowHint(errors, args.hours);
   const ordered = inv.ranked.filter((f) => f.error === undefined);
@@ -129,15 +125,7 @@ function render(args: BottingArgs, ctx: RenderContext, inv: Investigation, figur
           covered.length > 0 && flaggedRuleLine(flagged),
           ...uncovered.lines,
           ...noteLines(notes),
-          ...(rows.length
-            ? [
-                '',
-                ...table(
-                  COLUMNS.map((c) => c.head),
-                  rows.map((f) => COLUMNS.map((c) => c.cell(f, full))),
-                ),
-              ]
-            : []),
+          ...(rows.length ? ['', ...textTable(columns(full), rows)] : []),
           ...(ctx.format === 'detailed' ? rows.flatMap((f) => detailLines(f)) : []),
           ...(errors.length ? ['', ...failed.lines] : []),
         ],
@@ -169,19 +157,16 @@ function render(args: BottingArgs, ctx: RenderContext, inv: Investigation, figur
   );
 }
 
-/** The table's columns: a header and a cell each (a not-covered token's level in brackets). */
-const COLUMNS: Array<{
-  head: { header: string; align?: 'right' };
-  cell: (f: Finding, full: boolean) => string;
-}> = [
-  { head: { header: 'level' }, cell: (f) => (f.covered ? f.level : `(${f.level})`) },
-  { head: { header: 'conf', align: 'right' }, cell: (f) => num(f.confidence) },
-  { head: { header: 'score', align: 'right' }, cell: (f) => num(f.score) },
-  { head: { header: 'mint' }, cell: (f) => f.mintId },
+/** The table's columns (a not-covered token's level in brackets); `full`: every reason. */
+const columns = (full: boolean): Array<Field<Finding>> => [
+  { key: 'level', header: 'level', text: (f) => (f.covered ? f.level : `(${f.level})`) },
+  { key: 'confidence', header: 'conf', align: 'right', text: (f) => num(f.confidence) },
+  { key: 'score', header: 'score', align: 'right', text: (f) => num(f.score) },
+  { key: 'mintId', header: 'mint', text: (f) => f.mintId },
   {
-    head: { header: 'reasons' },
-    cell: (f, full) =>
-      `${f.covered ? '' : `${NOT_COVERED_CELL}; `}${reasonsText(f.reasons, full ? Infinity : 2)}`,
+    key: 'reasons',
+    header: 'reasons',
+    text: (f) => `${f.covered ? '' : `${NOT_COVERED_CELL}; `}${reasonsText(f.reasons, full ? Infinity : 2)}`,
   },
 ];
 

@@ -6,7 +6,7 @@ import { idLimit, requestFor } from '../api/endpoints.js';
 import { failures, type ItemError } from '../format/batch.js';
 import type { Finding } from '../format/botting.js';
 import type { StreamerRecord } from '../format/streamer.js';
-import { type Chain, otherChainHint, PLATFORM_CHAIN, SCOPES } from './shared.js';
+import { otherChainHint, PLATFORM_CHAIN, SCOPES } from './shared.js';
 
 /** /streamers takes at most 100 token addresses a request. */
 export const LOOKUP_BATCH = idLimit('streamers');
@@ -115,6 +115,7 @@ export function notCoveredReport(c: Coverage, verdictsWhere: string) {
 export const analysedTokens = (n: number) => `${n} analysed ${n === 1 ? 'token' : 'tokens'}`;
 
 /** A botting tool's next step for ids unknown where they were asked (both channels, the board too). */
-export const unknownIdsHint =
-  (tool: string, args: { chain: string; platform: string; mintIds: readonly string[] }) => (n: number) =>
-    otherChainHint(tool, args.chain as Chain, args.platform, SCOPES.botting, n, args.mintIds.length);
+export const unknownIdsHint = (
+  tool: string,
+  args: { chain: string; platform: string; mintIds: readonly string[] },
+) => otherChainHint(tool, SCOPES.botting, args, args.mintIds.length);

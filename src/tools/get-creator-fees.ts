@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { requestFor } from '../api/endpoints.js';
-import { ranks } from '../format/aggregate.js';
+import { groupBy, ranks } from '../format/aggregate.js';
 import { accountFor, asArray, asRecord, failures } from '../format/batch.js';
 import { type Field, jsonObjects, textTable } from '../format/columns.js';
 import { extraLine } from '../format/generic.js';
@@ -17,21 +17,20 @@ const SHOWN = ['tokenAddress', 'creatorAddress', 'totalFees', 'currency', 'feesI
 /** The totals of a fee list, exact: native coin over the tokens that have it, fees per currency. */
 export function feeTotals(fees: ReadonlyArray<Record<string, unknown>>) {
   const native = fees.map((f) => f.feesInNativeCoin).filter((v): v is number => exact(v) !== null);
-  const byCurrency = new Map<string, number[]>();
-  for (const f of fees) {
-    const amount = exact(f.totalFees);
-    if (amount === null) continue;
-    const currency = currencyOf(f);
-    byCurrency.set(currency, [...(byCurrency.get(currency) ?? []), amount]);
-  }
   return {
     nativeCoin: { total: decimalSum(native), tokens: native.length },
-    byCurrency: [...byCurrency].map(([currency, amounts]) => ({
+    byCurrency: [...byCurrency(fees)].map(([currency, list]) => ({
       currency,
-      total: decimalSum(amounts),
-      tokens: amounts.length,
+      total: decimalSum(list.map((f) => exact(f.totalFees) as number)),
+      tokens: list.length,
     })),
   };
+}
+
+/** The records with a totalFees number, by currency (in the order met). */
+function byCurrency(fees: ReadonlyArray<Record<string, unknown>>) {
+  const withTotal = fees.filter((f) => exact(f.totalFees) !== null);
+  return groupBy(withTotal, currencyOf);
 }
 
 /**
@@ -41,13 +40,7 @@ export function feeTotals(fees: ReadonlyArray<Record<string, unknown>>) {
 export function fiatRanks(fees: ReadonlyArray<Record<string, unknown>>) {
   const rank = new Map<Record<string, unknown>, number>();
   const top = new Map<string, { tokenAddress: string; totalFees: number; tokens?: number }>();
-  const byCurrency = new Map<string, Array<Record<string, unknown>>>();
-  for (const f of fees) {
-    if (exact(f.totalFees) === null) continue;
-    const currency = currencyOf(f);
-    byCurrency.set(currency, [...(byCurrency.get(currency) ?? []), f]);
-  }
-  for (const [currency, list] of byCurrency) {
+  for (const [currency, list] of byCurrency(fees)) {
     const sorted = [...list].sort((x, y) => (exact(y.totalFees) as number) - (exact(x.totalFees) as number));
     const r = ranks(sorted.map((f) => exact(f.totalFees)));
     sorted.forEach((f, i) => {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { requestFor } from '../api/endpoints.js';
-import { numericStats } from '../format/aggregate.js';
+import { extremes, numericStats } from '../format/aggregate.js';
 import { asArray, asRecord } from '../format/batch.js';
 import { type Field, jsonTable, textTable } from '../format/columns.js';
 import { describeObject } from '../format/generic.js';
@@ -47,14 +47,11 @@ function timesNote(rows: ReadonlyArray<Record<string, unknown>>): string {
 
 /** The session with the highest number in `field` (the first listed among ties), and how many tie with it. */
 function highest(sessions: Array<Record<string, unknown>>, field: string) {
-  let best: { s: Record<string, unknown>; value: number; ties: number } | undefined;
-  for (const s of sessions) {
-    const v = exact(s[field]);
-    if (v === null) continue;
-    if (!best || v > best.value) best = { s, value: v, ties: 0 };
-    else if (v === best.value) best.ties++;
-  }
-  return best;
+  const numbered = sessions.flatMap((s) =>
+    exact(s[field]) === null ? [] : [{ s, value: exact(s[field]) as number }],
+  );
+  const { peak, peakTies } = extremes(numbered, (x) => x.value);
+  return peak && { ...peak, ties: peakTies - 1 };
 }
 
 /**
@@ -119,19 +116,11 @@ function sessionFigures(sessions: Array<Record<string, unknown>>) {
   const durations = numericStats(sessions.map((s) => s.duration));
   const unit = durationUnit(sessions);
   const time = (v: unknown) => (typeof v === 'string' ? Date.parse(v) : Number.NaN);
-  let earliest: { at: number; text: string } | undefined;
-  let latest: { at: number; text: string } | undefined;
-  const starts: number[] = [];
-  for (const s of sessions) {
-    const start = time(s.startTime);
-    const end = time(s.endTime);
-    if (!Number.isNaN(start)) {
-      starts.push(start);
-      if (!earliest || start < earliest.at) earliest = { at: start, text: whenJson(s.startTime) ?? '' };
-    }
-    if (!Number.isNaN(end) && (!latest || end > latest.at))
-      latest = { at: end, text: whenJson(s.endTime) ?? '' };
-  }
+  const started = sessions.filter((s) => !Number.isNaN(time(s.startTime)));
+  const ended = sessions.filter((s) => !Number.isNaN(time(s.endTime)));
+  const starts = started.map((s) => time(s.startTime));
+  const earliest = extremes(started, (s) => time(s.startTime)).low;
+  const latest = extremes(ended, (s) => time(s.endTime)).peak;
   // The order of the starts: every step down, every step up, both (all equal: unsaid) or neither.
   const steps = starts.slice(1).map((s, i) => Math.sign(s - (starts[i] as number)));
   const [down, up] = [!steps.includes(1), !steps.includes(-1)];
@@ -176,8 +165,8 @@ function sessionFigures(sessions: Array<Record<string, unknown>>) {
             : {}),
         }
       : {}),
-    ...(earliest ? { earliestStart: earliest.text } : {}),
-    ...(latest ? { latestEnd: latest.text } : {}),
+    ...(earliest ? { earliestStart: whenJson(earliest.startTime) ?? '' } : {}),
+    ...(latest ? { latestEnd: whenJson(latest.endTime) ?? '' } : {}),
     ...(order ? { order } : {}),
   };
 }

@@ -24,8 +24,7 @@ export const getStreamersAnalytics = defineTool({
   async run(args, ctx) {
     const { mintIds, period, points, chain, platform } = args;
     const body = await ctx.send(requestFor('analytics', { mintIds, period, points, chain, platform }));
-    const hint = (n: number) =>
-      otherChainHint('get_streamers_analytics', chain, platform, SCOPES.noPlatformC, n, mintIds.length);
+    const hint = otherChainHint('get_streamers_analytics', SCOPES.noPlatformC, args, mintIds.length);
     if (ctx.view) {
       // The view labels each series by its token's symbol or name: one more request of the tool's own.
       const limit = idLimit('streamers');

@@ -14,17 +14,16 @@ export const getStreamersComplete = defineTool({
   ids: 'mintIds',
   output: batchOutput,
   request: ({ mintIds, chain, platform }) => requestFor('complete', { mintIds, chain, platform }),
-  render: (body, { mintIds, chain, platform }, ctx) =>
+  render: (body, args, ctx) =>
     renderGenericBatch(
       {
         what: 'Complete streamer data',
-        scope: `${chain} / ${platform}`,
-        query: { chain, platform },
-        hint: (n) =>
-          otherChainHint('get_streamers_complete', chain, platform, SCOPES.noPlatformC, n, mintIds.length),
+        scope: `${args.chain} / ${args.platform}`,
+        query: { chain: args.chain, platform: args.platform },
+        hint: otherChainHint('get_streamers_complete', SCOPES.noPlatformC, args, args.mintIds.length),
       },
       body,
-      mintIds,
+      args.mintIds,
       ctx.format === 'detailed',
       ctx.budget,
     ),

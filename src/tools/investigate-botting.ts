@@ -2,23 +2,23 @@ import * as z from 'zod';
 import { noteLines } from '../format/batch.js';
 import {
   type Finding,
-  flaggedName,
   flaggedRuleLine,
   levelsLine,
   type TokenFees,
   widerWindowHint,
   withReasons,
 } from '../format/botting.js';
+import { textTable } from '../format/columns.js';
 import { describeObject } from '../format/generic.js';
 import { fitRows, result } from '../format/result.js';
 import { shareLines } from '../format/shares.js';
 import type { StreamerRecord } from '../format/streamer.js';
-import { idColumn, plural, table, WHOLE_ID_ROWS } from '../format/text.js';
+import { idColumn, plural, WHOLE_ID_ROWS } from '../format/text.js';
 import { exact, grouped } from '../untrusted/numbers.js';
 import { cleanDeep, quote } from '../untrusted/text.js';
 import { failureGroups, idsShortened } from './batch-output.js';
 import { type Cell, rankingColumns } from './botting/columns.js';
-import { bottingFigures, showBoard } from './botting/report.js';
+import { bottingFigures } from './botting/report.js';
 import { type Investigation, type InvestigationArgs, runInvestigation } from './botting/run.js';
 import { analysedTokens, notCoveredCount } from './coverage.js';
 import { withViewHistory } from './get-token-history.js';
@@ -118,7 +118,7 @@ function report(
   const figures = bottingFigures('investigate_botting', data, args);
   const { covered, errors, notCovered, stats, reasons, failed, uncovered } = figures;
   const flagLevels = figures.flagged;
-  showBoard(ctx, 'investigate_botting', data, figures, args, {
+  figures.showBoard(ctx, {
     title: 'Botting investigation',
     filters: { levels: args.levels, liveOnly: args.liveOnly, sortBy: args.sortBy },
     fees: args.includeCreatorFees ? fees : undefined,
@@ -131,7 +131,7 @@ function report(
   // Every count is over the tokens the botting endpoint covers; not-covered tokens are counted apart and
   // ranked after the covered ones.
   const flagged = covered.filter((f) => flagLevels.levels.includes(f.level));
-  const flaggedAs = flaggedName(flagLevels);
+  const { flaggedAs } = figures;
   const isLive = (f: Finding) => records.get(f.mintId)?.isCurrentlyLive === true;
   const flaggedLive = flagged.filter(isLive);
   const liveViewers = flaggedLive.reduce(
@@ -192,7 +192,6 @@ function report(
       : undefined;
   const showFees = args.includeCreatorFees;
   const detailed = ctx.format === 'detailed';
-  const columns = rankingColumns(showFees, data.coverageApplies, detailed);
   const counts = {
     ...figures.counts,
     ...shares.json,
@@ -227,6 +226,8 @@ function report(
     });
     return withReasons(page.length, (full) =>
       fitRows(page, ctx.budget, cut, (rows) => {
+        const columns = rankingColumns(showFees, data.coverageApplies, detailed, full);
+        const cells = rows.map((f, i) => cellOf(f, i, full));
         const idsShortened = ids.note(
           rows.map((f) => f.mintId),
           args.offset + 1,
@@ -248,13 +249,7 @@ function report(
             ...(rows.length
               ? [
                   '',
-                  ...table(
-                    columns.flatMap((c) => (c.text ? [c.text.head(full)] : [])),
-                    rows.map((f, i) => {
-                      const cell = cellOf(f, i, full);
-                      return columns.flatMap((c) => (c.text ? [c.text.cell(cell)] : []));
-                    }),
-                  ),
+                  ...textTable(columns, cells),
                   ...(idsShortened ? [idsShortened] : []),
                   ...(detailed
                     ? []
@@ -290,11 +285,8 @@ function report(
                   })),
                 }
               : {
-                  columns: columns.flatMap((c) => c.json.map(([name]) => name)),
-                  rows: rows.map((f, i) => {
-                    const cell = cellOf(f, i, full);
-                    return columns.flatMap((c) => c.json.map(([, value]) => value(cell)));
-                  }),
+                  columns: columns.map((c) => c.key),
+                  rows: cells.map((cell) => columns.map((c) => c.json?.(cell))),
                 }),
             ...uncovered.json,
             ...(errors.length ? { errors: failed.json } : {}),

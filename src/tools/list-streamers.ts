@@ -110,14 +110,7 @@ export const listStreamers = defineTool({
             : ''
         }.`
       : undefined;
-    const hint = otherChainHint(
-      'list_streamers',
-      args.chain,
-      args.platform,
-      SCOPES.noPlatformC,
-      missingCount,
-      requested,
-    );
+    const hint = otherChainHint('list_streamers', SCOPES.noPlatformC, args, requested)(missingCount);
     // Which addresses are missing shows only when every found row is on one page: the next step says how.
     const which =
       missingCount && !notFound.length && total > 0

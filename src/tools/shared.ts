@@ -98,25 +98,18 @@ export const scopeHint = (chain: unknown, platform: unknown) =>
   chain === DEFAULT_CHAIN && platform === 'platform_a' ? '' : ` with chain ${chain}, platform ${platform}`;
 
 /**
- * The hint for ids not found with the pair sent: the same tool with the pairs not yet asked that the endpoint
- * takes, nearest first (the chain's other platforms, then chain all, then the other chains), from
- * src/format/errors.ts.
+ * The hint for `unknown` of the `requested` ids not found with the pair sent: the same tool with the pairs not
+ * yet asked that the endpoint takes, nearest first (otherPairs), in src/format/errors.ts's words.
  */
-export function otherChainHint(
-  tool: string,
-  chain: Chain,
-  platform: string,
-  scope: Scope,
-  unknown: number,
-  requested: number,
-) {
-  return unknownIdsHint(
-    unknown,
-    requested,
-    `chain ${chain}, platform ${platform}`,
-    otherPairs(tool, chain, platform, scope),
-  );
-}
+export const otherChainHint =
+  (tool: string, scope: Scope, { chain, platform }: { chain: string; platform: string }, requested: number) =>
+  (unknown: number) =>
+    unknownIdsHint(
+      unknown,
+      requested,
+      `chain ${chain}, platform ${platform}`,
+      otherPairs(tool, chain as Chain, platform, scope),
+    );
 
 /**
  * The calls of `tool` with the pairs not yet asked that the endpoint takes, nearest first (the chain's other

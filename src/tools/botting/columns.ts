@@ -1,5 +1,6 @@
 import type { Finding, TokenFees } from '../../format/botting.js';
 import { reasonsText } from '../../format/botting.js';
+import type { Field } from '../../format/columns.js';
 import { liveText, type StreamerRecord } from '../../format/streamer.js';
 import { abbrev, coin, label, money, num } from '../../format/text.js';
 import { exact } from '../../untrusted/numbers.js';
@@ -18,94 +19,94 @@ export interface Cell {
   id: string;
 }
 
-/**
- * The ranking's columns, each declared once: its text header and cell (if the text shows it) and its JSON
- * fields (names and values), in the table's order.
- */
-export interface Column {
-  text?: { head: (full: boolean) => { header: string; align?: 'right' }; cell: (c: Cell) => string };
-  json: Array<[string, (c: Cell) => unknown]>;
-}
+/** A column of the ranking (format/columns.ts): its text header and cell, its JSON field and value. */
+const col = (
+  header: string,
+  text: (c: Cell) => string,
+  [key, json]: JsonField,
+  align?: 'right',
+): Field<Cell> => ({
+  key,
+  header,
+  text,
+  json,
+  ...(align ? { align } : {}),
+});
+type JsonField = [string, (c: Cell) => unknown];
+/** A JSON field the text table leaves out. */
+const jsonOnly = ([key, json]: JsonField): Field<Cell> => ({
+  key,
+  header: key,
+  text: () => '',
+  json,
+  textless: true,
+});
 
-export function rankingColumns(showFees: boolean, coverage: boolean, detailed: boolean): Column[] {
-  const text = (header: string, cell: (c: Cell) => string, align?: 'right') => ({
-    head: () => (align ? { header, align } : { header }),
-    cell,
-  });
+/** The ranking's columns, in the table's order (`full`: every reason, else the first). */
+export function rankingColumns(
+  showFees: boolean,
+  coverage: boolean,
+  detailed: boolean,
+  full: boolean,
+): Array<Field<Cell>> {
   const covered = (c: Cell) => c.f.covered;
-  const col = (header: string, cell: (c: Cell) => string, json: Column['json'], align?: 'right'): Column => ({
-    text: text(header, cell, align),
-    json,
-  });
   return [
-    col('#', (c) => String(c.rank), [['rank', (c) => c.rank]], 'right'),
+    col('#', (c) => String(c.rank), ['rank', (c) => c.rank], 'right'),
     col('level', (c) => (covered(c) ? c.f.level : c.f.error === undefined ? `(${c.f.level})` : '–'), [
-      ['level', (c) => (c.f.error === undefined ? c.f.level : null)],
+      'level',
+      (c) => (c.f.error === undefined ? c.f.level : null),
     ]),
-    col('conf', (c) => num(c.f.confidence), [['confidence', (c) => c.f.confidence]], 'right'),
-    col('score', (c) => num(c.f.score), [['score', (c) => c.f.score]], 'right'),
+    col('conf', (c) => num(c.f.confidence), ['confidence', (c) => c.f.confidence], 'right'),
+    col('score', (c) => num(c.f.score), ['score', (c) => c.f.score], 'right'),
     col('live', (c) => (c.r ? liveText(c.r.isCurrentlyLive) : '?'), [
-      ['live', (c) => (typeof c.r?.isCurrentlyLive === 'boolean' ? c.r.isCurrentlyLive : null)],
+      'live',
+      (c) => (typeof c.r?.isCurrentlyLive === 'boolean' ? c.r.isCurrentlyLive : null),
     ]),
-    col(
-      'viewers',
-      (c) => num(c.r?.currentViewers),
-      [['viewers', (c) => exact(c.r?.currentViewers)]],
-      'right',
-    ),
+    col('viewers', (c) => num(c.r?.currentViewers), ['viewers', (c) => exact(c.r?.currentViewers)], 'right'),
     col(
       'mcap',
       (c) => (detailed ? num(c.r?.tokenMarketCap) : abbrev(c.r?.tokenMarketCap)),
-      [['marketCap', (c) => exact(c.r?.tokenMarketCap)]],
+      ['marketCap', (c) => exact(c.r?.tokenMarketCap)],
       'right',
     ),
     col('name', (c) => (c.r ? quote(c.r.coinName, 20) : '–'), [
-      ['name', (c) => (c.r ? clean(c.r.coinName, 60) : null)],
+      'name',
+      (c) => (c.r ? clean(c.r.coinName, 60) : null),
     ]),
     col('symbol', (c) => (c.r ? label(c.r.coinSymbol) : '–'), [
-      ['symbol', (c) => (c.r ? clean(c.r.coinSymbol, 16) : null)],
+      'symbol',
+      (c) => (c.r ? clean(c.r.coinSymbol, 16) : null),
     ]),
-    col('mint', (c) => c.id, [['mintId', (c) => c.f.mintId]]),
+    col('mint', (c) => c.id, ['mintId', (c) => c.f.mintId]),
     ...(showFees
       ? [
           col(
             'native fees',
             (c) => coin(c.fee?.feesInNativeCoin),
-            [['feesInNativeCoin', (c) => c.fee?.feesInNativeCoin ?? null]],
+            ['feesInNativeCoin', (c) => c.fee?.feesInNativeCoin ?? null],
             'right',
           ),
           col(
             'fees',
             (c) => (c.fee ? `${money(c.fee.totalFees)} ${label(c.fee.currency)}` : '–'),
-            [
-              ['totalFees', (c) => c.fee?.totalFees ?? null],
-              ['currency', (c) => c.fee?.currency ?? null],
-            ],
+            ['totalFees', (c) => c.fee?.totalFees ?? null],
             'right',
           ),
+          jsonOnly(['currency', (c) => c.fee?.currency ?? null]),
         ]
       : []),
-    {
-      text: {
-        head: (full) => ({ header: full ? 'reasons' : 'first reason' }),
-        cell: (c) =>
-          `${covered(c) ? '' : `${NOT_COVERED_CELL}; `}${
-            c.f.error === undefined
-              ? reasonsText(c.f.reasons, c.full ? Infinity : 1, 48)
-              : `upstream: ${quote(c.f.error, 60)}`
-          }`,
-      },
-      json: [['reasons', (c) => (c.full ? c.f.reasons : c.f.reasons.slice(0, 3))]],
-    },
+    col(
+      full ? 'reasons' : 'first reason',
+      (c) =>
+        `${covered(c) ? '' : `${NOT_COVERED_CELL}; `}${
+          c.f.error === undefined
+            ? reasonsText(c.f.reasons, c.full ? Infinity : 1, 48)
+            : `upstream: ${quote(c.f.error, 60)}`
+        }`,
+      ['reasons', (c) => (c.full ? c.f.reasons : c.f.reasons.slice(0, 3))],
+    ),
     ...(coverage
-      ? [
-          {
-            json: [
-              ['covered', (c) => c.f.covered],
-              ['upstreamError', (c) => c.f.error ?? null],
-            ],
-          } satisfies Column,
-        ]
+      ? [jsonOnly(['covered', (c) => c.f.covered]), jsonOnly(['upstreamError', (c) => c.f.error ?? null])]
       : []),
   ];
 }

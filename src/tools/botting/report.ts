@@ -3,6 +3,7 @@
 import { failures } from '../../format/batch.js';
 import {
   flaggedCounts,
+  flaggedName,
   flagging,
   levelCounts,
   levelEntries,
@@ -21,6 +22,8 @@ export function bottingFigures(tool: string, inv: Investigation, args: Asked) {
   const { findings: covered, errors, notCovered } = inv.coverage;
   const stats = levelStats(covered);
   const flagged = flagging(covered);
+  const levels = levelEntries(stats, flagged);
+  const reasons = topReasons(covered);
   return {
     covered,
     errors,
@@ -28,12 +31,14 @@ export function bottingFigures(tool: string, inv: Investigation, args: Asked) {
     stats,
     flagged,
     flaggedFigures: flaggedCounts(flagged, covered),
-    levels: levelEntries(stats, flagged),
-    reasons: topReasons(covered),
+    levels,
+    reasons,
     failed: failures(errors, 'mintIds', unknownIdsHint(tool, args)),
     uncovered: notCoveredReport(inv.coverage, 'in brackets in the table'),
     /** How both headlines end: the not-covered count, if any, then what was asked and what failed. */
     tail: `${notCovered.length ? `; ${notCoveredCount(notCovered.length)}` : ''} (${args.mintIds.length} requested, ${errors.length} failed; ${args.chain} / ${args.platform}, last ${args.hours} h)`,
+    /** How both headlines name the flagged levels ("HIGH", "CRITICAL or HIGH"). */
+    flaggedAs: flaggedName(flagged),
     /** The counts both tools open their structuredContent with. */
     counts: {
       requested: args.mintIds.length,
@@ -42,27 +47,21 @@ export function bottingFigures(tool: string, inv: Investigation, args: Asked) {
       ...(inv.coverageApplies ? { notCovered: notCovered.length } : {}),
       ...levelCounts(stats),
     },
+    /** Hands the board to the view, when the client draws views: the report's levels and reasons as they are. */
+    showBoard: (
+      ctx: Pick<CallContext, 'view'>,
+      options: Omit<BoardOptions, 'levels' | 'topReasons' | 'hint'>,
+    ) =>
+      ctx.view?.(
+        boardData(
+          inv.coverage,
+          { chain: args.chain, platform: args.platform, hours: args.hours, requested: args.mintIds.length },
+          args.mintIds,
+          inv.records,
+          { ...options, levels, topReasons: reasons, hint: unknownIdsHint(tool, args) },
+        ),
+      ),
   };
 }
 
 export type BottingFigures = ReturnType<typeof bottingFigures>;
-
-/** Hands the board to the view, when the client draws views: the report's levels and reasons as they are. */
-export function showBoard(
-  ctx: Pick<CallContext, 'view'>,
-  tool: string,
-  inv: Investigation,
-  figures: BottingFigures,
-  args: Asked,
-  options: Omit<BoardOptions, 'levels' | 'topReasons' | 'hint'>,
-) {
-  ctx.view?.(
-    boardData(
-      inv.coverage,
-      { chain: args.chain, platform: args.platform, hours: args.hours, requested: args.mintIds.length },
-      args.mintIds,
-      inv.records,
-      { ...options, levels: figures.levels, topReasons: figures.reasons, hint: unknownIdsHint(tool, args) },
-    ),
-  );
-}
