@@ -2,9 +2,8 @@
 // check, and says exactly what changed since the previous one.
 import * as z from 'zod';
 import type { ApiRequest, Upstream } from '../api/client.js';
-import { asArray, asRecord } from '../format/batch.js';
-import { type Finding, parseFindings, rankFindings } from '../format/botting.js';
-import { describeError, ToolFailure } from '../format/errors.js';
+import { type Finding, rankFindings } from '../format/botting.js';
+import { ToolFailure } from '../format/errors.js';
 import { fitRows, type Rendered, result } from '../format/result.js';
 import { num, plural, shortener, table } from '../format/text.js';
 import type { Logger } from '../log.js';
@@ -12,11 +11,12 @@ import type { BoardData, LevelEntry } from '../report/view-types.js';
 import type { History } from '../store/index.js';
 import type { Store, TokenState } from '../store/types.js';
 import { clean, quote } from '../untrusted/text.js';
-import { NOT_COVERED_CELL, notCoveredCount, UNCOVERED_PLATFORM } from './coverage.js';
+import { NOT_COVERED_CELL, notCoveredCount } from './coverage.js';
 // The investigation itself: the one seam to repoint when investigate_botting exports its runner.
 import { investigateBotting } from './investigate-botting.js';
 import type { CallContext, RenderContext, ViewData } from './tool.js';
 import { defineTool } from './tool.js';
+import { type StateRow, stateRow, statesOf } from './watch-states.js';
 import { controlProblem, listName, missing, withStore } from './watchlist.js';
 
 export const CHANGE_KINDS = ['new', 'level', 'live', 'offline', 'viewers', 'failed', 'recovered'] as const;
@@ -66,56 +66,6 @@ export function changesBetween(
   return out.sort((a, b) => PRIORITY.indexOf(a.kind) - PRIORITY.indexOf(b.kind));
 }
 const PRIORITY: readonly ChangeKind[] = ['level', 'failed', 'recovered', 'live', 'offline', 'viewers', 'new'];
-
-/** Each token's state in the answers the investigation received (and the requests that failed). */
-function statesOf(
-  ids: readonly string[],
-  answers: Array<{ req: ApiRequest; body?: Record<string, unknown>; error?: unknown }>,
-): Record<string, TokenState> {
-  const states: Record<string, TokenState> = Object.create(null);
-  const at = (id: string) => {
-    states[id] ??= {};
-    return states[id] as TokenState;
-  };
-  const wanted = new Set(ids);
-  for (const { req, body, error } of answers) {
-    if (req.path === '/botting/bulk') {
-      const asked = asArray(asRecord(req.body).mintIds).map(String);
-      if (!body) {
-        const reason = describeError(error).split('\n')[0] ?? 'failed';
-        for (const id of asked) if (wanted.has(id)) at(id).error = reason;
-        continue;
-      }
-      const data = asRecord(body.data);
-      for (const f of parseFindings(data.results))
-        if (wanted.has(f.mintId)) Object.assign(at(f.mintId), { level: f.level, confidence: f.confidence });
-      for (const e of asArray(data.errors).map(asRecord)) {
-        const id = clean(e.mintId, 64);
-        if (wanted.has(id)) at(id).error = clean(e.error, 200) || 'failed';
-      }
-    } else if (req.path === '/streamers' && body) {
-      for (const r of asArray(body.data).map(asRecord)) {
-        const id = clean(r.mintId, 64);
-        if (!wanted.has(id)) continue;
-        const s = at(id);
-        if (typeof r.isCurrentlyLive === 'boolean') s.live = r.isCurrentlyLive;
-        if (typeof r.currentViewers === 'number') s.viewers = r.currentViewers;
-        if (r.platform === UNCOVERED_PLATFORM) s.notCovered = true;
-      }
-    }
-  }
-  // A platform_c token is not covered by botting analysis: neither a verdict nor a failure (as the
-  // investigation shows it). A covered token the botting answers did not mention at all failed.
-  for (const id of ids) {
-    const s = states[id];
-    if (s?.notCovered) {
-      delete s.level;
-      delete s.confidence;
-      delete s.error;
-    } else if (!s?.level && !s?.error) at(id).error = 'not in the answer';
-  }
-  return states;
-}
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/:\d\d\.\d+Z$/, 'Z');
 const shown = (v: Change['from']) =>
@@ -239,9 +189,71 @@ export async function checkWatchlist(
   const failuresLine = failures.length
     ? `Failed ${failed}: ${failures.map((f) => `${quote(f.reason, 120)} (${f.count})`).join('; ')}`
     : undefined;
-  const short = shortener(changes.map((c) => c.mintId));
+  // detailed: every token's state now as well (after the changes, which are never cut for it).
+  const now = ctx.format === 'detailed' ? list.mintIds.map((id) => stateRow(id, states[id])) : [];
+  const short = shortener([...changes.map((c) => c.mintId), ...now.map((t) => t.mintId)]);
   const query = { name, hours, chain: list.chain };
-  return fitRows(
+  const render = (rows: readonly Change[], tokens: readonly StateRow[]) =>
+    result({
+      headline,
+      lines: [
+        countsLine,
+        nowLine,
+        failuresLine,
+        windowLine,
+        ...(rows.length
+          ? table(
+              [{ header: 'change' }, { header: 'mint' }, { header: 'from' }, { header: 'to' }],
+              rows.map((c) => [c.kind, short(c.mintId), shown(c.from), shown(c.to)]),
+            )
+          : []),
+        ...(tokens.length
+          ? [
+              `Each token now (${tokens.length}):`,
+              ...table(
+                [
+                  { header: 'mint' },
+                  { header: 'level' },
+                  { header: 'conf' },
+                  { header: 'live' },
+                  { header: 'viewers' },
+                ],
+                tokens.map((t) => [
+                  short(t.mintId),
+                  t.failed
+                    ? `failed: ${quote(t.failed, 80)}`
+                    : t.notCovered
+                      ? NOT_COVERED_CELL
+                      : (t.level ?? '–'),
+                  t.confidence == null ? '–' : num(t.confidence),
+                  t.live == null ? '–' : t.live ? 'yes' : 'no',
+                  t.viewers == null ? '–' : num(t.viewers),
+                ]),
+              ),
+            ]
+          : []),
+      ],
+      query,
+      data: {
+        previousCheck: previous ? iso(previous.at) : null,
+        ...(previous ? { previousHours: previous.hours } : {}),
+        checkedAt: iso(at),
+        counts: {
+          tokens: list.mintIds.length,
+          changes: changes.length,
+          byKind,
+          levels,
+          failed,
+          ...(notCovered ? { notCovered } : {}),
+          live,
+        },
+        ...(failures.length ? { failures } : {}),
+        changes: rows,
+        ...(tokens.length ? { tokens } : {}),
+      },
+      next: 'get_token_history for what was recorded of a token over the days.',
+    });
+  const withChanges = fitRows(
     changes,
     ctx.budget,
     {
@@ -250,40 +262,18 @@ export async function checkWatchlist(
         "The list is cut from its end (new tokens first): every change is counted above, and each token's state now is recorded (get_token_history).",
       format: ctx.format,
     },
-    (rows) =>
-      result({
-        headline,
-        lines: [
-          countsLine,
-          nowLine,
-          failuresLine,
-          windowLine,
-          ...(rows.length
-            ? table(
-                [{ header: 'change' }, { header: 'mint' }, { header: 'from' }, { header: 'to' }],
-                rows.map((c) => [c.kind, short(c.mintId), shown(c.from), shown(c.to)]),
-              )
-            : []),
-        ],
-        query,
-        data: {
-          previousCheck: previous ? iso(previous.at) : null,
-          ...(previous ? { previousHours: previous.hours } : {}),
-          checkedAt: iso(at),
-          counts: {
-            tokens: list.mintIds.length,
-            changes: changes.length,
-            byKind,
-            levels,
-            failed,
-            ...(notCovered ? { notCovered } : {}),
-            live,
-          },
-          ...(failures.length ? { failures } : {}),
-          changes: rows,
-        },
-        next: 'get_token_history for what was recorded of a token over the days.',
-      }),
+    (rows) => render(rows, []),
+  );
+  if (!now.length || 'truncated' in withChanges.structured) return withChanges;
+  return fitRows(
+    now,
+    ctx.budget,
+    {
+      what: 'tokens now',
+      how: () => 'Every change is listed above; get_token_history reads any token recorded here.',
+      format: ctx.format,
+    },
+    (tokens) => render(changes, tokens),
   );
 }
 
@@ -314,6 +304,7 @@ export const checkWatchlistTool = defineTool({
       )
       .optional(),
     failures: z.array(z.object({ reason: z.string(), count: z.number() })).optional(),
+    tokens: z.array(z.object({ mintId: z.string() }).loose()).optional(),
     shown: z.object({}).loose().optional(),
   },
   run: (args, ctx) =>

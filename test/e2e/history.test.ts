@@ -425,6 +425,20 @@ describe('history faults and concurrency (SQLite)', () => {
     expect(second.text).toContain(
       'The previous check analysed the last 24 h, this one the last 1 h: a level change may come from the window, not the token.',
     );
+    expect(second.structured.tokens).toBeUndefined();
+    // detailed: every token's state now, after the changes (concise lists only the changes).
+    const detailed = await callOf(client, 'check_watchlist', {
+      name: 'b',
+      hours: 1,
+      response_format: 'detailed',
+    });
+    const now = detailed.structured.tokens as Array<Record<string, unknown>>;
+    expect(now.map((t) => t.mintId)).toEqual([onB, onC, unknown]);
+    expect(now[0]).toMatchObject({ mintId: onB, level: expect.any(String), confidence: expect.any(Number) });
+    expect(now[1]).toMatchObject({ mintId: onC, level: null, notCovered: true });
+    expect(now[2]).toMatchObject({ mintId: unknown, level: null, failed: failures[0]?.reason });
+    expect(detailed.text).toContain('Each token now (3):');
+    expect(detailed.structured.changes).toEqual([]);
     // History: the last 1 day is today alone, the most flagged token first.
     const h = await callOf(client, 'get_token_history', { mintIds: [onB, onC], chain: 'chain_b', days: 1 });
     expect(h.text).toMatch(/^Token history \(chain_b, last 1 day\): /);
