@@ -168,6 +168,25 @@ export function whyUnavailable(error: unknown, location: Location): string {
   return String(message);
 }
 
+/** `ms` as a person reads it: `5 s`, `300 ms`. */
+const seconds = (ms: number) => (ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`);
+
+/**
+ * What `promise` gives if it settles within `ms`, else undefined (it goes on; its outcome is left to whoever
+ * else awaits it). One already settled is given even when `ms` is 0.
+ */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The oldest Node with node:sqlite (package.json's engines), and whether this one is older. */
 export const MIN_NODE = '22.13';
 export const nodeTooOld = (version = process.versions.node) => {
@@ -215,7 +234,28 @@ export function openHistory(options: StoreOptions, demo = false): History {
     }
   };
 
-  const store = async (): Promise<Store | Unavailable> => {
+  // When the open under way began, and whether its overrun was logged: a call waits for an open at most the
+  // bound from its start, so an open held by a lock (another replica's migration, a locked table) keeps no
+  // answer waiting; it goes on in the background, and the calls after it ends use the store (or retry).
+  let openingSince = 0;
+  let overrunLogged = false;
+  const overrun = (ms: number) => {
+    const reason = `the history store did not open within ${seconds(ms)} (${
+      location.kind === 'postgres'
+        ? 'a lock held by another session or replica?'
+        : 'another process holds its lock?'
+    }); it goes on opening, and a later call uses it once it is open`;
+    if (!overrunLogged) {
+      overrunLogged = true;
+      try {
+        options.log?.('history store slow to open', { ms });
+      } catch {}
+    }
+    return reason;
+  };
+
+  /** The open store, or why not, waiting for an open under way at most `waitMs` (and the bound from its start). */
+  const store = async (waitMs = storeTimeoutMs()): Promise<Store | Unavailable> => {
     if (location.kind === 'off')
       return {
         unavailable: options.offReason ?? `history is off (${DATABASE_URL}=off): nothing is kept`,
@@ -226,6 +266,8 @@ export function openHistory(options: StoreOptions, demo = false): History {
     if (!opening) {
       const attempt = open();
       opening = attempt;
+      openingSince = Date.now();
+      overrunLogged = false;
       attempt.catch((error: unknown) => {
         failure = {
           at: Date.now(),
@@ -235,8 +277,12 @@ export function openHistory(options: StoreOptions, demo = false): History {
         if (opening === attempt) opening = undefined;
       });
     }
+    const bound = storeTimeoutMs();
+    const wait = Math.max(0, Math.min(waitMs, openingSince + bound - Date.now()));
+    const current = opening;
     try {
-      const opened = await opening;
+      const opened = await within(current, wait);
+      if (opened === undefined) return { unavailable: overrun(bound) };
       failure = undefined;
       return opened;
     } catch (error) {
@@ -272,9 +318,12 @@ export function openHistory(options: StoreOptions, demo = false): History {
       const use: Use = async (fn, probe) => {
         if (!key)
           return { unavailable: 'no API key is set, so there is no one to keep history for', lasting: true };
-        // A stuck write (bounded itself) holds no other caller's read longer than one operation's bound.
-        await settledWithin(writing, storeTimeoutMs());
-        const s = await store();
+        // A stuck write (bounded itself) holds no other caller's read longer than one operation's bound, and
+        // waiting for it and for the store's open together take no longer than that.
+        const started = Date.now();
+        const bound = storeTimeoutMs();
+        await settledWithin(writing, bound);
+        const s = await store(bound - (Date.now() - started));
         if ('unavailable' in s) return s;
         try {
           const guarded = guard(s, async () => {

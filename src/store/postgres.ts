@@ -43,12 +43,18 @@ export function describePostgres(url: string): string {
 type Pg = typeof import('pg');
 
 /**
- * Brings the schema up to date (sql.ts's migrate) on a connection of its own, without the operations' bounds:
- * a migration's backfill may take minutes, and a replica waits for another's migration to end. `salt` is kept
- * when the tables were gone. Returns the store's salt.
+ * Brings the schema up to date (sql.ts's migrate) on a connection of its own, without the operations'
+ * statement bound (a migration's backfill may take minutes) but with their bound on waiting for a lock
+ * (`lock_timeout`): a migration that waits past it on another's (a replica's migration holding the advisory
+ * lock, a session holding `meta`) fails, and the open is tried again on a later call. `salt` is kept when
+ * the tables were gone. Returns the store's salt.
  */
 async function migrated(pg: Pg, url: string, salt?: string): Promise<string> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    lock_timeout: storeTimeoutMs(),
+  });
   client.on('error', ignore);
   await client.connect();
   const q = queryOf(client);

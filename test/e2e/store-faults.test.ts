@@ -308,6 +308,96 @@ describe('PostgreSQL recovers', () => {
   });
 });
 
+describe('PostgreSQL: an open held by a lock', () => {
+  const serverOf = async (url: string) => {
+    const server = await startHttpServer({
+      env: {
+        PATH: process.env.PATH ?? '',
+        STREAMER_ANALYTICS_BASE_URL: sim.url,
+        STREAMER_ANALYTICS_DATABASE_URL: url,
+        [STORE_TIMEOUT_MS_FOR_TESTS]: '1000',
+      },
+    });
+    closers.push(() => server.stop('SIGKILL'));
+    return server;
+  };
+  /** Calls until an answer is kept (a failed open is retried 5 s after it failed, not before). */
+  const untilReopened = async (client: Client, mint: string) => {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const out = await callOf(client, 'analyze_botting', { mintIds: [mint] }, 10_000);
+      if (!unkept(out).length) return out;
+      if (Date.now() > deadline) throw new Error(`every answer said history was unavailable: ${unkept(out)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  /** Calls until an answer's line says the open failed waiting for the lock (lock_timeout), not only that it is slow. */
+  const untilLockTimeout = async (client: Client, mint: string) => {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const out = await callOf(client, 'analyze_botting', { mintIds: [mint] }, 10_000);
+      expect(out.isError).toBe(false);
+      if (/55P03/.test(unkept(out)[0] ?? '') || Date.now() > deadline) return out;
+    }
+  };
+
+  it("another replica's migration lock (a fresh database) holds no caller's answer; the open is retried once it is let go", async () => {
+    const db = await postgres();
+    const holder = await pgClient(db.url);
+    await holder.query('SELECT pg_advisory_lock(727001)');
+    const server = await serverOf(db.url);
+    const keyA = await http(server, sim.apiKey);
+    const keyB = await http(server, 'another-key-0000');
+    const [m1, m2] = ids(sim, 'platform_a', 2) as [string, string];
+    // Recording tools of one key and a history read of another, at once: each answers within about the bound.
+    const [a, b, c] = await Promise.all([
+      callOf(keyA, 'analyze_botting', { mintIds: [m1] }, 10_000),
+      callOf(keyA, 'get_streamer_core', { mint: m1 }, 10_000),
+      callOf(keyB, 'watchlist', { action: 'list' }, 10_000),
+    ]);
+    for (const o of [a, b]) {
+      expect(o.isError).toBe(false);
+      expect(o.ms).toBeLessThan(3_000);
+      expect(unkept(o)).toEqual([
+        'History unavailable, this answer was not kept: the history store did not open within 1 s (a lock held by another session or replica?); it goes on opening, and a later call uses it once it is open.',
+      ]);
+    }
+    expect(c.isError).toBe(true);
+    expect(c.ms).toBeLessThan(3_000);
+    expect(c.text).toContain('did not open within 1 s');
+    // The migration waits for the lock no longer than the bound (lock_timeout): it fails, and is said.
+    expect(unkept(await untilLockTimeout(keyA, m1))[0]).toMatch(
+      /PostgreSQL is unreachable or failed \(55P03\)/,
+    );
+    await holder.query('SELECT pg_advisory_unlock(727001)');
+    await untilReopened(keyA, m2);
+    expect((await callOf(keyA, 'get_token_history', { mintIds: [m2], days: 1 })).tokens).toHaveLength(1);
+  });
+
+  it('a session holding `meta` when a replica opens an up-to-date database holds no answer', async () => {
+    const db = await postgres();
+    const [m1, m2] = ids(sim, 'platform_a', 2) as [string, string];
+    // The schema made by a first server.
+    const first = await stdio(baseEnv(db.url));
+    await callOf(first, 'analyze_botting', { mintIds: [m1] });
+    expect((await callOf(first, 'get_token_history', { mintIds: [m1], days: 1 })).tokens).toHaveLength(1);
+    const holder = await pgClient(db.url);
+    await holder.query('BEGIN');
+    await holder.query('LOCK TABLE meta IN ACCESS EXCLUSIVE MODE');
+    const server = await serverOf(db.url);
+    const client = await http(server, sim.apiKey);
+    const a = await callOf(client, 'analyze_botting', { mintIds: [m2] }, 10_000);
+    expect(a.isError).toBe(false);
+    expect(a.ms).toBeLessThan(3_000);
+    expect(unkept(a)[0]).toMatch(/did not open within 1 s/);
+    expect(unkept(await untilLockTimeout(client, m2))[0]).toMatch(/\(55P03\)/);
+    await holder.query('COMMIT');
+    await untilReopened(client, m2);
+    const history = await callOf(client, 'get_token_history', { mintIds: [m1, m2], days: 1 });
+    expect(history.tokens.map((t) => t.mintId).sort()).toEqual([m1, m2].sort());
+  });
+});
+
 /** The built server over stdio, spoken to line by line, so that its exit and exit code can be awaited. */
 function rawServer(env: Record<string, string>) {
   const child = spawn(process.execPath, [ENTRY], { env, stdio: ['pipe', 'pipe', 'pipe'] });
