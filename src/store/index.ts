@@ -154,7 +154,7 @@ export function whyUnavailable(error: unknown, location: Location): string {
     if (/not a database|malformed|corrupt/i.test(raw))
       return `the history store's SQLite file is not a readable database (corrupt?; ${logged})`;
     if (
-      /EACCES|EROFS|EPERM|ENOSPC|readonly|read-only|unable to open|disk is full|disk I\/O/i.test(
+      /EACCES|EROFS|EPERM|ENOSPC|ENOENT|ENOTDIR|readonly|read-only|unable to open|disk is full|disk I\/O/i.test(
         `${e?.code} ${raw}`,
       )
     )

@@ -199,6 +199,25 @@ describe('SQLite: another process holding the write lock', () => {
   });
 });
 
+describe('SQLite: a path whose folder cannot be made', () => {
+  it('under /proc the folder walk ends: the store is unavailable, and the server answers', async () => {
+    for (const url of ['/proc/self/streamer-x/history.db', '/proc/streamer-x/y/z/history.db']) {
+      const client = await stdio(baseEnv(url));
+      const [m1] = ids(sim, 'platform_a', 1) as [string];
+      const listed = await callOf(client, 'watchlist', { action: 'list' }, 10_000);
+      expect(listed.isError).toBe(true);
+      expect(listed.text).toMatch(
+        /^History unavailable: cannot write the SQLite file: the history store \(SQLite\) is unwritable/,
+      );
+      expect(listed.text).not.toContain('streamer-x');
+      const analysed = await callOf(client, 'analyze_botting', { mintIds: [m1] }, 10_000);
+      expect(analysed.isError).toBe(false);
+      expect(unkept(analysed)[0]).toMatch(/^History unavailable, this answer was not kept: .*unwritable/);
+      expect((await callOf(client, 'check_health', {}, 10_000)).isError).toBe(false);
+    }
+  });
+});
+
 /** Calls until an answer has no "History unavailable" line (the failures of the lock's time said). */
 async function untilKept(client: Client, mint: string) {
   for (let i = 0; i < 20; i++) {
