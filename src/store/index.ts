@@ -218,7 +218,8 @@ export function openHistory(options: StoreOptions, demo = false): History {
   // Writes leave the answer's path: queued in order, begun once the answer is on its way (setImmediate runs
   // after the transport's write), awaited by every read (a caller reads what it just fetched) and by close.
   let writing: Promise<void> = Promise.resolve();
-  let writeFailure: string | undefined;
+  // A failed write's reason, per owner (the key's salted hash): said on that key's next answer, and only there.
+  const writeFailures = new Lru<string, string>(VERIFIED_KEYS);
 
   const open = async (): Promise<Store> => {
     switch (location.kind) {
@@ -370,18 +371,18 @@ export function openHistory(options: StoreOptions, demo = false): History {
           if (!key) return line('no API key is set, so there is no one to keep history for');
           const s = await store();
           if ('unavailable' in s) return line(s.unavailable);
-          const earlier = writeFailure;
-          writeFailure = undefined;
+          const owner = await s.owner(key);
+          const earlier = writeFailures.get(owner);
+          writeFailures.delete(owner);
           writing = writing
             .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
             .then(async () => {
-              const owner = await s.owner(key);
               await s.record(owner, rows);
               prune(s);
             })
             .catch((error: unknown) => {
-              // Said on the next answer: this one has been sent.
-              writeFailure = logged(error, 'history write failed');
+              // Said on the key's next answer: this one has been sent.
+              writeFailures.set(owner, logged(error, 'history write failed'));
             });
           return earlier ? `History unavailable, an earlier answer was not kept: ${earlier}.` : undefined;
         },

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiRequest } from '../../src/api/client.js';
 import { describeError } from '../../src/format/errors.js';
 import { redactor } from '../../src/redact.js';
+import { STORE_TIMEOUT_MS_FOR_TESTS } from '../../src/store/bounds.js';
 import { type History, openHistory, whyUnavailable } from '../../src/store/index.js';
 import { MAX_WATCHLIST_IDS, MAX_WATCHLISTS } from '../../src/store/types.js';
 import { checkWatchlistTool } from '../../src/tools/check-watchlist.js';
@@ -327,4 +328,58 @@ describe('store failures name no server path; the SQLite file is private', () =>
       expect(logged.map((d) => d.path)).toEqual([blocked]);
     },
   );
+});
+
+describe('a write that failed after its answer was sent', () => {
+  it("is said on the next answer of the key whose write it was, never on another key's", async () => {
+    const db = sqliteDatabase();
+    cleanup.push(db.drop);
+    const before = process.env[STORE_TIMEOUT_MS_FOR_TESTS];
+    process.env[STORE_TIMEOUT_MS_FOR_TESTS] = '200';
+    cleanup.push(async () => {
+      if (before === undefined) delete process.env[STORE_TIMEOUT_MS_FOR_TESTS];
+      else process.env[STORE_TIMEOUT_MS_FOR_TESTS] = before;
+    });
+    let failed: () => void = () => {};
+    const writeFailed = new Promise<void>((resolve) => {
+      failed = resolve;
+    });
+    const history = openHistory({
+      url: db.url,
+      historyDays: 400,
+      watchIntervalMinutes: 0,
+      log: (message) => {
+        if (message === 'history write failed') failed();
+      },
+    });
+    cleanup.push(() => history.close());
+    /** One answer of `key` observed and flushed: the line it carries, if any. */
+    const answer = (key: string, i: number) => {
+      const call = history.call(key);
+      call.observe(
+        { method: 'POST', path: '/botting/bulk', body: { mintIds: [mint(i)], hours: 24 } },
+        { data: { results: [{ mintId: mint(i), confidenceLevel: 'HIGH', confidence: 0.9 }], errors: [] } },
+      );
+      return call.flush();
+    };
+    const keyA = 'key-a-0123456789abcdef';
+    const keyB = 'key-b-0123456789abcdef';
+    expect(await answer(keyA, 1)).toBeUndefined();
+    // The first write done (a read waits for it): the file exists, and another process takes its write lock.
+    await history.call(keyA).use(async () => 0);
+    const { DatabaseSync } = await import('node:sqlite');
+    const other = new DatabaseSync(db.url);
+    other.exec('BEGIN IMMEDIATE');
+    expect(await answer(keyA, 2)).toBeUndefined();
+    await writeFailed;
+    other.exec('COMMIT');
+    other.close();
+
+    expect(await answer(keyB, 3)).toBeUndefined();
+    expect(await answer(keyA, 4)).toMatch(
+      /^History unavailable, an earlier answer was not kept: the history store's SQLite file is busy .*SQLITE_BUSY/,
+    );
+    // Said once.
+    expect(await answer(keyA, 5)).toBeUndefined();
+  });
 });
