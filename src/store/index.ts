@@ -162,11 +162,36 @@ export function whyUnavailable(error: unknown, location: Location): string {
     return `the history store (SQLite) failed (${logged}): ${message}`;
   }
   if (location.kind === 'postgres') {
-    const code = e?.code ? ` (${e.code})` : '';
-    return `PostgreSQL is unreachable or failed${code}: ${message}`;
+    // Ours (schema.ts), naming nothing of the server's.
+    if ((error as Error)?.name === 'NewerSchemaError') return raw;
+    // PostgreSQL's own text names databases, roles, client hosts (pg_hba): it goes to the log only.
+    const code =
+      e?.code && /^([0-9A-Z]{5}|E[A-Z]+)$/.test(e.code)
+        ? e.code
+        : (PG_CLIENT_TEXTS.find((t) => raw.startsWith(t)) ?? 'no code');
+    const what = PG_CODES[code];
+    return `PostgreSQL is unreachable or failed (${code}${what ? `, ${what}` : ''}): ${PG_HINT}`;
   }
   return String(message);
 }
+
+/** What a caller is told of a PostgreSQL failure beside its code (the failure as it came is logged). */
+const PG_HINT = `PostgreSQL's own message is in the server log; check ${DATABASE_URL} and that the database is up`;
+/** A few SQLSTATE and errno codes in words of ours (PostgreSQL's condition names, not its messages). */
+const PG_CODES: Record<string, string> = {
+  '57014': 'statement timeout',
+  '55P03': 'lock timeout',
+  '3D000': 'no such database',
+  '28000': 'role refused',
+  '28P01': 'password refused',
+  '53300': 'too many connections',
+  '57P01': 'server shutting down',
+  '57P03': 'server starting up',
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'no such host',
+};
+/** node-postgres's own failures without a code: fixed texts that name nothing, said as they are. */
+const PG_CLIENT_TEXTS = ['timeout expired', 'Query read timeout', 'Connection terminated'];
 
 /** `ms` as a person reads it: `5 s`, `300 ms`. */
 const seconds = (ms: number) => (ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`);

@@ -386,7 +386,7 @@ describe('PostgreSQL: an open held by a lock', () => {
     expect(c.text).toContain('did not open within 1 s');
     // The migration waits for the lock no longer than the bound (lock_timeout): it fails, and is said.
     expect(unkept(await untilLockTimeout(keyA, m1))[0]).toMatch(
-      /PostgreSQL is unreachable or failed \(55P03\)/,
+      /PostgreSQL is unreachable or failed \(55P03, lock timeout\)/,
     );
     await holder.query('SELECT pg_advisory_unlock(727001)');
     await untilReopened(keyA, m2);
@@ -409,11 +409,51 @@ describe('PostgreSQL: an open held by a lock', () => {
     expect(a.isError).toBe(false);
     expect(a.ms).toBeLessThan(3_000);
     expect(unkept(a)[0]).toMatch(/did not open within 1 s/);
-    expect(unkept(await untilLockTimeout(client, m2))[0]).toMatch(/\(55P03\)/);
+    expect(unkept(await untilLockTimeout(client, m2))[0]).toMatch(/\(55P03, lock timeout\)/);
     await holder.query('COMMIT');
     await untilReopened(client, m2);
     const history = await callOf(client, 'get_token_history', { mintIds: [m1, m2], days: 1 });
     expect(history.tokens.map((t) => t.mintId).sort()).toEqual([m1, m2].sort());
+  });
+});
+
+describe("PostgreSQL's own error text", () => {
+  it('reaches the server log only: a caller gets the code and a fixed hint', async () => {
+    const missing = `history_missing_${Date.now().toString(36)}`;
+    const admin = new URL(PG_ADMIN);
+    const noDatabase = Object.assign(new URL(admin.href), { pathname: `/${missing}` }).href;
+    const noRole = Object.assign(new URL(admin.href), { username: 'role_missing_x' }).href;
+    const hint =
+      "PostgreSQL's own message is in the server log; check STREAMER_ANALYTICS_DATABASE_URL and that the database is up";
+    for (const [url, name, said] of [
+      [noDatabase, missing, '3D000, no such database'],
+      [noRole, 'role_missing_x', '28000, role refused'],
+    ] as const) {
+      const server = await startHttpServer({
+        env: {
+          PATH: process.env.PATH ?? '',
+          STREAMER_ANALYTICS_BASE_URL: sim.url,
+          STREAMER_ANALYTICS_DATABASE_URL: url,
+        },
+      });
+      closers.push(() => server.stop('SIGKILL'));
+      const client = await http(server, sim.apiKey);
+      const listed = await callOf(client, 'watchlist', { action: 'list' }, 10_000);
+      expect(listed.isError).toBe(true);
+      expect(listed.text.split('\n')[0]).toBe(
+        `History unavailable: PostgreSQL is unreachable or failed (${said}): ${hint}. Nothing was read or changed.`,
+      );
+      const [m1] = ids(sim, 'platform_a', 1) as [string];
+      const analysed = await callOf(client, 'analyze_botting', { mintIds: [m1] }, 10_000);
+      expect(unkept(analysed)).toEqual([
+        `History unavailable, this answer was not kept: PostgreSQL is unreachable or failed (${said}): ${hint}.`,
+      ]);
+      for (const o of [listed, analysed]) {
+        expect(o.text).not.toContain(name);
+        expect(o.text).not.toContain('does not exist');
+      }
+      expect(server.stderr()).toContain(name);
+    }
   });
 });
 
