@@ -4,6 +4,7 @@
 // and shutdown (SIGTERM, SIGINT, stdin closed) with writes queued or a stuck store.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -391,7 +392,53 @@ describe('PostgreSQL: an open held by a lock', () => {
     await holder.query('SELECT pg_advisory_unlock(727001)');
     await untilReopened(keyA, m2);
     expect((await callOf(keyA, 'get_token_history', { mintIds: [m2], days: 1 })).tokens).toHaveLength(1);
-  });
+  }, 45_000);
+
+  it('a server that stops answering once connected fails the open (tried again later), not leaving it under way', async () => {
+    const db = await postgres();
+    // A proxy to PostgreSQL that, while `stalling`, passes the connection's start-up but none of its queries.
+    let stalling = true;
+    const sockets = new Set<Socket>();
+    const proxy = createServer((client) => {
+      const upstream = connect(new URL(db.url).port ? Number(new URL(db.url).port) : 5432, '127.0.0.1');
+      for (const s of [client, upstream]) {
+        sockets.add(s);
+        s.on('error', () => {});
+      }
+      const stalls = stalling;
+      let started = false;
+      upstream.pipe(client);
+      client.on('data', (chunk: Buffer) => {
+        const query = started && (chunk[0] === 0x51 || chunk[0] === 0x50);
+        started = true;
+        if (!(stalls && query)) upstream.write(chunk);
+      });
+    });
+    proxy.listen(0, '127.0.0.1');
+    await once(proxy, 'listening');
+    closers.push(async () => {
+      for (const s of sockets) s.destroy();
+      proxy.close();
+    });
+    const url = new URL(db.url);
+    url.host = `127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const server = await serverOf(url.href);
+    const client = await http(server, sim.apiKey);
+    const [m1] = ids(sim, 'platform_a', 1) as [string];
+    const a = await callOf(client, 'analyze_botting', { mintIds: [m1] }, 10_000);
+    expect(a.ms).toBeLessThan(3_000);
+    expect(unkept(a)[0]).toMatch(/did not open within 1 s/);
+    const deadline = Date.now() + 12_000;
+    for (;;) {
+      const out = await callOf(client, 'analyze_botting', { mintIds: [m1] }, 10_000);
+      expect(out.ms).toBeLessThan(3_000);
+      if (/\(Query read timeout\)/.test(unkept(out)[0] ?? '')) break;
+      expect(Date.now()).toBeLessThan(deadline);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    stalling = false;
+    await untilReopened(client, m1);
+  }, 45_000);
 
   it('a session holding `meta` when a replica opens an up-to-date database holds no answer', async () => {
     const db = await postgres();
@@ -414,7 +461,7 @@ describe('PostgreSQL: an open held by a lock', () => {
     await untilReopened(client, m2);
     const history = await callOf(client, 'get_token_history', { mintIds: [m1, m2], days: 1 });
     expect(history.tokens.map((t) => t.mintId).sort()).toEqual([m1, m2].sort());
-  });
+  }, 45_000);
 });
 
 describe("PostgreSQL's own error text", () => {
