@@ -191,7 +191,12 @@ const PG_CODES: Record<string, string> = {
   ENOTFOUND: 'no such host',
 };
 /** node-postgres's own failures without a code: fixed texts that name nothing, said as they are. */
-const PG_CLIENT_TEXTS = ['timeout expired', 'Query read timeout', 'Connection terminated'];
+const PG_CLIENT_TEXTS = [
+  'timeout expired',
+  'timeout exceeded when trying to connect',
+  'Query read timeout',
+  'Connection terminated',
+];
 
 /** `ms` as a person reads it: `5 s`, `300 ms`. */
 const seconds = (ms: number) => (ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`);

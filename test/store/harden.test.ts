@@ -10,6 +10,7 @@ import { describeError } from '../../src/format/errors.js';
 import { redactor } from '../../src/redact.js';
 import { STORE_TIMEOUT_MS_FOR_TESTS } from '../../src/store/bounds.js';
 import { type History, openHistory, whyUnavailable } from '../../src/store/index.js';
+import { NewerSchemaError } from '../../src/store/schema.js';
 import { MAX_WATCHLIST_IDS, MAX_WATCHLISTS } from '../../src/store/types.js';
 import { checkWatchlistTool } from '../../src/tools/check-watchlist.js';
 import { getTokenHistory } from '../../src/tools/get-token-history.js';
@@ -329,6 +330,35 @@ describe('store failures name no server path; the SQLite file is private', () =>
     }
     expect(whyUnavailable(cases[0], location)).toMatch(/the history store \(SQLite\) is unwritable/);
     expect(whyUnavailable(cases[2], location)).toMatch(/not a readable database/);
+  });
+
+  it("says PostgreSQL's code and a fixed hint, never its text (which names databases, roles, hosts)", () => {
+    const location = { kind: 'postgres' as const, url: 'postgres://u:S3cret@db.internal:5432/teamdb' };
+    const said = (error: unknown) => whyUnavailable(error, location);
+    const pgError = (code: string, message: string) => Object.assign(new Error(message), { code });
+    const hint =
+      "PostgreSQL's own message is in the server log; check STREAMER_ANALYTICS_DATABASE_URL and that the database is up";
+    expect(said(pgError('3D000', 'database "teamdb" does not exist'))).toBe(
+      `PostgreSQL is unreachable or failed (3D000, no such database): ${hint}`,
+    );
+    expect(
+      said(
+        pgError(
+          '28000',
+          'no pg_hba.conf entry for host "10.1.2.3", user "u", database "teamdb", no encryption',
+        ),
+      ),
+    ).toBe(`PostgreSQL is unreachable or failed (28000, role refused): ${hint}`);
+    expect(said(pgError('XX000', 'internal error near relation "secret_table"'))).toBe(
+      `PostgreSQL is unreachable or failed (XX000): ${hint}`,
+    );
+    expect(said(new Error('timeout exceeded when trying to connect'))).toBe(
+      `PostgreSQL is unreachable or failed (timeout exceeded when trying to connect): ${hint}`,
+    );
+    expect(said(new Error('getaddrinfo failed for db.internal'))).toBe(
+      `PostgreSQL is unreachable or failed (no code): ${hint}`,
+    );
+    expect(said(new NewerSchemaError(99))).toMatch(/^the store's schema is version 99, newer than/);
   });
 
   it.skipIf(process.platform === 'win32')(
