@@ -200,6 +200,35 @@ describe('SQLite: another process holding the write lock', () => {
   });
 });
 
+describe('SQLite: an open held by a lock', () => {
+  it("another process's exclusive lock on a new file holds no answer past the bound; the open is retried", async () => {
+    const db = sqlite();
+    const { DatabaseSync } = await import('node:sqlite');
+    const other = new DatabaseSync(db.url);
+    other.exec('CREATE TABLE other (x)');
+    other.exec('BEGIN EXCLUSIVE');
+    closers.push(async () => {
+      if (other.isOpen) other.close();
+    });
+    const client = await stdio(baseEnv(db.url, { [STORE_TIMEOUT_MS_FOR_TESTS]: '1000' }));
+    const [m1] = ids(sim, 'platform_a', 1) as [string];
+    const a = await callOf(client, 'analyze_botting', { mintIds: [m1] }, 10_000);
+    expect(a.isError).toBe(false);
+    expect(a.ms).toBeLessThan(3_000);
+    expect(unkept(a)[0]).toMatch(/^History unavailable, this answer was not kept: /);
+    other.exec('COMMIT');
+    other.close();
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const out = await callOf(client, 'analyze_botting', { mintIds: [m1] }, 10_000);
+      if (!unkept(out).length) break;
+      expect(Date.now()).toBeLessThan(deadline);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect((await callOf(client, 'get_token_history', { mintIds: [m1], days: 1 })).tokens).toHaveLength(1);
+  }, 45_000);
+});
+
 describe('SQLite: a path whose folder cannot be made', () => {
   it('under /proc the folder walk ends: the store is unavailable, and the server answers', async () => {
     for (const url of ['/proc/self/streamer-x/history.db', '/proc/streamer-x/y/z/history.db']) {
