@@ -154,7 +154,7 @@ export function whyUnavailable(error: unknown, location: Location): string {
     if (/not a database|malformed|corrupt/i.test(raw))
       return `the history store's SQLite file is not a readable database (corrupt?; ${logged})`;
     if (
-      /EACCES|EROFS|EPERM|ENOSPC|readonly|read-only|unable to open|disk is full|disk I\/O/i.test(
+      /EACCES|EROFS|EPERM|ENOSPC|ENOENT|ENOTDIR|readonly|read-only|unable to open|disk is full|disk I\/O/i.test(
         `${e?.code} ${raw}`,
       )
     )
@@ -162,10 +162,59 @@ export function whyUnavailable(error: unknown, location: Location): string {
     return `the history store (SQLite) failed (${logged}): ${message}`;
   }
   if (location.kind === 'postgres') {
-    const code = e?.code ? ` (${e.code})` : '';
-    return `PostgreSQL is unreachable or failed${code}: ${message}`;
+    // Ours (schema.ts), naming nothing of the server's.
+    if ((error as Error)?.name === 'NewerSchemaError') return raw;
+    // PostgreSQL's own text names databases, roles, client hosts (pg_hba): it goes to the log only.
+    const code =
+      e?.code && /^([0-9A-Z]{5}|E[A-Z]+)$/.test(e.code)
+        ? e.code
+        : (PG_CLIENT_TEXTS.find((t) => raw.startsWith(t)) ?? 'no code');
+    const what = PG_CODES[code];
+    return `PostgreSQL is unreachable or failed (${code}${what ? `, ${what}` : ''}): ${PG_HINT}`;
   }
   return String(message);
+}
+
+/** What a caller is told of a PostgreSQL failure beside its code (the failure as it came is logged). */
+const PG_HINT = `PostgreSQL's own message is in the server log; check ${DATABASE_URL} and that the database is up`;
+/** A few SQLSTATE and errno codes in words of ours (PostgreSQL's condition names, not its messages). */
+const PG_CODES: Record<string, string> = {
+  '57014': 'statement timeout',
+  '55P03': 'lock timeout',
+  '3D000': 'no such database',
+  '28000': 'role refused',
+  '28P01': 'password refused',
+  '53300': 'too many connections',
+  '57P01': 'server shutting down',
+  '57P03': 'server starting up',
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'no such host',
+};
+/** node-postgres's own failures without a code: fixed texts that name nothing, said as they are. */
+const PG_CLIENT_TEXTS = [
+  'timeout expired',
+  'timeout exceeded when trying to connect',
+  'Query read timeout',
+  'Connection terminated',
+];
+
+/** `ms` as a person reads it: `5 s`, `300 ms`. */
+const seconds = (ms: number) => (ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`);
+
+/**
+ * What `promise` gives if it settles within `ms`, else undefined (it goes on; its outcome is left to whoever
+ * else awaits it). One already settled is given even when `ms` is 0.
+ */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The oldest Node with node:sqlite (package.json's engines), and whether this one is older. */
@@ -199,7 +248,8 @@ export function openHistory(options: StoreOptions, demo = false): History {
   // Writes leave the answer's path: queued in order, begun once the answer is on its way (setImmediate runs
   // after the transport's write), awaited by every read (a caller reads what it just fetched) and by close.
   let writing: Promise<void> = Promise.resolve();
-  let writeFailure: string | undefined;
+  // A failed write's reason, per owner (the key's salted hash): said on that key's next answer, and only there.
+  const writeFailures = new Lru<string, string>(VERIFIED_KEYS);
 
   const open = async (): Promise<Store> => {
     switch (location.kind) {
@@ -215,7 +265,28 @@ export function openHistory(options: StoreOptions, demo = false): History {
     }
   };
 
-  const store = async (): Promise<Store | Unavailable> => {
+  // When the open under way began, and whether its overrun was logged: a call waits for an open at most the
+  // bound from its start, so an open held by a lock (another replica's migration, a locked table) keeps no
+  // answer waiting; it goes on in the background, and the calls after it ends use the store (or retry).
+  let openingSince = 0;
+  let overrunLogged = false;
+  const overrun = (ms: number) => {
+    const reason = `the history store did not open within ${seconds(ms)} (${
+      location.kind === 'postgres'
+        ? 'a lock held by another session or replica?'
+        : 'another process holds its lock?'
+    }); it goes on opening, and a later call uses it once it is open`;
+    if (!overrunLogged) {
+      overrunLogged = true;
+      try {
+        options.log?.('history store slow to open', { ms });
+      } catch {}
+    }
+    return reason;
+  };
+
+  /** The open store, or why not, waiting for an open under way at most `waitMs` (and the bound from its start). */
+  const store = async (waitMs = storeTimeoutMs()): Promise<Store | Unavailable> => {
     if (location.kind === 'off')
       return {
         unavailable: options.offReason ?? `history is off (${DATABASE_URL}=off): nothing is kept`,
@@ -226,6 +297,8 @@ export function openHistory(options: StoreOptions, demo = false): History {
     if (!opening) {
       const attempt = open();
       opening = attempt;
+      openingSince = Date.now();
+      overrunLogged = false;
       attempt.catch((error: unknown) => {
         failure = {
           at: Date.now(),
@@ -235,8 +308,12 @@ export function openHistory(options: StoreOptions, demo = false): History {
         if (opening === attempt) opening = undefined;
       });
     }
+    const bound = storeTimeoutMs();
+    const wait = Math.max(0, Math.min(waitMs, openingSince + bound - Date.now()));
+    const current = opening;
     try {
-      const opened = await opening;
+      const opened = await within(current, wait);
+      if (opened === undefined) return { unavailable: overrun(bound) };
       failure = undefined;
       return opened;
     } catch (error) {
@@ -272,9 +349,12 @@ export function openHistory(options: StoreOptions, demo = false): History {
       const use: Use = async (fn, probe) => {
         if (!key)
           return { unavailable: 'no API key is set, so there is no one to keep history for', lasting: true };
-        // A stuck write (bounded itself) holds no other caller's read longer than one operation's bound.
-        await settledWithin(writing, storeTimeoutMs());
-        const s = await store();
+        // A stuck write (bounded itself) holds no other caller's read longer than one operation's bound, and
+        // waiting for it and for the store's open together take no longer than that.
+        const started = Date.now();
+        const bound = storeTimeoutMs();
+        await settledWithin(writing, bound);
+        const s = await store(bound - (Date.now() - started));
         if ('unavailable' in s) return s;
         try {
           const guarded = guard(s, async () => {
@@ -321,18 +401,18 @@ export function openHistory(options: StoreOptions, demo = false): History {
           if (!key) return line('no API key is set, so there is no one to keep history for');
           const s = await store();
           if ('unavailable' in s) return line(s.unavailable);
-          const earlier = writeFailure;
-          writeFailure = undefined;
+          const owner = await s.owner(key);
+          const earlier = writeFailures.get(owner);
+          writeFailures.delete(owner);
           writing = writing
             .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
             .then(async () => {
-              const owner = await s.owner(key);
               await s.record(owner, rows);
               prune(s);
             })
             .catch((error: unknown) => {
-              // Said on the next answer: this one has been sent.
-              writeFailure = logged(error, 'history write failed');
+              // Said on the key's next answer: this one has been sent.
+              writeFailures.set(owner, logged(error, 'history write failed'));
             });
           return earlier ? `History unavailable, an earlier answer was not kept: ${earlier}.` : undefined;
         },

@@ -2,7 +2,7 @@
 // is bounded (a stuck database leaves the call without history, it never holds the call), a connection the
 // server ends is replaced on the next call, and a database dropped and made again gets its schema again.
 import type { Client, Pool, PoolClient } from 'pg';
-import { storeTimeoutMs } from './bounds.js';
+import { settledWithin, storeTimeoutMs } from './bounds.js';
 import { type Driver, migrate, openSql, type Query, type Row } from './sql.js';
 import type { Store } from './types.js';
 
@@ -43,20 +43,35 @@ export function describePostgres(url: string): string {
 type Pg = typeof import('pg');
 
 /**
- * Brings the schema up to date (sql.ts's migrate) on a connection of its own, without the operations' bounds:
- * a migration's backfill may take minutes, and a replica waits for another's migration to end. `salt` is kept
- * when the tables were gone. Returns the store's salt.
+ * Brings the schema up to date (sql.ts's migrate) on a connection of its own, without the operations'
+ * statement bound (a migration's backfill may take minutes) but with their bound on waiting for a lock
+ * (`lock_timeout`): a migration that waits past it on another's (a replica's migration holding the advisory
+ * lock, a session holding `meta`) fails, and the open is tried again on a later call. `salt` is kept when
+ * the tables were gone. Returns the store's salt.
  */
 async function migrated(pg: Pg, url: string, salt?: string): Promise<string> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    lock_timeout: storeTimeoutMs(),
+  });
   client.on('error', ignore);
   await client.connect();
   const q = queryOf(client);
+  // Outside the migration's transaction (meta made if need be, and read: all an up-to-date store's open
+  // sends), a statement is bounded as the operations' are, so a server that stopped answering fails the open
+  // (tried again later) instead of leaving it under way for good.
+  const queryTimeout = storeTimeoutMs() + 1_000;
+  const bounded: Query = async (sql, params = []) => {
+    // node-postgres reads query_timeout from a query's config too (its types do not say so).
+    const config = { text: sql, values: params as unknown[], query_timeout: queryTimeout };
+    return (await client.query(config as import('pg').QueryConfig)).rows as Row[];
+  };
   try {
     return await migrate(
       {
         dialect: 'postgres',
-        query: q,
+        query: bounded,
         async transaction(fn) {
           await q('BEGIN');
           try {
@@ -73,7 +88,8 @@ async function migrated(pg: Pg, url: string, salt?: string): Promise<string> {
       salt,
     );
   } finally {
-    await client.end().catch(ignore);
+    // A server that stopped answering may never acknowledge the end either: not waited for past a second.
+    await settledWithin(client.end(), 1_000);
   }
 }
 

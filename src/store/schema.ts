@@ -56,6 +56,7 @@ export const SCHEMA_VERSION = MIGRATIONS.reduce((v, m) => Math.max(v, m.version)
 
 /** A store whose schema is newer than this code: it is never written to. */
 export class NewerSchemaError extends Error {
+  override name = 'NewerSchemaError';
   constructor(found: number) {
     super(
       `the store's schema is version ${found}, newer than this server knows (${SCHEMA_VERSION}); update streamer-analytics-mcp (nothing was written)`,

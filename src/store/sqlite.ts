@@ -1,10 +1,10 @@
 // SQLite through Node's built-in node:sqlite (real SQLite, no native module): WAL so that two server
 // processes (Claude Desktop and Claude Code) share one file, and, while the other holds the write lock, an
 // asynchronous wait so neither fails on the other and neither stops its own callers.
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { delay, storeTimeoutMs } from './bounds.js';
+import { createFolder } from './guard.js';
 import { type Driver, openSql, type Query, type Row } from './sql.js';
 import type { Store } from './types.js';
 
@@ -160,7 +160,7 @@ export function sqliteDriver(db: DatabaseSync, busyBoundMs = storeTimeoutMs()): 
 /** Opens (creating it and its folder) an SQLite file, or `:memory:`, and brings its schema up to date. */
 export async function openSqlite(path: string, kind: 'sqlite' | 'memory' = 'sqlite'): Promise<Store> {
   const { DatabaseSync } = await loadSqlite();
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') createFolder(dirname(path), 0o777);
   const db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
   try {
     // Turning a new file to WAL takes its lock for a moment: waited for as every operation is.

@@ -5,7 +5,7 @@ import { errorTag, ToolFailure } from '../format/errors.js';
 import { result } from '../format/result.js';
 import { plural, table } from '../format/text.js';
 import { MAX_WATCHLIST_IDS, MAX_WATCHLISTS, type Store, type Watchlist } from '../store/types.js';
-import { quote } from '../untrusted/text.js';
+import { clean, quote } from '../untrusted/text.js';
 import { invalid } from './arguments.js';
 import { idList } from './shared.js';
 import { type CallContext, defineTool } from './tool.js';
@@ -26,6 +26,24 @@ export function controlProblem(
   if (at < 0) return undefined;
   return `${param}${typeof values === 'string' ? '' : `[${at}]`}: control and invisible characters are not allowed`;
 }
+
+/**
+ * What a new list's name may hold: letters, marks, numbers, punctuation, symbols and the plain space
+ * (U+0020), and of those not the invisible ones (default-ignorable: Hangul fillers, joiners, variation
+ * selectors) nor the braille blank. Line and paragraph separators, other spaces (no-break, ideographic,
+ * ogham), controls, format characters and lone surrogates are refused: two names that show alike are alike.
+ */
+const UNPRINTABLE = /[^\p{L}\p{M}\p{N}\p{P}\p{S} ]|\p{Default_Ignorable_Code_Point}|\u2800/u;
+/** The argument problem of a name `save` would keep, if any (a list is found again by any name it has). */
+export function newNameProblem(name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  if (UNPRINTABLE.test(name))
+    return 'name: control and invisible characters are not allowed, nor spaces other than U+0020 (letters, marks, numbers, punctuation, symbols and single spaces only)';
+  if (/^ | $| {2}/.test(name)) return 'name: no space at either end, nor two in a row';
+  return undefined;
+}
+/** A note's line and paragraph separators other than \n, controls and format characters: refused. */
+const NOTE_CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|\p{Default_Ignorable_Code_Point}/u;
 
 /** One upstream request that says whether the upstream accepts the caller's key: the document's own example. */
 export const KEY_PROBE: ApiRequest = { method: 'GET', path: '/health' };
@@ -73,9 +91,11 @@ export const watchlist = defineTool({
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   check: ({ action, name, mintIds, note }) => {
     if (action !== 'list' && !name) return `name is required for action "${action}"`;
-    const control = controlProblem('name', name) ?? controlProblem('mintIds', mintIds);
+    const control =
+      (action === 'save' ? newNameProblem(name) : controlProblem('name', name)) ??
+      controlProblem('mintIds', mintIds);
     if (control) return control;
-    if (note && /[\p{Cc}\p{Cf}]/u.test(note.replace(/\n/g, ' ')))
+    if (note && NOTE_CONTROL.test(note.replace(/\n/g, ' ')))
       return 'note: control characters are not allowed';
     if (['save', 'add', 'remove'].includes(action) && !mintIds)
       return `mintIds is required for action "${action}"`;
@@ -114,7 +134,8 @@ export const watchlist = defineTool({
         name: w.name,
         chain: w.chain,
         tokens: w.mintIds.length,
-        ...(w.note ? { note: w.note } : {}),
+        // As the text shows it (one line, cleaned): a note's line breaks start no line of their own here either.
+        ...(w.note ? { note: clean(w.note, 500) } : {}),
         created: iso(w.created),
         updated: iso(w.updated),
       });

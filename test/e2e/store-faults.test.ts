@@ -4,6 +4,7 @@
 // and shutdown (SIGTERM, SIGINT, stdin closed) with writes queued or a stuck store.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -199,6 +200,54 @@ describe('SQLite: another process holding the write lock', () => {
   });
 });
 
+describe('SQLite: an open held by a lock', () => {
+  it("another process's exclusive lock on a new file holds no answer past the bound; the open is retried", async () => {
+    const db = sqlite();
+    const { DatabaseSync } = await import('node:sqlite');
+    const other = new DatabaseSync(db.url);
+    other.exec('CREATE TABLE other (x)');
+    other.exec('BEGIN EXCLUSIVE');
+    closers.push(async () => {
+      if (other.isOpen) other.close();
+    });
+    const client = await stdio(baseEnv(db.url, { [STORE_TIMEOUT_MS_FOR_TESTS]: '1000' }));
+    const [m1] = ids(sim, 'platform_a', 1) as [string];
+    const a = await callOf(client, 'analyze_botting', { mintIds: [m1] }, 10_000);
+    expect(a.isError).toBe(false);
+    expect(a.ms).toBeLessThan(3_000);
+    expect(unkept(a)[0]).toMatch(/^History unavailable, this answer was not kept: /);
+    other.exec('COMMIT');
+    other.close();
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const out = await callOf(client, 'analyze_botting', { mintIds: [m1] }, 10_000);
+      if (!unkept(out).length) break;
+      expect(Date.now()).toBeLessThan(deadline);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect((await callOf(client, 'get_token_history', { mintIds: [m1], days: 1 })).tokens).toHaveLength(1);
+  }, 45_000);
+});
+
+describe('SQLite: a path whose folder cannot be made', () => {
+  it('under /proc the folder walk ends: the store is unavailable, and the server answers', async () => {
+    for (const url of ['/proc/self/streamer-x/history.db', '/proc/streamer-x/y/z/history.db']) {
+      const client = await stdio(baseEnv(url));
+      const [m1] = ids(sim, 'platform_a', 1) as [string];
+      const listed = await callOf(client, 'watchlist', { action: 'list' }, 10_000);
+      expect(listed.isError).toBe(true);
+      expect(listed.text).toMatch(
+        /^History unavailable: cannot write the SQLite file: the history store \(SQLite\) is unwritable/,
+      );
+      expect(listed.text).not.toContain('streamer-x');
+      const analysed = await callOf(client, 'analyze_botting', { mintIds: [m1] }, 10_000);
+      expect(analysed.isError).toBe(false);
+      expect(unkept(analysed)[0]).toMatch(/^History unavailable, this answer was not kept: .*unwritable/);
+      expect((await callOf(client, 'check_health', {}, 10_000)).isError).toBe(false);
+    }
+  });
+});
+
 /** Calls until an answer has no "History unavailable" line (the failures of the lock's time said). */
 async function untilKept(client: Client, mint: string) {
   for (let i = 0; i < 20; i++) {
@@ -305,6 +354,182 @@ describe('PostgreSQL recovers', () => {
     await lock.release();
     await untilKept(keyA, m2);
     expect((await callOf(keyA, 'get_token_history', { mintIds: [m2], days: 1 })).tokens).toHaveLength(1);
+  });
+});
+
+describe('PostgreSQL: an open held by a lock', () => {
+  const serverOf = async (url: string) => {
+    const server = await startHttpServer({
+      env: {
+        PATH: process.env.PATH ?? '',
+        STREAMER_ANALYTICS_BASE_URL: sim.url,
+        STREAMER_ANALYTICS_DATABASE_URL: url,
+        [STORE_TIMEOUT_MS_FOR_TESTS]: '1000',
+      },
+    });
+    closers.push(() => server.stop('SIGKILL'));
+    return server;
+  };
+  /** Calls until an answer is kept (a failed open is retried 5 s after it failed, not before). */
+  const untilReopened = async (client: Client, mint: string) => {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const out = await callOf(client, 'analyze_botting', { mintIds: [mint] }, 10_000);
+      if (!unkept(out).length) return out;
+      if (Date.now() > deadline) throw new Error(`every answer said history was unavailable: ${unkept(out)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  /** Calls until an answer's line says the open failed waiting for the lock (lock_timeout), not only that it is slow. */
+  const untilLockTimeout = async (client: Client, mint: string) => {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const out = await callOf(client, 'analyze_botting', { mintIds: [mint] }, 10_000);
+      expect(out.isError).toBe(false);
+      if (/55P03/.test(unkept(out)[0] ?? '') || Date.now() > deadline) return out;
+    }
+  };
+
+  it("another replica's migration lock (a fresh database) holds no caller's answer; the open is retried once it is let go", async () => {
+    const db = await postgres();
+    const holder = await pgClient(db.url);
+    await holder.query('SELECT pg_advisory_lock(727001)');
+    const server = await serverOf(db.url);
+    const keyA = await http(server, sim.apiKey);
+    const keyB = await http(server, 'another-key-0000');
+    const [m1, m2] = ids(sim, 'platform_a', 2) as [string, string];
+    // Recording tools of one key and a history read of another, at once: each answers within about the bound.
+    const [a, b, c] = await Promise.all([
+      callOf(keyA, 'analyze_botting', { mintIds: [m1] }, 10_000),
+      callOf(keyA, 'get_streamer_core', { mint: m1 }, 10_000),
+      callOf(keyB, 'watchlist', { action: 'list' }, 10_000),
+    ]);
+    for (const o of [a, b]) {
+      expect(o.isError).toBe(false);
+      expect(o.ms).toBeLessThan(3_000);
+      expect(unkept(o)).toEqual([
+        'History unavailable, this answer was not kept: the history store did not open within 1 s (a lock held by another session or replica?); it goes on opening, and a later call uses it once it is open.',
+      ]);
+    }
+    expect(c.isError).toBe(true);
+    expect(c.ms).toBeLessThan(3_000);
+    expect(c.text).toContain('did not open within 1 s');
+    // The migration waits for the lock no longer than the bound (lock_timeout): it fails, and is said.
+    expect(unkept(await untilLockTimeout(keyA, m1))[0]).toMatch(
+      /PostgreSQL is unreachable or failed \(55P03, lock timeout\)/,
+    );
+    await holder.query('SELECT pg_advisory_unlock(727001)');
+    await untilReopened(keyA, m2);
+    expect((await callOf(keyA, 'get_token_history', { mintIds: [m2], days: 1 })).tokens).toHaveLength(1);
+  }, 45_000);
+
+  it('a server that stops answering once connected fails the open (tried again later), not leaving it under way', async () => {
+    const db = await postgres();
+    // A proxy to PostgreSQL that, while `stalling`, passes the connection's start-up but none of its queries.
+    let stalling = true;
+    const sockets = new Set<Socket>();
+    const proxy = createServer((client) => {
+      const upstream = connect(new URL(db.url).port ? Number(new URL(db.url).port) : 5432, '127.0.0.1');
+      for (const s of [client, upstream]) {
+        sockets.add(s);
+        s.on('error', () => {});
+      }
+      const stalls = stalling;
+      let started = false;
+      upstream.pipe(client);
+      client.on('data', (chunk: Buffer) => {
+        const query = started && (chunk[0] === 0x51 || chunk[0] === 0x50);
+        started = true;
+        if (!(stalls && query)) upstream.write(chunk);
+      });
+    });
+    proxy.listen(0, '127.0.0.1');
+    await once(proxy, 'listening');
+    closers.push(async () => {
+      for (const s of sockets) s.destroy();
+      proxy.close();
+    });
+    const url = new URL(db.url);
+    url.host = `127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const server = await serverOf(url.href);
+    const client = await http(server, sim.apiKey);
+    const [m1] = ids(sim, 'platform_a', 1) as [string];
+    const a = await callOf(client, 'analyze_botting', { mintIds: [m1] }, 10_000);
+    expect(a.ms).toBeLessThan(3_000);
+    expect(unkept(a)[0]).toMatch(/did not open within 1 s/);
+    const deadline = Date.now() + 12_000;
+    for (;;) {
+      const out = await callOf(client, 'analyze_botting', { mintIds: [m1] }, 10_000);
+      expect(out.ms).toBeLessThan(3_000);
+      if (/\(Query read timeout\)/.test(unkept(out)[0] ?? '')) break;
+      expect(Date.now()).toBeLessThan(deadline);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    stalling = false;
+    await untilReopened(client, m1);
+  }, 45_000);
+
+  it('a session holding `meta` when a replica opens an up-to-date database holds no answer', async () => {
+    const db = await postgres();
+    const [m1, m2] = ids(sim, 'platform_a', 2) as [string, string];
+    // The schema made by a first server.
+    const first = await stdio(baseEnv(db.url));
+    await callOf(first, 'analyze_botting', { mintIds: [m1] });
+    expect((await callOf(first, 'get_token_history', { mintIds: [m1], days: 1 })).tokens).toHaveLength(1);
+    const holder = await pgClient(db.url);
+    await holder.query('BEGIN');
+    await holder.query('LOCK TABLE meta IN ACCESS EXCLUSIVE MODE');
+    const server = await serverOf(db.url);
+    const client = await http(server, sim.apiKey);
+    const a = await callOf(client, 'analyze_botting', { mintIds: [m2] }, 10_000);
+    expect(a.isError).toBe(false);
+    expect(a.ms).toBeLessThan(3_000);
+    expect(unkept(a)[0]).toMatch(/did not open within 1 s/);
+    expect(unkept(await untilLockTimeout(client, m2))[0]).toMatch(/\(55P03, lock timeout\)/);
+    await holder.query('COMMIT');
+    await untilReopened(client, m2);
+    const history = await callOf(client, 'get_token_history', { mintIds: [m1, m2], days: 1 });
+    expect(history.tokens.map((t) => t.mintId).sort()).toEqual([m1, m2].sort());
+  }, 45_000);
+});
+
+describe("PostgreSQL's own error text", () => {
+  it('reaches the server log only: a caller gets the code and a fixed hint', async () => {
+    const missing = `history_missing_${Date.now().toString(36)}`;
+    const admin = new URL(PG_ADMIN);
+    const noDatabase = Object.assign(new URL(admin.href), { pathname: `/${missing}` }).href;
+    const noRole = Object.assign(new URL(admin.href), { username: 'role_missing_x' }).href;
+    const hint =
+      "PostgreSQL's own message is in the server log; check STREAMER_ANALYTICS_DATABASE_URL and that the database is up";
+    for (const [url, name, said] of [
+      [noDatabase, missing, '3D000, no such database'],
+      [noRole, 'role_missing_x', '28000, role refused'],
+    ] as const) {
+      const server = await startHttpServer({
+        env: {
+          PATH: process.env.PATH ?? '',
+          STREAMER_ANALYTICS_BASE_URL: sim.url,
+          STREAMER_ANALYTICS_DATABASE_URL: url,
+        },
+      });
+      closers.push(() => server.stop('SIGKILL'));
+      const client = await http(server, sim.apiKey);
+      const listed = await callOf(client, 'watchlist', { action: 'list' }, 10_000);
+      expect(listed.isError).toBe(true);
+      expect(listed.text.split('\n')[0]).toBe(
+        `History unavailable: PostgreSQL is unreachable or failed (${said}): ${hint}. Nothing was read or changed.`,
+      );
+      const [m1] = ids(sim, 'platform_a', 1) as [string];
+      const analysed = await callOf(client, 'analyze_botting', { mintIds: [m1] }, 10_000);
+      expect(unkept(analysed)).toEqual([
+        `History unavailable, this answer was not kept: PostgreSQL is unreachable or failed (${said}): ${hint}.`,
+      ]);
+      for (const o of [listed, analysed]) {
+        expect(o.text).not.toContain(name);
+        expect(o.text).not.toContain('does not exist');
+      }
+      expect(server.stderr()).toContain(name);
+    }
   });
 });
 
