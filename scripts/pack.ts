@@ -8,6 +8,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import type { PrebuiltEntries } from '../src/tools/entries.js';
+import { builtinsAsObjects } from './bundle/builtins.js';
+import { sdkCore } from './bundle/sdk-core.js';
 import { buildView } from './view.js';
 
 // Run compiled from dist/scripts, or imported as source (by the tests) from scripts.
@@ -44,7 +46,7 @@ export async function bundleServer(dir: string): Promise<string> {
     splitting: true,
     chunkNames: 'server/chunks/[name]-[hash]',
     ...NODE_BUNDLE,
-    plugins: [withoutAjv],
+    plugins: [withoutAjv, sdkCore(root), builtinsAsObjects(root)],
     define: {
       // Where src/analysis/pool.ts (in server/chunks/) finds the sandbox worker and its WebAssembly.
       __ANALYSIS_DIR__: '"../"',
@@ -52,6 +54,7 @@ export async function bundleServer(dir: string): Promise<string> {
       __TOOL_ENTRIES__: JSON.stringify(JSON.stringify(await toolEntries())),
     },
   });
+  withoutUnusedRequire(join(dir, 'server'));
   await bundleAnalysisWorker(dirname(outfile));
   // The MCP Apps view, read by the server when a client asks for it (src/views.ts).
   writeFileSync(join(dirname(outfile), 'views.html'), await buildView());
@@ -59,6 +62,26 @@ export async function bundleServer(dir: string): Promise<string> {
   // 20.19, e.g. the manifest's minimum 20.18.0) reads them as CommonJS and fails at the first import.
   writeFileSync(join(dirname(outfile), 'package.json'), '{ "type": "module" }\n');
   return outfile;
+}
+
+/**
+ * The banner's `require` (NODE_BUNDLE) taken out of every file of the server's bundle that does not use it:
+ * `createRequire` costs about 1.7M instructions per file, and most chunks hold no CommonJS (the start path
+ * loads nine files; undici and pg, which call require(), load later).
+ */
+function withoutUnusedRequire(serverDir: string): void {
+  const banner = `${NODE_BUNDLE.banner.js}\n`;
+  for (const f of readdirSync(serverDir, { recursive: true, withFileTypes: true })) {
+    if (!f.isFile() || !f.name.endsWith('.js')) continue;
+    const file = join(f.parentPath, f.name);
+    const code = readFileSync(file, 'utf8');
+    const at = code.indexOf(banner);
+    if (at < 0) continue;
+    const rest = code.slice(0, at) + code.slice(at + banner.length);
+    // A use reads `require(`, `require.` or `typeof require` (esbuild's own `__require` helper); the word
+    // alone may be text (a tool's description says programs have no `require`).
+    if (!/typeof require\b|\brequire\s*[.(]/.test(rest)) writeFileSync(file, rest);
+  }
 }
 
 /**
