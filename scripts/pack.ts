@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
-import type { PrebuiltEntries } from '../src/tools/entries.js';
+import type { PrebuiltEntries, PrebuiltInstructions } from '../src/tools/entries.js';
 import { builtinsAsObjects } from './bundle/builtins.js';
 import { sdkCore } from './bundle/sdk-core.js';
 import { buildView } from './view.js';
@@ -52,6 +52,8 @@ export async function bundleServer(dir: string): Promise<string> {
       __ANALYSIS_DIR__: '"../"',
       // Every tools/list entry, computed now rather than at each start's first tools/list.
       __TOOL_ENTRIES__: JSON.stringify(JSON.stringify(await toolEntries())),
+      // The initialize instructions: src/reference.ts (and the endpoint table it reads) stays off the start.
+      __INSTRUCTIONS__: JSON.stringify(await instructions()),
     },
   });
   withoutUnusedRequire(join(dir, 'server'));
@@ -94,6 +96,12 @@ export async function toolEntries(): Promise<PrebuiltEntries> {
     import('../src/views.js'),
   ]);
   return { tools: TOOLS.map((t) => t.entry()), appOnly: [...APP_TOOL.values()].map((t) => t.entry()) };
+}
+
+/** The initialize instructions, as src/reference.ts writes them. */
+async function instructions(): Promise<PrebuiltInstructions> {
+  const { INSTRUCTIONS, DEMO_INSTRUCTIONS } = await import('../src/reference.js');
+  return { plain: INSTRUCTIONS, demo: DEMO_INSTRUCTIONS };
 }
 
 /**

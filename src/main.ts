@@ -29,7 +29,8 @@ ${environmentHelp()}
 async function main(): Promise<number | undefined> {
   let flags: ReturnType<typeof parse>;
   try {
-    flags = parse();
+    // No arguments (how a client spawns the server): node:util's parser is not loaded.
+    flags = process.argv.length > 2 ? parse() : {};
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\nRun ${NAME} --help for usage.\n`);
     return 2;

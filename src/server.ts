@@ -1,4 +1,3 @@
-import { getUiCapability } from '@modelcontextprotocol/ext-apps/server';
 import {
   type CacheHint,
   type CallToolResult,
@@ -15,9 +14,8 @@ import type { SetupPlace } from './format/errors.js';
 import type { Rendered } from './format/result.js';
 import type { Logger } from './log.js';
 import { redactor } from './redact.js';
-import { DEMO_INSTRUCTIONS, INSTRUCTIONS, REFERENCE_URI, referenceText } from './reference.js';
 import type { History } from './store/index.js';
-import { prebuiltEntries } from './tools/entries.js';
+import { type PrebuiltInstructions, prebuiltEntries, prebuiltInstructions } from './tools/entries.js';
 import type { Caller, ResponseFormat, Tool, ViewData } from './tools/tool.js';
 import { NAME, VERSION } from './version.js';
 
@@ -61,6 +59,22 @@ export interface CallerIdentity {
   /** Its own upstream key, when the server uses it (it has none of its own): kept out of every result. */
   apiKey?: string;
 }
+
+/**
+ * The initialize instructions: the bundle's, written at build time; off the bundle, src/reference.ts's. The
+ * reference resource (src/reference.ts) loads when a client first lists or reads resources.
+ */
+const INSTRUCTIONS: PrebuiltInstructions =
+  prebuiltInstructions() ??
+  (await import('./reference.js').then(({ INSTRUCTIONS: plain, DEMO_INSTRUCTIONS: demo }) => ({
+    plain,
+    demo,
+  })));
+const loadReference = () => import('./reference.js');
+
+/** The MCP Apps extension's id (@modelcontextprotocol/ext-apps's EXTENSION_ID), read as its getUiCapability
+ * reads it: the package loads with the views, for a client that declares it. */
+const UI_EXTENSION = 'io.modelcontextprotocol/ui';
 
 /** An opaque caller per upstream client, where the transport names none (stdio: one per process). */
 const clientIds = new WeakMap<object, string>();
@@ -197,7 +211,7 @@ export function createServer(deps: ServerDeps): Server {
       ] ??
       server.getClientCapabilities() ??
       deps.clientCapabilities;
-    if (getUiCapability(capabilities) === undefined) return undefined;
+    if (capabilities?.extensions?.[UI_EXTENSION] === undefined) return undefined;
     const views = (await loadTable())[1];
     return views.appsDeclared(capabilities) ? views : undefined;
   };
@@ -209,7 +223,7 @@ export function createServer(deps: ServerDeps): Server {
     { name: NAME, version: VERSION },
     {
       capabilities: { tools: {}, prompts: {}, resources: {} },
-      instructions: deps.demo ? DEMO_INSTRUCTIONS : INSTRUCTIONS,
+      instructions: deps.demo ? INSTRUCTIONS.demo : INSTRUCTIONS.plain,
       jsonSchemaValidator: NO_ELICITATION,
       cacheHints: CACHE_HINTS,
     },
@@ -229,7 +243,7 @@ export function createServer(deps: ServerDeps): Server {
   server.setRequestHandler('resources/list', async (_request, ctx) => ({
     resources: [
       {
-        uri: REFERENCE_URI,
+        uri: (await loadReference()).REFERENCE_URI,
         name: 'reference',
         title: 'Streamer analytics reference',
         description:
@@ -245,6 +259,7 @@ export function createServer(deps: ServerDeps): Server {
     // The view page only for a client that renders it; to any other, an unknown resource like any other.
     const views = await apps(ctx);
     if (views && request.params.uri === views.VIEW_URI) return { contents: [views.viewContents()] };
+    const { REFERENCE_URI, referenceText } = await loadReference();
     if (request.params.uri !== REFERENCE_URI) {
       const { WireError, INVALID_PARAMS } = await loadCallKit();
       throw new WireError(INVALID_PARAMS, `Unknown resource: ${request.params.uri}`, {
