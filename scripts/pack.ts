@@ -56,7 +56,7 @@ export async function bundleServer(dir: string): Promise<string> {
       __INSTRUCTIONS__: JSON.stringify(await instructions()),
     },
   });
-  withoutUnusedRequire(join(dir, 'server'));
+  withoutUnusedRequire(outfile);
   await bundleAnalysisWorker(dirname(outfile));
   // The MCP Apps view, read by the server when a client asks for it (src/views.ts).
   writeFileSync(join(dirname(outfile), 'views.html'), await buildView());
@@ -67,15 +67,17 @@ export async function bundleServer(dir: string): Promise<string> {
 }
 
 /**
- * The banner's `require` (NODE_BUNDLE) taken out of every file of the server's bundle that does not use it:
- * `createRequire` costs about 1.7M instructions per file, and most chunks hold no CommonJS (the start path
- * loads nine files; undici and pg, which call require(), load later).
+ * The banner's `require` (NODE_BUNDLE) taken out of the files loaded before the handshake (the entry, the
+ * server's chunk and the chunks they import) where nothing uses it: `createRequire` costs about 1.7M
+ * instructions per file. The chunks loaded later keep it: taken out of every file, `get_streamer_core`
+ * counted about 240K instructions more per call on Node 24 (1.32-1.34M in three runs against 1.08-1.13M,
+ * N = 500 after W = 300), for no reason found in their code, which never reads `require` itself.
  */
-function withoutUnusedRequire(serverDir: string): void {
+function withoutUnusedRequire(entry: string): void {
   const banner = `${NODE_BUNDLE.banner.js}\n`;
-  for (const f of readdirSync(serverDir, { recursive: true, withFileTypes: true })) {
-    if (!f.isFile() || !f.name.endsWith('.js')) continue;
-    const file = join(f.parentPath, f.name);
+  const atStart = new Set<string>();
+  loadedAtStart(entry, atStart);
+  for (const file of atStart) {
     const code = readFileSync(file, 'utf8');
     const at = code.indexOf(banner);
     if (at < 0) continue;
