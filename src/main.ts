@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Upstream } from './api/client.js';
 import { type Config, ENV, environmentHelp, loadConfig } from './config.js';
-import { connectionProblem, type SetupPlace } from './format/errors.js';
+import type { SetupPlace } from './format/errors.js';
 import { createLogger, type Logger } from './log.js';
 import { createClient, createServer } from './server.js';
 import { type History, MIN_NODE, nodeTooOld, openHistory, storeOptions } from './store/index.js';
@@ -29,7 +29,8 @@ ${environmentHelp()}
 async function main(): Promise<number | undefined> {
   let flags: ReturnType<typeof parse>;
   try {
-    flags = parse();
+    // No arguments (how a client spawns the server): node:util's parser is not loaded.
+    flags = process.argv.length > 2 ? parse() : {};
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\nRun ${NAME} --help for usage.\n`);
     return 2;
@@ -158,6 +159,7 @@ async function serveOverHttp(
         (error as { code?: string; cause?: { code?: string } }).cause?.code ??
         (error as { code?: string }).code;
       const what = error instanceof Error && error.name === 'ConnectionError' ? error.message : code;
+      const { connectionProblem } = await import('./format/errors.js');
       return {
         ready: false,
         detail: `upstream GET /health failed: ${connectionProblem(what ?? (error as Error).message)}`,

@@ -1,4 +1,3 @@
-import { getUiCapability } from '@modelcontextprotocol/ext-apps/server';
 import {
   type CacheHint,
   type CallToolResult,
@@ -9,24 +8,14 @@ import {
   type ServerContext,
   type ServerOptions,
 } from '@modelcontextprotocol/server';
-import { closestFirst } from './analysis/closest.js';
 import type { ApiClient, Upstream } from './api/client.js';
-import { ApiError, BatchLimitError } from './api/errors.js';
 import { type Config, missingSettings } from './config.js';
-import { describeError, INVALID_PARAMS, type SetupPlace, setupGuide, WireError } from './format/errors.js';
-import {
-  DEFAULT_BUDGET_CHARS,
-  enforceBudget,
-  type Rendered,
-  toolError,
-  toolResult,
-} from './format/result.js';
+import type { SetupPlace } from './format/errors.js';
+import type { Rendered } from './format/result.js';
 import type { Logger } from './log.js';
-import { getPrompt, PROMPTS } from './prompts.js';
 import { redactor } from './redact.js';
-import { DEMO_INSTRUCTIONS, INSTRUCTIONS, REFERENCE_URI, referenceText } from './reference.js';
 import type { History } from './store/index.js';
-import { prebuiltEntries } from './tools/entries.js';
+import { type PrebuiltInstructions, prebuiltEntries, prebuiltInstructions } from './tools/entries.js';
 import type { Caller, ResponseFormat, Tool, ViewData } from './tools/tool.js';
 import { NAME, VERSION } from './version.js';
 
@@ -70,6 +59,22 @@ export interface CallerIdentity {
   /** Its own upstream key, when the server uses it (it has none of its own): kept out of every result. */
   apiKey?: string;
 }
+
+/**
+ * The initialize instructions: the bundle's, written at build time; off the bundle, src/reference.ts's. The
+ * reference resource (src/reference.ts) loads when a client first lists or reads resources.
+ */
+const INSTRUCTIONS: PrebuiltInstructions =
+  prebuiltInstructions() ??
+  (await import('./reference.js').then(({ INSTRUCTIONS: plain, DEMO_INSTRUCTIONS: demo }) => ({
+    plain,
+    demo,
+  })));
+const loadReference = () => import('./reference.js');
+
+/** The MCP Apps extension's id (@modelcontextprotocol/ext-apps's EXTENSION_ID), read as its getUiCapability
+ * reads it: the package loads with the views, for a client that declares it. */
+const UI_EXTENSION = 'io.modelcontextprotocol/ui';
 
 /** An opaque caller per upstream client, where the transport names none (stdio: one per process). */
 const clientIds = new WeakMap<object, string>();
@@ -122,6 +127,26 @@ let table: Promise<readonly [typeof import('./tools/index.js'), typeof import('.
  */
 const loadTable = () => (table ??= Promise.all([import('./tools/index.js'), import('./views.js')]));
 
+/**
+ * What a call needs beside its tool and the handshake does not (results, error texts, the upstream's error
+ * kinds): loaded with the tool table, at the first call or in the idle time after the handshake, so that
+ * nothing of it runs before tools/list is answered. Once loaded, a call pays one resolved await for it.
+ */
+const loadCallKit = () =>
+  (callKit ??= Promise.all([
+    import('./format/result.js'),
+    import('./format/errors.js'),
+    import('./api/errors.js'),
+  ]).then(([result, errors, apiErrors]) => ({ ...result, ...errors, ...apiErrors })));
+let callKit:
+  | Promise<
+      typeof import('./format/result.js') &
+        typeof import('./format/errors.js') &
+        typeof import('./api/errors.js')
+    >
+  | undefined;
+type CallKit = Awaited<ReturnType<typeof loadCallKit>>;
+
 /** Idle time after the first tools/list before the first call's code is loaded. */
 const PRELOAD_AFTER_MS = 250;
 let preloading = false;
@@ -130,12 +155,16 @@ let preloading = false;
  * and the client waits for its user, then rehearses a call: the user's first question pays for neither.
  * Timed, so the handshake's answers go first; unref'd, so it never keeps a process alive.
  */
-function preload(withClient: boolean, rehearsal: (tools: readonly Tool[]) => Promise<unknown>) {
+function preload(withClient: boolean, rehearsal: (tools: readonly Tool[], kit: CallKit) => Promise<unknown>) {
   if (preloading) return;
   preloading = true;
   setTimeout(() => {
-    Promise.all([loadTable(), ...(withClient ? [import('./api/client.js'), import('undici')] : [])])
-      .then(([[{ TOOLS }]]) => rehearsal(TOOLS))
+    Promise.all([
+      loadTable(),
+      loadCallKit(),
+      ...(withClient ? [import('./api/client.js'), import('undici')] : []),
+    ])
+      .then(([[{ TOOLS }], kit]) => rehearsal(TOOLS, kit))
       .catch(() => {});
   }, PRELOAD_AFTER_MS).unref();
 }
@@ -148,11 +177,15 @@ const CANNED = { data: { ...RECORD, currentViewers: 1234, tokenMarketCap: 56789.
  * get_streamer_core run once on a canned record (validation, rendering, the result and its redaction), so
  * V8 and zod compile the call's path in the idle time. Nothing is sent: the rehearsal's `send` answers.
  */
-async function rehearse(tools: readonly Tool[], finish: (r: Rendered, format: ResponseFormat) => unknown) {
+async function rehearse(
+  tools: readonly Tool[],
+  budget: number,
+  finish: (r: Rendered, format: ResponseFormat) => unknown,
+) {
   const prepared = tools.find((t) => t.name === 'get_streamer_core')?.prepare({ mint: MINT });
   if (!prepared || 'error' in prepared) return;
   const ctx = { send: async () => CANNED, progress: () => {}, signal: new AbortController().signal };
-  finish(await prepared.run({ ...ctx, budget: DEFAULT_BUDGET_CHARS }), prepared.format);
+  finish(await prepared.run({ ...ctx, budget }), prepared.format);
 }
 
 /** An MCP server exposing the tool table over whatever transport it is connected to. */
@@ -161,7 +194,8 @@ export function createServer(deps: ServerDeps): Server {
   const toolTable = async () => own ?? (await loadTable())[0].TOOLS;
   let byName: Map<string, Tool> | undefined;
   const client = deps.client ?? createClient(deps.config, deps.logger);
-  const budget = deps.budgetChars ?? DEFAULT_BUDGET_CHARS;
+  // The budget's default lives with the results (src/format/result.ts), loaded with the call kit.
+  const budgetOf = (kit: CallKit) => deps.budgetChars ?? kit.DEFAULT_BUDGET_CHARS;
   // The last check on every result: text, structuredContent and _meta, errors included.
   const redact = redactor([deps.config.apiKey, deps.caller?.apiKey]);
   const caller = callerFor(deps.caller, client);
@@ -177,7 +211,7 @@ export function createServer(deps: ServerDeps): Server {
       ] ??
       server.getClientCapabilities() ??
       deps.clientCapabilities;
-    if (getUiCapability(capabilities) === undefined) return undefined;
+    if (capabilities?.extensions?.[UI_EXTENSION] === undefined) return undefined;
     const views = (await loadTable())[1];
     return views.appsDeclared(capabilities) ? views : undefined;
   };
@@ -189,26 +223,27 @@ export function createServer(deps: ServerDeps): Server {
     { name: NAME, version: VERSION },
     {
       capabilities: { tools: {}, prompts: {}, resources: {} },
-      instructions: deps.demo ? DEMO_INSTRUCTIONS : INSTRUCTIONS,
+      instructions: deps.demo ? INSTRUCTIONS.demo : INSTRUCTIONS.plain,
       jsonSchemaValidator: NO_ELICITATION,
       cacheHints: CACHE_HINTS,
     },
   );
-  server.setRequestHandler('prompts/list', () => ({
-    prompts: PROMPTS.map(({ name, title, description, arguments: args }) => ({
+  // The prompts, and the error texts they share with the tools, load when a client first asks for them.
+  server.setRequestHandler('prompts/list', async () => ({
+    prompts: (await import('./prompts.js')).PROMPTS.map(({ name, title, description, arguments: args }) => ({
       name,
       title,
       description,
       arguments: args,
     })),
   }));
-  server.setRequestHandler('prompts/get', (request) =>
-    getPrompt(request.params.name, request.params.arguments ?? {}),
+  server.setRequestHandler('prompts/get', async (request) =>
+    (await import('./prompts.js')).getPrompt(request.params.name, request.params.arguments ?? {}),
   );
   server.setRequestHandler('resources/list', async (_request, ctx) => ({
     resources: [
       {
-        uri: REFERENCE_URI,
+        uri: (await loadReference()).REFERENCE_URI,
         name: 'reference',
         title: 'Streamer analytics reference',
         description:
@@ -224,7 +259,9 @@ export function createServer(deps: ServerDeps): Server {
     // The view page only for a client that renders it; to any other, an unknown resource like any other.
     const views = await apps(ctx);
     if (views && request.params.uri === views.VIEW_URI) return { contents: [views.viewContents()] };
+    const { REFERENCE_URI, referenceText } = await loadReference();
     if (request.params.uri !== REFERENCE_URI) {
+      const { WireError, INVALID_PARAMS } = await loadCallKit();
       throw new WireError(INVALID_PARAMS, `Unknown resource: ${request.params.uri}`, {
         uri: request.params.uri,
       });
@@ -236,8 +273,10 @@ export function createServer(deps: ServerDeps): Server {
     const views = await apps(ctx);
     const prebuilt = own ? undefined : prebuiltEntries();
     listed ??= { tools: prebuilt ? [...prebuilt.tools] : (await toolTable()).map((t) => t.entry()) };
-    preload(client !== undefined, (tools) =>
-      rehearse(tools, (r, format) => redact.deep(toolResult(enforceBudget(r, budget, format)))),
+    preload(client !== undefined, (tools, kit) =>
+      rehearse(tools, budgetOf(kit), (r, format) =>
+        redact.deep(kit.toolResult(kit.enforceBudget(r, budgetOf(kit), format))),
+      ),
     );
     if (!views) return listed;
     listedForApps ??= { tools: views.appEntries(listed.tools) };
@@ -246,10 +285,15 @@ export function createServer(deps: ServerDeps): Server {
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
     const views = await apps(ctx);
     const withView = views !== undefined;
-    const tools = await toolTable();
+    const [tools, kit] = await Promise.all([toolTable(), loadCallKit()]);
+    const { ApiError, BatchLimitError, describeError, enforceBudget, setupGuide, toolError, toolResult } =
+      kit;
+    const budget = budgetOf(kit);
     byName ??= new Map(tools.map((t) => [t.name, t]));
     const tool = byName.get(request.params.name) ?? views?.APP_TOOL.get(request.params.name);
     if (!tool) {
+      const { closestFirst } = await import('./analysis/closest.js');
+      const { WireError, INVALID_PARAMS } = kit;
       // Named after the closest real tools, so that a misspelt call can be corrected without a tools/list.
       const closest = closestFirst(request.params.name.slice(0, 128), [...byName.keys()]).slice(0, 3);
       throw new WireError(

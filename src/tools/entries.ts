@@ -25,3 +25,14 @@ export const prebuiltEntry = (name: string): ToolListEntry | undefined => {
   const all = prebuiltEntries();
   return all?.tools.find((e) => e.name === name) ?? all?.appOnly.find((e) => e.name === name);
 };
+
+/** The initialize instructions (src/reference.ts), written into the bundle when it is built, as the entries are. */
+export interface PrebuiltInstructions {
+  plain: string;
+  demo: string;
+}
+declare const __INSTRUCTIONS__: PrebuiltInstructions | undefined;
+
+/** The instructions, or undefined off the bundle (the server then reads src/reference.ts). */
+export const prebuiltInstructions = (): PrebuiltInstructions | undefined =>
+  typeof __INSTRUCTIONS__ === 'undefined' ? undefined : __INSTRUCTIONS__;
