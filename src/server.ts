@@ -1,12 +1,9 @@
 import {
-  type CacheHint,
   type CallToolResult,
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
-  type jsonSchemaValidator,
   Server,
   type ServerContext,
-  type ServerOptions,
 } from '@modelcontextprotocol/server';
 import type { ApiClient, Upstream } from './api/client.js';
 import { type Config, missingSettings } from './config.js';
@@ -14,6 +11,14 @@ import type { SetupPlace } from './format/errors.js';
 import type { Rendered } from './format/result.js';
 import type { Logger } from './log.js';
 import { redactor } from './redact.js';
+import {
+  CACHE_HINTS,
+  DEMO_COST,
+  DEMO_NOTE,
+  markSimulated,
+  NO_ELICITATION,
+  withLine,
+} from './server-parts.js';
 import type { History } from './store/index.js';
 import { type PrebuiltInstructions, prebuiltEntries, prebuiltInstructions } from './tools/entries.js';
 import type { Caller, ResponseFormat, Tool, ViewData } from './tools/tool.js';
@@ -87,10 +92,6 @@ const callerOf = (client: object) => {
   }
   return id;
 };
-
-const DEMO_NOTE = 'SIMULATED DATA (demo mode): not the real service.';
-const DEMO_MARK = '[simulated] ';
-const DEMO_COST = Math.max(DEMO_NOTE.length + 1, DEMO_MARK.length);
 
 /**
  * The upstream client, or undefined while the key or base URL is missing. The client's code (and undici's)
@@ -388,43 +389,4 @@ function callerFor(identity: CallerIdentity | undefined, client: Upstream | unde
   if (!client) return undefined;
   const id = callerOf(client);
   return { key: id, turns: id };
-}
-
-/**
- * For 2026-07-28 clients: the lists, the API reference and server/discover do not change while the process
- * runs, so a client (or, where they are the same for every client, a shared cache) may keep them an hour.
- * The revision gives tool results no cache fields; 2025 answers carry none.
- */
-const STATIC: CacheHint = { ttlMs: 3_600_000, cacheScope: 'public' };
-// The tool and resource lists also depend on whether the client declares MCP Apps: its own cache only.
-const PER_CLIENT: CacheHint = { ttlMs: 3_600_000, cacheScope: 'private' };
-const CACHE_HINTS: NonNullable<ServerOptions['cacheHints']> = {
-  'server/discover': STATIC,
-  'tools/list': PER_CLIENT,
-  'prompts/list': STATIC,
-  'resources/list': PER_CLIENT,
-  'resources/templates/list': STATIC,
-  // The view page is read only by a client that declares MCP Apps: its own cache only.
-  'resources/read': PER_CLIENT,
-};
-
-/**
- * The SDK validates JSON Schema only for what a client answers to elicitation, which this server never
- * asks for. Its default builds Ajv in the constructor; this one builds nothing, and lets the bundle leave
- * Ajv out (scripts/bundle/ajv-provider.ts).
- */
-const NO_ELICITATION: jsonSchemaValidator = {
-  getValidator() {
-    throw new Error('this server does not use elicitation');
-  },
-};
-
-function markSimulated(r: Rendered): Rendered {
-  return { ...r, summary: `${DEMO_MARK}${r.summary}`, text: `${DEMO_NOTE}\n${r.text}` };
-}
-
-/** One line after the headline (and in the summary): what the call could not do beside its answer. */
-function withLine(r: Rendered, line: string): Rendered {
-  const [headline, ...rest] = r.text.split('\n');
-  return { ...r, summary: `${r.summary} (${line})`, text: [headline, line, ...rest].join('\n') };
 }

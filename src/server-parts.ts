@@ -1,0 +1,47 @@
+// The server's fixed parts: the cache hints it gives 2026-07-28 clients, the validator it hands the SDK, and
+// how a demo answer and a history line are marked on a rendered answer.
+import type { CacheHint, jsonSchemaValidator, ServerOptions } from '@modelcontextprotocol/server';
+import type { Rendered } from './format/result.js';
+
+export const DEMO_NOTE = 'SIMULATED DATA (demo mode): not the real service.';
+const DEMO_MARK = '[simulated] ';
+export const DEMO_COST = Math.max(DEMO_NOTE.length + 1, DEMO_MARK.length);
+
+/**
+ * For 2026-07-28 clients: the lists, the API reference and server/discover do not change while the process
+ * runs, so a client (or, where they are the same for every client, a shared cache) may keep them an hour.
+ * The revision gives tool results no cache fields; 2025 answers carry none.
+ */
+const STATIC: CacheHint = { ttlMs: 3_600_000, cacheScope: 'public' };
+// The tool and resource lists also depend on whether the client declares MCP Apps: its own cache only.
+const PER_CLIENT: CacheHint = { ttlMs: 3_600_000, cacheScope: 'private' };
+export const CACHE_HINTS: NonNullable<ServerOptions['cacheHints']> = {
+  'server/discover': STATIC,
+  'tools/list': PER_CLIENT,
+  'prompts/list': STATIC,
+  'resources/list': PER_CLIENT,
+  'resources/templates/list': STATIC,
+  // The view page is read only by a client that declares MCP Apps: its own cache only.
+  'resources/read': PER_CLIENT,
+};
+
+/**
+ * The SDK validates JSON Schema only for what a client answers to elicitation, which this server never
+ * asks for. Its default builds Ajv in the constructor; this one builds nothing, and lets the bundle leave
+ * Ajv out (scripts/bundle/ajv-provider.ts).
+ */
+export const NO_ELICITATION: jsonSchemaValidator = {
+  getValidator() {
+    throw new Error('this server does not use elicitation');
+  },
+};
+
+export function markSimulated(r: Rendered): Rendered {
+  return { ...r, summary: `${DEMO_MARK}${r.summary}`, text: `${DEMO_NOTE}\n${r.text}` };
+}
+
+/** One line after the headline (and in the summary): what the call could not do beside its answer. */
+export function withLine(r: Rendered, line: string): Rendered {
+  const [headline, ...rest] = r.text.split('\n');
+  return { ...r, summary: `${r.summary} (${line})`, text: [headline, line, ...rest].join('\n') };
+}
