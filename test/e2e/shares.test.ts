@@ -324,8 +324,17 @@ describe('mixed load', () => {
     // The rest of the flood answers at once.
     sim.reset();
     await Promise.all([...flood, churn]);
-    // What the non-readers hold is bounded (64 MiB of unsent answers at most), whatever they ask.
-    expect(server.rssMiB() - before).toBeLessThan(150);
+    // What the non-readers hold is bounded (64 MiB of unsent answers at most), whatever they ask: the
+    // server settles below 150 MiB over its start (holding every answer it produced would be 160 MB more).
+    // Waited for, not read at once: right after the load the answers already written may still be garbage
+    // V8 has not collected (read at once, runs on one machine ranged from 19 to 168 MiB).
+    const grown = () => server.rssMiB() - before;
+    const settled = await until(() => grown() < 150, 10_000).then(
+      () => true,
+      () => false,
+    );
+    console.log(`mixed load: the server grew ${grown().toFixed(1)} MiB under the load`);
+    expect(settled, `${grown().toFixed(1)} MiB`).toBe(true);
     const healthz = performance.now();
     expect((await fetch(server.url.replace(/\/mcp$/, '/healthz'))).status).toBe(200);
     expect(performance.now() - healthz).toBeLessThan(1_000);
