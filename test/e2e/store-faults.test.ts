@@ -2,6 +2,7 @@
 // caller stalls, nothing answered is lost, a wait past the bound is said), PostgreSQL's connections ended and
 // its database dropped and made again (the next call goes on), a stuck PostgreSQL write (other keys answer),
 // and shutdown (SIGTERM, SIGINT, stdin closed) with writes queued or a stuck store.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
@@ -10,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, it as base, beforeAll, describe, expect } from 'vitest';
 import { type HttpServerProcess, startHttpServer } from '../../scripts/http-server.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { STORE_TIMEOUT_MS_FOR_TESTS } from '../../src/store/bounds.js';
@@ -44,17 +45,34 @@ async function callOf(
 }
 
 let sim: Simulator;
-const closers: Array<() => Promise<unknown>> = [];
 beforeAll(async () => {
   sim = await startSim();
 });
 afterAll(async () => {
   await sim.close();
 });
-beforeEach(() => sim.reset());
-afterEach(async () => {
-  for (const c of closers.splice(0).reverse()) await c().catch(() => {});
-});
+
+// The tests spend their time waiting on bounds (a lock held past the store's bound, a shutdown's 2 s + 1 s),
+// not computing, and each has its own server and database: they run at once. What a test opens is closed
+// after it, in reverse, from its own list (`closers` below), which follows the test through its awaits.
+const scope = new AsyncLocalStorage<Array<() => Promise<unknown>>>();
+const closers = {
+  push: (c: () => Promise<unknown>) => scope.getStore()?.push(c),
+  unshift: (c: () => Promise<unknown>) => scope.getStore()?.unshift(c),
+};
+function it(name: string, body: () => Promise<void>, timeout = 45_000) {
+  base.concurrent(
+    name,
+    async ({ onTestFinished }) => {
+      const opened: Array<() => Promise<unknown>> = [];
+      onTestFinished(async () => {
+        for (const c of opened.reverse()) await c().catch(() => {});
+      });
+      await scope.run(opened, body);
+    },
+    timeout,
+  );
+}
 
 const baseEnv = (url: string, extra: Record<string, string> = {}) => ({
   PATH: process.env.PATH ?? '',
@@ -588,31 +606,33 @@ describe('shutdown', () => {
     expect(row).toEqual({ n: 3 });
   });
 
-  it.each([
+  for (const [how, kind] of [
     ['SIGTERM', 'sqlite'],
     ['SIGINT', 'sqlite'],
     ['stdin closed', 'postgres'],
     ['SIGTERM', 'postgres'],
-  ] as const)('%s with a stuck store (%s) exits within the bound', async (how, kind) => {
-    const db = kind === 'sqlite' ? sqlite() : await postgres();
-    const { child, call } = rawServer(baseEnv(db.url));
-    const [m1, m2] = ids(sim, 'platform_a', 2) as [string, string];
-    await call('analyze_botting', { mintIds: [m1] });
-    await call('get_token_history', { mintIds: [m1], days: 1 });
-    let waiting: Promise<unknown> = Promise.resolve();
-    if (kind === 'sqlite') await sqliteWriteLock(db.url);
-    else waiting = (await pgTableLock(db)).waiter();
-    const answer = await call('analyze_botting', { mintIds: [m2] });
-    expect(answer.result?.isError).toBeFalsy();
-    await waiting;
-    const { ms, code } = await exitAfter(child, () =>
-      how === 'stdin closed' ? child.stdin.end() : child.kill(how),
-    );
-    expect(code).toBe(0);
-    // 2 s for the queued writes, 1 s to close the store, and the process's own exit (measured: 2.0 s with
-    // SQLite, 3.0 s with PostgreSQL; 10.6 s and never before).
-    expect(ms).toBeLessThan(5_000);
-  });
+  ] as const) {
+    it(`${how} with a stuck store (${kind}) exits within the bound`, async () => {
+      const db = kind === 'sqlite' ? sqlite() : await postgres();
+      const { child, call } = rawServer(baseEnv(db.url));
+      const [m1, m2] = ids(sim, 'platform_a', 2) as [string, string];
+      await call('analyze_botting', { mintIds: [m1] });
+      await call('get_token_history', { mintIds: [m1], days: 1 });
+      let waiting: Promise<unknown> = Promise.resolve();
+      if (kind === 'sqlite') await sqliteWriteLock(db.url);
+      else waiting = (await pgTableLock(db)).waiter();
+      const answer = await call('analyze_botting', { mintIds: [m2] });
+      expect(answer.result?.isError).toBeFalsy();
+      await waiting;
+      const { ms, code } = await exitAfter(child, () =>
+        how === 'stdin closed' ? child.stdin.end() : child.kill(how),
+      );
+      expect(code).toBe(0);
+      // 2 s for the queued writes, 1 s to close the store, and the process's own exit (measured: 2.0 s with
+      // SQLite, 3.0 s with PostgreSQL; 10.6 s and never before).
+      expect(ms).toBeLessThan(5_000);
+    });
+  }
 
   it('--http: SIGTERM with a stuck PostgreSQL write exits within the bound', async () => {
     const db = await postgres();
