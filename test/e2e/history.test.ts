@@ -9,13 +9,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { appsClient } from '../../scripts/host/harness.js';
 import { type HttpServerProcess, startHttpServer } from '../../scripts/http-server.js';
 import type { HistoryDay, LevelEntry, ViewChanges, ViewHistory } from '../../src/report/view-types.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import type { Change } from '../../src/tools/check-watchlist.js';
 import { VIEW_DATA_KEY } from '../../src/views.js';
+import { closers, it } from '../concurrent.js';
 import { ids, startSim } from '../helpers.js';
 import { DATABASES, sqliteDatabase, type TestDatabase } from '../store/databases.js';
 
@@ -37,18 +38,21 @@ async function callOf(client: Client, name: string, args: Record<string, unknown
   };
 }
 
+// The tests run at once (test/concurrent.ts). They share this simulator; the two that count its requests or
+// watch them have one of their own (`ownSim`).
 let sim: Simulator;
-const closers: Array<() => Promise<void>> = [];
 beforeAll(async () => {
   sim = await startSim();
 });
 afterAll(async () => {
   await sim.close();
 });
-afterEach(async () => {
-  for (const c of closers.splice(0).reverse()) await c().catch(() => {});
-});
-beforeEach(() => sim.reset());
+
+async function ownSim(): Promise<Simulator> {
+  const own = await startSim();
+  closers.push(() => own.close());
+  return own;
+}
 
 const baseEnv = (url: string, extra: Record<string, string> = {}) => ({
   PATH: process.env.PATH ?? '',
@@ -254,6 +258,7 @@ describe.each(Object.keys(DATABASES) as Array<keyof typeof DATABASES>)('history 
   });
 
   it('over --http a made-up key writes nothing: the upstream refuses it, and no row is kept', async () => {
+    const sim = await ownSim();
     const db = await database(kind);
     const server = await startHttpServer({
       env: {
@@ -564,10 +569,12 @@ describe('history faults and concurrency (SQLite)', () => {
 
 describe('a team on PostgreSQL', () => {
   it('two --http replicas share the watchlists, and a scheduled re-check runs once per interval', async () => {
+    const sim = await ownSim();
     const db = await database('postgres');
     const intervalMs = 1_500;
     const env = {
       ...baseEnv(db.url),
+      STREAMER_ANALYTICS_BASE_URL: sim.url,
       STREAMER_ANALYTICS_INTERNAL_WATCH_INTERVAL_MS: String(intervalMs),
       STREAMER_ANALYTICS_LOG_LEVEL: 'info',
     };

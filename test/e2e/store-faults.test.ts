@@ -2,7 +2,6 @@
 // caller stalls, nothing answered is lost, a wait past the bound is said), PostgreSQL's connections ended and
 // its database dropped and made again (the next call goes on), a stuck PostgreSQL write (other keys answer),
 // and shutdown (SIGTERM, SIGINT, stdin closed) with writes queued or a stuck store.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
@@ -11,10 +10,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import pg from 'pg';
-import { afterAll, it as base, beforeAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { type HttpServerProcess, startHttpServer } from '../../scripts/http-server.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { STORE_TIMEOUT_MS_FOR_TESTS } from '../../src/store/bounds.js';
+import { closers, it } from '../concurrent.js';
 import { ids, startSim } from '../helpers.js';
 import { PG_ADMIN, postgresDatabase, sqliteDatabase, type TestDatabase } from '../store/databases.js';
 
@@ -51,28 +51,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await sim.close();
 });
-
-// The tests spend their time waiting on bounds (a lock held past the store's bound, a shutdown's 2 s + 1 s),
-// not computing, and each has its own server and database: they run at once. What a test opens is closed
-// after it, in reverse, from its own list (`closers` below), which follows the test through its awaits.
-const scope = new AsyncLocalStorage<Array<() => Promise<unknown>>>();
-const closers = {
-  push: (c: () => Promise<unknown>) => scope.getStore()?.push(c),
-  unshift: (c: () => Promise<unknown>) => scope.getStore()?.unshift(c),
-};
-function it(name: string, body: () => Promise<void>, timeout = 45_000) {
-  base.concurrent(
-    name,
-    async ({ onTestFinished }) => {
-      const opened: Array<() => Promise<unknown>> = [];
-      onTestFinished(async () => {
-        for (const c of opened.reverse()) await c().catch(() => {});
-      });
-      await scope.run(opened, body);
-    },
-    timeout,
-  );
-}
 
 const baseEnv = (url: string, extra: Record<string, string> = {}) => ({
   PATH: process.env.PATH ?? '',

@@ -1,0 +1,35 @@
+// For files whose tests spend their time waiting (on spawned servers, databases, a store's bounds), not
+// computing, and share no state: `it` runs them at once (vitest's it.concurrent, at most 5 at a time), and
+// `closers` is the running test's own list of what to close after it, in reverse (an AsyncLocalStorage scope
+// that follows the test through its awaits), in place of a file-wide afterEach.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { it as base } from 'vitest';
+
+type Closer = () => Promise<unknown>;
+const scope = new AsyncLocalStorage<Closer[]>();
+
+function opened(): Closer[] {
+  const list = scope.getStore();
+  if (!list) throw new Error('closers: called outside a test of test/concurrent.ts');
+  return list;
+}
+
+export const closers = {
+  push: (c: Closer) => void opened().push(c),
+  /** Closed last (a database dropped after the servers that use it). */
+  unshift: (c: Closer) => void opened().unshift(c),
+};
+
+export function it(name: string, body: () => Promise<void>, timeout = 45_000) {
+  base.concurrent(
+    name,
+    async ({ onTestFinished }) => {
+      const list: Closer[] = [];
+      onTestFinished(async () => {
+        for (const c of list.reverse()) await c().catch(() => {});
+      });
+      await scope.run(list, body);
+    },
+    timeout,
+  );
+}
