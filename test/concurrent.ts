@@ -4,6 +4,8 @@
 // that follows the test through its awaits), in place of a file-wide afterEach.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { it as base } from 'vitest';
+import type { Simulator } from '../src/simulator/server.js';
+import { startSim } from './helpers.js';
 
 type Closer = () => Promise<unknown>;
 const scope = new AsyncLocalStorage<Closer[]>();
@@ -32,4 +34,11 @@ export function it(name: string, body: () => Promise<void>, timeout = 45_000) {
     },
     timeout,
   );
+}
+
+/** A simulator of the running test's own (the requests it records and the faults it is given are this test's alone). */
+export async function ownSim(): Promise<Simulator> {
+  const sim = await startSim();
+  closers.push(() => sim.close());
+  return sim;
 }

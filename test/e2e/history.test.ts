@@ -16,7 +16,7 @@ import type { HistoryDay, LevelEntry, ViewChanges, ViewHistory } from '../../src
 import type { Simulator } from '../../src/simulator/server.js';
 import type { Change } from '../../src/tools/check-watchlist.js';
 import { VIEW_DATA_KEY } from '../../src/views.js';
-import { closers, it } from '../concurrent.js';
+import { closers, it, ownSim } from '../concurrent.js';
 import { ids, startSim } from '../helpers.js';
 import { DATABASES, sqliteDatabase, type TestDatabase } from '../store/databases.js';
 
@@ -47,12 +47,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await sim.close();
 });
-
-async function ownSim(): Promise<Simulator> {
-  const own = await startSim();
-  closers.push(() => own.close());
-  return own;
-}
 
 const baseEnv = (url: string, extra: Record<string, string> = {}) => ({
   PATH: process.env.PATH ?? '',
