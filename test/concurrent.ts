@@ -1,5 +1,5 @@
 // For files whose tests spend their time waiting (on spawned servers, databases, a store's bounds), not
-// computing, and share no state: `it` runs them at once (vitest's it.concurrent, at most 5 at a time), and
+// computing, and share no state: `it` runs them at once (vitest's it.concurrent, three at a time), and
 // `closers` is the running test's own list of what to close after it, in reverse (an AsyncLocalStorage scope
 // that follows the test through its awaits), in place of a file-wide afterEach.
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -22,13 +22,24 @@ export const closers = {
   unshift: (c: Closer) => void opened().unshift(c),
 };
 
-export function it(name: string, body: () => Promise<void>, timeout = 45_000) {
+// Three at a time, not vitest's five: the tests start servers at once, and some time an answer against a
+// bound (a store's 1 s open answered within 3 s), which five servers starting together beside the suite's
+// other files could starve.
+const AT_ONCE = 3;
+let running = 0;
+const queued: Array<() => void> = [];
+
+export function it(name: string, body: () => Promise<void>, timeout = 60_000) {
   base.concurrent(
     name,
     async ({ onTestFinished }) => {
+      if (running >= AT_ONCE) await new Promise<void>((go) => queued.push(go));
+      running++;
       const list: Closer[] = [];
       onTestFinished(async () => {
         for (const c of list.reverse()) await c().catch(() => {});
+        running--;
+        queued.shift()?.();
       });
       await scope.run(list, body);
     },
