@@ -19,7 +19,7 @@ export interface Answer {
 }
 
 const COLUMNS = 12;
-/** Names of the fields past the table's columns, listed in the text (the rest counted). */
+/** Fields past the table's columns named in the text (the rest counted). */
 const MORE_FIELDS_NAMED = 20;
 const CELL = 60;
 /** The part of each channel the log may take. */
@@ -28,30 +28,16 @@ const HOW = 'Return fewer rows (.slice(0, n)), or aggregate first (sum, mean, ma
 
 /**
  * Float noise of the program's own arithmetic (0.1 + 0.2 = 0.30000000000000004) read at 15 significant
- * digits; every number that has 15 or fewer (all the upstream sends, in practice) stays exactly as it is.
+ * digits; a number with 15 or fewer (all the upstream sends, in practice) stays as it is.
  */
-export function denoise(value: unknown): unknown {
+function denoise(value: unknown): unknown {
   if (typeof value === 'number') {
     if (!Number.isFinite(value) || Number.isInteger(value)) return value;
-    const rounded = Number(value.toPrecision(15));
-    return significant(value) > 15 ? rounded : value;
+    return significant(value) > 15 ? Number(value.toPrecision(15)) : value;
   }
   if (Array.isArray(value)) return value.map(denoise);
-  if (isRecord(value)) {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(value)) {
-      // Defined, not assigned, for the one key that assigning would not keep.
-      if (k === '__proto__')
-        Object.defineProperty(out, k, {
-          value: denoise(value[k]),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      else out[k] = denoise(value[k]);
-    }
-    return out;
-  }
+  // fromEntries defines each key, so `__proto__` is kept as a key.
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, denoise(v)]));
   return value;
 }
 
@@ -68,13 +54,10 @@ export function renderAnswer(answer: Answer, budget: number): Rendered {
   const value = denoise(answer.value === undefined ? null : answer.value);
   const calls = `${plural(answer.calls, 'upstream request')}`;
   const log = logPart(answer.logs, answer.logsCut, Math.floor(budget * LOG_SHARE));
-  // The rows to cut when the answer is over the budget: the answer itself if it is a list, else its
-  // longest list field.
+  // The rows to cut over the budget: the answer itself if it is a list, else its longest list field.
   const field = isRecord(value) ? longestList(value) : undefined;
   const rows = Array.isArray(value) ? value : field ? (value as Record<string, unknown[]>)[field] : undefined;
-  // Read once for every attempt: whether the rows are records.
   const noun = rows?.length && rows.every(isRecord) ? 'rows' : 'values';
-  // A cut answer says so first, in both channels' headline: how many rows are shown of how many.
   const headlineOf = (shown: unknown): string => {
     if (!rows || !Array.isArray(shown) || shown.length >= rows.length)
       return `Analysis answer: ${gist(value)} (${calls})`;
@@ -92,8 +75,7 @@ export function renderAnswer(answer: Answer, budget: number): Rendered {
   };
   if (!rows) return build(value);
   const what = field ? `rows of the answer's ${JSON.stringify(field)}` : 'rows of the answer';
-  // The rows are fitted to the whole budget: each attempt is measured with the log in it, and renders no
-  // more rows than can fit in structuredContent (each costs its own JSON), so no attempt is the whole answer.
+  // Each attempt is measured with the log in it, and renders no more rows than structuredContent can hold.
   const rest = field ? JSON.stringify({ ...(value as Record<string, unknown>), [field]: [] }).length : 2;
   return fitRows(
     rows,
@@ -103,7 +85,7 @@ export function renderAnswer(answer: Answer, budget: number): Rendered {
   );
 }
 
-/** How many of the first rows' JSON (with a comma each) fits in `room` characters; reads no further. */
+/** How many of the first rows' JSON (with a comma each) fits in `room` characters. */
 function rowsWithin(rows: readonly unknown[], room: number): number {
   let used = 0;
   let count = 0;
@@ -184,11 +166,7 @@ function recordTable(records: Record<string, unknown>[]): string[] {
   return lines;
 }
 
-/**
- * One value for the text: numbers exactly (grouped), strings cleaned, lists and objects as compact JSON.
- * A number in a field named as a time or a year is never grouped: an epoch time shows its ISO time beside
- * its digits (as the endpoint tools show them), a year its digits.
- */
+/** One value for the text: numbers as namedNum writes them, strings cleaned, lists and objects as compact JSON. */
 function cell(value: unknown, max = CELL, name?: string): string {
   if (value === null || value === undefined) return '–';
   if (typeof value === 'number') return name === undefined ? num(value) : namedNum(name, value);

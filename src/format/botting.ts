@@ -15,16 +15,16 @@ export interface Finding {
   score: number | null;
   reasons: string[];
   raw: Record<string, unknown>;
-  /** Whether botting analysis was asked on the token's own platform (src/tools/coverage.ts decides). */
+  /** Botting analysis was asked on the token's own platform (src/tools/coverage.ts decides). */
   covered: boolean;
-  /** A token with no verdict kept in a ranking's data (not covered): the upstream's message, as sent. */
+  /** A token kept in a ranking without a verdict: the upstream's message. */
   error?: string;
 }
 
 /** The one level the document shows; the set of levels and their order are not documented. */
-export const HIGH_LEVEL = 'HIGH';
+const HIGH_LEVEL = 'HIGH';
 
-/** A /botting/bulk answer's `data` read against the ids asked: its findings and failures, every id accounted for. */
+/** A /botting/bulk answer's `data` read against the ids asked. */
 export const accountFindings = (data: Record<string, unknown>, ids: readonly string[]) =>
   accountFor(parseFindings(data.results), (f) => f.mintId, data.errors, ids, asRecord(data.summary));
 
@@ -54,7 +54,7 @@ export function rankFindings(findings: readonly Finding[]): Finding[] {
   );
 }
 
-/** Each level's mean confidence in this answer (a missing confidence counts 0): what orders the levels. */
+/** Each level's mean confidence (a missing one counts 0): what orders the levels. */
 function levelMeans(findings: readonly Finding[]): Map<string, number> {
   const byLevel = [...groupBy(findings, (f) => f.level)];
   return new Map(
@@ -62,17 +62,13 @@ function levelMeans(findings: readonly Finding[]): Map<string, number> {
   );
 }
 
-/**
- * Which levels count as flagged, from the data, not from names: HIGH (the one level the document shows) and
- * every level whose tokens' mean confidence is at least HIGH's (an upstream's CRITICAL above it).
- */
-export interface Flagging {
-  /** The flagged levels, most suspicious first. */
+/** The flagged levels, most suspicious first, and how they were chosen when it is more than "HIGH". */
+interface Flagging {
   levels: string[];
-  /** How they were chosen, when it is more than "HIGH": the same sentence in both channels. */
   rule?: string;
 }
 
+/** HIGH and every level whose mean confidence is at least HIGH's (an upstream's CRITICAL): data, not names. */
 export function flagging(findings: readonly Finding[]): Flagging {
   const means = [...levelMeans(findings)].filter(([level]) => level !== '');
   means.sort((a, b) => b[1] - a[1]);
@@ -96,10 +92,7 @@ export function flagging(findings: readonly Finding[]): Flagging {
   };
 }
 
-/**
- * The levels of an answer as every channel lists them: in the order of `stats.byLevel` (the ranking's, most
- * suspicious first), each with its count and whether `flagging` flags it. The board draws this list.
- */
+/** The levels as every channel lists them (the board too): the ranking's order, counts, flags. */
 export const levelEntries = (stats: LevelStats, flagged: Flagging): LevelEntry[] =>
   Object.entries(stats.byLevel).map(([level, count]) => ({
     level,
@@ -110,35 +103,29 @@ export const levelEntries = (stats: LevelStats, flagged: Flagging): LevelEntry[]
 /** How the headline names the flagged levels: "HIGH", "CRITICAL or HIGH". */
 export const flaggedName = (f: Flagging) => (f.levels.length ? f.levels.join(' or ') : HIGH_LEVEL);
 
-/** The flagged rule as a text line, when there is more to say than "HIGH". */
 export const flaggedRuleLine = (f: Flagging) => (f.rule ? `Flagged: ${f.rule}` : undefined);
 
-/** The structured counterpart: the flagged count, its levels and the rule. */
 export const flaggedCounts = (f: Flagging, findings: readonly Finding[]) => ({
   flagged: findings.filter((x) => f.levels.includes(x.level)).length,
   flaggedLevels: f.levels,
   ...(f.rule ? { flaggedRule: f.rule } : {}),
 });
 
-export interface LevelStats {
+interface LevelStats {
   byLevel: Record<string, number>;
   /**
-   * The mean confidence of the findings counted, computed here (never the upstream's summary, whose set of
-   * tokens is not documented and may include verdicts the counts leave out), on the upstream's own scale
-   * (a ratio or a percentage alike), to CONFIDENCE_DIGITS significant digits.
+   * Computed here, never the upstream's summary (whose set of tokens is not documented), on the upstream's
+   * own scale, to CONFIDENCE_DIGITS significant digits.
    */
   averageConfidence: number | null;
-  /** How many findings the mean is over (those with a numeric confidence). */
+  /** How many findings have a numeric confidence. */
   averageOver: number;
   /** Rounding changed the mean: the text marks it '≈'. */
   averageRounded?: boolean;
 }
 
-/**
- * Significant digits of a computed mean confidence: one rule for every tool and channel, natural on any
- * scale (0.433 of 1, 32.2 of 100).
- */
-export const CONFIDENCE_DIGITS = 3;
+/** Significant digits of a computed mean confidence: natural on any scale (0.433 of 1, 32.2 of 100). */
+const CONFIDENCE_DIGITS = 3;
 
 const roundConfidence = (v: number) => Number(v.toPrecision(CONFIDENCE_DIGITS));
 
@@ -158,11 +145,9 @@ export function levelStats(ranked: readonly Finding[]): LevelStats {
   };
 }
 
-/** Where the mean confidence comes from, in both channels' words. */
-export const averageSource = (stats: LevelStats) =>
+const averageSource = (stats: LevelStats) =>
   `computed over the ${stats.averageOver} analysed ${stats.averageOver === 1 ? 'token' : 'tokens'}, ${CONFIDENCE_DIGITS} significant digits`;
 
-/** The structured counterpart of levelsLine's figures. */
 export const levelCounts = (stats: LevelStats) => ({
   byLevel: stats.byLevel,
   ...(stats.averageConfidence !== null
@@ -179,30 +164,20 @@ export function levelsLine(stats: LevelStats): string {
   return `Confidence levels: ${levels.join(', ')}${average}`;
 }
 
-/**
- * The first reasons of a finding, quoted, and how many more there are (`shown` Infinity: all of them, each
- * up to 160 characters).
- */
+/** The first reasons of a finding, quoted, and how many more (`shown` Infinity: all, each up to 160 characters). */
 export function reasonsText(reasons: readonly string[], shown = 2, max = 60): string {
   if (reasons.length === 0) return '(none)';
-  const first = reasons.slice(0, shown).map((r) => quote(r, max));
   if (shown >= reasons.length) return reasons.map((r) => quote(r, Math.max(max, 160))).join('; ');
-  const more = reasons.length - shown;
-  return more > 0 ? `${first.join('; ')}; +${more} more` : first.join('; ');
+  const first = reasons.slice(0, shown).map((r) => quote(r, max));
+  return `${first.join('; ')}; +${reasons.length - shown} more`;
 }
 
-/** Up to this many findings, reasons are shown whole when they fit the budget; more rows show the first ones. */
-export const FEW_FINDINGS = 10;
-
-/**
- * Renders findings with every reason when there are few and they fit; else with the first reasons only,
- * the rows cut to the budget (`render(full)` is a fitRows call). Reasons are cut only under pressure.
- */
+/** Up to 10 findings, with every reason when they fit; else with the first reasons only (`render` fits rows). */
 export function withReasons<R extends { structured: Record<string, unknown> }>(
   count: number,
   render: (full: boolean) => R,
 ): R {
-  if (count <= FEW_FINDINGS) {
+  if (count <= 10) {
     const full = render(true);
     if (full.structured.truncated === undefined) return full;
   }
@@ -230,26 +205,23 @@ export const unanalysed = (e: { id: string; error: string }): Finding => ({
   error: e.error,
 });
 
-/** A token's creator fees, as joined: native coin, and the total in its own currency. */
+/** A token's creator fees, as joined. */
 export interface TokenFees {
   totalFees: number | null;
   currency: string;
   feesInNativeCoin: number | null;
 }
 
-/** The longest window botting analysis takes (the tools' `hours` maximum). */
 const MAX_HOURS = ENDPOINTS.botting.bounds.hours.max;
 
 /**
- * When at least two tokens failed with one and the same upstream message (not "not found", not the
- * server's own words, not a failed request's reason) and the window is shorter than the longest, the
- * message likely says the window held no data ("No viewer data available in the last 24h", in whatever
- * words): the next step is a larger window. Undefined otherwise.
+ * Two or more tokens failed with one upstream message of their own (not "not found", not the server's
+ * words, not a request's failure) in a window shorter than the longest: likely "no data in the window",
+ * so the next step is a larger window.
  */
 export function widerWindowHint(
   errors: readonly ItemError[],
   hours: number,
-  /** Reasons that are not the upstream's per-token answer (a whole request failed). */
   requestReasons: ReadonlySet<string> = new Set(),
 ): string | undefined {
   if (hours >= MAX_HOURS) return undefined;
