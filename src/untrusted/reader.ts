@@ -19,44 +19,36 @@ export interface ScalarNode {
   readonly value: string | number | boolean | null;
 }
 
-/** A value read as a node (undefined only for undefined). */
+/** A value read as a node. */
 export function read(value: unknown): Node {
   if (Array.isArray(value)) return new ListNode(value);
   if (isRecord(value)) return new RecordNode(value);
   return { kind: 'scalar', value: value as ScalarNode['value'] };
 }
 
-/** The field a time-keyed record's scalar points are read under (its values, not an upstream name). */
-export const VALUES = '(values)';
-
-/** How a series' points came: a list of records, a time-keyed record, [time, value] tuples, parallel lists. */
-export type SeriesShape = 'list' | 'keyed' | 'tuples' | 'parallel';
-
-/** Points read as a series: in time order, its time field, and each field's values in one pass. */
+/** Points read as a series (a list of records, a time-keyed record, tuples or parallel lists), read once. */
 export class SeriesNode {
   readonly kind = 'series';
   #read?: Series;
   #columns?: Map<string, SeriesColumn>;
   constructor(
-    readonly shape: SeriesShape,
+    readonly shape: 'list' | 'keyed' | 'tuples' | 'parallel',
     readonly points: ReadonlyArray<Record<string, unknown>>,
     /** Parallel lists: the fields the points were made of. */
     readonly lists: readonly string[] = [],
   ) {}
-  /** Its time field, its records in time order and their times (series.ts readSeries). */
   get series(): Series {
     this.#read ??= readSeries(this.points);
     return this.#read;
   }
-  /** Each field's values and the indexes of their records, gathered in one pass (first-seen order). */
   get columns(): Map<string, SeriesColumn> {
     this.#columns ??= columnsOf(this.series.records);
     return this.#columns;
   }
 }
 
-/** Points as a series node, or false (kept, so that a record or list is read once) when they are none. */
-const seriesOf = (shape: SeriesShape, points?: Array<Record<string, unknown>>, lists?: string[]) =>
+/** Points as a series node, or false (cached, so that a record or list is read once) when none. */
+const seriesOf = (shape: SeriesNode['shape'], points?: Array<Record<string, unknown>>, lists?: string[]) =>
   points ? new SeriesNode(shape, points, lists) : false;
 
 export class RecordNode {
@@ -68,20 +60,19 @@ export class RecordNode {
   get size() {
     return Object.keys(this.raw).length;
   }
-  /** Its fields as sent (undefined ones left out), each a node. */
+  /** Its fields as sent (undefined ones left out). */
   get fields(): ReadonlyArray<readonly [string, Node]> {
     this.#fields ??= Object.entries(this.raw).flatMap(([k, v]) =>
       v === undefined ? [] : [[k, read(v)] as const],
     );
     return this.#fields;
   }
-  /** Its fields in time order, when its keys are all times. */
   get timeOrdered(): ReadonlyArray<readonly [string, Node]> {
     return [...this.fields].sort(([a], [b]) => (anyTime(a) ?? 0) - (anyTime(b) ?? 0));
   }
   /** A record whose keys are all times (`{"1746097200": {viewers: 772}}`), as a series. */
   get keyed(): SeriesNode | undefined {
-    this.#keyed ??= seriesOf('keyed', timeKeyed(this.raw, VALUES));
+    this.#keyed ??= seriesOf('keyed', timeKeyed(this.raw, '(values)'));
     return this.#keyed || undefined;
   }
   /** A record of parallel lists (`{timestamps: [...], viewers: [...]}`), as a series. */
@@ -105,7 +96,6 @@ export class ListNode {
     this.#items ??= this.raw.map(read);
     return this.#items;
   }
-  /** Every element is a record. */
   get records(): boolean {
     return this.raw.every(isRecord);
   }
@@ -113,12 +103,11 @@ export class ListNode {
   get scalars(): boolean {
     return this.raw.every((x) => typeof x !== 'object' || x === null);
   }
-  /** A list of [time, value…] tuples, as a series. */
+  /** [time, value…] tuples, as a series. */
   get tuples(): SeriesNode | undefined {
     this.#tuples ??= seriesOf('tuples', timeTuples(this.raw));
     return this.#tuples || undefined;
   }
-  /** A list of records, as a series. */
   get series(): SeriesNode {
     this.#series ??= new SeriesNode('list', this.raw as Array<Record<string, unknown>>);
     return this.#series;
