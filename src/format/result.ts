@@ -42,34 +42,51 @@ export function fitRows<T>(
   cut: Cut,
   render: (rows: readonly T[]) => Rendered,
 ): Rendered {
+  const { offset, what } = cut;
+  const total = items.length;
   const attempt = (shown: number): Rendered => {
     const rendered = render(items.slice(0, shown));
-    if (shown >= items.length) return ranked(rendered, shown, items.length, cut);
-    const how = cut.how(shown) + (cut.format === 'detailed' ? ' Or ask with response_format "concise".' : '');
-    const { offset } = cut;
-    const note =
-      offset === undefined
-        ? `Showing ${grouped(shown)} of ${grouped(items.length)} ${cut.what}. ${how}`
-        : `Showing ${shown ? `${grouped(offset + 1)}–${grouped(offset + shown)}` : 'none'} of ${grouped(offset + items.length)} ${cut.what}. ${how}`;
+    const cutHere = shown < total;
+    // A ranking read from an offset (investigate_botting) says where its rows stand, cut or not.
+    if (!cutHere && (offset === undefined || total === 0)) return rendered;
+    const how = () =>
+      cut.how(shown) + (cut.format === 'detailed' ? ' Or ask with response_format "concise".' : '');
+    const from = offset ?? 0;
+    const line = !cutHere
+      ? from === 0
+        ? `All ${grouped(total)} ${what} shown.`
+        : `Showing ${grouped(from + 1)}–${grouped(from + total)} of ${grouped(from + total)} ${what}: the end of the ranking.`
+      : offset === undefined
+        ? `Showing ${grouped(shown)} of ${grouped(total)} ${what}. ${how()}`
+        : `Showing ${shown ? `${grouped(from + 1)}–${grouped(from + shown)}` : 'none'} of ${grouped(from + total)} ${what}. ${how()}`;
+    const place = {
+      from: shown ? from + 1 : null,
+      to: shown ? from + shown : null,
+      of: from + total,
+      ...(cutHere ? { nextOffset: from + shown } : {}),
+    };
     return {
       ...rendered,
-      text: `${rendered.text}\n${note}`,
-      structured: { ...rendered.structured, ...shownField(shown, items.length, cut), truncated: note },
+      text: `${rendered.text}\n${line}`,
+      structured: {
+        ...rendered.structured,
+        ...(offset === undefined ? {} : { shown: place }),
+        ...(cutHere ? { truncated: line } : {}),
+      },
     };
   };
-  const fits = (r: Rendered) => fitsIn(r, budget);
-  const most = Math.min(items.length, Math.max(0, cut.most ?? items.length));
-  if (most === items.length) {
-    const full = attempt(items.length);
-    if (fits(full)) return full;
+  const most = Math.min(total, Math.max(0, cut.most ?? total));
+  if (most === total) {
+    const full = attempt(total);
+    if (fitsIn(full, budget)) return full;
   }
   let low = 0;
-  let high = Math.min(most, items.length - 1);
+  let high = Math.min(most, total - 1);
   let best = attempt(0);
   while (low <= high) {
     const mid = (low + high) >> 1;
     const candidate = attempt(mid);
-    if (fits(candidate)) {
+    if (fitsIn(candidate, budget)) {
       best = candidate;
       low = mid + 1;
     } else {
@@ -78,33 +95,6 @@ export function fitRows<T>(
   }
   return best;
 }
-
-/** A ranking read from an offset (investigate_botting) says where its rows stand, cut or not. */
-function ranked(r: Rendered, shown: number, total: number, cut: Cut): Rendered {
-  if (cut.offset === undefined || total === 0) return r;
-  const all = cut.offset + total;
-  const line =
-    cut.offset === 0
-      ? `All ${grouped(all)} ${cut.what} shown.`
-      : `Showing ${grouped(cut.offset + 1)}–${grouped(all)} of ${grouped(all)} ${cut.what}: the end of the ranking.`;
-  return {
-    ...r,
-    text: `${r.text}\n${line}`,
-    structured: { ...r.structured, ...shownField(shown, total, cut) },
-  };
-}
-
-const shownField = (shown: number, total: number, cut: Cut) =>
-  cut.offset === undefined
-    ? {}
-    : {
-        shown: {
-          from: shown ? cut.offset + 1 : null,
-          to: shown ? cut.offset + shown : null,
-          of: cut.offset + total,
-          ...(shown < total ? { nextOffset: cut.offset + shown } : {}),
-        },
-      };
 
 export interface ResultParts {
   /** The summary, and the text's first line. */
