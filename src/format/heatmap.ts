@@ -3,20 +3,12 @@ import { numberOf } from '../untrusted/numbers.js';
 import { extremes } from './aggregate.js';
 import { extent, num, plural, sparkline } from './text.js';
 
-/** The `YYYY-MM-DD` entries of a daily map whose values are numbers (or decimal text), in date order. */
-export const numberedDays = (days: Record<string, unknown>): Array<[string, number]> =>
-  Object.entries(days)
-    .filter(([date]) => /^\d{4}-\d\d-\d\d$/.test(date))
-    .map(([date, v]): [string, number | undefined] => [date, numberOf(v)])
-    .filter((e): e is [string, number] => e[1] !== undefined)
-    .sort((x, y) => (x[0] < y[0] ? -1 : 1));
-
 export interface HourlyGrid {
   a: [number, number];
   b: [number, number];
   max: number;
   peak: { a: number; b: number; value: number } | null;
-  /** The lowest of the cells the upstream returned (a cell it left out is not counted: its value is unknown). */
+  /** The lowest of the cells the upstream returned (one it left out has no known value). */
   quietest: { a: number; b: number; value: number; cells?: number } | null;
   /** rows[a - a0][b - b0]; missing cells are 0. */
   rows: number[][];
@@ -41,11 +33,11 @@ export function hourlyGrid(hourly: Record<string, unknown>): HourlyGrid | undefi
   const eb = extent(cells.map((c) => c[1])) ?? { min: 0, max: 0 };
   const a: [number, number] = [ea.min, ea.max];
   const b: [number, number] = [eb.min, eb.max];
-  // A grid wider than a day's hours or taller than a week would not be scannable; such data is summarised only.
+  // A larger grid would not be scannable: such data is summarised only.
   if (a[1] - a[0] > 31 || b[1] - b[0] > 59) return undefined;
   const rows = Array.from({ length: a[1] - a[0] + 1 }, () => new Array<number>(b[1] - b[0] + 1).fill(0));
   const seen = new Set<string>();
-  // Cells in reading order (a, then b), so that ties go to the first cell of the grid whatever the key order.
+  // In reading order, so that ties go to the grid's first cell whatever the key order.
   const ordered = [...cells].sort((x, y) => x[0] - y[0] || x[1] - y[1]);
   for (const [x, y, v] of ordered) {
     (rows[x - a[0]] as number[])[y - b[0]] = v;
@@ -66,7 +58,7 @@ export function hourlyGrid(hourly: Record<string, unknown>): HourlyGrid | undefi
   };
 }
 
-/** A grid cell named for reading: `a=3, b=14 (412)`, with how many cells share the value when several do. */
+/** A grid cell for reading: `a=3, b=14 (412)`, with how many cells share the value. */
 export const cellText = (c: { a: number; b: number; value: number; cells?: number }) =>
   `a=${c.a}, b=${c.b} (${num(c.value)}${c.cells ? `; ${c.cells} cells share it` : ''})`;
 
@@ -97,17 +89,13 @@ export interface DailySeries {
   to: string;
   /** Calendar days from `from` to `to`, both included. */
   days: number;
-  /** Dates the upstream gave a value for; the other days of the span are absent (not stated as 0). */
+  /** Dates the upstream gave a value for (the others are absent, not 0). */
   dated: number;
-  /**
-   * One value per calendar day from `from` to `to` (null: a date the upstream did not send), or, for a
-   * span longer than MAX_SPAN_DAYS, undefined (`entries` has the dates with values).
-   */
+  /** One value per calendar day (null: not sent); undefined past MAX_SPAN_DAYS (`entries` has them). */
   values: Array<number | null> | undefined;
   entries: Array<[string, number]>;
   max: number;
   peak: { date: string; value: number } | null;
-  /** The lowest of the dates with values (`dates`: how many share it, when several). */
   quietest: { date: string; value: number; dates?: number } | null;
   active: number;
   total: number;
@@ -117,7 +105,11 @@ const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY;
 
 /** A `{ "YYYY-MM-DD": n }` map as an ordered series over its calendar span, absent dates kept apart from 0. */
 export function dailySeries(days: Record<string, unknown>): DailySeries | undefined {
-  const entries = numberedDays(days).filter((e) => !Number.isNaN(dayNumber(e[0])));
+  const entries = Object.entries(days)
+    .filter(([date]) => /^\d{4}-\d\d-\d\d$/.test(date) && !Number.isNaN(dayNumber(date)))
+    .map(([date, v]): [string, number | undefined] => [date, numberOf(v)])
+    .filter((e): e is [string, number] => e[1] !== undefined)
+    .sort((x, y) => (x[0] < y[0] ? -1 : 1));
   const first = entries[0];
   const last = entries.at(-1);
   if (!first || !last) return undefined;
@@ -145,13 +137,9 @@ export function dailySeries(days: Record<string, unknown>): DailySeries | undefi
   };
 }
 
-/**
- * A series for reading: a sparkline over its calendar days (`·` for a date the upstream did not send), the
- * span, the days with values, the highest and lowest.
- */
+/** A series for reading: a sparkline over its calendar days (`·`: not sent), its span, highest and lowest. */
 export function seriesLine(s: DailySeries, width = 31): string {
   const gaps = s.dated < s.days;
-  // Past MAX_SPAN_DAYS, no calendar: the first dates with values, as they are.
   const line = s.values
     ? sparkline(s.values, width)
     : `${s.entries
