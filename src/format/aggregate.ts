@@ -3,23 +3,11 @@
 import { decimalHalf, decimalSum, numberOf } from '../untrusted/numbers.js';
 import { extent } from './text.js';
 
-export interface NumericStats {
-  /** Values that are finite numbers (the rest are counted in `ignored`). */
-  count: number;
-  ignored: number;
-  min: number;
-  max: number;
-  /** Exact decimal text of the sum. */
-  sum: string;
-  mean: number;
-  median: number;
-}
-
 /**
- * Count, min, max, exact sum, mean and median of the numbers among `values` (finite numbers, or decimal text
- * that writes one exactly); undefined when none.
+ * Count (the rest `ignored`), min, max, exact sum (decimal text), mean and median of the numbers among
+ * `values` (numberOf); undefined when none.
  */
-export function numericStats(values: readonly unknown[]): NumericStats | undefined {
+export function numericStats(values: readonly unknown[]) {
   const nums: number[] = [];
   for (const v of values) {
     const n = numberOf(v);
@@ -46,10 +34,7 @@ export function numericStats(values: readonly unknown[]): NumericStats | undefin
   };
 }
 
-/**
- * The first highest and the first lowest of `items` by `value` (read once per item), each with how many items
- * share its value.
- */
+/** The first highest and the first lowest of `items` by `value`, each with how many items share its value. */
 export function extremes<T>(items: readonly T[], value: (item: T) => number) {
   const out: { peak?: T; peakTies: number; low?: T; lowTies: number } = { peakTies: 0, lowTies: 0 };
   let [high, low] = [0, 0];

@@ -101,9 +101,7 @@ function rowsWithin(rows: readonly unknown[], room: number): number {
 function gist(value: unknown): string {
   if (value === null) return 'nothing returned (end the program with `return <value>`)';
   if (Array.isArray(value))
-    return value.length && value.every(isRecord)
-      ? plural(value.length, 'row')
-      : plural(value.length, 'value');
+    return plural(value.length, value.length && value.every(isRecord) ? 'row' : 'value');
   if (isRecord(value)) {
     const keys = Object.keys(value);
     return keys.length <= 4 && keys.every((k) => !isComposite(value[k]))

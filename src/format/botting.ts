@@ -5,7 +5,16 @@ import type { LevelEntry } from '../report/view-types.js';
 import { exact } from '../untrusted/numbers.js';
 import { clean, dict, quote } from '../untrusted/text.js';
 import { groupBy } from './aggregate.js';
-import { accountFor, asArray, asRecord, type ItemError, NO_MATCH, NO_RESULT, NOT_FOUND } from './batch.js';
+import {
+  accountFor,
+  asArray,
+  asRecord,
+  groupFailures,
+  type ItemError,
+  NO_MATCH,
+  NO_RESULT,
+  NOT_FOUND,
+} from './batch.js';
 import { num } from './text.js';
 
 export interface Finding {
@@ -63,10 +72,7 @@ function levelMeans(findings: readonly Finding[]): Map<string, number> {
 }
 
 /** The flagged levels, most suspicious first, and how they were chosen when it is more than "HIGH". */
-interface Flagging {
-  levels: string[];
-  rule?: string;
-}
+type Flagging = { levels: string[]; rule?: string };
 
 /** HIGH and every level whose mean confidence is at least HIGH's (an upstream's CRITICAL): data, not names. */
 export function flagging(findings: readonly Finding[]): Flagging {
@@ -205,12 +211,7 @@ export const unanalysed = (e: { id: string; error: string }): Finding => ({
   error: e.error,
 });
 
-/** A token's creator fees, as joined. */
-export interface TokenFees {
-  totalFees: number | null;
-  currency: string;
-  feesInNativeCoin: number | null;
-}
+export type TokenFees = { totalFees: number | null; currency: string; feesInNativeCoin: number | null };
 
 const MAX_HOURS = ENDPOINTS.botting.bounds.hours.max;
 
@@ -225,16 +226,9 @@ export function widerWindowHint(
   requestReasons: ReadonlySet<string> = new Set(),
 ): string | undefined {
   if (hours >= MAX_HOURS) return undefined;
-  const counts = new Map<string, number>();
-  for (const e of errors)
-    if (
-      !NOT_FOUND.test(e.error) &&
-      e.error !== NO_RESULT &&
-      e.error !== NO_MATCH &&
-      !requestReasons.has(e.error)
-    )
-      counts.set(e.error, (counts.get(e.error) ?? 0) + 1);
-  const [message, n] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
-  if (n < 2) return undefined;
-  return `${n} tokens failed with one message (${quote(message, 80)}): if it means no data in the last ${hours} h, retry with a larger hours (up to ${MAX_HOURS}).`;
+  const own = (m: string) =>
+    !NOT_FOUND.test(m) && m !== NO_RESULT && m !== NO_MATCH && !requestReasons.has(m);
+  const [top] = groupFailures(errors.filter((e) => own(e.error)));
+  if (!top || top.ids.length < 2) return undefined;
+  return `${top.ids.length} tokens failed with one message (${quote(top.error, 80)}): if it means no data in the last ${hours} h, retry with a larger hours (up to ${MAX_HOURS}).`;
 }
