@@ -10,10 +10,7 @@ import { COMPUTED, describeObject, nothingMore, SERIES_LEGEND } from './generic.
 import { project, type Rendered } from './result.js';
 import { num, shortener } from './text.js';
 
-export interface ItemError {
-  id: string;
-  error: string;
-}
+export type ItemError = { id: string; error: string };
 
 export const NO_RESULT = 'no result returned';
 /** An id with no result matched to it, when some results could not be matched to any id. */

@@ -66,11 +66,7 @@ export function readSeries(list: readonly unknown[], maxFields = Infinity): Seri
 }
 
 /** One field's values present, each with the index of its record; `nested`: some is a list or a record. */
-export interface SeriesColumn {
-  values: unknown[];
-  at: number[];
-  nested: boolean;
-}
+export type SeriesColumn = { values: unknown[]; at: number[]; nested: boolean };
 
 /** Each field's values, gathered in one pass (first-seen order). */
 export function columnsOf(records: ReadonlyArray<Record<string, unknown>>): Map<string, SeriesColumn> {
@@ -129,13 +125,8 @@ export function timeTuples(value: unknown): Array<Record<string, unknown>> | und
 
 /** Whether a list's values are all times, in order. */
 function timeList(list: readonly unknown[]): boolean {
-  const times: number[] = [];
-  for (const v of list) {
-    const t = anyTime(v);
-    if (t === undefined) return false;
-    times.push(t);
-  }
-  return times.length > 0 && inOrder(times);
+  const times = list.map(anyTime);
+  return times.length > 0 && times.every((t) => t !== undefined) && inOrder(times as number[]);
 }
 
 const PARALLEL_FIELDS = 64;
