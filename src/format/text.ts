@@ -1,6 +1,6 @@
 // Text primitives shared by every result: numbers, tables, sparklines, id columns.
 import { NAMES } from '../untrusted/names.js';
-import { grouped, groupedText, numberOf, plainDecimal } from '../untrusted/numbers.js';
+import { groupedText, numberOf, plainDecimal } from '../untrusted/numbers.js';
 import { clean } from '../untrusted/text.js';
 import { asTime, isoTime, utcIso } from '../untrusted/times.js';
 
@@ -9,16 +9,9 @@ import { asTime, isoTime, utcIso } from '../untrusted/times.js';
  * every decimal they have (43,421.8234, 0.0000123), never rounded (`approx` marks rounded ones '≈').
  */
 export function num(raw: unknown): string {
-  // A plain number first, read without BigInt.
-  if (typeof raw === 'number' && Number.isFinite(raw) && Math.abs(raw) < 1e21) {
-    const text = String(raw);
-    if (!text.includes('e')) return decimalText(text);
-  }
   const value = numberOf(raw) ?? raw;
   if (typeof value !== 'number' || !Number.isFinite(value)) return value == null ? '–' : clean(value, 24);
-  if (Number.isInteger(value)) return grouped(value);
-  if (Math.abs(value) >= 1e21) return String(value);
-  return decimalText(plainDecimal(value));
+  return Math.abs(value) >= 1e21 ? String(value) : decimalText(plainDecimal(value));
 }
 
 /**
@@ -75,8 +68,7 @@ export function abbrev(raw: unknown): string {
 export function approx(value: number | null | undefined, decimals = 2): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '–';
   const rounded = Number(value.toFixed(decimals));
-  const text = Number.isInteger(rounded) ? grouped(rounded) : decimalText(plainDecimal(rounded));
-  return rounded === value ? text : `≈${text}`;
+  return rounded === value ? num(rounded) : `≈${num(rounded)}`;
 }
 
 /** The smallest and largest of `values` (a spread over an upstream-sized list would overflow the stack). */
@@ -160,10 +152,7 @@ export const label = (value: unknown, max = 12): string => {
 
 export const plural = (n: number, one: string, many = `${one}s`) => `${num(n)} ${n === 1 ? one : many}`;
 
-export interface Column {
-  header: string;
-  align?: 'left' | 'right';
-}
+export type Column = { header: string; align?: 'left' | 'right' };
 
 /** A plain-text table: space-aligned columns, numbers right-aligned, no trailing spaces. */
 export function table(columns: Column[], rows: string[][]): string[] {

@@ -143,32 +143,27 @@ export function idOf(item: unknown, requested?: ReadonlySet<string>): string | u
   return fallbackId(item);
 }
 
-function fallbackId(item: Record<string, unknown>): string | undefined {
-  for (const key of NAMES.id) if (typeof item[key] === 'string') return item[key];
-  return undefined;
-}
+const fallbackId = (item: Record<string, unknown>) =>
+  NAMES.id.map((k) => item[k]).find((v): v is string => typeof v === 'string');
 
 /** An error's message: a usual message field to depth 3, else the longest string not a status, code, time or id. */
 export function messageOf(value: unknown, depth = 0): string | undefined {
   if (typeof value === 'string') return value.trim() ? value : undefined;
   if (!isRecord(value) || depth > 3) return undefined;
-  for (const key of NAMES.message) {
-    const v = value[key];
-    if (typeof v === 'string' && v.trim()) return v;
-  }
-  for (const key of NAMES.message) {
-    const nested = isRecord(value[key]) ? messageOf(value[key], depth + 1) : undefined;
-    if (nested) return nested;
-  }
+  const nestedIn = (values: unknown[]) => {
+    for (const v of values) {
+      const nested = isRecord(v) ? messageOf(v, depth + 1) : undefined;
+      if (nested) return nested;
+    }
+    return undefined;
+  };
+  const named = NAMES.message.map((k) => value[k]);
+  const said = named.find((v): v is string => typeof v === 'string' && v.trim() !== '') ?? nestedIn(named);
+  if (said) return said;
   let longest: string | undefined;
   for (const [k, v] of Object.entries(value)) {
     if (typeof v === 'string' && v.trim() && !NAMES.notMessage(k) && asTime(v) === undefined)
       if (!longest || v.length > longest.length) longest = v;
   }
-  if (longest) return longest;
-  for (const v of Object.values(value)) {
-    const nested = isRecord(v) ? messageOf(v, depth + 1) : undefined;
-    if (nested) return nested;
-  }
-  return undefined;
+  return longest ?? nestedIn(Object.values(value));
 }
