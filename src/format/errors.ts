@@ -24,13 +24,12 @@ export function describeError(error: unknown): string {
   const waitS = retryAfterMs !== undefined ? Math.ceil(retryAfterMs / 1000) : undefined;
   // The demo's simulator uses no setting: no advice points at one.
   const demo = error.detail.simulated === true;
+  const fix = (advice: string) => (demo ? DEMO_FAULT : advice);
   switch (error.kind) {
     case 'auth':
       return lines(
         `The streamer analytics API refused the API key${http}${said}.`,
-        demo
-          ? DEMO_FAULT
-          : `Check ${ENV.apiKey}: it must be a valid key, created in the operator's web application.`,
+        fix(`Check ${ENV.apiKey}: it must be a valid key, created in the operator's web application.`),
         errorTag('auth', false),
       );
     case 'not_found':
@@ -43,9 +42,9 @@ export function describeError(error: unknown): string {
           )
         : lines(
             `The streamer analytics service has no ${error.detail.path ?? 'such path'}${http}${said}: the base address is probably wrong.`,
-            demo
-              ? DEMO_FAULT
-              : `Check ${ENV.baseUrl}: it must be the API's base address, path prefix included (e.g. https://host/api/v1).`,
+            fix(
+              `Check ${ENV.baseUrl}: it must be the API's base address, path prefix included (e.g. https://host/api/v1).`,
+            ),
             errorTag('not_found', false),
           );
     case 'rate_limited':
@@ -78,17 +77,15 @@ export function describeError(error: unknown): string {
         );
       return lines(
         `Could not reach the streamer analytics service (${connectionProblem(error.message, demo)})${tries}.`,
-        demo
-          ? DEMO_FAULT
-          : `Check ${ENV.baseUrl} and the network connection; check_health tests the connection.`,
+        fix(`Check ${ENV.baseUrl} and the network connection; check_health tests the connection.`),
         errorTag('network', true),
       );
     case 'invalid_response':
       return lines(
         `The streamer analytics service answered with something other than the expected JSON${http} (${error.message}; ${body ? `got ${body}` : 'no body shown'}, Content-Type ${contentType ? quote(contentType, 80) : 'none'}).`,
-        demo
-          ? DEMO_FAULT
-          : `Check that ${ENV.baseUrl} points at the API itself, with its path prefix (e.g. https://host/api/v1).`,
+        fix(
+          `Check that ${ENV.baseUrl} points at the API itself, with its path prefix (e.g. https://host/api/v1).`,
+        ),
         errorTag('invalid_response', false),
       );
     case 'api_error':
