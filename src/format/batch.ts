@@ -64,28 +64,22 @@ export function accountFor<T>(
   // With results whose id could not be read, an id without a matched result may be one of them.
   const missing = requested.filter((id) => !seen.has(id) && !failedIds.has(id));
   for (const id of new Set(missing)) errors.push({ id, error: unidentified ? NO_MATCH : NO_RESULT });
-  const notes: string[] = [];
   const list = (ids: string[]) =>
     ids.slice(0, 10).join(', ') + (ids.length > 10 ? ` and ${ids.length - 10} more` : '');
-  if (duplicates.length)
-    notes.push(
-      `The upstream returned ${duplicates.length} duplicate results (first kept): ${list(duplicates)}.`,
-    );
-  if (conflicts.length)
-    notes.push(`The upstream reported both a result and an error for: ${list(conflicts)} (result kept).`);
-  if (unrequested.length)
-    notes.push(`The upstream returned results for ids that were not requested: ${list(unrequested)}.`);
-  if (unidentified)
-    notes.push(
-      `${unidentified} result${unidentified === 1 ? '' : 's'} named none of the ids asked for in any field this server read, so ${unidentified === 1 ? 'it is' : 'they are'} shown by position ("result N") and the ids without a matched result are listed as "${NO_MATCH}", not as failed upstream.`,
-    );
   const s = numberOf(summary.successful);
   const f = numberOf(summary.failed);
-  if ((s !== undefined && s !== found.length) || (f !== undefined && f !== errorsSent.length)) {
-    notes.push(
+  const notes = [
+    duplicates.length &&
+      `The upstream returned ${duplicates.length} duplicate results (first kept): ${list(duplicates)}.`,
+    conflicts.length &&
+      `The upstream reported both a result and an error for: ${list(conflicts)} (result kept).`,
+    unrequested.length &&
+      `The upstream returned results for ids that were not requested: ${list(unrequested)}.`,
+    unidentified &&
+      `${unidentified} result${unidentified === 1 ? '' : 's'} named none of the ids asked for in any field this server read, so ${unidentified === 1 ? 'it is' : 'they are'} shown by position ("result N") and the ids without a matched result are listed as "${NO_MATCH}", not as failed upstream.`,
+    ((s !== undefined && s !== found.length) || (f !== undefined && f !== errorsSent.length)) &&
       `The upstream summary says ${num(s)} successful / ${num(f)} failed; its lists hold ${found.length} / ${errorsSent.length}.`,
-    );
-  }
+  ].filter((n): n is string => typeof n === 'string');
   return { results, errors, notes, unidentified };
 }
 
