@@ -26,10 +26,7 @@ const CELL = 60;
 const LOG_SHARE = 0.25;
 const HOW = 'Return fewer rows (.slice(0, n)), or aggregate first (sum, mean, maxBy) and return the figures.';
 
-/**
- * Float noise of the program's own arithmetic (0.1 + 0.2 = 0.30000000000000004) read at 15 significant
- * digits; a number with 15 or fewer (all the upstream sends, in practice) stays as it is.
- */
+/** The program's float noise (0.1 + 0.2 = 0.30000000000000004) read at 15 significant digits. */
 function denoise(value: unknown): unknown {
   if (typeof value === 'number') {
     if (!Number.isFinite(value) || Number.isInteger(value)) return value;
@@ -41,10 +38,9 @@ function denoise(value: unknown): unknown {
   return value;
 }
 
-/** Significant digits of a number's shortest round-trip text (15 when its text is too short to hold more). */
+/** Significant digits of a number's shortest round-trip text (15 when too short to hold more). */
 function significant(value: number): number {
   const text = String(value);
-  // Sixteen characters with a point (and perhaps a sign) hold at most 15 digits.
   if (text.length <= 16 && !text.includes('e')) return 15;
   const mantissa = String(Math.abs(value)).split('e')[0] ?? '';
   return mantissa.replace('.', '').replace(/^0+/, '').length;

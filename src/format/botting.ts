@@ -119,12 +119,8 @@ export const flaggedCounts = (f: Flagging, findings: readonly Finding[]) => ({
 
 interface LevelStats {
   byLevel: Record<string, number>;
-  /**
-   * Computed here, never the upstream's summary (whose set of tokens is not documented), on the upstream's
-   * own scale, to CONFIDENCE_DIGITS significant digits.
-   */
+  /** Computed here, never the upstream's summary (its set of tokens is not documented). */
   averageConfidence: number | null;
-  /** How many findings have a numeric confidence. */
   averageOver: number;
   /** Rounding changed the mean: the text marks it '≈'. */
   averageRounded?: boolean;
@@ -215,11 +211,7 @@ export type TokenFees = { totalFees: number | null; currency: string; feesInNati
 
 const MAX_HOURS = ENDPOINTS.botting.bounds.hours.max;
 
-/**
- * Two or more tokens failed with one upstream message of their own (not "not found", not the server's
- * words, not a request's failure) in a window shorter than the longest: likely "no data in the window",
- * so the next step is a larger window.
- */
+/** Two or more tokens failed with one upstream message of their own: likely "no data in the window". */
 export function widerWindowHint(
   errors: readonly ItemError[],
   hours: number,

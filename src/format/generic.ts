@@ -22,11 +22,7 @@ const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFin
 /** The exact difference b - a of two numbers as the upstream wrote them (1316.6 - 1316.5 is 0.1). */
 const diff = (b: number, a: number) => Number(decimalSum([b, -a]));
 
-/**
- * A series in figures: count, first, last, min and max (with their times), mean, the largest rise and fall
- * between consecutive points; decimal text reads as numbers when every value is one, other values are
- * counted and left out.
- */
+/** A series in figures (min and max with their times, largest rise and fall); non-numbers counted, left out. */
 function summariseSeries(values: unknown[], times?: Array<string | undefined>) {
   const column = numericColumn(values);
   const sentAsText = column !== undefined && values.some((v) => typeof v === 'string');
@@ -98,7 +94,6 @@ const timeText = (v: unknown) => {
   return n === undefined ? clean(v, 40) : isoTime(asTime(n) as number);
 };
 
-/** What marks a series summary as this server's figures, not the upstream's (SERIES_LEGEND says so). */
 export const COMPUTED = 'computed over';
 
 /** Tells the server's figures from the upstream's own fields, in both channels (the document names neither). */
@@ -153,7 +148,7 @@ export function describeObject(
         : String(v);
   const scalarJson = (v: unknown) => (typeof v === 'string' ? clean(v, full ? 500 : 200) : v);
   const fieldCount = (n: RecordNode | ListNode) => `{${plural(n.size, 'field')}}`;
-  /** One record of a list: its scalar fields together (nested values as a field count, or whole when full). */
+  /** One record of a list on one line (nested values as a field count, or whole when full). */
   const record = (item: RecordNode) => {
     if (full) {
       const inner = describeObject(item, [], true);
@@ -197,7 +192,6 @@ export function describeObject(
     }
     if (parallel) summarise(prefix.slice(0, -1), parallel);
   };
-
   /** A series: one summary per value field, its time field as a span; after the other fields. */
   const summarise = (key: string, s: SeriesNode) => {
     const tk = s.series.time;

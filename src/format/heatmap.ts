@@ -18,7 +18,7 @@ export interface HourlyGrid {
   ignoredKeys: number;
 }
 
-/** Reads `{"a-b": n}` keys into a grid over the ranges the data actually shows. */
+/** Reads `{"a-b": n}` keys into a grid over the ranges the data shows. */
 export function hourlyGrid(hourly: Record<string, unknown>): HourlyGrid | undefined {
   const cells: Array<[number, number, number]> = [];
   let ignoredKeys = 0;

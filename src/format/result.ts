@@ -32,10 +32,7 @@ export interface Cut {
   most?: number;
 }
 
-/**
- * The longest prefix of `items` whose text and JSON both fit `budget`; when rows are cut, both channels
- * end with the same note saying how many and how to get the rest.
- */
+/** The longest prefix of `items` that fits `budget`; cut, both channels end with one note on the rest. */
 export function fitRows<T>(
   items: readonly T[],
   budget: number,
@@ -80,18 +77,12 @@ export function fitRows<T>(
     const full = attempt(total);
     if (fitsIn(full, budget)) return full;
   }
-  let low = 0;
-  let high = Math.min(most, total - 1);
   let best = attempt(0);
-  while (low <= high) {
+  for (let low = 1, high = Math.min(most, total - 1); low <= high; ) {
     const mid = (low + high) >> 1;
     const candidate = attempt(mid);
-    if (fitsIn(candidate, budget)) {
-      best = candidate;
-      low = mid + 1;
-    } else {
-      high = mid - 1;
-    }
+    if (fitsIn(candidate, budget)) [best, low] = [candidate, mid + 1];
+    else high = mid - 1;
   }
   return best;
 }
@@ -103,7 +94,6 @@ export interface ResultParts {
   lines: Lines;
   /** What was asked, as the server sent it (defaults and the chain's platform filled in). */
   query: Record<string, unknown>;
-  /** The rest of structuredContent. */
   data: Record<string, unknown>;
   /** The step after this one: the text's `Next:` line and `next`, so that either channel alone has it. */
   next?: string | undefined;

@@ -40,7 +40,6 @@ function groupShares(groups: TokenGroups, every: readonly string[], amountOf: (i
 }
 type Shares = ReturnType<typeof groupShares>;
 
-/** A fee record's currency, or what stands for none. */
 export const currencyOf = (f: TokenFees) => f.currency || '(no currency)';
 
 const sharesJson = (s: Shares) => {
@@ -67,10 +66,7 @@ function partsText(s: Shares, show: (v: number) => string, onlyWithValue: boolea
     .join(', ');
 }
 
-/**
- * Viewers now (and, when joined, creator fees in native coin and in each currency apart: never added) over
- * every token asked, with each group's share: one line each, the same figures in the JSON.
- */
+/** Viewers now and creator fees (native coin; each currency apart, never added), with each group's share. */
 export function shareLines(
   groups: TokenGroups,
   viewersOf: (id: string) => number | null,

@@ -44,7 +44,6 @@ export type BoardData = {
   failed: number;
   /** Every failed id with its reason (capped at the view's limit). */
   failures: Array<{ id: string; error: string }>;
-  /** What the board lists. */
   failureGroups: FailureGroup[];
   hint: string | null;
   notCovered?: { count: number; platform: string; reason: string };

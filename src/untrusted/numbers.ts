@@ -65,7 +65,6 @@ export function numericText(v: string): number | undefined {
   return Number.isFinite(n) && String(n) === (canonical === '-0' ? '0' : canonical) ? n : undefined;
 }
 
-/** A finite number, or decimal text (numericText), as a number. */
 export function numberOf(v: unknown): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
   return typeof v === 'string' ? numericText(v) : undefined;

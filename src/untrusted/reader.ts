@@ -19,7 +19,6 @@ export interface ScalarNode {
   readonly value: string | number | boolean | null;
 }
 
-/** A value read as a node. */
 export function read(value: unknown): Node {
   if (Array.isArray(value)) return new ListNode(value);
   if (isRecord(value)) return new RecordNode(value);
@@ -99,7 +98,6 @@ export class ListNode {
   get records(): boolean {
     return this.raw.every(isRecord);
   }
-  /** No element is a list or a record. */
   get scalars(): boolean {
     return this.raw.every((x) => typeof x !== 'object' || x === null);
   }

@@ -29,7 +29,6 @@ export function timeField(list: readonly unknown[]): string | undefined {
   return numeric;
 }
 
-/** A list of records read as a series. */
 export interface Series {
   time: string | undefined;
   /** The records with a readable time, earliest first (all records, as sent, without a time field). */
@@ -68,7 +67,6 @@ export function readSeries(list: readonly unknown[], maxFields = Infinity): Seri
 /** One field's values present, each with the index of its record; `nested`: some is a list or a record. */
 export type SeriesColumn = { values: unknown[]; at: number[]; nested: boolean };
 
-/** Each field's values, gathered in one pass (first-seen order). */
 export function columnsOf(records: ReadonlyArray<Record<string, unknown>>): Map<string, SeriesColumn> {
   const columns = new Map<string, SeriesColumn>();
   records.forEach((item, i) => {
@@ -123,7 +121,6 @@ export function timeTuples(value: unknown): Array<Record<string, unknown>> | und
   return points.sort((a, b) => (a[KEY_TIME] as number) - (b[KEY_TIME] as number));
 }
 
-/** Whether a list's values are all times, in order. */
 function timeList(list: readonly unknown[]): boolean {
   const times = list.map(anyTime);
   return times.length > 0 && times.every((t) => t !== undefined) && inOrder(times as number[]);

@@ -102,7 +102,6 @@ export function literal(value: string, max = 48): string {
 /** A record for upstream keys: no prototype, so `"__proto__"` is a key like any other. */
 export const dict = <T>(): Record<string, T> => Object.create(null);
 
-/** Cleans every string inside a JSON value, keys too. */
 export function cleanDeep(value: unknown, max = 500): unknown {
   if (typeof value === 'string') return clean(value, max);
   if (Array.isArray(value)) return value.map((v) => cleanDeep(v, max));

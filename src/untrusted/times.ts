@@ -6,7 +6,6 @@ const EARLIEST = 946_684_800_000;
 const LATEST = 4_102_444_800_000;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
-/** A date-time string in the plausible range as ms since the epoch. */
 export function stringTime(v: string): number | undefined {
   if (v.length > 40 || !DATE_TIME.test(v.trim())) return undefined;
   // A time without a zone is read as if UTC, so that order never depends on this machine's zone.
