@@ -201,7 +201,7 @@ export function describeObject(
       return `${s.shape === 'parallel' ? (key ? `${key}.` : '') : `${key}[].`}${clean(k, 40)}`;
     };
     const times = tk === undefined ? undefined : s.series.records.map((item) => timeText(item[tk]));
-    for (const [k, { values, at, nested }] of s.columns) {
+    for (const [k, { values, at, nested }] of s.series.columns) {
       if (values.length === 0 || nested) continue;
       if (k === tk) {
         const t = values.map(timeText);

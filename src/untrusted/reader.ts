@@ -1,16 +1,7 @@
 // The one reader of upstream shapes: a body becomes a tree of nodes once (a scalar, a record or a list,
 // each of which may also read as a series), each part read when first asked for. Names: names.ts.
 import { NAMES } from './names.js';
-import {
-  columnsOf,
-  isRecord,
-  parallelSeries,
-  readSeries,
-  type Series,
-  type SeriesColumn,
-  timeKeyed,
-  timeTuples,
-} from './series.js';
+import { isRecord, parallelSeries, readSeries, type Series, timeKeyed, timeTuples } from './series.js';
 import { anyTime, asTime } from './times.js';
 
 export type Node = ScalarNode | RecordNode | ListNode;
@@ -29,7 +20,6 @@ export function read(value: unknown): Node {
 export class SeriesNode {
   readonly kind = 'series';
   #read?: Series;
-  #columns?: Map<string, SeriesColumn>;
   constructor(
     readonly shape: 'list' | 'keyed' | 'tuples' | 'parallel',
     readonly points: ReadonlyArray<Record<string, unknown>>,
@@ -39,10 +29,6 @@ export class SeriesNode {
   get series(): Series {
     this.#read ??= readSeries(this.points);
     return this.#read;
-  }
-  get columns(): Map<string, SeriesColumn> {
-    this.#columns ??= columnsOf(this.series.records);
-    return this.#columns;
   }
 }
 

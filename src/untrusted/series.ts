@@ -37,6 +37,7 @@ export interface Series {
   t: number[];
   /** The numeric fields (the time field excepted), in first-seen order. */
   fields: string[];
+  columns: Map<string, SeriesColumn>;
 }
 
 export function readSeries(list: readonly unknown[], maxFields = Infinity): Series {
@@ -53,7 +54,8 @@ export function readSeries(list: readonly unknown[], maxFields = Infinity): Seri
     t = timed.map((x) => x.t);
   }
   const fields: string[] = [];
-  for (const [k, { values }] of columnsOf(ordered)) {
+  const columns = columnsOf(ordered);
+  for (const [k, { values }] of columns) {
     if (fields.length >= maxFields) break;
     if (
       k !== time &&
@@ -61,13 +63,13 @@ export function readSeries(list: readonly unknown[], maxFields = Infinity): Seri
     )
       fields.push(k);
   }
-  return { time, records: ordered, t, fields };
+  return { time, records: ordered, t, fields, columns };
 }
 
 /** One field's values present, each with the index of its record; `nested`: some is a list or a record. */
 export type SeriesColumn = { values: unknown[]; at: number[]; nested: boolean };
 
-export function columnsOf(records: ReadonlyArray<Record<string, unknown>>): Map<string, SeriesColumn> {
+function columnsOf(records: ReadonlyArray<Record<string, unknown>>): Map<string, SeriesColumn> {
   const columns = new Map<string, SeriesColumn>();
   records.forEach((item, i) => {
     for (const [k, v] of Object.entries(item)) {
