@@ -40,43 +40,35 @@ export function readerView(raw: string): { text: string; from: number[]; to: num
   let text = '';
   const from: number[] = [];
   const to: number[] = [];
-  let i = 0;
-  while (i < raw.length) {
+  /** `shown` for raw[start, end): each of its characters came from all of that span. */
+  const add = (shown: string, start: number, end: number) => {
+    text += shown;
+    for (let k = 0; k < shown.length; k++) {
+      from.push(start);
+      to.push(end);
+    }
+  };
+  for (let i = 0; i < raw.length; ) {
     VISIBLE_ASCII_RUN.lastIndex = i;
+    ANSI_HERE.lastIndex = i;
     if (VISIBLE_ASCII_RUN.test(raw)) {
       const end = VISIBLE_ASCII_RUN.lastIndex;
       text += raw.slice(i, end);
-      for (let k = i; k < end; k++) {
-        from.push(k);
-        to.push(k + 1);
+      for (; i < end; i++) {
+        from.push(i);
+        to.push(i + 1);
       }
-      i = end;
-      continue;
-    }
-    ANSI_HERE.lastIndex = i;
-    if (ANSI_HERE.test(raw)) {
-      i = ANSI_HERE.lastIndex;
-      continue;
-    }
-    const char = String.fromCodePoint(raw.codePointAt(i) as number);
-    const end = i + char.length;
-    if (BREAK_ONE.test(char) || (!INVISIBLE_ONE.test(char) && /^\s$/.test(char))) {
+    } else if (ANSI_HERE.test(raw)) i = ANSI_HERE.lastIndex;
+    else {
+      const char = String.fromCodePoint(raw.codePointAt(i) as number);
+      const end = i + char.length;
       // A run of whitespace (breaks included, invisible characters within it ignored) is one space.
-      if (text.endsWith(' ')) to[to.length - 1] = end;
-      else {
-        text += ' ';
-        from.push(i);
-        to.push(end);
-      }
-    } else if (!INVISIBLE_ONE.test(char)) {
-      const shown = char.normalize('NFKC');
-      for (let k = 0; k < shown.length; k++) {
-        from.push(i);
-        to.push(end);
-      }
-      text += shown;
+      if (BREAK_ONE.test(char) || (!INVISIBLE_ONE.test(char) && /^\s$/.test(char))) {
+        if (text.endsWith(' ')) to[to.length - 1] = end;
+        else add(' ', i, end);
+      } else if (!INVISIBLE_ONE.test(char)) add(char.normalize('NFKC'), i, end);
+      i = end;
     }
-    i = end;
   }
   return { text, from, to };
 }
