@@ -164,7 +164,6 @@ function recordTable(records: Record<string, unknown>[]): string[] {
 function cell(value: unknown, max = CELL, name?: string): string {
   if (value === null || value === undefined) return '–';
   if (typeof value === 'number') return name === undefined ? num(value) : namedNum(name, value);
-  if (typeof value === 'boolean') return String(value);
   if (typeof value === 'string') return clean(value, max);
   return clean(JSON.stringify(value), max);
 }

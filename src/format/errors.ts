@@ -42,9 +42,7 @@ export function describeError(error: unknown): string {
           )
         : lines(
             `The streamer analytics service has no ${error.detail.path ?? 'such path'}${http}${said}: the base address is probably wrong.`,
-            fix(
-              `Check ${ENV.baseUrl}: it must be the API's base address, path prefix included (e.g. https://host/api/v1).`,
-            ),
+            fix(`Check ${ENV.baseUrl}: it must be the API's base address, path prefix included ${EXAMPLE}.`),
             errorTag('not_found', false),
           );
     case 'rate_limited':
@@ -83,9 +81,7 @@ export function describeError(error: unknown): string {
     case 'invalid_response':
       return lines(
         `The streamer analytics service answered with something other than the expected JSON${http} (${error.message}; ${body ? `got ${body}` : 'no body shown'}, Content-Type ${contentType ? quote(contentType, 80) : 'none'}).`,
-        fix(
-          `Check that ${ENV.baseUrl} points at the API itself, with its path prefix (e.g. https://host/api/v1).`,
-        ),
+        fix(`Check that ${ENV.baseUrl} points at the API itself, with its path prefix ${EXAMPLE}.`),
         errorTag('invalid_response', false),
       );
     case 'api_error':
@@ -118,6 +114,7 @@ export function describeError(error: unknown): string {
 }
 
 const lines = (...parts: string[]) => parts.join('\n');
+const EXAMPLE = '(e.g. https://host/api/v1)';
 
 /** Demo mode's advice where a real service's would name a setting: the demo uses none of them. */
 const DEMO_FAULT =
