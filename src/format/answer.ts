@@ -48,21 +48,20 @@ function significant(value: number): number {
 
 export function renderAnswer(answer: Answer, budget: number): Rendered {
   const value = denoise(answer.value === undefined ? null : answer.value);
-  const calls = `${plural(answer.calls, 'upstream request')}`;
+  const calls = plural(answer.calls, 'upstream request');
   const log = logPart(answer.logs, answer.logsCut, Math.floor(budget * LOG_SHARE));
   // The rows to cut over the budget: the answer itself if it is a list, else its longest list field.
   const field = isRecord(value) ? longestList(value) : undefined;
   const rows = Array.isArray(value) ? value : field ? (value as Record<string, unknown[]>)[field] : undefined;
   const noun = rows?.length && rows.every(isRecord) ? 'rows' : 'values';
-  const headlineOf = (shown: unknown): string => {
-    if (!rows || !Array.isArray(shown) || shown.length >= rows.length)
-      return `Analysis answer: ${gist(value)} (${calls})`;
-    const part = `${grouped(shown.length)} of ${grouped(rows.length)} ${noun}${field ? ` of ${JSON.stringify(clean(field, 40))}` : ''} shown, cut to fit the result budget`;
-    return `Analysis answer: ${field ? `${gist(value)}; ` : ''}${part} (${calls})`;
-  };
   const build = (shown: unknown): Rendered => {
     const v = field ? { ...(value as Record<string, unknown>), [field]: shown } : shown;
-    const headline = headlineOf(shown);
+    // A cut answer says so first: how many rows are shown of how many.
+    const part =
+      rows && Array.isArray(shown) && shown.length < rows.length
+        ? `${grouped(shown.length)} of ${grouped(rows.length)} ${noun}${field ? ` of ${JSON.stringify(clean(field, 40))}` : ''} shown, cut to fit the result budget`
+        : undefined;
+    const headline = `Analysis answer: ${part ? `${field ? `${gist(value)}; ` : ''}${part}` : gist(value)} (${calls})`;
     return {
       summary: headline,
       text: [headline, ...bodyLines(v), ...log.lines].join('\n'),

@@ -7,13 +7,6 @@ import { asTime, isoTime } from '../untrusted/times.js';
 import { numericStats } from './aggregate.js';
 import { approx, namedNum, num, plural, sparkline } from './text.js';
 
-export interface Described {
-  /** `key=value` parts for the text channel, in field order. */
-  parts: string[];
-  /** The same facts for `structuredContent`: scalars as they are, series as summaries. */
-  fields: Record<string, unknown>;
-}
-
 const MAX_FIELDS = 40;
 const MAX_DEPTH = 3;
 
@@ -125,7 +118,7 @@ export function extraLine(id: string, record: Record<string, unknown>, shown: re
 /** Lists of records up to this long are shown as records, one per entry; longer ones as series. */
 const SHORT_LIST = 10;
 
-/** Flattens an object into dotted fields. */
+/** Flattens an object into dotted fields: `key=value` parts for the text, the same facts as JSON `fields`. */
 export function describeObject(
   object: Record<string, unknown> | RecordNode,
   skip: readonly string[] = [],
@@ -134,7 +127,7 @@ export function describeObject(
   series = false,
   /** A batch element's own id: concise leaves out nested fields that only repeat it. */
   ownId?: string,
-): Described {
+): { parts: string[]; fields: Record<string, unknown> } {
   const value = object instanceof RecordNode ? object : new RecordNode(object);
   const repeatsId = (n: Node) => !full && ownId !== undefined && n.kind === 'scalar' && n.value === ownId;
   const entries: Array<{ key: string; text: string; structured: unknown; late: boolean }> = [];
