@@ -10,11 +10,6 @@ import { approx, namedNum, num, plural, sparkline } from './text.js';
 const MAX_FIELDS = 40;
 const MAX_DEPTH = 3;
 
-const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-
-/** The exact difference b - a of two numbers as the upstream wrote them (1316.6 - 1316.5 is 0.1). */
-const diff = (b: number, a: number) => Number(decimalSum([b, -a]));
-
 /** A series in figures (min and max with their times, largest rise and fall); non-numbers counted, left out. */
 function summariseSeries(values: unknown[], times?: Array<string | undefined>) {
   const column = numericColumn(values);
@@ -45,9 +40,9 @@ function summariseSeries(values: unknown[], times?: Array<string | undefined>) {
     };
   }
   const at = (i: number) => times?.[i] || undefined;
-  const idx = read.flatMap((v, i) => (isNum(v) ? [i] : []));
+  const idx = read.flatMap((v, i) => (typeof v === 'number' && Number.isFinite(v) ? [i] : []));
   const nums = idx.map((i) => read[i] as number);
-  // The largest step up (sign 1) or down (-1) between consecutive numbers, at the time of the later point.
+  // The largest step up (sign 1) or down (-1) at the later point's time, exact (1316.6 - 1316.5 is 0.1).
   const step = (sign: number) => {
     let best: { d: number; k: number } | undefined;
     for (let k = 1; k < nums.length; k++) {
@@ -55,7 +50,10 @@ function summariseSeries(values: unknown[], times?: Array<string | undefined>) {
       if (d > 0 && (!best || d > best.d)) best = { d, k };
     }
     return (
-      best && { by: diff(nums[best.k] as number, nums[best.k - 1] as number), at: at(idx[best.k] as number) }
+      best && {
+        by: Number(decimalSum([nums[best.k] as number, -(nums[best.k - 1] as number)])),
+        at: at(idx[best.k] as number),
+      }
     );
   };
   const [up, down] = [step(1), step(-1)];

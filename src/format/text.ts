@@ -46,19 +46,14 @@ export function decimalText(text: string): string {
   return fraction === undefined ? groupedText(whole) : `${groupedText(whole)}.${fraction}`;
 }
 
-const SUFFIXES: Array<[number, string]> = [
-  [1e12, 'T'],
-  [1e9, 'B'],
-  [1e6, 'M'],
-  [1e3, 'k'],
-];
+const SUFFIXES = Object.entries({ T: 1e12, B: 1e9, M: 1e6, k: 1e3 });
 
 /** A magnitude of 10,000 or more shortened with a suffix that says it is rounded (12.3M, 845k); else `num`. */
 export function abbrev(raw: unknown): string {
   const value = numberOf(raw) ?? raw;
   if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) < 10_000) return num(value);
   const abs = Math.abs(value);
-  const [size, suffix] = SUFFIXES.find(([size]) => abs >= size) as [number, string];
+  const [suffix, size] = SUFFIXES.find(([, size]) => abs >= size) as [string, number];
   const scaled = abs / size;
   const text = trimZeros(scaled.toFixed(scaled >= 100 ? 0 : scaled >= 10 ? 1 : 2));
   return `${value < 0 ? '-' : ''}${text}${suffix}`;
@@ -100,8 +95,7 @@ export const shortId = (id: string) => (id.length > 12 ? `${id.slice(0, 6)}…` 
 /** Shortens ids to their first 6 characters, or as many more as it takes for no two to read the same. */
 export function shortener(ids: readonly string[]): (id: string) => string {
   let length = 6;
-  let longest = 0;
-  for (const id of ids) if (id.length > longest) longest = id.length;
+  const longest = ids.reduce((n, id) => Math.max(n, id.length), 0);
   const distinct = new Set(ids).size;
   while (length < longest && new Set(ids.map((id) => id.slice(0, length))).size < distinct) length++;
   return (id) => (id.length > length + 6 ? `${id.slice(0, length)}…` : id);

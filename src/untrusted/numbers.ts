@@ -2,10 +2,7 @@
 // made on integers, so that a printed total is the sum of the printed values (0.1 + 0.2 is 0.3).
 
 /** A decimal as an integer count of 10^-scale units. */
-interface Decimal {
-  units: bigint;
-  scale: number;
-}
+type Decimal = { units: bigint; scale: number };
 
 const SCIENTIFIC = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/;
 

@@ -5,10 +5,7 @@ import { isRecord, parallelSeries, readSeries, type Series, timeKeyed, timeTuple
 import { anyTime, asTime } from './times.js';
 
 export type Node = ScalarNode | RecordNode | ListNode;
-export interface ScalarNode {
-  readonly kind: 'scalar';
-  readonly value: string | number | boolean | null;
-}
+export type ScalarNode = { readonly kind: 'scalar'; readonly value: string | number | boolean | null };
 
 export function read(value: unknown): Node {
   if (Array.isArray(value)) return new ListNode(value);
