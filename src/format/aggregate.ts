@@ -3,7 +3,7 @@
 import { decimalHalf, decimalSum, numberOf } from '../untrusted/numbers.js';
 import { extent } from './text.js';
 
-/** Count (the rest `ignored`), min, max, exact sum (decimal text), mean and median of the numbers; or none. */
+/** Count (the rest `ignored`), min, max, exact sum (decimal text), mean and median of the numbers. */
 export function numericStats(values: readonly unknown[]) {
   const nums: number[] = [];
   for (const v of values) {

@@ -19,12 +19,7 @@ export const NO_MATCH = 'no result matched to this id';
 export const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 export const asRecord = (v: unknown): Record<string, unknown> => (isRecord(v) ? v : {});
 
-/**
- * Reconciles a batch answer with the ids requested, every id exactly once: duplicates dropped (first kept),
- * an error for an id that has a result dropped, an id found in neither list "no result returned", results
- * nobody requested kept and named, the upstream's summary counts checked against its lists (`notes`).
- * `unreadable`: a result carrying no id this server could read (kept, counted in `unidentified`).
- */
+/** A batch answer reconciled with the ids requested, each once; `notes` say what did not add up. */
 export function accountFor<T>(
   found: readonly T[],
   idOf: (item: T) => string,

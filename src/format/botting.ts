@@ -74,7 +74,7 @@ function levelMeans(findings: readonly Finding[]): Map<string, number> {
 /** The flagged levels, most suspicious first, and how they were chosen when it is more than "HIGH". */
 type Flagging = { levels: string[]; rule?: string };
 
-/** HIGH and every level whose mean confidence is at least HIGH's (an upstream's CRITICAL): data, not names. */
+/** HIGH and every level whose mean confidence is at least HIGH's (an upstream's CRITICAL): not names. */
 export function flagging(findings: readonly Finding[]): Flagging {
   const means = [...levelMeans(findings)].filter(([level]) => level !== '');
   means.sort((a, b) => b[1] - a[1]);
@@ -166,7 +166,7 @@ export function levelsLine(stats: LevelStats): string {
   return `Confidence levels: ${levels.join(', ')}${average}`;
 }
 
-/** The first reasons of a finding, quoted, and how many more (`shown` Infinity: all, each up to 160 characters). */
+/** The first reasons of a finding, quoted, and how many more (`shown` Infinity: all, up to 160 each). */
 export function reasonsText(reasons: readonly string[], shown = 2, max = 60): string {
   if (reasons.length === 0) return '(none)';
   if (shown >= reasons.length) return reasons.map((r) => quote(r, Math.max(max, 160))).join('; ');
@@ -174,7 +174,7 @@ export function reasonsText(reasons: readonly string[], shown = 2, max = 60): st
   return `${first.join('; ')}; +${reasons.length - shown} more`;
 }
 
-/** Up to 10 findings, with every reason when they fit; else with the first reasons only (`render` fits rows). */
+/** Up to 10 findings with every reason when they fit; else the first reasons only (`render` fits rows). */
 export function withReasons<R extends { structured: Record<string, unknown> }>(
   count: number,
   render: (full: boolean) => R,

@@ -33,7 +33,7 @@ export function textTable<R>(fields: readonly Field<R>[], rows: readonly R[]): s
 export const jsonObjects = <R>(fields: readonly Field<R>[], rows: readonly R[]) =>
   rows.map((r) => Object.fromEntries(fields.map((f) => [f.key, jsonOf(f, r)])));
 
-/** structuredContent's rows: concise, the names once and each row an array; detailed, every field (`items`). */
+/** structuredContent's rows: concise, the names once and each row an array; detailed, `items` whole. */
 export const jsonTable = <R extends Record<string, unknown>>(
   fields: readonly Field<R>[],
   rows: readonly R[],

@@ -122,10 +122,7 @@ const DEMO_FAULT =
 const DEMO_IDS =
   "Demo mode: the simulator knows only its own sample tokens; get_analytics_overview's live metrics name the most watched ones.";
 
-/**
- * When at least half of the ids sent are unknown with the chain and platform asked (`where`), the next
- * step: `tries`, the same tool with the pairs not yet asked, nearest first.
- */
+/** The next step when half the ids sent or more are unknown with `where`: `tries`, the pairs not asked. */
 export function unknownIdsHint(
   unknown: number,
   requested: number,
@@ -180,10 +177,7 @@ function lastFailureText(
 const ROUTE_LEVEL =
   /^(\W*\b(404|not|found|error|page|http|the|requested|resource|was|on|this|server)\b\W*)+$|\b(route|routes|path|endpoint|url|page|cannot (get|post))\b/i;
 
-/**
- * Whether a 404 is the token's, not the address's (a wrong base address answers 404 on every path): a path
- * naming one token (`/streamers/{mint}/core`) answered with the upstream's own words about it.
- */
+/** Whether a 404 is the token's (a wrong base address 404s everywhere): its path names one, in words. */
 function tokenNotFound(detail: ApiError['detail']): boolean {
   if (detail.path === undefined || !/^\/streamers\/[^/]+\/\w+$/.test(detail.path)) return false;
   const words = upstreamWords(detail);

@@ -10,7 +10,7 @@ import { approx, namedNum, num, plural, sparkline } from './text.js';
 const MAX_FIELDS = 40;
 const MAX_DEPTH = 3;
 
-/** A series in figures (min and max with their times, largest rise and fall); non-numbers counted, left out. */
+/** A series in figures (min and max with their times, largest rise and fall); non-numbers left out. */
 function summariseSeries(values: unknown[], times?: Array<string | undefined>) {
   const column = numericColumn(values);
   const sentAsText = column !== undefined && values.some((v) => typeof v === 'string');
@@ -79,7 +79,7 @@ function summariseSeries(values: unknown[], times?: Array<string | undefined>) {
   };
 }
 
-/** A time as the text shows it: a date-time string as sent (cleaned), an epoch number (or digits) in ISO 8601. */
+/** A time for the text: a date-time string as sent (cleaned), an epoch number (or digits) in ISO 8601. */
 const timeText = (v: unknown) => {
   const n = numberOf(v);
   return n === undefined ? clean(v, 40) : isoTime(asTime(n) as number);
@@ -87,7 +87,7 @@ const timeText = (v: unknown) => {
 
 export const COMPUTED = 'computed over';
 
-/** Tells the server's figures from the upstream's own fields, in both channels (the document names neither). */
+/** Tells the server's figures from the upstream's own fields (the document names neither). */
 export const SERIES_LEGEND =
   'Series figures ("computed over N points": count, first, last, min, max, mean) are this server\'s, over the points returned; every other field (a peak or an average the upstream gives, say) is the upstream\'s own, as sent.';
 
@@ -97,7 +97,7 @@ export function nothingMore(value: Record<string, unknown>, skip: readonly strin
   return describeObject(node, skip, true).parts.join('\n') === describeObject(node, skip).parts.join('\n');
 }
 
-/** A record the document does not detail: its parts, its JSON (detailed: as sent), and `same` (nothing more). */
+/** A record the document does not detail: its parts, its JSON (detailed: as sent), `same`: nothing more. */
 export function described(value: Record<string, unknown>, skip: readonly string[], detailed: boolean) {
   const d = describeObject(value, skip, detailed);
   return {

@@ -117,7 +117,7 @@ export const NOTHING_MORE = 'detailed: the upstream sent nothing beyond what con
 
 type Lines = ReadonlyArray<string | false | undefined>;
 
-/** A tool's report of one upstream body; `project` writes both channels from it, the rows fitted to the budget. */
+/** A tool's report of one upstream body; `project` writes both channels from it, rows fitted to the budget. */
 export interface Report<R = never> {
   headline: string;
   query: Record<string, unknown>;

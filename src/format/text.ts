@@ -4,20 +4,14 @@ import { groupedText, numberOf, plainDecimal } from '../untrusted/numbers.js';
 import { clean } from '../untrusted/text.js';
 import { asTime, isoTime, utcIso } from '../untrusted/times.js';
 
-/**
- * A number for reading, exactly as the upstream sent it: integers grouped (1,234,567), other numbers with
- * every decimal they have (43,421.8234, 0.0000123), never rounded (`approx` marks rounded ones '≈').
- */
+/** A number exactly as sent: integers grouped (1,234,567), every decimal kept, never rounded. */
 export function num(raw: unknown): string {
   const value = numberOf(raw) ?? raw;
   if (typeof value !== 'number' || !Number.isFinite(value)) return value == null ? '–' : clean(value, 24);
   return Math.abs(value) >= 1e21 ? String(value) : decimalText(plainDecimal(value));
 }
 
-/**
- * A number by what its field's name reads as: a year as its digits (2025), an epoch time under a time's
- * name as its digits with its ISO time beside it, any other as `num` (`full`: non-integers as sent).
- */
+/** A number by its field's name: a year as its digits, an epoch time with its ISO time, else `num`. */
 export function namedNum(name: string, v: number, full = false): string {
   if (Number.isInteger(v) && v > 0 && v < 10_000 && NAMES.year(name)) return String(v);
   const t = asTime(v);
@@ -48,7 +42,7 @@ export function decimalText(text: string): string {
 
 const SUFFIXES = Object.entries({ T: 1e12, B: 1e9, M: 1e6, k: 1e3 });
 
-/** A magnitude of 10,000 or more shortened with a suffix that says it is rounded (12.3M, 845k); else `num`. */
+/** 10,000 or more shortened with a suffix that says it is rounded (12.3M, 845k); else `num`. */
 export function abbrev(raw: unknown): string {
   const value = numberOf(raw) ?? raw;
   if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) < 10_000) return num(value);

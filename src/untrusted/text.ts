@@ -32,10 +32,7 @@ const VISIBLE_ASCII_RUN = /[!-~]+/y;
 const INVISIBLE_ONE = new RegExp(`^(?:${INVISIBLE.source})$`);
 const BREAK_ONE = new RegExp(`^${BREAKS.source}$`);
 
-/**
- * What a reader may take a string for: `fold`'s form in NFKC (`ｖ` → `v`), with the span of `raw` each
- * character came from (`from[i]` to `to[i]`): secrets are found here, removed there (src/redact.ts).
- */
+/** What a reader may take a string for (`fold`, NFKC) and each character's span in `raw` (src/redact.ts). */
 export function readerView(raw: string): { text: string; from: number[]; to: number[] } {
   let text = '';
   const from: number[] = [];
