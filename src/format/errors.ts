@@ -192,23 +192,20 @@ const SETTING_NAMES: Record<string, string> = { [ENV.apiKey]: 'API key', [ENV.ba
 /** The answer every tool gives until the key and base URL are set. */
 export function setupGuide(missing: string[], problems: string[], place: SetupPlace = 'environment'): string {
   return lines(
-    ...setupSteps(missing, place),
+    ...setupSteps(missing, place).filter((l) => l !== false),
     ...problems.map((p) => `Note: ${p}.`),
     errorTag('not_configured', false),
   );
 }
 
-function setupSteps(missing: string[], place: SetupPlace): string[] {
+function setupSteps(missing: string[], place: SetupPlace): Array<string | false> {
   if (place === 'http') {
     // A shared --http server: the caller and the operator are different people, told apart.
     const needsBase = missing.includes(ENV.baseUrl);
     return [
       `This streamer analytics server cannot call the service yet: ${needsBase ? `its operator has not set ${ENV.baseUrl}` : 'no API key came with this request'}.`,
-      ...(missing.includes(ENV.apiKey)
-        ? [
-            "For you, the caller: send your API key (created in the operator's web application) as the x-api-key header, in your MCP client's headers for this server.",
-          ]
-        : []),
+      missing.includes(ENV.apiKey) &&
+        "For you, the caller: send your API key (created in the operator's web application) as the x-api-key header, in your MCP client's headers for this server.",
       `For the operator of this server: ${needsBase ? `set ${ENV.baseUrl} (the service base address, path prefix included) in the server's environment, and restart it` : `or set ${ENV.apiKey} in the server's environment, to serve every caller with one key`}.`,
     ];
   }

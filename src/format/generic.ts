@@ -219,9 +219,9 @@ export function describeObject(
       } else summarise(key, list.series);
       return;
     }
-    if (list.scalars && (full || list.size <= 8)) {
+    if (list.scalars && (full || list.size <= 8))
       add(key, list.raw.map((x) => scalarText(x, key)).join(', '), list.raw.map(scalarJson));
-    } else if (list.scalars) {
+    else if (list.scalars) {
       const s = summariseSeries(list.raw.filter((x) => x !== null && x !== undefined));
       add(key, s.text, s.summary, true);
     } else if (full) {
@@ -232,9 +232,7 @@ export function describeObject(
         else if (n.value !== (undefined as unknown))
           add(`${key}[${i}]`, scalarText(n.value, key), scalarJson(n.value));
       });
-    } else if (depth < MAX_DEPTH) {
-      add(key, `${list.size} mixed items`, `${list.size} mixed items`);
-    }
+    } else if (depth < MAX_DEPTH) add(key, `${list.size} mixed items`, `${list.size} mixed items`);
   };
   walk(value, '', 0);
   // Concise: the element's own fields first, series summaries after; at most 40.

@@ -225,9 +225,8 @@ export function enforceBudget(r: Rendered, budget: number, format: 'concise' | '
           else low = mid;
         }
         structured[key] = value.slice(0, low);
-      } else {
+      } else
         structured[key] = typeof value === 'string' ? '' : typeof value === 'object' && value ? {} : value;
-      }
     }
   }
   return { summary: r.summary, text, structured };
