@@ -141,11 +141,9 @@ function recordTable(records: Record<string, unknown>[]): string[] {
   for (const r of records) for (const k of Object.keys(r)) keys.add(k);
   const all = [...keys];
   const shown = all.slice(0, COLUMNS);
-  const numeric = shown.map((k) =>
-    records.every((r) => r[k] === undefined || r[k] === null || typeof r[k] === 'number'),
-  );
+  const numeric = (k: string) => records.every((r) => r[k] == null || typeof r[k] === 'number');
   const lines = table(
-    shown.map((k, i) => ({ header: clean(k, 30), align: numeric[i] ? 'right' : 'left' })),
+    shown.map((k) => ({ header: clean(k, 30), align: numeric(k) ? 'right' : 'left' })),
     records.map((r) => shown.map((k) => (r[k] === undefined ? '' : cell(r[k], CELL, k)))),
   );
   const more = all.slice(COLUMNS);

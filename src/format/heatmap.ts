@@ -139,16 +139,14 @@ export function dailySeries(days: Record<string, unknown>): DailySeries | undefi
 
 /** A series for reading: a sparkline over its calendar days (`·`: not sent), its span, highest and lowest. */
 export function seriesLine(s: DailySeries, width = 31): string {
-  const gaps = s.dated < s.days;
   const line = s.values
     ? sparkline(s.values, width)
     : `${s.entries
         .slice(0, 10)
         .map(([date, value]) => `${date} ${num(value)}`)
         .join(', ')}${s.entries.length > 10 ? ', …' : ''}`;
-  const coverage = gaps
-    ? `${plural(s.days, 'day')} ${s.from} to ${s.to}, ${s.dated} with a value (· = no value sent for that date), ${s.active} active`
-    : `${plural(s.days, 'day')} ${s.from} to ${s.to}, ${s.active} active`;
+  const gaps = s.dated < s.days ? `${s.dated} with a value (· = no value sent for that date), ` : '';
+  const coverage = `${plural(s.days, 'day')} ${s.from} to ${s.to}, ${gaps}${s.active} active`;
   const low = s.quietest
     ? `, min ${num(s.quietest.value)} on ${s.quietest.date}${s.quietest.dates ? ` (and ${s.quietest.dates - 1} more ${s.quietest.dates === 2 ? 'date' : 'dates'})` : ''}`
     : '';

@@ -20,12 +20,8 @@ export function namedNum(name: string, v: number, full = false): string {
 }
 
 /** A fiat amount to the cent (43,421.80); integers as they are. */
-export function money(raw: unknown): string {
-  const value = numberOf(raw) ?? raw;
-  if (typeof value !== 'number' || !Number.isFinite(value) || Number.isInteger(value)) return num(value);
-  const [whole, fraction = ''] = plainDecimal(value).split('.');
-  return `${groupedText(whole ?? '0')}.${fraction.padEnd(2, '0')}`;
-}
+export const money = (raw: unknown) =>
+  numberOf(raw) === undefined ? num(raw) : num(raw).replace(/\.\d$/, (tenths) => `${tenths}0`);
 
 /** A native-coin amount: every decimal the upstream sent (867.273174). */
 export function coin(raw: unknown): string {
