@@ -3,23 +3,8 @@ import { numberOf } from '../untrusted/numbers.js';
 import { extremes } from './aggregate.js';
 import { extent, num, plural, sparkline } from './text.js';
 
-export interface HourlyGrid {
-  a: [number, number];
-  b: [number, number];
-  max: number;
-  peak: { a: number; b: number; value: number } | null;
-  /** The lowest of the cells the upstream returned (one it left out has no known value). */
-  quietest: { a: number; b: number; value: number; cells?: number } | null;
-  /** rows[a - a0][b - b0]; missing cells are 0. */
-  rows: number[][];
-  /** Cells the upstream returned, and the cells of the grid over the observed ranges. */
-  returned: number;
-  cells: number;
-  ignoredKeys: number;
-}
-
 /** Reads `{"a-b": n}` keys into a grid over the ranges the data shows. */
-export function hourlyGrid(hourly: Record<string, unknown>): HourlyGrid | undefined {
+export function hourlyGrid(hourly: Record<string, unknown>) {
   const cells: Array<[number, number, number]> = [];
   let ignoredKeys = 0;
   for (const [key, value] of Object.entries(hourly)) {
@@ -35,6 +20,7 @@ export function hourlyGrid(hourly: Record<string, unknown>): HourlyGrid | undefi
   const b: [number, number] = [eb.min, eb.max];
   // A larger grid would not be scannable: such data is summarised only.
   if (a[1] - a[0] > 31 || b[1] - b[0] > 59) return undefined;
+  // rows[a - a0][b - b0]; a cell the upstream left out is 0 there, and not counted as the quietest.
   const rows = Array.from({ length: a[1] - a[0] + 1 }, () => new Array<number>(b[1] - b[0] + 1).fill(0));
   const seen = new Set<string>();
   // In reading order, so that ties go to the grid's first cell whatever the key order.
@@ -57,6 +43,8 @@ export function hourlyGrid(hourly: Record<string, unknown>): HourlyGrid | undefi
     ignoredKeys,
   };
 }
+
+export type HourlyGrid = NonNullable<ReturnType<typeof hourlyGrid>>;
 
 /** A grid cell for reading: `a=3, b=14 (412)`, with how many cells share the value. */
 export const cellText = (c: { a: number; b: number; value: number; cells?: number }) =>
@@ -84,27 +72,10 @@ export function gridLines(g: HourlyGrid): string[] {
 const MAX_SPAN_DAYS = 1000;
 const DAY = 86_400_000;
 
-export interface DailySeries {
-  from: string;
-  to: string;
-  /** Calendar days from `from` to `to`, both included. */
-  days: number;
-  /** Dates the upstream gave a value for (the others are absent, not 0). */
-  dated: number;
-  /** One value per calendar day (null: not sent); undefined past MAX_SPAN_DAYS (`entries` has them). */
-  values: Array<number | null> | undefined;
-  entries: Array<[string, number]>;
-  max: number;
-  peak: { date: string; value: number } | null;
-  quietest: { date: string; value: number; dates?: number } | null;
-  active: number;
-  total: number;
-}
-
 const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY;
 
 /** A `{ "YYYY-MM-DD": n }` map as an ordered series over its calendar span, absent dates kept apart from 0. */
-export function dailySeries(days: Record<string, unknown>): DailySeries | undefined {
+export function dailySeries(days: Record<string, unknown>) {
   const entries = Object.entries(days)
     .filter(([date]) => /^\d{4}-\d\d-\d\d$/.test(date) && !Number.isNaN(dayNumber(date)))
     .map(([date, v]): [string, number | undefined] => [date, numberOf(v)])
@@ -117,7 +88,8 @@ export function dailySeries(days: Record<string, unknown>): DailySeries | undefi
   const day = ([date, value]: [string, number]) => ({ date, value });
   const start = dayNumber(first[0]);
   const span = Math.round(dayNumber(last[0]) - start) + 1;
-  let values: DailySeries['values'];
+  // One value per calendar day (null: not sent); past MAX_SPAN_DAYS none (`entries` has the dates).
+  let values: Array<number | null> | undefined;
   if (span <= MAX_SPAN_DAYS) {
     values = new Array<number | null>(span).fill(null);
     for (const [date, value] of entries) values[Math.round(dayNumber(date) - start)] = value;
@@ -136,6 +108,8 @@ export function dailySeries(days: Record<string, unknown>): DailySeries | undefi
     total: entries.reduce((n, e) => n + e[1], 0),
   };
 }
+
+export type DailySeries = NonNullable<ReturnType<typeof dailySeries>>;
 
 /** A series for reading: a sparkline over its calendar days (`·`: not sent), its span, highest and lowest. */
 export function seriesLine(s: DailySeries, width = 31): string {

@@ -109,7 +109,6 @@ export function timeKeyed(value: unknown, name = 'value'): Array<Record<string, 
 export function timeTuples(value: unknown): Array<Record<string, unknown>> | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
   const points: Array<Record<string, unknown>> = [];
-  const times: number[] = [];
   for (const item of value) {
     if (!Array.isArray(item) || item.length < 2 || item.length > 16) return undefined;
     const t = anyTime(item[0]);
@@ -117,9 +116,8 @@ export function timeTuples(value: unknown): Array<Record<string, unknown>> | und
     const point: Record<string, unknown> = { [KEY_TIME]: t };
     for (let i = 1; i < item.length; i++) point[`[${i}]`] = item[i];
     points.push(point);
-    times.push(t);
   }
-  if (!inOrder(times) && times.length > 1) return undefined;
+  if (!inOrder(points.map((p) => p[KEY_TIME] as number))) return undefined;
   return points.sort((a, b) => (a[KEY_TIME] as number) - (b[KEY_TIME] as number));
 }
 
