@@ -2,11 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { grouped } from '../untrusted/numbers.js';
 
 /** What a tool renders: the headline, the text channel, and the structured channel (summary added later). */
-export interface Rendered {
-  summary: string;
-  text: string;
-  structured: Record<string, unknown>;
-}
+export type Rendered = { summary: string; text: string; structured: Record<string, unknown> };
 
 export const DEFAULT_BUDGET_CHARS = 24_000;
 

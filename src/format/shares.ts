@@ -7,11 +7,7 @@ import type { Finding, TokenFees } from './botting.js';
 import { coin, label, money, num, pct } from './text.js';
 
 /** The groups of tokens asked that shares are given for: each level, then not covered, then failed. */
-interface TokenGroups {
-  findings: readonly Finding[];
-  notCovered: readonly string[];
-  failed: readonly string[];
-}
+type TokenGroups = { findings: readonly Finding[]; notCovered: readonly string[]; failed: readonly string[] };
 
 /** A group's sum over its tokens with a value (`withValue`), and its share of the total. */
 type Share = { withValue: number; value: number; share: number | null };

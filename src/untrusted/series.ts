@@ -29,18 +29,11 @@ export function timeField(list: readonly unknown[]): string | undefined {
   return numeric;
 }
 
-export interface Series {
-  time: string | undefined;
-  /** The records with a readable time, earliest first (all records, as sent, without a time field). */
-  records: Array<Record<string, unknown>>;
-  /** Each record's time in ms, parallel to `records` (empty without a time field). */
-  t: number[];
-  /** The numeric fields (the time field excepted), in first-seen order. */
-  fields: string[];
-  columns: Map<string, SeriesColumn>;
-}
-
-export function readSeries(list: readonly unknown[], maxFields = Infinity): Series {
+/**
+ * A list of records as a series: the records with a readable time, earliest first (without a time field,
+ * all, as sent), each one's time in ms (`t`), and the numeric fields other than the time, first seen first.
+ */
+export function readSeries(list: readonly unknown[], maxFields = Infinity) {
   const records = list.filter(isRecord);
   const time = timeField(records);
   let ordered = records;
@@ -65,6 +58,7 @@ export function readSeries(list: readonly unknown[], maxFields = Infinity): Seri
   }
   return { time, records: ordered, t, fields, columns };
 }
+export type Series = ReturnType<typeof readSeries>;
 
 /** One field's values present, each with the index of its record; `nested`: some is a list or a record. */
 export type SeriesColumn = { values: unknown[]; at: number[]; nested: boolean };
