@@ -59,9 +59,7 @@ export function groupBy<T, K>(items: Iterable<T>, key: (item: T) => K): Map<K, T
 /** Competition ranks (1, 2, 2, 4) of values already sorted best first; `null` values rank after the rest. */
 export function ranks(sorted: readonly (number | null)[]): number[] {
   const out: number[] = [];
-  sorted.forEach((v, i) => {
-    const prev = sorted[i - 1];
-    out.push(i > 0 && v === prev ? (out[i - 1] as number) : i + 1);
-  });
+  for (const [i, v] of sorted.entries())
+    out.push(i > 0 && v === sorted[i - 1] ? (out[i - 1] as number) : i + 1);
   return out;
 }

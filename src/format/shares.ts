@@ -78,14 +78,8 @@ export function shareLines(
   const native = groupShares(groups, every, (id) => feesOf(id)?.feesInNativeCoin ?? null);
   lines.push(overall('Creator fees in native coin', native, coin));
   json.feesInNativeCoin = sharesJson(native);
-  const currencies = [
-    ...new Set(
-      every.flatMap((id) => {
-        const f = feesOf(id);
-        return f && f.totalFees !== null ? [currencyOf(f)] : [];
-      }),
-    ),
-  ].sort();
+  const priced = every.flatMap((id) => feesOf(id) ?? []).filter((f) => f.totalFees !== null);
+  const currencies = [...new Set(priced.map(currencyOf))].sort();
   const perCurrency = currencies.map((currency) => ({
     currency,
     s: groupShares(groups, every, (id) => {

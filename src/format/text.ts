@@ -25,9 +25,8 @@ export const money = (raw: unknown) =>
 
 /** A native-coin amount: every decimal the upstream sent (867.273174). */
 export function coin(raw: unknown): string {
-  const value = numberOf(raw) ?? raw;
-  if (typeof value !== 'number' || !Number.isFinite(value)) return num(value);
-  return decimalText(plainDecimal(value));
+  const value = numberOf(raw);
+  return value === undefined ? num(raw) : decimalText(plainDecimal(value));
 }
 
 /** Exact decimal text ("18199.65", from decimalSum) grouped for reading (18,199.65). */

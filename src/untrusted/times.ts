@@ -16,26 +16,19 @@ export function stringTime(v: string): number | undefined {
 
 /** Epoch ms or epoch seconds in the plausible range as ms. */
 export function numberTime(v: number): number | undefined {
-  if (!Number.isFinite(v)) return undefined;
   if (v >= EARLIEST && v < LATEST) return v;
   if (v * 1000 >= EARLIEST && v * 1000 < LATEST) return v * 1000;
   return undefined;
 }
 
-export function asTime(v: unknown): number | undefined {
-  if (typeof v === 'string') return stringTime(v);
-  if (typeof v === 'number') return numberTime(v);
-  return undefined;
-}
+export const asTime = (v: unknown) =>
+  typeof v === 'string' ? stringTime(v) : typeof v === 'number' ? numberTime(v) : undefined;
 
 /** A value as a time, digits ("1746097200") read as the number they write. */
 export const anyTime = (v: unknown) => asTime(numberOf(v) ?? v);
 
 /** A record key as a time: a date-time, or epoch seconds or ms in digits. */
-export function keyTime(k: string): number | undefined {
-  if (/^\d{9,13}$/.test(k)) return numberTime(Number(k));
-  return stringTime(k);
-}
+export const keyTime = (k: string) => (/^\d{9,13}$/.test(k) ? numberTime(Number(k)) : stringTime(k));
 
 export const isoTime = (ms: number) => new Date(ms).toISOString();
 
