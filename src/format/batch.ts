@@ -36,12 +36,10 @@ export function accountFor<T>(
   let unidentified = 0;
   for (const item of found) {
     const id = idOf(item);
-    if (unreadable(item)) {
-      unidentified++;
-      results.push(item);
-    } else if (seen.has(id)) duplicates.push(id);
+    if (!unreadable(item) && seen.has(id)) duplicates.push(id);
     else {
-      seen.add(id);
+      if (unreadable(item)) unidentified++;
+      else seen.add(id);
       results.push(item);
     }
   }

@@ -97,15 +97,13 @@ export type SessionRow = {
   averageViewers: number | null;
 };
 
-/** A duration's unit ('ms', 's' or 'min') as the sessions show it (get_streamer_sessions states the same). */
-type DurationUnit = { unit: string; evidence: string };
-
 export type EvidenceData = {
   kind: 'evidence';
   scope: { mint: string; period: string; hours: number; chain: string; platform: string };
   series: { series: SeriesData[] } | { error: string };
   sessions: SessionRow[] | { error: string };
-  durationUnit: DurationUnit | null;
+  /** 'ms', 's' or 'min', as the sessions show it (get_streamer_sessions states the same); null: not shown. */
+  durationUnit: { unit: string; evidence: string } | null;
   botting:
     | { level: string; confidence: number | null; score: number | null; reasons: string[] }
     | { error: string }
