@@ -1,7 +1,6 @@
 // Figures the server computes from a full upstream answer (before any budget cut), so the assistant never
 // adds, sorts or averages rows itself. Sums are exact decimals; means and medians are plain numbers.
 import { decimalHalf, decimalSum, numberOf } from '../untrusted/numbers.js';
-import { extent } from './text.js';
 
 /** Count (the rest `ignored`), min, max, exact sum (decimal text), mean and median of the numbers. */
 export function numericStats(values: readonly unknown[]) {
@@ -10,8 +9,8 @@ export function numericStats(values: readonly unknown[]) {
     const n = numberOf(v);
     if (n !== undefined) nums.push(n);
   }
-  const range = extent(nums);
-  if (!range) return undefined;
+  const { low: min, peak: max } = extremes(nums, (v) => v);
+  if (min === undefined || max === undefined) return undefined;
   const sum = decimalSum(nums);
   const sorted = Float64Array.from(nums).sort();
   const mid = sorted.length >> 1;
@@ -23,8 +22,8 @@ export function numericStats(values: readonly unknown[]) {
   return {
     count: nums.length,
     ignored: values.length - nums.length,
-    min: range.min,
-    max: range.max,
+    min,
+    max,
     sum,
     mean: Number(sum) / nums.length,
     median,

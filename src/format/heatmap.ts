@@ -1,7 +1,7 @@
 // The activity heatmap: an hourly grid keyed "a-b" (meaning not documented) and daily series.
 import { numberOf } from '../untrusted/numbers.js';
 import { extremes } from './aggregate.js';
-import { extent, num, plural, sparkline } from './text.js';
+import { num, plural, sparkline } from './text.js';
 
 /** Reads `{"a-b": n}` keys into a grid over the ranges the data shows. */
 export function hourlyGrid(hourly: Record<string, unknown>) {
@@ -14,10 +14,11 @@ export function hourlyGrid(hourly: Record<string, unknown>) {
     else cells.push([Number(m[1]), Number(m[2]), n]);
   }
   if (cells.length === 0) return undefined;
-  const ea = extent(cells.map((c) => c[0])) ?? { min: 0, max: 0 };
-  const eb = extent(cells.map((c) => c[1])) ?? { min: 0, max: 0 };
-  const a: [number, number] = [ea.min, ea.max];
-  const b: [number, number] = [eb.min, eb.max];
+  const span = (i: 0 | 1): [number, number] => {
+    const e = extremes(cells, (c) => c[i]);
+    return [e.low?.[i] ?? 0, e.peak?.[i] ?? 0];
+  };
+  const [a, b] = [span(0), span(1)];
   // A larger grid would not be scannable: such data is summarised only.
   if (a[1] - a[0] > 31 || b[1] - b[0] > 59) return undefined;
   // rows[a - a0][b - b0]; a cell the upstream left out is 0 there, and not counted as the quietest.

@@ -3,6 +3,7 @@ import { NAMES } from '../untrusted/names.js';
 import { groupedText, numberOf, plainDecimal } from '../untrusted/numbers.js';
 import { clean } from '../untrusted/text.js';
 import { asTime, isoTime, utcIso } from '../untrusted/times.js';
+import { extremes } from './aggregate.js';
 
 /** A number exactly as sent: integers grouped (1,234,567), every decimal kept, never rounded. */
 export function num(raw: unknown): string {
@@ -53,17 +54,6 @@ export function approx(value: number | null | undefined, decimals = 2): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '–';
   const rounded = Number(value.toFixed(decimals));
   return rounded === value ? num(rounded) : `≈${num(rounded)}`;
-}
-
-/** The smallest and largest of `values` (a spread over an upstream-sized list would overflow the stack). */
-export function extent(values: Iterable<number>): { min: number; max: number } | undefined {
-  let min = Number.POSITIVE_INFINITY;
-  let max = Number.NEGATIVE_INFINITY;
-  for (const v of values) {
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
-  return min <= max ? { min, max } : undefined;
 }
 
 const trimZeros = (text: string) =>
@@ -169,7 +159,9 @@ export function sparkline(
       .filter((v): v is number => v !== null);
     buckets.push(known.length ? known.reduce((a, b) => a + b, 0) / known.length : null);
   }
-  const { min, max } = range ?? extent(buckets.filter((v): v is number => v !== null)) ?? { min: 0, max: 0 };
+  const drawn = buckets.filter((v): v is number => v !== null);
+  const { low = 0, peak = 0 } = extremes(drawn, (v) => v);
+  const { min, max } = range ?? { min: low, max: peak };
   const span = max - min;
   return buckets
     .map((v) => (v === null ? '·' : BARS[span === 0 ? 0 : Math.round(((v - min) / span) * 7)]))
