@@ -1,32 +1,16 @@
 // Figures the server computes from a full upstream answer (before any budget cut), so the assistant never
 // adds, sorts or averages rows itself. Sums are exact decimals; means and medians are plain numbers.
 import { decimalHalf, decimalSum, numberOf } from '../untrusted/numbers.js';
-import { extent } from './text.js';
 
-export interface NumericStats {
-  /** Values that are finite numbers (the rest are counted in `ignored`). */
-  count: number;
-  ignored: number;
-  min: number;
-  max: number;
-  /** Exact decimal text of the sum. */
-  sum: string;
-  mean: number;
-  median: number;
-}
-
-/**
- * Count, min, max, exact sum, mean and median of the numbers among `values` (finite numbers, or decimal text
- * that writes one exactly); undefined when none.
- */
-export function numericStats(values: readonly unknown[]): NumericStats | undefined {
+/** Count (the rest `ignored`), min, max, exact sum (decimal text), mean and median of the numbers. */
+export function numericStats(values: readonly unknown[]) {
   const nums: number[] = [];
   for (const v of values) {
     const n = numberOf(v);
     if (n !== undefined) nums.push(n);
   }
-  const range = extent(nums);
-  if (!range) return undefined;
+  const { low: min, peak: max } = extremes(nums, (v) => v);
+  if (min === undefined || max === undefined) return undefined;
   const sum = decimalSum(nums);
   const sorted = Float64Array.from(nums).sort();
   const mid = sorted.length >> 1;
@@ -38,18 +22,15 @@ export function numericStats(values: readonly unknown[]): NumericStats | undefin
   return {
     count: nums.length,
     ignored: values.length - nums.length,
-    min: range.min,
-    max: range.max,
+    min,
+    max,
     sum,
     mean: Number(sum) / nums.length,
     median,
   };
 }
 
-/**
- * The first highest and the first lowest of `items` by `value` (read once per item), each with how many items
- * share its value.
- */
+/** The first highest and the first lowest of `items` by `value`, each with how many items share its value. */
 export function extremes<T>(items: readonly T[], value: (item: T) => number) {
   const out: { peak?: T; peakTies: number; low?: T; lowTies: number } = { peakTies: 0, lowTies: 0 };
   let [high, low] = [0, 0];
@@ -77,9 +58,7 @@ export function groupBy<T, K>(items: Iterable<T>, key: (item: T) => K): Map<K, T
 /** Competition ranks (1, 2, 2, 4) of values already sorted best first; `null` values rank after the rest. */
 export function ranks(sorted: readonly (number | null)[]): number[] {
   const out: number[] = [];
-  sorted.forEach((v, i) => {
-    const prev = sorted[i - 1];
-    out.push(i > 0 && v === prev ? (out[i - 1] as number) : i + 1);
-  });
+  for (const [i, v] of sorted.entries())
+    out.push(i > 0 && v === sorted[i - 1] ? (out[i - 1] as number) : i + 1);
   return out;
 }

@@ -19,46 +19,28 @@ export interface Answer {
 }
 
 const COLUMNS = 12;
-/** Names of the fields past the table's columns, listed in the text (the rest counted). */
+/** Fields past the table's columns named in the text (the rest counted). */
 const MORE_FIELDS_NAMED = 20;
 const CELL = 60;
 /** The part of each channel the log may take. */
 const LOG_SHARE = 0.25;
 const HOW = 'Return fewer rows (.slice(0, n)), or aggregate first (sum, mean, maxBy) and return the figures.';
 
-/**
- * Float noise of the program's own arithmetic (0.1 + 0.2 = 0.30000000000000004) read at 15 significant
- * digits; every number that has 15 or fewer (all the upstream sends, in practice) stays exactly as it is.
- */
-export function denoise(value: unknown): unknown {
+/** The program's float noise (0.1 + 0.2 = 0.30000000000000004) read at 15 significant digits. */
+function denoise(value: unknown): unknown {
   if (typeof value === 'number') {
     if (!Number.isFinite(value) || Number.isInteger(value)) return value;
-    const rounded = Number(value.toPrecision(15));
-    return significant(value) > 15 ? rounded : value;
+    return significant(value) > 15 ? Number(value.toPrecision(15)) : value;
   }
   if (Array.isArray(value)) return value.map(denoise);
-  if (isRecord(value)) {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(value)) {
-      // Defined, not assigned, for the one key that assigning would not keep.
-      if (k === '__proto__')
-        Object.defineProperty(out, k, {
-          value: denoise(value[k]),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      else out[k] = denoise(value[k]);
-    }
-    return out;
-  }
+  // fromEntries defines each key, so `__proto__` is kept as a key.
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, denoise(v)]));
   return value;
 }
 
-/** Significant digits of a number's shortest round-trip text (15 when its text is too short to hold more). */
+/** Significant digits of a number's shortest round-trip text (15 when too short to hold more). */
 function significant(value: number): number {
   const text = String(value);
-  // Sixteen characters with a point (and perhaps a sign) hold at most 15 digits.
   if (text.length <= 16 && !text.includes('e')) return 15;
   const mantissa = String(Math.abs(value)).split('e')[0] ?? '';
   return mantissa.replace('.', '').replace(/^0+/, '').length;
@@ -66,24 +48,20 @@ function significant(value: number): number {
 
 export function renderAnswer(answer: Answer, budget: number): Rendered {
   const value = denoise(answer.value === undefined ? null : answer.value);
-  const calls = `${plural(answer.calls, 'upstream request')}`;
+  const calls = plural(answer.calls, 'upstream request');
   const log = logPart(answer.logs, answer.logsCut, Math.floor(budget * LOG_SHARE));
-  // The rows to cut when the answer is over the budget: the answer itself if it is a list, else its
-  // longest list field.
+  // The rows to cut over the budget: the answer itself if it is a list, else its longest list field.
   const field = isRecord(value) ? longestList(value) : undefined;
   const rows = Array.isArray(value) ? value : field ? (value as Record<string, unknown[]>)[field] : undefined;
-  // Read once for every attempt: whether the rows are records.
   const noun = rows?.length && rows.every(isRecord) ? 'rows' : 'values';
-  // A cut answer says so first, in both channels' headline: how many rows are shown of how many.
-  const headlineOf = (shown: unknown): string => {
-    if (!rows || !Array.isArray(shown) || shown.length >= rows.length)
-      return `Analysis answer: ${gist(value)} (${calls})`;
-    const part = `${grouped(shown.length)} of ${grouped(rows.length)} ${noun}${field ? ` of ${JSON.stringify(clean(field, 40))}` : ''} shown, cut to fit the result budget`;
-    return `Analysis answer: ${field ? `${gist(value)}; ` : ''}${part} (${calls})`;
-  };
   const build = (shown: unknown): Rendered => {
     const v = field ? { ...(value as Record<string, unknown>), [field]: shown } : shown;
-    const headline = headlineOf(shown);
+    // A cut answer says so first: how many rows are shown of how many.
+    const part =
+      rows && Array.isArray(shown) && shown.length < rows.length
+        ? `${grouped(shown.length)} of ${grouped(rows.length)} ${noun}${field ? ` of ${JSON.stringify(clean(field, 40))}` : ''} shown, cut to fit the result budget`
+        : undefined;
+    const headline = `Analysis answer: ${part ? `${field ? `${gist(value)}; ` : ''}${part}` : gist(value)} (${calls})`;
     return {
       summary: headline,
       text: [headline, ...bodyLines(v), ...log.lines].join('\n'),
@@ -92,8 +70,7 @@ export function renderAnswer(answer: Answer, budget: number): Rendered {
   };
   if (!rows) return build(value);
   const what = field ? `rows of the answer's ${JSON.stringify(field)}` : 'rows of the answer';
-  // The rows are fitted to the whole budget: each attempt is measured with the log in it, and renders no
-  // more rows than can fit in structuredContent (each costs its own JSON), so no attempt is the whole answer.
+  // Each attempt is measured with the log in it, and renders no more rows than structuredContent can hold.
   const rest = field ? JSON.stringify({ ...(value as Record<string, unknown>), [field]: [] }).length : 2;
   return fitRows(
     rows,
@@ -103,7 +80,7 @@ export function renderAnswer(answer: Answer, budget: number): Rendered {
   );
 }
 
-/** How many of the first rows' JSON (with a comma each) fits in `room` characters; reads no further. */
+/** How many of the first rows' JSON (with a comma each) fits in `room` characters. */
 function rowsWithin(rows: readonly unknown[], room: number): number {
   let used = 0;
   let count = 0;
@@ -119,9 +96,7 @@ function rowsWithin(rows: readonly unknown[], room: number): number {
 function gist(value: unknown): string {
   if (value === null) return 'nothing returned (end the program with `return <value>`)';
   if (Array.isArray(value))
-    return value.length && value.every(isRecord)
-      ? plural(value.length, 'row')
-      : plural(value.length, 'value');
+    return plural(value.length, value.length && value.every(isRecord) ? 'row' : 'value');
   if (isRecord(value)) {
     const keys = Object.keys(value);
     return keys.length <= 4 && keys.every((k) => !isComposite(value[k]))
@@ -166,11 +141,9 @@ function recordTable(records: Record<string, unknown>[]): string[] {
   for (const r of records) for (const k of Object.keys(r)) keys.add(k);
   const all = [...keys];
   const shown = all.slice(0, COLUMNS);
-  const numeric = shown.map((k) =>
-    records.every((r) => r[k] === undefined || r[k] === null || typeof r[k] === 'number'),
-  );
+  const numeric = (k: string) => records.every((r) => r[k] == null || typeof r[k] === 'number');
   const lines = table(
-    shown.map((k, i) => ({ header: clean(k, 30), align: numeric[i] ? 'right' : 'left' })),
+    shown.map((k) => ({ header: clean(k, 30), align: numeric(k) ? 'right' : 'left' })),
     records.map((r) => shown.map((k) => (r[k] === undefined ? '' : cell(r[k], CELL, k)))),
   );
   const more = all.slice(COLUMNS);
@@ -184,15 +157,10 @@ function recordTable(records: Record<string, unknown>[]): string[] {
   return lines;
 }
 
-/**
- * One value for the text: numbers exactly (grouped), strings cleaned, lists and objects as compact JSON.
- * A number in a field named as a time or a year is never grouped: an epoch time shows its ISO time beside
- * its digits (as the endpoint tools show them), a year its digits.
- */
+/** One value for the text: numbers as namedNum writes them, strings cleaned, lists and objects as compact JSON. */
 function cell(value: unknown, max = CELL, name?: string): string {
   if (value === null || value === undefined) return '–';
   if (typeof value === 'number') return name === undefined ? num(value) : namedNum(name, value);
-  if (typeof value === 'boolean') return String(value);
   if (typeof value === 'string') return clean(value, max);
   return clean(JSON.stringify(value), max);
 }

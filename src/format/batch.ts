@@ -10,10 +10,7 @@ import { COMPUTED, describeObject, nothingMore, SERIES_LEGEND } from './generic.
 import { project, type Rendered } from './result.js';
 import { num, shortener } from './text.js';
 
-export interface ItemError {
-  id: string;
-  error: string;
-}
+export type ItemError = { id: string; error: string };
 
 export const NO_RESULT = 'no result returned';
 /** An id with no result matched to it, when some results could not be matched to any id. */
@@ -22,33 +19,15 @@ export const NO_MATCH = 'no result matched to this id';
 export const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 export const asRecord = (v: unknown): Record<string, unknown> => (isRecord(v) ? v : {});
 
-/** A batch answer reconciled with the request: every requested id exactly once, oddities said aloud. */
-export interface Accounted<T> {
-  /** One per id, the first occurrence kept. */
-  results: T[];
-  /** The upstream's errors (cleaned, none for an id that has a result) plus "no result returned" for the rest. */
-  errors: ItemError[];
-  /** What did not add up, one sentence each, for both channels. */
-  notes: string[];
-  /** Results whose id could not be read (none of the ids asked for in any field): kept, not matched. */
-  unidentified: number;
-}
-
-/**
- * Reconciles a batch answer with the ids requested: duplicate results and errors are dropped (first kept),
- * an error for an id that also has a result is dropped, a requested id found in neither list is reported
- * as "no result returned", results for ids nobody requested are kept and named, and the upstream's
- * summary counts are checked against its lists.
- */
+/** A batch answer reconciled with the ids requested, each once; `notes` say what did not add up. */
 export function accountFor<T>(
   found: readonly T[],
   idOf: (item: T) => string,
   rawErrors: unknown,
   requested: readonly string[],
   summary: Record<string, unknown>,
-  /** Whether a result carries no id this server could read (it is then neither requested nor not). */
   unreadable: (item: T) => boolean = () => false,
-): Accounted<T> {
+): { results: T[]; errors: ItemError[]; notes: string[]; unidentified: number } {
   const asked = new Set(requested);
   const errorsSent = upstreamErrors(rawErrors, asked);
   const seen = new Set<string>();
@@ -57,12 +36,10 @@ export function accountFor<T>(
   let unidentified = 0;
   for (const item of found) {
     const id = idOf(item);
-    if (unreadable(item)) {
-      unidentified++;
-      results.push(item);
-    } else if (seen.has(id)) duplicates.push(id);
+    if (!unreadable(item) && seen.has(id)) duplicates.push(id);
     else {
-      seen.add(id);
+      if (unreadable(item)) unidentified++;
+      else seen.add(id);
       results.push(item);
     }
   }
@@ -80,29 +57,22 @@ export function accountFor<T>(
   // With results whose id could not be read, an id without a matched result may be one of them.
   const missing = requested.filter((id) => !seen.has(id) && !failedIds.has(id));
   for (const id of new Set(missing)) errors.push({ id, error: unidentified ? NO_MATCH : NO_RESULT });
-
-  const notes: string[] = [];
   const list = (ids: string[]) =>
     ids.slice(0, 10).join(', ') + (ids.length > 10 ? ` and ${ids.length - 10} more` : '');
-  if (duplicates.length)
-    notes.push(
-      `The upstream returned ${duplicates.length} duplicate results (first kept): ${list(duplicates)}.`,
-    );
-  if (conflicts.length)
-    notes.push(`The upstream reported both a result and an error for: ${list(conflicts)} (result kept).`);
-  if (unrequested.length)
-    notes.push(`The upstream returned results for ids that were not requested: ${list(unrequested)}.`);
-  if (unidentified)
-    notes.push(
-      `${unidentified} result${unidentified === 1 ? '' : 's'} named none of the ids asked for in any field this server read, so ${unidentified === 1 ? 'it is' : 'they are'} shown by position ("result N") and the ids without a matched result are listed as "${NO_MATCH}", not as failed upstream.`,
-    );
   const s = numberOf(summary.successful);
   const f = numberOf(summary.failed);
-  if ((s !== undefined && s !== found.length) || (f !== undefined && f !== errorsSent.length)) {
-    notes.push(
+  const notes = [
+    duplicates.length &&
+      `The upstream returned ${duplicates.length} duplicate results (first kept): ${list(duplicates)}.`,
+    conflicts.length &&
+      `The upstream reported both a result and an error for: ${list(conflicts)} (result kept).`,
+    unrequested.length &&
+      `The upstream returned results for ids that were not requested: ${list(unrequested)}.`,
+    unidentified &&
+      `${unidentified} result${unidentified === 1 ? '' : 's'} named none of the ids asked for in any field this server read, so ${unidentified === 1 ? 'it is' : 'they are'} shown by position ("result N") and the ids without a matched result are listed as "${NO_MATCH}", not as failed upstream.`,
+    ((s !== undefined && s !== found.length) || (f !== undefined && f !== errorsSent.length)) &&
       `The upstream summary says ${num(s)} successful / ${num(f)} failed; its lists hold ${found.length} / ${errorsSent.length}.`,
-    );
-  }
+  ].filter((n): n is string => typeof n === 'string');
   return { results, errors, notes, unidentified };
 }
 
@@ -114,13 +84,6 @@ const IDS_PER_LINE = 10;
 /** An upstream reason that says the id is unknown ("Token not found"). */
 export const NOT_FOUND = /not found/i;
 
-export interface Failures {
-  /** `Failed (347), by reason:` then one line per reason with its count and ids. */
-  lines: string[];
-  /** One entry per reason: the message, how many, and every id (shortened past 100 failures). */
-  json: Array<{ error: string; count: number } & Record<string, unknown>>;
-}
-
 /** Failures grouped by reason, the most frequent first (ties in the order met): every channel's grouping. */
 export const groupFailures = (errors: readonly ItemError[]): FailureGroup[] =>
   [...groupBy(errors, (e) => e.error)]
@@ -131,9 +94,9 @@ export const groupFailures = (errors: readonly ItemError[]): FailureGroup[] =>
 export function failures(
   errors: readonly ItemError[],
   idKey = 'mintIds',
-  /** The next step when `n` of the ids were not found (src/tools/shared.ts otherChainHint). */
+  /** The next step when `n` of the ids were not found. */
   hint?: (n: number) => string | undefined,
-): Failures {
+): { lines: string[]; json: Array<{ error: string; count: number } & Record<string, unknown>> } {
   if (errors.length === 0) return { lines: [], json: [] };
   const groups = groupFailures(errors);
   const short = shortener(errors.map((e) => e.id));
@@ -179,8 +142,8 @@ export const upstreamErrors = (raw: unknown, asked: ReadonlySet<string>): ItemEr
     };
   });
 
-/** What a batch of undocumented elements is (analytics, complete), beside its body and the ids asked. */
-export interface GenericBatch {
+/** What a batch of undocumented elements is (analytics, complete). */
+interface GenericBatch {
   what: string;
   /** The scope in the headline: `chain_a / platform_a, period 24h, 100 points`. */
   scope: string;
@@ -217,7 +180,7 @@ export function renderGenericBatch(
     asRecord(data.summary),
     (e) => e.unread,
   );
-  // The id leads each entry; the field that holds it (whatever its name) is not repeated.
+  // The id leads each entry; the fields that hold it are not repeated.
   const idKeys = (e: { id: string; raw: Record<string, unknown> }) =>
     Object.keys(e.raw).filter((k) => e.raw[k] === e.id);
   const entries = results.map((e) => ({
@@ -229,7 +192,6 @@ export function renderGenericBatch(
     {
       headline: `${batch.what}: ${requested.length} requested, ${results.length} returned${unidentified ? ` (${unidentified} not matched to an id)` : ''}, ${errors.length - unmatched} failed${unmatched ? `, ${unmatched} without a matched result` : ''} (${batch.scope})`,
       query: batch.query,
-      // Computed figures beside the upstream's own (a mean beside stats.averageViewers) are told apart.
       legend: entries.some((e) => e.described.parts.some((p) => p.includes(`=${COMPUTED} `)))
         ? SERIES_LEGEND
         : undefined,
@@ -246,7 +208,6 @@ export function renderGenericBatch(
         items: entries,
         cut: {
           what: 'results',
-          // Past the budget even with one result shown, fewer ids would not help: what narrows one result does.
           how: (shown) =>
             requested.length > 1 && shown > 0
               ? `Ask for fewer mintIds per call (${shown} fit).`
@@ -254,7 +215,6 @@ export function renderGenericBatch(
           format: detailed ? 'detailed' : 'concise',
         },
         text: (rows) => rows.flatMap((e) => [`${e.id}:`, ...e.described.parts.map((p) => `  ${p}`)]),
-        // An element whose id could not be read has no mintId: its position says which it is.
         json: (rows) => ({
           results: rows.map((e) => ({
             ...(e.unread ? { position: e.id } : { mintId: e.id }),

@@ -5,7 +5,16 @@ import type { LevelEntry } from '../report/view-types.js';
 import { exact } from '../untrusted/numbers.js';
 import { clean, dict, quote } from '../untrusted/text.js';
 import { groupBy } from './aggregate.js';
-import { accountFor, asArray, asRecord, type ItemError, NO_MATCH, NO_RESULT, NOT_FOUND } from './batch.js';
+import {
+  accountFor,
+  asArray,
+  asRecord,
+  groupFailures,
+  type ItemError,
+  NO_MATCH,
+  NO_RESULT,
+  NOT_FOUND,
+} from './batch.js';
 import { num } from './text.js';
 
 export interface Finding {
@@ -15,16 +24,16 @@ export interface Finding {
   score: number | null;
   reasons: string[];
   raw: Record<string, unknown>;
-  /** Whether botting analysis was asked on the token's own platform (src/tools/coverage.ts decides). */
+  /** Botting analysis was asked on the token's own platform (src/tools/coverage.ts decides). */
   covered: boolean;
-  /** A token with no verdict kept in a ranking's data (not covered): the upstream's message, as sent. */
+  /** A token kept in a ranking without a verdict: the upstream's message. */
   error?: string;
 }
 
 /** The one level the document shows; the set of levels and their order are not documented. */
-export const HIGH_LEVEL = 'HIGH';
+const HIGH_LEVEL = 'HIGH';
 
-/** A /botting/bulk answer's `data` read against the ids asked: its findings and failures, every id accounted for. */
+/** A /botting/bulk answer's `data` read against the ids asked. */
 export const accountFindings = (data: Record<string, unknown>, ids: readonly string[]) =>
   accountFor(parseFindings(data.results), (f) => f.mintId, data.errors, ids, asRecord(data.summary));
 
@@ -54,7 +63,7 @@ export function rankFindings(findings: readonly Finding[]): Finding[] {
   );
 }
 
-/** Each level's mean confidence in this answer (a missing confidence counts 0): what orders the levels. */
+/** Each level's mean confidence (a missing one counts 0): what orders the levels. */
 function levelMeans(findings: readonly Finding[]): Map<string, number> {
   const byLevel = [...groupBy(findings, (f) => f.level)];
   return new Map(
@@ -62,17 +71,10 @@ function levelMeans(findings: readonly Finding[]): Map<string, number> {
   );
 }
 
-/**
- * Which levels count as flagged, from the data, not from names: HIGH (the one level the document shows) and
- * every level whose tokens' mean confidence is at least HIGH's (an upstream's CRITICAL above it).
- */
-export interface Flagging {
-  /** The flagged levels, most suspicious first. */
-  levels: string[];
-  /** How they were chosen, when it is more than "HIGH": the same sentence in both channels. */
-  rule?: string;
-}
+/** The flagged levels, most suspicious first, and how they were chosen when it is more than "HIGH". */
+type Flagging = { levels: string[]; rule?: string };
 
+/** HIGH and every level whose mean confidence is at least HIGH's (an upstream's CRITICAL): not names. */
 export function flagging(findings: readonly Finding[]): Flagging {
   const means = [...levelMeans(findings)].filter(([level]) => level !== '');
   means.sort((a, b) => b[1] - a[1]);
@@ -96,10 +98,7 @@ export function flagging(findings: readonly Finding[]): Flagging {
   };
 }
 
-/**
- * The levels of an answer as every channel lists them: in the order of `stats.byLevel` (the ranking's, most
- * suspicious first), each with its count and whether `flagging` flags it. The board draws this list.
- */
+/** The levels as every channel lists them (the board too): the ranking's order, counts, flags. */
 export const levelEntries = (stats: LevelStats, flagged: Flagging): LevelEntry[] =>
   Object.entries(stats.byLevel).map(([level, count]) => ({
     level,
@@ -110,35 +109,25 @@ export const levelEntries = (stats: LevelStats, flagged: Flagging): LevelEntry[]
 /** How the headline names the flagged levels: "HIGH", "CRITICAL or HIGH". */
 export const flaggedName = (f: Flagging) => (f.levels.length ? f.levels.join(' or ') : HIGH_LEVEL);
 
-/** The flagged rule as a text line, when there is more to say than "HIGH". */
 export const flaggedRuleLine = (f: Flagging) => (f.rule ? `Flagged: ${f.rule}` : undefined);
 
-/** The structured counterpart: the flagged count, its levels and the rule. */
 export const flaggedCounts = (f: Flagging, findings: readonly Finding[]) => ({
   flagged: findings.filter((x) => f.levels.includes(x.level)).length,
   flaggedLevels: f.levels,
   ...(f.rule ? { flaggedRule: f.rule } : {}),
 });
 
-export interface LevelStats {
+interface LevelStats {
   byLevel: Record<string, number>;
-  /**
-   * The mean confidence of the findings counted, computed here (never the upstream's summary, whose set of
-   * tokens is not documented and may include verdicts the counts leave out), on the upstream's own scale
-   * (a ratio or a percentage alike), to CONFIDENCE_DIGITS significant digits.
-   */
+  /** Computed here, never the upstream's summary (its set of tokens is not documented). */
   averageConfidence: number | null;
-  /** How many findings the mean is over (those with a numeric confidence). */
   averageOver: number;
   /** Rounding changed the mean: the text marks it '≈'. */
   averageRounded?: boolean;
 }
 
-/**
- * Significant digits of a computed mean confidence: one rule for every tool and channel, natural on any
- * scale (0.433 of 1, 32.2 of 100).
- */
-export const CONFIDENCE_DIGITS = 3;
+/** Significant digits of a computed mean confidence: natural on any scale (0.433 of 1, 32.2 of 100). */
+const CONFIDENCE_DIGITS = 3;
 
 const roundConfidence = (v: number) => Number(v.toPrecision(CONFIDENCE_DIGITS));
 
@@ -158,11 +147,9 @@ export function levelStats(ranked: readonly Finding[]): LevelStats {
   };
 }
 
-/** Where the mean confidence comes from, in both channels' words. */
-export const averageSource = (stats: LevelStats) =>
+const averageSource = (stats: LevelStats) =>
   `computed over the ${stats.averageOver} analysed ${stats.averageOver === 1 ? 'token' : 'tokens'}, ${CONFIDENCE_DIGITS} significant digits`;
 
-/** The structured counterpart of levelsLine's figures. */
 export const levelCounts = (stats: LevelStats) => ({
   byLevel: stats.byLevel,
   ...(stats.averageConfidence !== null
@@ -179,30 +166,20 @@ export function levelsLine(stats: LevelStats): string {
   return `Confidence levels: ${levels.join(', ')}${average}`;
 }
 
-/**
- * The first reasons of a finding, quoted, and how many more there are (`shown` Infinity: all of them, each
- * up to 160 characters).
- */
+/** The first reasons of a finding, quoted, and how many more (`shown` Infinity: all, up to 160 each). */
 export function reasonsText(reasons: readonly string[], shown = 2, max = 60): string {
   if (reasons.length === 0) return '(none)';
-  const first = reasons.slice(0, shown).map((r) => quote(r, max));
   if (shown >= reasons.length) return reasons.map((r) => quote(r, Math.max(max, 160))).join('; ');
-  const more = reasons.length - shown;
-  return more > 0 ? `${first.join('; ')}; +${more} more` : first.join('; ');
+  const first = reasons.slice(0, shown).map((r) => quote(r, max));
+  return `${first.join('; ')}; +${reasons.length - shown} more`;
 }
 
-/** Up to this many findings, reasons are shown whole when they fit the budget; more rows show the first ones. */
-export const FEW_FINDINGS = 10;
-
-/**
- * Renders findings with every reason when there are few and they fit; else with the first reasons only,
- * the rows cut to the budget (`render(full)` is a fitRows call). Reasons are cut only under pressure.
- */
+/** Up to 10 findings with every reason when they fit; else the first reasons only (`render` fits rows). */
 export function withReasons<R extends { structured: Record<string, unknown> }>(
   count: number,
   render: (full: boolean) => R,
 ): R {
-  if (count <= FEW_FINDINGS) {
+  if (count <= 10) {
     const full = render(true);
     if (full.structured.truncated === undefined) return full;
   }
@@ -230,39 +207,20 @@ export const unanalysed = (e: { id: string; error: string }): Finding => ({
   error: e.error,
 });
 
-/** A token's creator fees, as joined: native coin, and the total in its own currency. */
-export interface TokenFees {
-  totalFees: number | null;
-  currency: string;
-  feesInNativeCoin: number | null;
-}
+export type TokenFees = { totalFees: number | null; currency: string; feesInNativeCoin: number | null };
 
-/** The longest window botting analysis takes (the tools' `hours` maximum). */
 const MAX_HOURS = ENDPOINTS.botting.bounds.hours.max;
 
-/**
- * When at least two tokens failed with one and the same upstream message (not "not found", not the
- * server's own words, not a failed request's reason) and the window is shorter than the longest, the
- * message likely says the window held no data ("No viewer data available in the last 24h", in whatever
- * words): the next step is a larger window. Undefined otherwise.
- */
+/** Two or more tokens failed with one upstream message of their own: likely "no data in the window". */
 export function widerWindowHint(
   errors: readonly ItemError[],
   hours: number,
-  /** Reasons that are not the upstream's per-token answer (a whole request failed). */
   requestReasons: ReadonlySet<string> = new Set(),
 ): string | undefined {
   if (hours >= MAX_HOURS) return undefined;
-  const counts = new Map<string, number>();
-  for (const e of errors)
-    if (
-      !NOT_FOUND.test(e.error) &&
-      e.error !== NO_RESULT &&
-      e.error !== NO_MATCH &&
-      !requestReasons.has(e.error)
-    )
-      counts.set(e.error, (counts.get(e.error) ?? 0) + 1);
-  const [message, n] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
-  if (n < 2) return undefined;
-  return `${n} tokens failed with one message (${quote(message, 80)}): if it means no data in the last ${hours} h, retry with a larger hours (up to ${MAX_HOURS}).`;
+  const own = (m: string) =>
+    !NOT_FOUND.test(m) && m !== NO_RESULT && m !== NO_MATCH && !requestReasons.has(m);
+  const [top] = groupFailures(errors.filter((e) => own(e.error)));
+  if (!top || top.ids.length < 2) return undefined;
+  return `${top.ids.length} tokens failed with one message (${quote(top.error, 80)}): if it means no data in the last ${hours} h, retry with a larger hours (up to ${MAX_HOURS}).`;
 }

@@ -22,7 +22,6 @@ export const jsonCell = (v: unknown) =>
 const jsonOf = <R>(f: Field<R>, row: R) =>
   f.json ? f.json(row) : jsonCell((row as Record<string, unknown>)[f.key]);
 
-/** The text table of `rows` over the fields it shows. */
 export function textTable<R>(fields: readonly Field<R>[], rows: readonly R[]): string[] {
   const shown = fields.filter((f) => !f.textless);
   return table(
@@ -31,14 +30,10 @@ export function textTable<R>(fields: readonly Field<R>[], rows: readonly R[]): s
   );
 }
 
-/** The rows as objects of their fields, in field order. */
 export const jsonObjects = <R>(fields: readonly Field<R>[], rows: readonly R[]) =>
   rows.map((r) => Object.fromEntries(fields.map((f) => [f.key, jsonOf(f, r)])));
 
-/**
- * The rows for structuredContent: concise, the field names once and each row as an array; detailed, every
- * upstream field of each record, cleaned (`items`).
- */
+/** structuredContent's rows: concise, the names once and each row an array; detailed, `items` whole. */
 export const jsonTable = <R extends Record<string, unknown>>(
   fields: readonly Field<R>[],
   rows: readonly R[],

@@ -8,7 +8,7 @@ export function errorTag(kind: string, retryable: boolean, extra?: string): stri
   return `[error: ${[kind, retryable ? 'retryable' : 'final', extra].filter(Boolean).join(' · ')}]`;
 }
 
-/** A failure whose message is already the tool error's text, tag included (run_analysis's program failures). */
+/** A failure whose message is already the tool error's text, tag included. */
 export class ToolFailure extends Error {}
 
 /** The one place where a failure becomes the text of a tool error: what failed, then what to do. */
@@ -22,16 +22,14 @@ export function describeError(error: unknown): string {
   const http = status ? ` (HTTP ${status})` : '';
   const tries = attempts && attempts > 1 ? ` after ${attempts} attempts` : '';
   const waitS = retryAfterMs !== undefined ? Math.ceil(retryAfterMs / 1000) : undefined;
-  // In demo mode the embedded simulator answers: no advice points at a setting the demo does not use.
+  // The demo's simulator uses no setting: no advice points at one.
   const demo = error.detail.simulated === true;
-
+  const fix = (advice: string) => (demo ? DEMO_FAULT : advice);
   switch (error.kind) {
     case 'auth':
       return lines(
         `The streamer analytics API refused the API key${http}${said}.`,
-        demo
-          ? DEMO_FAULT
-          : `Check ${ENV.apiKey}: it must be a valid key, created in the operator's web application.`,
+        fix(`Check ${ENV.apiKey}: it must be a valid key, created in the operator's web application.`),
         errorTag('auth', false),
       );
     case 'not_found':
@@ -44,9 +42,7 @@ export function describeError(error: unknown): string {
           )
         : lines(
             `The streamer analytics service has no ${error.detail.path ?? 'such path'}${http}${said}: the base address is probably wrong.`,
-            demo
-              ? DEMO_FAULT
-              : `Check ${ENV.baseUrl}: it must be the API's base address, path prefix included (e.g. https://host/api/v1).`,
+            fix(`Check ${ENV.baseUrl}: it must be the API's base address, path prefix included ${EXAMPLE}.`),
             errorTag('not_found', false),
           );
     case 'rate_limited':
@@ -79,17 +75,13 @@ export function describeError(error: unknown): string {
         );
       return lines(
         `Could not reach the streamer analytics service (${connectionProblem(error.message, demo)})${tries}.`,
-        demo
-          ? DEMO_FAULT
-          : `Check ${ENV.baseUrl} and the network connection; check_health tests the connection.`,
+        fix(`Check ${ENV.baseUrl} and the network connection; check_health tests the connection.`),
         errorTag('network', true),
       );
     case 'invalid_response':
       return lines(
         `The streamer analytics service answered with something other than the expected JSON${http} (${error.message}; ${body ? `got ${body}` : 'no body shown'}, Content-Type ${contentType ? quote(contentType, 80) : 'none'}).`,
-        demo
-          ? DEMO_FAULT
-          : `Check that ${ENV.baseUrl} points at the API itself, with its path prefix (e.g. https://host/api/v1).`,
+        fix(`Check that ${ENV.baseUrl} points at the API itself, with its path prefix ${EXAMPLE}.`),
         errorTag('invalid_response', false),
       );
     case 'api_error':
@@ -122,6 +114,7 @@ export function describeError(error: unknown): string {
 }
 
 const lines = (...parts: string[]) => parts.join('\n');
+const EXAMPLE = '(e.g. https://host/api/v1)';
 
 /** Demo mode's advice where a real service's would name a setting: the demo uses none of them. */
 const DEMO_FAULT =
@@ -129,11 +122,7 @@ const DEMO_FAULT =
 const DEMO_IDS =
   "Demo mode: the simulator knows only its own sample tokens; get_analytics_overview's live metrics name the most watched ones.";
 
-/**
- * The next step when at least half of the ids sent are unknown with the chain and platform asked (`where`):
- * they may belong to another platform or chain, so `tries` (the same tool with the pairs not yet asked,
- * nearest first) says where to look. None for fewer.
- */
+/** The next step when half the ids sent or more are unknown with `where`: `tries`, the pairs not asked. */
 export function unknownIdsHint(
   unknown: number,
   requested: number,
@@ -148,30 +137,26 @@ export function unknownIdsHint(
   return `${how} (no other chain or platform was asked); they may be another platform's or chain's tokens: try ${tries.join(', or ')}.`;
 }
 
-/** A connection failure's code in words, with where to look. */
+const HOST_NOT_FOUND = ['host not found', `check ${ENV.baseUrl}`] as const;
+/** Connection failure codes in words, and where to look (none in demo mode). */
+const CONNECTION = new Map<string, readonly [string, string?]>([
+  ['ENOTFOUND', HOST_NOT_FOUND],
+  ['EAI_NONAME', HOST_NOT_FOUND],
+  ['EAI_FAIL', HOST_NOT_FOUND],
+  ['EAI_AGAIN', ['host name lookup failed for now']],
+  ['ECONNREFUSED', ['connection refused', `is the service running at ${ENV.baseUrl}?`]],
+  ['ECONNRESET', ['connection reset by the service']],
+  ['ETIMEDOUT', ['connection timed out']],
+  ['UND_ERR_CONNECT_TIMEOUT', ['connection timed out']],
+]);
+
 export function connectionProblem(code: string | undefined, demo = false): string {
-  switch (code) {
-    case 'ENOTFOUND':
-    case 'EAI_NONAME':
-    case 'EAI_FAIL':
-      return demo ? `host not found (${code})` : `host not found (${code}): check ${ENV.baseUrl}`;
-    case 'EAI_AGAIN':
-      return `host name lookup failed for now (${code}, DNS)`;
-    case 'ECONNREFUSED':
-      return demo
-        ? `connection refused (${code})`
-        : `connection refused (${code}): is the service running at ${ENV.baseUrl}?`;
-    case 'ECONNRESET':
-      return `connection reset by the service (${code})`;
-    case 'ETIMEDOUT':
-    case 'UND_ERR_CONNECT_TIMEOUT':
-      return `connection timed out (${code})`;
-    default:
-      return code ?? 'connection failed';
-  }
+  const [words, advice] = CONNECTION.get(code ?? '') ?? [];
+  if (!words) return code ?? 'connection failed';
+  return `${words} (${code}${code === 'EAI_AGAIN' ? ', DNS' : ''})${advice && !demo ? `: ${advice}` : ''}`;
 }
 
-/** The cause circuit_open carries: the last failure before it opened. */
+/** The last failure before the circuit opened. */
 function lastFailureText(
   last: { kind: string; status?: number | undefined; code?: string | undefined } | undefined,
   demo: boolean,
@@ -188,26 +173,13 @@ function lastFailureText(
   return ` (last failure: ${what})`;
 }
 
-/** Paths that name one token (`/streamers/{mint}/core`, `/sessions`). */
-const isTokenPath = (path: string | undefined) =>
-  path !== undefined && /^\/streamers\/[^/]+\/\w+$/.test(path);
-
-/**
- * Words that say nothing about a token: a bare reason phrase ("Not Found", "404 page not found", "The
- * requested URL was not found on this server"), or a message about the route itself ("no route GET /x",
- * "Cannot GET /streamers/x/core"): what a server says for a path it does not serve.
- */
+/** What a server says for a path it does not serve: a bare reason phrase, or words about the route. */
 const ROUTE_LEVEL =
   /^(\W*\b(404|not|found|error|page|http|the|requested|resource|was|on|this|server)\b\W*)+$|\b(route|routes|path|endpoint|url|page|cannot (get|post))\b/i;
 
-/**
- * Whether a 404 is the token's, not the address's: a wrong base address answers 404 on every path, mostly
- * with an HTML page, an empty body or a reason phrase; a path that names one token answered with the
- * upstream's own words about it (a JSON message or a short plain-text one, "streamer not found") is that
- * token's not-found. Any other 404 means the address is not the API's.
- */
+/** Whether a 404 is the token's (a wrong base address 404s everywhere): its path names one, in words. */
 function tokenNotFound(detail: ApiError['detail']): boolean {
-  if (!isTokenPath(detail.path)) return false;
+  if (detail.path === undefined || !/^\/streamers\/[^/]+\/\w+$/.test(detail.path)) return false;
   const words = upstreamWords(detail);
   return words !== undefined && !ROUTE_LEVEL.test(words.trim());
 }
@@ -219,44 +191,42 @@ const SETTING_NAMES: Record<string, string> = { [ENV.apiKey]: 'API key', [ENV.ba
 
 /** The answer every tool gives until the key and base URL are set. */
 export function setupGuide(missing: string[], problems: string[], place: SetupPlace = 'environment'): string {
+  return lines(
+    ...setupSteps(missing, place).filter((l) => l !== false),
+    ...problems.map((p) => `Note: ${p}.`),
+    errorTag('not_configured', false),
+  );
+}
+
+function setupSteps(missing: string[], place: SetupPlace): Array<string | false> {
   if (place === 'http') {
     // A shared --http server: the caller and the operator are different people, told apart.
-    const needsKey = missing.includes(ENV.apiKey);
     const needsBase = missing.includes(ENV.baseUrl);
-    return lines(
+    return [
       `This streamer analytics server cannot call the service yet: ${needsBase ? `its operator has not set ${ENV.baseUrl}` : 'no API key came with this request'}.`,
-      ...(needsKey
-        ? [
-            "For you, the caller: send your API key (created in the operator's web application) as the x-api-key header, in your MCP client's headers for this server.",
-          ]
-        : []),
+      missing.includes(ENV.apiKey) &&
+        "For you, the caller: send your API key (created in the operator's web application) as the x-api-key header, in your MCP client's headers for this server.",
       `For the operator of this server: ${needsBase ? `set ${ENV.baseUrl} (the service base address, path prefix included) in the server's environment, and restart it` : `or set ${ENV.apiKey} in the server's environment, to serve every caller with one key`}.`,
-      ...problems.map((p) => `Note: ${p}.`),
-      errorTag('not_configured', false),
-    );
+    ];
   }
   if (place === 'extension') {
     const names = missing.map((m) => SETTING_NAMES[m] ?? m);
-    return lines(
+    return [
       `The Streamer Analytics extension is not configured yet: ${names.join(' and ')} ${names.length > 1 ? 'are' : 'is'} empty.`,
       'Open Claude Desktop → Settings → Extensions → Streamer Analytics → Configure, and fill in:',
       "- API key: your API key, created in the operator's web application.",
       "- Service base URL: the API's base address, path prefix included (e.g. https://host/api/v1).",
       'Save; the extension restarts with them.',
       'To try it without a key first, turn on "Demo mode (simulated data)" there.',
-      ...problems.map((p) => `Note: ${p}.`),
-      errorTag('not_configured', false),
-    );
+    ];
   }
-  return lines(
+  return [
     `The streamer analytics server is not configured yet: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set.`,
     `- ${ENV.apiKey}: your API key, created in the operator's web application; sent as the x-api-key header.`,
     `- ${ENV.baseUrl}: the service base address, path prefix included (e.g. https://host/api/v1).`,
     'Set them in the MCP client configuration (the "env" of this server), then restart the server.',
     'Try it without a key: run the server with --demo (simulated data).',
-    ...problems.map((p) => `Note: ${p}.`),
-    errorTag('not_configured', false),
-  );
+  ];
 }
 
 /** A JSON-RPC error to throw from a request handler: the SDK's McpError writes its code into the message. */
@@ -265,12 +235,12 @@ export class WireError extends Error {
   constructor(
     readonly code: number,
     message: string,
-    /** The error's `data` on the wire (the unknown resource's `uri`, as SEP-2164 asks). */
+    /** The unknown resource's `uri`, as SEP-2164 asks. */
     readonly data?: unknown,
   ) {
     super(message);
   }
 }
 
-/** The JSON-RPC code for invalid parameters (an unknown tool, prompt or resource). */
+/** JSON-RPC's invalid parameters (an unknown tool, prompt or resource). */
 export const INVALID_PARAMS = -32602;

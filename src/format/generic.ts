@@ -7,57 +7,11 @@ import { asTime, isoTime } from '../untrusted/times.js';
 import { numericStats } from './aggregate.js';
 import { approx, namedNum, num, plural, sparkline } from './text.js';
 
-export interface SeriesSummary {
-  count: number;
-  min?: number;
-  max?: number;
-  /** When the minimum and maximum occurred: the time field of the first record that holds each. */
-  minAt?: string;
-  maxAt?: string;
-  mean?: number;
-  first?: unknown;
-  last?: unknown;
-  /** Every point holds this one value (no minimum, maximum or change to tell). */
-  allEqual?: number;
-  /** The largest rise and fall (negative) from one point to the next, at the time of the point reached. */
-  maxRise?: number;
-  maxRiseAt?: string;
-  maxFall?: number;
-  maxFallAt?: string;
-  /** The upstream sent these numbers as decimal text ("772"): read as the numbers they write. */
-  sentAsText?: true;
-  /** Values that were not numbers, left out of min, max and mean. */
-  ignored?: number;
-  /** How many of the values were numbers, when too few were to compute over (0: none was). */
-  numeric?: number;
-}
-
-export interface Described {
-  /** `key=value` parts for the text channel, in field order. */
-  parts: string[];
-  /** The same facts for `structuredContent`: scalars as they are, series as summaries. */
-  fields: Record<string, unknown>;
-}
-
 const MAX_FIELDS = 40;
 const MAX_DEPTH = 3;
 
-const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-
-/** The exact difference b - a of two numbers as the upstream wrote them (1316.6 - 1316.5 is 0.1). */
-const diff = (b: number, a: number) => Number(decimalSum([b, -a]));
-
-/**
- * A series in figures: count, first, last, min, max (with its time, when the records carry one), mean, and
- * the largest rise and fall from one point to the next over the numbers (numbers sent as decimal text read as
- * numbers when every value is one); values that are not numbers are counted and left out. The summary is
- * built once and the text written from it.
- */
-function summariseSeries(
-  values: unknown[],
-  /** Each value's time as the text shows it, when the records carry one. */
-  times?: Array<string | undefined>,
-): { text: string; summary: SeriesSummary } {
+/** A series in figures (min and max with their times, largest rise and fall); non-numbers left out. */
+function summariseSeries(values: unknown[], times?: Array<string | undefined>) {
   const column = numericColumn(values);
   const sentAsText = column !== undefined && values.some((v) => typeof v === 'string');
   const read: unknown[] = column ?? values;
@@ -86,9 +40,9 @@ function summariseSeries(
     };
   }
   const at = (i: number) => times?.[i] || undefined;
-  const idx = read.flatMap((v, i) => (isNum(v) ? [i] : []));
+  const idx = read.flatMap((v, i) => (typeof v === 'number' && Number.isFinite(v) ? [i] : []));
   const nums = idx.map((i) => read[i] as number);
-  // The largest step up (sign 1) or down (-1) between consecutive numbers, at the time of the later point.
+  // The largest step up (sign 1) or down (-1) at the later point's time, exact (1316.6 - 1316.5 is 0.1).
   const step = (sign: number) => {
     let best: { d: number; k: number } | undefined;
     for (let k = 1; k < nums.length; k++) {
@@ -96,68 +50,54 @@ function summariseSeries(
       if (d > 0 && (!best || d > best.d)) best = { d, k };
     }
     return (
-      best && { by: diff(nums[best.k] as number, nums[best.k - 1] as number), at: at(idx[best.k] as number) }
+      best && {
+        by: Number(decimalSum([nums[best.k] as number, -(nums[best.k - 1] as number)])),
+        at: at(idx[best.k] as number),
+      }
     );
   };
   const [up, down] = [step(1), step(-1)];
-  // When the extremes occurred: the time of the first record holding each.
   const [minAt, maxAt] = [at(read.indexOf(stats.min)), at(read.indexOf(stats.max))];
-  const s: SeriesSummary = {
-    count: stats.count,
-    first: nums[0],
-    last: nums.at(-1),
-    min: stats.min,
-    ...(minAt ? { minAt } : {}),
-    max: stats.max,
-    ...(maxAt ? { maxAt } : {}),
-    mean: stats.mean,
-    ...(up ? { maxRise: up.by, ...(up.at ? { maxRiseAt: up.at } : {}) } : {}),
-    ...(down ? { maxFall: down.by, ...(down.at ? { maxFallAt: down.at } : {}) } : {}),
-    ...notes,
-  };
   const when = (t: string | undefined) => (t ? ` at ${t}` : '');
-  const steps = [
-    ...(s.maxRise !== undefined ? [`, largest rise +${num(s.maxRise)}${when(s.maxRiseAt)}`] : []),
-    ...(s.maxFall !== undefined ? [`, largest fall ${num(s.maxFall)}${when(s.maxFallAt)}`] : []),
-  ];
+  const rise = up ? `, largest rise +${num(up.by)}${when(up.at)}` : '';
+  const fall = down ? `, largest fall ${num(down.by)}${when(down.at)}` : '';
   return {
-    text: `${head}first ${num(s.first)}, last ${num(s.last)}, min ${num(s.min)}${when(s.minAt)}, max ${num(s.max)}${when(s.maxAt)}, mean ${approx(stats.mean)}${steps.join('')}${tail} ${sparkline(nums, 24)}`,
-    summary: s,
+    text: `${head}first ${num(nums[0])}, last ${num(nums.at(-1))}, min ${num(stats.min)}${when(minAt)}, max ${num(stats.max)}${when(maxAt)}, mean ${approx(stats.mean)}${rise}${fall}${tail} ${sparkline(nums, 24)}`,
+    summary: {
+      count: stats.count,
+      first: nums[0],
+      last: nums.at(-1),
+      min: stats.min,
+      ...(minAt ? { minAt } : {}),
+      max: stats.max,
+      ...(maxAt ? { maxAt } : {}),
+      mean: stats.mean,
+      ...(up ? { maxRise: up.by, ...(up.at ? { maxRiseAt: up.at } : {}) } : {}),
+      ...(down ? { maxFall: down.by, ...(down.at ? { maxFallAt: down.at } : {}) } : {}),
+      ...notes,
+    },
   };
 }
 
-/** The time column of a series: how many points, from when to when. */
-function timeSpan(times: string[]): { text: string; summary: SeriesSummary } {
-  return {
-    text: `${num(times.length)} points, from ${times[0]} to ${times.at(-1)}`,
-    summary: { count: times.length, first: times[0], last: times.at(-1) },
-  };
-}
-
-/** A time as the text shows it: a date-time string as the upstream sent it (cleaned), epoch numbers (or their digits) in ISO 8601. */
+/** A time for the text: a date-time string as sent (cleaned), an epoch number (or digits) in ISO 8601. */
 const timeText = (v: unknown) => {
   const n = numberOf(v);
   return n === undefined ? clean(v, 40) : isoTime(asTime(n) as number);
 };
 
-/** What marks a series summary as this server's figures, not the upstream's (SERIES_LEGEND says so). */
 export const COMPUTED = 'computed over';
 
-/** The sentence that tells the server's figures from the upstream's own fields, both channels (the document names neither). */
+/** Tells the server's figures from the upstream's own fields (the document names neither). */
 export const SERIES_LEGEND =
   'Series figures ("computed over N points": count, first, last, min, max, mean) are this server\'s, over the points returned; every other field (a peak or an average the upstream gives, say) is the upstream\'s own, as sent.';
 
 /** Whether a detailed rendering of `value` says no more than the concise one. */
 export function nothingMore(value: Record<string, unknown>, skip: readonly string[] = []): boolean {
   const node = new RecordNode(value);
-  const parts = (full: boolean) => describeRecord(node, skip, full, false, undefined).parts.join('\n');
-  return parts(true) === parts(false);
+  return describeObject(node, skip, true).parts.join('\n') === describeObject(node, skip).parts.join('\n');
 }
 
-/**
- * A record the document does not detail, for both channels: its described parts, and as JSON its described
- * fields (detailed: every field as sent); `same` when detailed says no more than concise.
- */
+/** A record the document does not detail: its parts, its JSON (detailed: as sent), `same`: nothing more. */
 export function described(value: Record<string, unknown>, skip: readonly string[], detailed: boolean) {
   const d = describeObject(value, skip, detailed);
   return {
@@ -167,7 +107,7 @@ export function described(value: Record<string, unknown>, skip: readonly string[
   };
 }
 
-/** In detailed mode, one line with a record's fields that its table row does not show; none when all are shown. */
+/** Detailed: one line with a record's fields that its table row does not show; none when all are shown. */
 export function extraLine(id: string, record: Record<string, unknown>, shown: readonly string[]): string[] {
   const extra = describeObject(record, shown, true).parts;
   return extra.length ? [`  ${id}: ${extra.join('; ')}`] : [];
@@ -176,26 +116,17 @@ export function extraLine(id: string, record: Record<string, unknown>, shown: re
 /** Lists of records up to this long are shown as records, one per entry; longer ones as series. */
 const SHORT_LIST = 10;
 
-/** Flattens an object into dotted fields. */
+/** Flattens an object into dotted fields: `key=value` parts for the text, the same facts as JSON `fields`. */
 export function describeObject(
-  value: Record<string, unknown>,
+  object: Record<string, unknown> | RecordNode,
   skip: readonly string[] = [],
   full = false,
   /** Lists of records are series at any length (time series: every point counts, none shown alone). */
   series = false,
-  /** The element's own id (a batch element's): concise leaves out nested fields that only repeat it. */
+  /** A batch element's own id: concise leaves out nested fields that only repeat it. */
   ownId?: string,
-): Described {
-  return describeRecord(new RecordNode(value), skip, full, series, ownId);
-}
-
-function describeRecord(
-  value: RecordNode,
-  skip: readonly string[],
-  full: boolean,
-  series: boolean,
-  ownId: string | undefined,
-): Described {
+): { parts: string[]; fields: Record<string, unknown> } {
+  const value = object instanceof RecordNode ? object : new RecordNode(object);
   const repeatsId = (n: Node) => !full && ownId !== undefined && n.kind === 'scalar' && n.value === ownId;
   const entries: Array<{ key: string; text: string; structured: unknown; late: boolean }> = [];
   const add = (key: string, text: string, structured: unknown, late = false) =>
@@ -208,10 +139,10 @@ function describeRecord(
         : String(v);
   const scalarJson = (v: unknown) => (typeof v === 'string' ? clean(v, full ? 500 : 200) : v);
   const fieldCount = (n: RecordNode | ListNode) => `{${plural(n.size, 'field')}}`;
-  /** One record of a list: its scalar fields together (nested values as a field count, or whole when full). */
+  /** One record of a list on one line (nested values as a field count, or whole when full). */
   const record = (item: RecordNode) => {
     if (full) {
-      const inner = describeRecord(item, [], true, false, undefined);
+      const inner = describeObject(item, [], true);
       return { text: `{${inner.parts.join(', ')}}`, json: inner.fields };
     }
     const text: string[] = [];
@@ -227,8 +158,7 @@ function describeRecord(
     return { text: `{${text.join(', ')}}`, json };
   };
   const walk = (obj: RecordNode, prefix: string, depth: number) => {
-    // Parallel lists (`{timestamps: […], viewers: […]}`): one series, each index a point, each list
-    // under its own name, after the record's other fields.
+    // Parallel lists (`{timestamps: […], viewers: […]}`): one series, after the record's other fields.
     const parallel = full ? undefined : obj.parallel;
     for (const [rawKey, n] of obj.fields) {
       const key = prefix + clean(rawKey, 40);
@@ -253,8 +183,7 @@ function describeRecord(
     }
     if (parallel) summarise(prefix.slice(0, -1), parallel);
   };
-
-  /** A series in figures: one summary per value field, its time field as a span; after the other fields. */
+  /** A series: one summary per value field, its time field as a span; after the other fields. */
   const summarise = (key: string, s: SeriesNode) => {
     const tk = s.series.time;
     const label = (k: string) => {
@@ -262,18 +191,19 @@ function describeRecord(
       if (s.shape === 'keyed') return k === KEY_TIME ? `${key}{}` : `${key}{}.${clean(k, 40)}`;
       return `${s.shape === 'parallel' ? (key ? `${key}.` : '') : `${key}[].`}${clean(k, 40)}`;
     };
-    // The times written as ISO 8601 (or as sent), each point's once.
     const times = tk === undefined ? undefined : s.series.records.map((item) => timeText(item[tk]));
-    for (const [k, { values, at, nested }] of s.columns) {
+    for (const [k, { values, at, nested }] of s.series.columns) {
       if (values.length === 0 || nested) continue;
-      const summary =
-        k === tk
-          ? timeSpan(values.map(timeText))
-          : summariseSeries(values, times ? at.map((i) => times[i]) : undefined);
-      add(label(k), summary.text, summary.summary, true);
+      if (k === tk) {
+        const t = values.map(timeText);
+        const span = { count: t.length, first: t[0], last: t.at(-1) };
+        add(label(k), `${num(t.length)} points, from ${span.first} to ${span.last}`, span, true);
+      } else {
+        const summary = summariseSeries(values, times ? at.map((i) => times[i]) : undefined);
+        add(label(k), summary.text, summary.summary, true);
+      }
     }
   };
-
   const walkList = (key: string, list: ListNode, depth: number) => {
     if (list.size === 0) return add(key, '[]', []);
     const tuples = full ? undefined : list.tuples;
@@ -289,9 +219,9 @@ function describeRecord(
       } else summarise(key, list.series);
       return;
     }
-    if (list.scalars && (full || list.size <= 8)) {
+    if (list.scalars && (full || list.size <= 8))
       add(key, list.raw.map((x) => scalarText(x, key)).join(', '), list.raw.map(scalarJson));
-    } else if (list.scalars) {
+    else if (list.scalars) {
       const s = summariseSeries(list.raw.filter((x) => x !== null && x !== undefined));
       add(key, s.text, s.summary, true);
     } else if (full) {
@@ -302,9 +232,7 @@ function describeRecord(
         else if (n.value !== (undefined as unknown))
           add(`${key}[${i}]`, scalarText(n.value, key), scalarJson(n.value));
       });
-    } else if (depth < MAX_DEPTH) {
-      add(key, `${list.size} mixed items`, `${list.size} mixed items`);
-    }
+    } else if (depth < MAX_DEPTH) add(key, `${list.size} mixed items`, `${list.size} mixed items`);
   };
   walk(value, '', 0);
   // Concise: the element's own fields first, series summaries after; at most 40.

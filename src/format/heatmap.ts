@@ -1,33 +1,10 @@
 // The activity heatmap: an hourly grid keyed "a-b" (meaning not documented) and daily series.
 import { numberOf } from '../untrusted/numbers.js';
 import { extremes } from './aggregate.js';
-import { extent, num, plural, sparkline } from './text.js';
+import { num, plural, sparkline } from './text.js';
 
-/** The `YYYY-MM-DD` entries of a daily map whose values are numbers (or decimal text), in date order. */
-export const numberedDays = (days: Record<string, unknown>): Array<[string, number]> =>
-  Object.entries(days)
-    .filter(([date]) => /^\d{4}-\d\d-\d\d$/.test(date))
-    .map(([date, v]): [string, number | undefined] => [date, numberOf(v)])
-    .filter((e): e is [string, number] => e[1] !== undefined)
-    .sort((x, y) => (x[0] < y[0] ? -1 : 1));
-
-export interface HourlyGrid {
-  a: [number, number];
-  b: [number, number];
-  max: number;
-  peak: { a: number; b: number; value: number } | null;
-  /** The lowest of the cells the upstream returned (a cell it left out is not counted: its value is unknown). */
-  quietest: { a: number; b: number; value: number; cells?: number } | null;
-  /** rows[a - a0][b - b0]; missing cells are 0. */
-  rows: number[][];
-  /** Cells the upstream returned, and the cells of the grid over the observed ranges. */
-  returned: number;
-  cells: number;
-  ignoredKeys: number;
-}
-
-/** Reads `{"a-b": n}` keys into a grid over the ranges the data actually shows. */
-export function hourlyGrid(hourly: Record<string, unknown>): HourlyGrid | undefined {
+/** Reads `{"a-b": n}` keys into a grid over the ranges the data shows. */
+export function hourlyGrid(hourly: Record<string, unknown>) {
   const cells: Array<[number, number, number]> = [];
   let ignoredKeys = 0;
   for (const [key, value] of Object.entries(hourly)) {
@@ -37,15 +14,17 @@ export function hourlyGrid(hourly: Record<string, unknown>): HourlyGrid | undefi
     else cells.push([Number(m[1]), Number(m[2]), n]);
   }
   if (cells.length === 0) return undefined;
-  const ea = extent(cells.map((c) => c[0])) ?? { min: 0, max: 0 };
-  const eb = extent(cells.map((c) => c[1])) ?? { min: 0, max: 0 };
-  const a: [number, number] = [ea.min, ea.max];
-  const b: [number, number] = [eb.min, eb.max];
-  // A grid wider than a day's hours or taller than a week would not be scannable; such data is summarised only.
+  const span = (i: 0 | 1): [number, number] => {
+    const e = extremes(cells, (c) => c[i]);
+    return [e.low?.[i] ?? 0, e.peak?.[i] ?? 0];
+  };
+  const [a, b] = [span(0), span(1)];
+  // A larger grid would not be scannable: such data is summarised only.
   if (a[1] - a[0] > 31 || b[1] - b[0] > 59) return undefined;
+  // rows[a - a0][b - b0]; a cell the upstream left out is 0 there, and not counted as the quietest.
   const rows = Array.from({ length: a[1] - a[0] + 1 }, () => new Array<number>(b[1] - b[0] + 1).fill(0));
   const seen = new Set<string>();
-  // Cells in reading order (a, then b), so that ties go to the first cell of the grid whatever the key order.
+  // In reading order, so that ties go to the grid's first cell whatever the key order.
   const ordered = [...cells].sort((x, y) => x[0] - y[0] || x[1] - y[1]);
   for (const [x, y, v] of ordered) {
     (rows[x - a[0]] as number[])[y - b[0]] = v;
@@ -66,7 +45,9 @@ export function hourlyGrid(hourly: Record<string, unknown>): HourlyGrid | undefi
   };
 }
 
-/** A grid cell named for reading: `a=3, b=14 (412)`, with how many cells share the value when several do. */
+export type HourlyGrid = NonNullable<ReturnType<typeof hourlyGrid>>;
+
+/** A grid cell for reading: `a=3, b=14 (412)`, with how many cells share the value. */
 export const cellText = (c: { a: number; b: number; value: number; cells?: number }) =>
   `a=${c.a}, b=${c.b} (${num(c.value)}${c.cells ? `; ${c.cells} cells share it` : ''})`;
 
@@ -92,32 +73,15 @@ export function gridLines(g: HourlyGrid): string[] {
 const MAX_SPAN_DAYS = 1000;
 const DAY = 86_400_000;
 
-export interface DailySeries {
-  from: string;
-  to: string;
-  /** Calendar days from `from` to `to`, both included. */
-  days: number;
-  /** Dates the upstream gave a value for; the other days of the span are absent (not stated as 0). */
-  dated: number;
-  /**
-   * One value per calendar day from `from` to `to` (null: a date the upstream did not send), or, for a
-   * span longer than MAX_SPAN_DAYS, undefined (`entries` has the dates with values).
-   */
-  values: Array<number | null> | undefined;
-  entries: Array<[string, number]>;
-  max: number;
-  peak: { date: string; value: number } | null;
-  /** The lowest of the dates with values (`dates`: how many share it, when several). */
-  quietest: { date: string; value: number; dates?: number } | null;
-  active: number;
-  total: number;
-}
-
 const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY;
 
 /** A `{ "YYYY-MM-DD": n }` map as an ordered series over its calendar span, absent dates kept apart from 0. */
-export function dailySeries(days: Record<string, unknown>): DailySeries | undefined {
-  const entries = numberedDays(days).filter((e) => !Number.isNaN(dayNumber(e[0])));
+export function dailySeries(days: Record<string, unknown>) {
+  const entries = Object.entries(days)
+    .filter(([date]) => /^\d{4}-\d\d-\d\d$/.test(date) && !Number.isNaN(dayNumber(date)))
+    .map(([date, v]): [string, number | undefined] => [date, numberOf(v)])
+    .filter((e): e is [string, number] => e[1] !== undefined)
+    .sort((x, y) => (x[0] < y[0] ? -1 : 1));
   const first = entries[0];
   const last = entries.at(-1);
   if (!first || !last) return undefined;
@@ -125,7 +89,8 @@ export function dailySeries(days: Record<string, unknown>): DailySeries | undefi
   const day = ([date, value]: [string, number]) => ({ date, value });
   const start = dayNumber(first[0]);
   const span = Math.round(dayNumber(last[0]) - start) + 1;
-  let values: DailySeries['values'];
+  // One value per calendar day (null: not sent); past MAX_SPAN_DAYS none (`entries` has the dates).
+  let values: Array<number | null> | undefined;
   if (span <= MAX_SPAN_DAYS) {
     values = new Array<number | null>(span).fill(null);
     for (const [date, value] of entries) values[Math.round(dayNumber(date) - start)] = value;
@@ -145,22 +110,18 @@ export function dailySeries(days: Record<string, unknown>): DailySeries | undefi
   };
 }
 
-/**
- * A series for reading: a sparkline over its calendar days (`·` for a date the upstream did not send), the
- * span, the days with values, the highest and lowest.
- */
+export type DailySeries = NonNullable<ReturnType<typeof dailySeries>>;
+
+/** A series for reading: a sparkline over its calendar days (`·`: not sent), its span, highest and lowest. */
 export function seriesLine(s: DailySeries, width = 31): string {
-  const gaps = s.dated < s.days;
-  // Past MAX_SPAN_DAYS, no calendar: the first dates with values, as they are.
   const line = s.values
     ? sparkline(s.values, width)
     : `${s.entries
         .slice(0, 10)
         .map(([date, value]) => `${date} ${num(value)}`)
         .join(', ')}${s.entries.length > 10 ? ', …' : ''}`;
-  const coverage = gaps
-    ? `${plural(s.days, 'day')} ${s.from} to ${s.to}, ${s.dated} with a value (· = no value sent for that date), ${s.active} active`
-    : `${plural(s.days, 'day')} ${s.from} to ${s.to}, ${s.active} active`;
+  const gaps = s.dated < s.days ? `${s.dated} with a value (· = no value sent for that date), ` : '';
+  const coverage = `${plural(s.days, 'day')} ${s.from} to ${s.to}, ${gaps}${s.active} active`;
   const low = s.quietest
     ? `, min ${num(s.quietest.value)} on ${s.quietest.date}${s.quietest.dates ? ` (and ${s.quietest.dates - 1} more ${s.quietest.dates === 2 ? 'date' : 'dates'})` : ''}`
     : '';

@@ -2,11 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { grouped } from '../untrusted/numbers.js';
 
 /** What a tool renders: the headline, the text channel, and the structured channel (summary added later). */
-export interface Rendered {
-  summary: string;
-  text: string;
-  structured: Record<string, unknown>;
-}
+export type Rendered = { summary: string; text: string; structured: Record<string, unknown> };
 
 export const DEFAULT_BUDGET_CHARS = 24_000;
 
@@ -14,155 +10,110 @@ const size = (r: Rendered) => ({
   text: r.text.length,
   json: JSON.stringify(r.structured).length + r.summary.length + 16,
 });
+const fitsIn = (r: Rendered, budget: number) => {
+  const s = size(r);
+  return s.text <= budget && s.json <= budget;
+};
 
 export interface Cut {
   /** What the rows are, for the note: "rows of this page", "sessions". */
   what: string;
   /** How to get the rest, given how many rows fit. */
   how: (shown: number) => string;
-  /** The call's format: a detailed call is also offered the concise one. */
+  /** A detailed call is also offered the concise one. */
   format: 'concise' | 'detailed';
   /** Where `items` start in a longer ranking (investigate_botting's offset): the note counts from there. */
   offset?: number;
-  /**
-   * A bound the caller computed cheaply: more rows than this cannot fit (run_analysis's answer, which may
-   * hold 100,000 rows). The search then renders no attempt past it, rather than the whole list.
-   */
+  /** More rows than this cannot fit (computed cheaply): no attempt renders past it. */
   most?: number;
 }
 
-/**
- * Renders the longest prefix of `items` whose text and JSON both stay within `budget` characters; when
- * rows are cut, both channels end with the same note saying how many and how to get the rest.
- */
+/** The longest prefix of `items` that fits `budget`; cut, both channels end with one note on the rest. */
 export function fitRows<T>(
   items: readonly T[],
   budget: number,
   cut: Cut,
   render: (rows: readonly T[]) => Rendered,
 ): Rendered {
+  const { offset, what } = cut;
+  const total = items.length;
   const attempt = (shown: number): Rendered => {
     const rendered = render(items.slice(0, shown));
-    if (shown >= items.length) return ranked(rendered, shown, items.length, cut);
-    const how = cut.how(shown) + (cut.format === 'detailed' ? ' Or ask with response_format "concise".' : '');
-    const note = cutNote(shown, items.length, cut.what, how, cut.offset);
+    const cutHere = shown < total;
+    // A ranking read from an offset (investigate_botting) says where its rows stand, cut or not.
+    if (!cutHere && (offset === undefined || total === 0)) return rendered;
+    const how = () =>
+      cut.how(shown) + (cut.format === 'detailed' ? ' Or ask with response_format "concise".' : '');
+    const from = offset ?? 0;
+    const line = !cutHere
+      ? from === 0
+        ? `All ${grouped(total)} ${what} shown.`
+        : `Showing ${grouped(from + 1)}–${grouped(from + total)} of ${grouped(from + total)} ${what}: the end of the ranking.`
+      : offset === undefined
+        ? `Showing ${grouped(shown)} of ${grouped(total)} ${what}. ${how()}`
+        : `Showing ${shown ? `${grouped(from + 1)}–${grouped(from + shown)}` : 'none'} of ${grouped(from + total)} ${what}. ${how()}`;
+    const place = {
+      from: shown ? from + 1 : null,
+      to: shown ? from + shown : null,
+      of: from + total,
+      ...(cutHere ? { nextOffset: from + shown } : {}),
+    };
     return {
       ...rendered,
-      text: `${rendered.text}\n${note}`,
-      structured: { ...rendered.structured, ...shownField(shown, items.length, cut), truncated: note },
+      text: `${rendered.text}\n${line}`,
+      structured: {
+        ...rendered.structured,
+        ...(offset === undefined ? {} : { shown: place }),
+        ...(cutHere ? { truncated: line } : {}),
+      },
     };
   };
-  const fits = (r: Rendered) => {
-    const s = size(r);
-    return s.text <= budget && s.json <= budget;
-  };
-  const most = Math.min(items.length, Math.max(0, cut.most ?? items.length));
-  if (most === items.length) {
-    const full = attempt(items.length);
-    if (fits(full)) return full;
+  const most = Math.min(total, Math.max(0, cut.most ?? total));
+  if (most === total) {
+    const full = attempt(total);
+    if (fitsIn(full, budget)) return full;
   }
-  let low = 0;
-  let high = Math.min(most, items.length - 1);
   let best = attempt(0);
-  while (low <= high) {
+  for (let low = 1, high = Math.min(most, total - 1); low <= high; ) {
     const mid = (low + high) >> 1;
     const candidate = attempt(mid);
-    if (fits(candidate)) {
-      best = candidate;
-      low = mid + 1;
-    } else {
-      high = mid - 1;
-    }
+    if (fitsIn(candidate, budget)) [best, low] = [candidate, mid + 1];
+    else high = mid - 1;
   }
   return best;
 }
 
-/**
- * A ranking read from an offset (investigate_botting) says where the rows stand in both channels, cut or
- * not: `shown` in structuredContent, and when nothing was cut, a line that the rest is all there.
- */
-function ranked(r: Rendered, shown: number, total: number, cut: Cut): Rendered {
-  if (cut.offset === undefined || total === 0) return r;
-  const all = cut.offset + total;
-  const line =
-    cut.offset === 0
-      ? `All ${grouped(all)} ${cut.what} shown.`
-      : `Showing ${grouped(cut.offset + 1)}–${grouped(all)} of ${grouped(all)} ${cut.what}: the end of the ranking.`;
-  return {
-    ...r,
-    text: `${r.text}\n${line}`,
-    structured: { ...r.structured, ...shownField(shown, total, cut) },
-  };
-}
-
-/** Where the rows shown stand in an offset ranking, and the offset that continues it when rows were cut. */
-const shownField = (shown: number, total: number, cut: Cut) =>
-  cut.offset === undefined
-    ? {}
-    : {
-        shown: {
-          from: shown ? cut.offset + 1 : null,
-          to: shown ? cut.offset + shown : null,
-          of: cut.offset + total,
-          ...(shown < total ? { nextOffset: cut.offset + shown } : {}),
-        },
-      };
-
-/** The sentence both channels carry when rows were cut to fit the budget. */
-const cutNote = (shown: number, total: number, what: string, how: string, offset?: number) =>
-  offset === undefined
-    ? `Showing ${grouped(shown)} of ${grouped(total)} ${what}. ${how}`
-    : `Showing ${shown ? `${grouped(offset + 1)}–${grouped(offset + shown)}` : 'none'} of ${grouped(offset + total)} ${what}. ${how}`;
-
-/** What a tool says in a result; `result` builds the tail every result shares from it. */
 export interface ResultParts {
-  /** The answer in one line: the summary, and the text's first line. */
+  /** The summary, and the text's first line. */
   headline: string;
   /** The text's lines after the headline (false and undefined left out; '' is a blank line). */
-  lines: ReadonlyArray<string | false | undefined>;
+  lines: Lines;
   /** What was asked, as the server sent it (defaults and the chain's platform filled in). */
   query: Record<string, unknown>;
-  /** The rest of structuredContent: counts, rows, errors, notes. */
   data: Record<string, unknown>;
-  /** The step after this one, in both channels (the text's last line, `next` in structuredContent). */
+  /** The step after this one: the text's `Next:` line and `next`, so that either channel alone has it. */
   next?: string | undefined;
 }
 
-/**
- * The one builder of a result's shared tail, used by every tool: `summary` is the headline, the text is
- * the headline, the lines and the next step, and structuredContent carries the `query`, the data and `next`.
- */
-export function result(parts: ResultParts): Rendered {
-  const next = nextStep(parts.next);
+/** The one builder of the tail every result shares: headline, lines, query, data and next step. */
+export function result({ headline, lines, query, data, next }: ResultParts): Rendered {
   return {
-    summary: parts.headline,
+    summary: headline,
     text: [
-      parts.headline,
-      ...parts.lines.filter((l): l is string => typeof l === 'string'),
-      ...next.lines,
+      headline,
+      ...lines.filter((l): l is string => typeof l === 'string'),
+      ...(next ? [`Next: ${next}`] : []),
     ].join('\n'),
-    structured: { query: parts.query, ...parts.data, ...next.field },
+    structured: { query, ...data, ...(next ? { next } : {}) },
   };
 }
-
-/**
- * A next step or continuation, the same sentence in both channels: a `Next:` line in the text and `next`
- * in structuredContent (a reader of either channel alone must learn it).
- */
-const nextStep = (next: string | undefined) => ({
-  lines: next ? [`Next: ${next}`] : [],
-  field: next ? { next } : {},
-});
 
 /** A detailed answer that held nothing beyond the concise one says so once, in both channels. */
 export const NOTHING_MORE = 'detailed: the upstream sent nothing beyond what concise shows.';
 
 type Lines = ReadonlyArray<string | false | undefined>;
 
-/**
- * A tool's report of one upstream body: every concern once (figures, rows, failures, what was cut, the
- * next step); `project` writes both channels from it, the rows fitted to the budget.
- */
+/** A tool's report of one upstream body; `project` writes both channels from it, rows fitted to the budget. */
 export interface Report<R = never> {
   headline: string;
   query: Record<string, unknown>;
@@ -234,13 +185,10 @@ export const narrower = (format: 'concise' | 'detailed') =>
     ? 'ask with response_format "concise", or a narrower query'
     : 'ask a narrower query (fewer ids, a smaller limit or period)';
 
-/**
- * Last resort for a result still over the budget (a renderer that could not bound it, such as a detailed
- * passthrough).
- */
+/** Last resort for a result still over the budget (a renderer that could not bound it). */
 export function enforceBudget(r: Rendered, budget: number, format: 'concise' | 'detailed'): Rendered {
+  if (fitsIn(r, budget)) return r;
   const s = size(r);
-  if (s.text <= budget && s.json <= budget) return r;
   const note = `Result cut to the ${grouped(budget)}-character budget; ${narrower(format)}.`;
   // Both channels carry the note, whichever of them had to be cut.
   let text = `${r.text}\n${note}`;
@@ -273,9 +221,8 @@ export function enforceBudget(r: Rendered, budget: number, format: 'concise' | '
           else low = mid;
         }
         structured[key] = value.slice(0, low);
-      } else {
+      } else
         structured[key] = typeof value === 'string' ? '' : typeof value === 'object' && value ? {} : value;
-      }
     }
   }
   return { summary: r.summary, text, structured };

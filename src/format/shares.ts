@@ -7,38 +7,22 @@ import type { Finding, TokenFees } from './botting.js';
 import { coin, label, money, num, pct } from './text.js';
 
 /** The groups of tokens asked that shares are given for: each level, then not covered, then failed. */
-export interface TokenGroups {
-  findings: readonly Finding[];
-  notCovered: readonly string[];
-  failed: readonly string[];
-}
+type TokenGroups = { findings: readonly Finding[]; notCovered: readonly string[]; failed: readonly string[] };
 
-interface Share {
-  tokens: number;
-  /** How many of them have a value. */
-  withValue: number;
-  /** Exact (viewers) or an exact decimal string turned number (fees). */
-  value: number;
-  share: number | null;
-}
+/** A group's sum over its tokens with a value (`withValue`), and its share of the total. */
+type Share = { withValue: number; value: number; share: number | null };
 
 /** A figure summed over every token asked (those with a value), and each group's part of it. */
-export function groupShares(groups: TokenGroups, amountOf: (id: string) => number | null) {
-  const byLevel = groupBy(groups.findings, (f) => f.level);
+function groupShares(groups: TokenGroups, every: readonly string[], amountOf: (id: string) => number | null) {
   const values = (ids: readonly string[]) => ids.map(amountOf).filter((v): v is number => v !== null);
-  const every = [...groups.findings.map((f) => f.mintId), ...groups.notCovered, ...groups.failed];
   const all = values(every);
   const total = Number(decimalSum(all));
   const part = (ids: readonly string[]): Share => {
     const vs = values(ids);
-    const v = Number(decimalSum(vs));
-    return {
-      tokens: ids.length,
-      withValue: vs.length,
-      value: v,
-      share: total > 0 ? Number((v / total).toFixed(4)) : null,
-    };
+    const value = Number(decimalSum(vs));
+    return { withValue: vs.length, value, share: total > 0 ? Number((value / total).toFixed(4)) : null };
   };
+  const byLevel = groupBy(groups.findings, (f) => f.level);
   return {
     total,
     withValue: all.length,
@@ -50,11 +34,11 @@ export function groupShares(groups: TokenGroups, amountOf: (id: string) => numbe
     ...(groups.failed.length ? { failed: part(groups.failed) } : {}),
   };
 }
+type Shares = ReturnType<typeof groupShares>;
 
-/** A fee record's currency, or what stands for none. */
 export const currencyOf = (f: TokenFees) => f.currency || '(no currency)';
 
-const sharesJson = (s: ReturnType<typeof groupShares>) => {
+const sharesJson = (s: Shares) => {
   const share = (p: Share) => ({ value: p.value, share: p.share });
   return {
     total: s.total,
@@ -66,9 +50,7 @@ const sharesJson = (s: ReturnType<typeof groupShares>) => {
 };
 
 /** Each level's part (and the not-covered and failed tokens'), as text; `onlyWithValue` drops empty ones. */
-function partsText(s: ReturnType<typeof groupShares>, show: (v: number) => string, onlyWithValue: boolean) {
-  const part = (name: string, p: Share) =>
-    `${name} ${show(p.value)}${p.share !== null ? ` (${pct(p.share)})` : ''}`;
+function partsText(s: Shares, show: (v: number) => string, onlyWithValue: boolean) {
   const named: Array<[string, Share | undefined]> = [
     ...Object.entries(s.byLevel),
     ['not covered', s.notCovered],
@@ -76,45 +58,31 @@ function partsText(s: ReturnType<typeof groupShares>, show: (v: number) => strin
   ];
   return named
     .filter((e): e is [string, Share] => e[1] !== undefined && (!onlyWithValue || e[1].withValue > 0))
-    .map(([name, p]) => part(name, p))
+    .map(([name, p]) => `${name} ${show(p.value)}${p.share !== null ? ` (${pct(p.share)})` : ''}`)
     .join(', ');
 }
 
-/**
- * Viewers now (and, when joined, creator fees in native coin and in each fiat currency apart) over every
- * token asked, with each level's share, the not-covered and the failed tokens' too: one line each (the
- * currencies share one), the same figures in the JSON. Amounts in different currencies are never added.
- */
+/** Viewers now and creator fees (native coin; each currency apart, never added), with each group's share. */
 export function shareLines(
   groups: TokenGroups,
   viewersOf: (id: string) => number | null,
   feesOf?: (id: string) => TokenFees | undefined,
 ) {
-  const lines: string[] = [];
-  const json: Record<string, unknown> = {};
-  const viewers = groupShares(groups, viewersOf);
-  lines.push(
-    `Viewers now: ${num(viewers.total)} over the ${viewers.asked} tokens asked (${viewers.withValue} with a value): ${partsText(viewers, num, false)}`,
-  );
-  json.viewersNow = sharesJson(viewers);
-  if (!feesOf) return { lines, json };
-  const native = groupShares(groups, (id) => feesOf(id)?.feesInNativeCoin ?? null);
-  lines.push(
-    `Creator fees in native coin: ${coin(native.total)} over the ${native.asked} tokens asked (${native.withValue} with a value): ${partsText(native, coin, false)}`,
-  );
-  json.feesInNativeCoin = sharesJson(native);
   const every = [...groups.findings.map((f) => f.mintId), ...groups.notCovered, ...groups.failed];
-  const currencies = [
-    ...new Set(
-      every.flatMap((id) => {
-        const f = feesOf(id);
-        return f && f.totalFees !== null ? [currencyOf(f)] : [];
-      }),
-    ),
-  ].sort();
+  const overall = (title: string, s: Shares, show: (v: number) => string) =>
+    `${title}: ${show(s.total)} over the ${s.asked} tokens asked (${s.withValue} with a value): ${partsText(s, show, false)}`;
+  const viewers = groupShares(groups, every, viewersOf);
+  const lines = [overall('Viewers now', viewers, num)];
+  const json: Record<string, unknown> = { viewersNow: sharesJson(viewers) };
+  if (!feesOf) return { lines, json };
+  const native = groupShares(groups, every, (id) => feesOf(id)?.feesInNativeCoin ?? null);
+  lines.push(overall('Creator fees in native coin', native, coin));
+  json.feesInNativeCoin = sharesJson(native);
+  const priced = every.flatMap((id) => feesOf(id) ?? []).filter((f) => f.totalFees !== null);
+  const currencies = [...new Set(priced.map(currencyOf))].sort();
   const perCurrency = currencies.map((currency) => ({
     currency,
-    s: groupShares(groups, (id) => {
+    s: groupShares(groups, every, (id) => {
       const f = feesOf(id);
       return f && currencyOf(f) === currency ? f.totalFees : null;
     }),

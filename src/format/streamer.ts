@@ -4,26 +4,12 @@ import { quote } from '../untrusted/text.js';
 import type { Field } from './columns.js';
 import { label, num } from './text.js';
 
-export interface StreamerRecord {
-  mintId: string;
-  coinName?: unknown;
-  coinSymbol?: unknown;
-  currentViewers?: unknown;
-  tokenMarketCap?: unknown;
-  tokenPrice?: unknown;
-  isCurrentlyLive?: unknown;
-  totalStreamingTime?: unknown;
-  chain?: unknown;
-  platform?: unknown;
-  [field: string]: unknown;
-}
+/** Its fields are the columns below, and any other the upstream sends. */
+export type StreamerRecord = { mintId: string; [field: string]: unknown };
 
 export const liveText = (v: unknown) => (v === true ? 'LIVE' : v === false ? 'off' : '?');
 
-/**
- * Columns of a concise streamer table (`id`: how the row's id reads in the text); chain and platform only
- * when the query spans several.
- */
+/** Columns of a concise streamer table (`id`: the row's id in the text); chain and platform when several. */
 export function streamerFields(
   showScope: boolean,
   streamTime: boolean,

@@ -1,54 +1,33 @@
 // Text primitives shared by every result: numbers, tables, sparklines, id columns.
 import { NAMES } from '../untrusted/names.js';
-import { grouped, groupedText, numberOf, plainDecimal } from '../untrusted/numbers.js';
+import { groupedText, numberOf, plainDecimal } from '../untrusted/numbers.js';
 import { clean } from '../untrusted/text.js';
 import { asTime, isoTime, utcIso } from '../untrusted/times.js';
+import { extremes } from './aggregate.js';
 
-/**
- * A number for reading, exactly as the upstream sent it: integers grouped (1,234,567), other numbers with
- * every decimal they have (2,693.9, 43,421.8234, 0.0000123), never rounded, so no rounded figure reads as
- * exact ('≈' marks computed values that are rounded: `approx`).
- */
+/** A number exactly as sent: integers grouped (1,234,567), every decimal kept, never rounded. */
 export function num(raw: unknown): string {
-  // The common case first: a plain number, read without BigInt (issue 34).
-  if (typeof raw === 'number' && Number.isFinite(raw) && Math.abs(raw) < 1e21) {
-    const text = String(raw);
-    if (!text.includes('e')) return decimalText(text);
-  }
-  // A number sent as decimal text ("3412") reads as the number it writes.
   const value = numberOf(raw) ?? raw;
   if (typeof value !== 'number' || !Number.isFinite(value)) return value == null ? '–' : clean(value, 24);
-  if (Number.isInteger(value)) return grouped(value);
-  if (Math.abs(value) >= 1e21) return String(value);
-  return decimalText(plainDecimal(value));
+  return Math.abs(value) >= 1e21 ? String(value) : decimalText(plainDecimal(value));
 }
 
-/**
- * A number as the text shows it, by what its field's name reads as (src/untrusted/names.ts): a year as its
- * digits (2025, never 2,025); an epoch time in a field named as a time as its digits with its ISO time
- * beside it; any other number grouped (`full`: integers grouped, others exactly as sent).
- */
+/** A number by its field's name: a year as its digits, an epoch time with its ISO time, else `num`. */
 export function namedNum(name: string, v: number, full = false): string {
   if (Number.isInteger(v) && v > 0 && v < 10_000 && NAMES.year(name)) return String(v);
-  // The value first (most numbers are not in the epoch range), the name only then.
   const t = asTime(v);
   if (t !== undefined && NAMES.time(name)) return `${String(v)} (${isoTime(t)})`;
   return full && !Number.isInteger(v) ? String(v) : num(v);
 }
 
 /** A fiat amount to the cent (43,421.80); integers as they are. */
-export function money(raw: unknown): string {
-  const value = numberOf(raw) ?? raw;
-  if (typeof value !== 'number' || !Number.isFinite(value) || Number.isInteger(value)) return num(value);
-  const [whole, fraction = ''] = plainDecimal(value).split('.');
-  return `${groupedText(whole ?? '0')}.${fraction.padEnd(2, '0')}`;
-}
+export const money = (raw: unknown) =>
+  numberOf(raw) === undefined ? num(raw) : num(raw).replace(/\.\d$/, (tenths) => `${tenths}0`);
 
-/** A native-coin amount (or any amount whose digits matter): every decimal the upstream sent (867.273174). */
+/** A native-coin amount: every decimal the upstream sent (867.273174). */
 export function coin(raw: unknown): string {
-  const value = numberOf(raw) ?? raw;
-  if (typeof value !== 'number' || !Number.isFinite(value)) return num(value);
-  return decimalText(plainDecimal(value));
+  const value = numberOf(raw);
+  return value === undefined ? num(raw) : decimalText(plainDecimal(value));
 }
 
 /** Exact decimal text ("18199.65", from decimalSum) grouped for reading (18,199.65). */
@@ -57,89 +36,54 @@ export function decimalText(text: string): string {
   return fraction === undefined ? groupedText(whole) : `${groupedText(whole)}.${fraction}`;
 }
 
-const SUFFIXES: Array<[number, string]> = [
-  [1e12, 'T'],
-  [1e9, 'B'],
-  [1e6, 'M'],
-  [1e3, 'k'],
-];
+const SUFFIXES = Object.entries({ T: 1e12, B: 1e9, M: 1e6, k: 1e3 });
 
-/**
- * A large magnitude shortened with a visible suffix (12.3M, 845k) where exactness is not the point (a
- * market cap in a ranked table); below 10,000 the number as `num` writes it. The suffix says it is rounded.
- */
+/** 10,000 or more shortened with a suffix that says it is rounded (12.3M, 845k); else `num`. */
 export function abbrev(raw: unknown): string {
   const value = numberOf(raw) ?? raw;
   if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) < 10_000) return num(value);
   const abs = Math.abs(value);
-  for (const [size, suffix] of SUFFIXES) {
-    if (abs >= size || suffix === 'k') {
-      const scaled = abs / size;
-      const digits = scaled >= 100 ? 0 : scaled >= 10 ? 1 : 2;
-      const text = trimZeros(scaled.toFixed(digits));
-      return `${value < 0 ? '-' : ''}${text}${suffix}`;
-    }
-  }
-  return num(value);
+  const [suffix, size] = SUFFIXES.find(([, size]) => abs >= size) as [string, number];
+  const scaled = abs / size;
+  const text = trimZeros(scaled.toFixed(scaled >= 100 ? 0 : scaled >= 10 ? 1 : 2));
+  return `${value < 0 ? '-' : ''}${text}${suffix}`;
 }
 
-/**
- * A computed value (a mean) rounded to `decimals` for reading, marked "≈" when rounding changed it, so a
- * rounded figure never reads as exact; structuredContent carries the value itself.
- */
+/** A computed value (a mean) rounded to `decimals`, marked "≈" when rounding changed it. */
 export function approx(value: number | null | undefined, decimals = 2): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '–';
   const rounded = Number(value.toFixed(decimals));
-  const text = Number.isInteger(rounded) ? grouped(rounded) : decimalText(plainDecimal(rounded));
-  return rounded === value ? text : `≈${text}`;
-}
-
-/** The smallest and largest of `values` by a loop (a spread over an upstream-sized list overflows the stack). */
-export function extent(values: Iterable<number>): { min: number; max: number } | undefined {
-  let min = Number.POSITIVE_INFINITY;
-  let max = Number.NEGATIVE_INFINITY;
-  for (const v of values) {
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
-  return min <= max ? { min, max } : undefined;
+  return rounded === value ? num(rounded) : `≈${num(rounded)}`;
 }
 
 const trimZeros = (text: string) =>
   text.includes('e') ? text : text.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
 
-/** A date-time for a table: UTC to the minute (`2025-05-01 11:00Z`) where it states its zone; else as sent. */
+/** A date-time that states its zone as UTC to the minute (`2025-05-01 11:00Z`); else as sent. */
 export function utcMinute(value: unknown): { text: string; utc: boolean } {
   const iso = utcIso(value);
   if (iso) return { text: `${iso.slice(0, 10)} ${iso.slice(11, 16)}Z`, utc: true };
   return { text: clean(value, 40) || '–', utc: false };
 }
 
-/** A ratio (0.345) as a percentage (34.5%). */
 export const pct = (ratio: number) => `${trimZeros((ratio * 100).toFixed(1))}%`;
 
 /** A long id shortened for a table column (`7xKXtg…`); only where the full id stands elsewhere. */
 export const shortId = (id: string) => (id.length > 12 ? `${id.slice(0, 6)}…` : id);
 
-/**
- * Shortens each of `ids` to its first characters, 6 or as many more as it takes for no two to read the
- * same (`7xKXtg…`), so that a shortened list still names every id.
- */
+/** Shortens ids to their first 6 characters, or as many more as it takes for no two to read the same. */
 export function shortener(ids: readonly string[]): (id: string) => string {
   let length = 6;
-  let longest = 0;
-  for (const id of ids) if (id.length > longest) longest = id.length;
+  const longest = ids.reduce((n, id) => Math.max(n, id.length), 0);
   const distinct = new Set(ids).size;
   while (length < longest && new Set(ids.map((id) => id.slice(0, length))).size < distinct) length++;
   return (id) => (id.length > length + 6 ? `${id.slice(0, length)}…` : id);
 }
 
-/** Tables of up to this many rows show every id whole. */
 export const WHOLE_ID_ROWS = 25;
-/** A ranked table's first rows show their ids whole, at any length: the ones an assistant acts on next. */
-export const WHOLE_TOP_ROWS = 10;
+const WHOLE_TOP_ROWS = 10;
 
-/** How a text table shows ids. */
+/** How a text table shows ids: past 25 rows shortened, except a ranking's first 10 and the `pointed` ones. */
 export function idColumn(
   rows: number,
   what: 'ids' | 'addresses',
@@ -150,9 +94,8 @@ export function idColumn(
   const shortened = (id: string, index: number) =>
     short && index >= top && !options.pointed?.has(id) && shortId(id) !== id;
   return {
-    /** The id of the row at `index` (0-based, in the table shown). */
     show: (id: string, index: number) => (shortened(id, index) ? shortId(id) : id),
-    /** For the rows shown (their ids in table order; `first`: the number of the first row): the note, if any. */
+    /** The note for the rows shown (`first`: the number of the first row), if any. */
     note(ids: readonly string[], first = 1): string | undefined {
       const numbers = ids.flatMap((id, i) => (shortened(id, i) ? [first + i] : []));
       if (!numbers.length) return undefined;
@@ -174,7 +117,7 @@ function ranges(numbers: readonly number[]): string {
   return runs.join(', ');
 }
 
-/** A short label (a ticker symbol) bare when it is one plain word, quoted otherwise. */
+/** A short label (a ticker symbol): bare when it is one plain word, quoted otherwise. */
 export const label = (value: unknown, max = 12): string => {
   const text = clean(value, max);
   return /^[\p{L}\p{N}$._-]+$/u.test(text) ? text : JSON.stringify(text);
@@ -182,10 +125,7 @@ export const label = (value: unknown, max = 12): string => {
 
 export const plural = (n: number, one: string, many = `${one}s`) => `${num(n)} ${n === 1 ? one : many}`;
 
-export interface Column {
-  header: string;
-  align?: 'left' | 'right';
-}
+export type Column = { header: string; align?: 'left' | 'right' };
 
 /** A plain-text table: space-aligned columns, numbers right-aligned, no trailing spaces. */
 export function table(columns: Column[], rows: string[][]): string[] {
@@ -204,10 +144,7 @@ export function table(columns: Column[], rows: string[][]): string[] {
 
 const BARS = '▁▂▃▄▅▆▇█';
 
-/**
- * A one-line sparkline of at most `width` cells (longer series are averaged into buckets), scaled to its own
- * extent or to `range` (so that rows drawn on one scale compare).
- */
+/** A sparkline of at most `width` cells (averaged into buckets), scaled to its own extent or to `range`. */
 export function sparkline(
   values: ReadonlyArray<number | null>,
   width = 40,
@@ -222,7 +159,9 @@ export function sparkline(
       .filter((v): v is number => v !== null);
     buckets.push(known.length ? known.reduce((a, b) => a + b, 0) / known.length : null);
   }
-  const { min, max } = range ?? extent(buckets.filter((v): v is number => v !== null)) ?? { min: 0, max: 0 };
+  const drawn = buckets.filter((v): v is number => v !== null);
+  const { low = 0, peak = 0 } = extremes(drawn, (v) => v);
+  const { min, max } = range ?? { min: low, max: peak };
   const span = max - min;
   return buckets
     .map((v) => (v === null ? '·' : BARS[span === 0 ? 0 : Math.round(((v - min) / span) * 7)]))

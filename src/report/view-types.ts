@@ -2,20 +2,11 @@
 // units) is the server report's; the view derives nothing.
 import type { HourlyGrid } from '../format/heatmap.js';
 
-/** One confidence level of an answer, in the report's order (most suspicious first). */
-export type LevelEntry = {
-  level: string;
-  /** Covered tokens with this level. */
-  count: number;
-  /** Whether the report flags this level (the text's "flagged" and structuredContent's flaggedLevels). */
-  flagged: boolean;
-};
+/** One confidence level, in the report's order (most suspicious first): covered tokens, flagged or not. */
+export type LevelEntry = { level: string; count: number; flagged: boolean };
 
-/** One failure reason and the ids that failed with it (src/format/batch.ts groups them, most frequent first). */
-export type FailureGroup = {
-  error: string;
-  ids: string[];
-};
+/** One failure reason and the ids that failed with it (src/format/batch.ts groups them). */
+export type FailureGroup = { error: string; ids: string[] };
 
 export type BoardRow = {
   mintId: string;
@@ -43,19 +34,16 @@ export type BoardData = {
   title: string;
   scope: { chain: string; platform: string; hours: number; requested: number };
   filters?: { levels: string[] | null; liveOnly: boolean; sortBy: string | null };
-  /** Tokens analysed (covered): the text channel's "analysed" count. */
+  /** Tokens analysed (covered). */
   total: number;
   limits: { rows: number };
   unexpected: number;
-  /** The levels, in the report's order, with their counts and whether each is flagged. */
   levels: LevelEntry[];
-  /** The reasons given most often, with their counts (the text's "Most frequent reasons"). */
   topReasons: Array<{ reason: string; count: number }>;
   rows: BoardRow[];
   failed: number;
   /** Every failed id with its reason (capped at the view's limit). */
   failures: Array<{ id: string; error: string }>;
-  /** The same failures grouped by reason, most frequent first: what the board lists. */
   failureGroups: FailureGroup[];
   hint: string | null;
   notCovered?: { count: number; platform: string; reason: string };
@@ -74,7 +62,7 @@ export type ViewHistory =
       days: number;
       /** The report's levels first (its order, its flags), then any other recorded level. */
       levels: LevelEntry[];
-      /** Each token's recorded days, oldest first; a token with none is absent. */
+      /** Oldest first; a token with none is absent. */
       tokens: Record<string, HistoryDay[]>;
     }
   | { unavailable: string };
@@ -88,15 +76,14 @@ export type ViewChanges = {
 /** One "a-b" keyed grid of a heatmap answer (its path as its title); rows[a - a0][b - b0]. */
 export type HeatmapGrid = { title: string } & Pick<HourlyGrid, 'a' | 'b' | 'max' | 'rows' | 'peak'>;
 
-/** A token's name and symbol, cleaned, from its streamer record. */
 export type TokenNames = { name: string | null; symbol: string | null };
 
-/** One token's series: times (ms since the epoch, ascending) and each numeric field's values at them. */
+/** One token's series: times (epoch ms, ascending) and each numeric field's values at them. */
 export type SeriesData = TokenNames & {
   mintId: string;
   t: number[];
   values: Record<string, Array<number | null>>;
-  /** The field a viewer curve draws: the first whose name speaks of viewers, else the first numeric field. */
+  /** The field a viewer curve draws. */
   primary: string | null;
 };
 
@@ -110,21 +97,13 @@ export type SessionRow = {
   averageViewers: number | null;
 };
 
-/** A duration's unit as the sessions themselves show it (get_streamer_sessions states the same). */
-export type DurationUnit = {
-  /** 'ms', 's' or 'min'. */
-  unit: string;
-  /** How it was found, in words. */
-  evidence: string;
-};
-
 export type EvidenceData = {
   kind: 'evidence';
   scope: { mint: string; period: string; hours: number; chain: string; platform: string };
   series: { series: SeriesData[] } | { error: string };
   sessions: SessionRow[] | { error: string };
-  /** The unit of the sessions' `duration`, when the sessions show it (null: not shown). */
-  durationUnit: DurationUnit | null;
+  /** 'ms', 's' or 'min', as the sessions show it (get_streamer_sessions states the same); null: not shown. */
+  durationUnit: { unit: string; evidence: string } | null;
   botting:
     | { level: string; confidence: number | null; score: number | null; reasons: string[] }
     | { error: string }

@@ -2,10 +2,7 @@
 // made on integers, so that a printed total is the sum of the printed values (0.1 + 0.2 is 0.3).
 
 /** A decimal as an integer count of 10^-scale units. */
-interface Decimal {
-  units: bigint;
-  scale: number;
-}
+type Decimal = { units: bigint; scale: number };
 
 const SCIENTIFIC = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/;
 
@@ -25,13 +22,9 @@ function decimalOf(value: number): Decimal {
 
 /** The exact sum of finite numbers, as decimal text without exponent or trailing zeros ("18199.65"). */
 export function decimalSum(values: readonly number[]): string {
+  const parts = values.map(decimalOf);
   let scale = 0;
-  const parts: Decimal[] = [];
-  for (const v of values) {
-    const d = decimalOf(v);
-    parts.push(d);
-    if (d.scale > scale) scale = d.scale;
-  }
+  for (const d of parts) if (d.scale > scale) scale = d.scale;
   let total = 0n;
   for (const d of parts) total += d.units * 10n ** BigInt(scale - d.scale);
   return decimalText(total, scale);
@@ -46,13 +39,13 @@ export function decimalText(units: bigint, scale: number): string {
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
-/** Half of a decimal text, exactly (a decimal halved always ends): the median of two middle values. */
+/** Half of a decimal text, exactly: the median of two middle values. */
 export function decimalHalf(text: string): string {
   const [whole = '0', fraction = ''] = text.split('.');
   return decimalText(BigInt(`${whole}${fraction}`) * 5n, fraction.length + 1);
 }
 
-/** A finite number as plain decimal text, every digit JSON gave it, no exponent (1e-7 → "0.0000001"). */
+/** A finite number as plain decimal text, no exponent (1e-7 → "0.0000001"). */
 export function plainDecimal(value: number): string {
   const text = String(value);
   return text.includes('e') ? decimalSum([value]) : text;
@@ -61,7 +54,7 @@ export function plainDecimal(value: number): string {
 /** Decimal text as the upstream may send a number: "772", "-1316.5", "1250000.50" (no exponent, no sign +). */
 const DECIMAL = /^-?(0|[1-9]\d*)(\.\d+)?$/;
 
-/** A string of decimal text as the number it writes, when the number holds it exactly; else undefined. */
+/** Decimal text as the number it writes, when the number holds it exactly; else undefined. */
 export function numericText(v: string): number | undefined {
   if (v.length > 40 || !DECIMAL.test(v)) return undefined;
   const n = Number(v);
@@ -69,13 +62,12 @@ export function numericText(v: string): number | undefined {
   return Number.isFinite(n) && String(n) === (canonical === '-0' ? '0' : canonical) ? n : undefined;
 }
 
-/** A value as a number: a finite number, or decimal text (numericText). */
 export function numberOf(v: unknown): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
   return typeof v === 'string' ? numericText(v) : undefined;
 }
 
-/** A number for compact JSON: exact, as the upstream sent it (a number or decimal text), else null. */
+/** A number for compact JSON: exact, as the upstream sent it, else null. */
 export const exact = (value: unknown) => numberOf(value) ?? null;
 
 /** One field's values as numbers, when every one is a number or decimal text; else (or empty) undefined. */
@@ -90,8 +82,7 @@ export function numericColumn(values: readonly unknown[]): number[] | undefined 
   return out;
 }
 
-/** An integer with thousands separators (1,234,567); toLocaleString cost ~10 µs a call in a server that idles between calls. */
+/** An integer with thousands separators (1,234,567), without toLocaleString's cost. */
 export const grouped = (value: number) => groupedText(String(value));
 
-/** Digits grouped by thousands ("1234567" → "1,234,567"). */
 export const groupedText = (whole: string) => whole.replace(/\B(?=(\d{3})+$)/g, ',');

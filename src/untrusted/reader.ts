@@ -1,62 +1,36 @@
 // The one reader of upstream shapes: a body becomes a tree of nodes once (a scalar, a record or a list,
 // each of which may also read as a series), each part read when first asked for. Names: names.ts.
 import { NAMES } from './names.js';
-import {
-  columnsOf,
-  isRecord,
-  parallelSeries,
-  readSeries,
-  type Series,
-  type SeriesColumn,
-  timeKeyed,
-  timeTuples,
-} from './series.js';
+import { isRecord, parallelSeries, readSeries, type Series, timeKeyed, timeTuples } from './series.js';
 import { anyTime, asTime } from './times.js';
 
 export type Node = ScalarNode | RecordNode | ListNode;
-export interface ScalarNode {
-  readonly kind: 'scalar';
-  readonly value: string | number | boolean | null;
-}
+export type ScalarNode = { readonly kind: 'scalar'; readonly value: string | number | boolean | null };
 
-/** A value read as a node (undefined only for undefined). */
 export function read(value: unknown): Node {
   if (Array.isArray(value)) return new ListNode(value);
   if (isRecord(value)) return new RecordNode(value);
   return { kind: 'scalar', value: value as ScalarNode['value'] };
 }
 
-/** The field a time-keyed record's scalar points are read under (its values, not an upstream name). */
-export const VALUES = '(values)';
-
-/** How a series' points came: a list of records, a time-keyed record, [time, value] tuples, parallel lists. */
-export type SeriesShape = 'list' | 'keyed' | 'tuples' | 'parallel';
-
-/** Points read as a series: in time order, its time field, and each field's values in one pass. */
+/** Points read as a series (a list of records, a time-keyed record, tuples or parallel lists), read once. */
 export class SeriesNode {
   readonly kind = 'series';
   #read?: Series;
-  #columns?: Map<string, SeriesColumn>;
   constructor(
-    readonly shape: SeriesShape,
+    readonly shape: 'list' | 'keyed' | 'tuples' | 'parallel',
     readonly points: ReadonlyArray<Record<string, unknown>>,
     /** Parallel lists: the fields the points were made of. */
     readonly lists: readonly string[] = [],
   ) {}
-  /** Its time field, its records in time order and their times (series.ts readSeries). */
   get series(): Series {
     this.#read ??= readSeries(this.points);
     return this.#read;
   }
-  /** Each field's values and the indexes of their records, gathered in one pass (first-seen order). */
-  get columns(): Map<string, SeriesColumn> {
-    this.#columns ??= columnsOf(this.series.records);
-    return this.#columns;
-  }
 }
 
-/** Points as a series node, or false (kept, so that a record or list is read once) when they are none. */
-const seriesOf = (shape: SeriesShape, points?: Array<Record<string, unknown>>, lists?: string[]) =>
+/** Points as a series node, or false (cached, so that a record or list is read once) when none. */
+const seriesOf = (shape: SeriesNode['shape'], points?: Array<Record<string, unknown>>, lists?: string[]) =>
   points ? new SeriesNode(shape, points, lists) : false;
 
 export class RecordNode {
@@ -68,20 +42,19 @@ export class RecordNode {
   get size() {
     return Object.keys(this.raw).length;
   }
-  /** Its fields as sent (undefined ones left out), each a node. */
+  /** Its fields as sent (undefined ones left out). */
   get fields(): ReadonlyArray<readonly [string, Node]> {
     this.#fields ??= Object.entries(this.raw).flatMap(([k, v]) =>
       v === undefined ? [] : [[k, read(v)] as const],
     );
     return this.#fields;
   }
-  /** Its fields in time order, when its keys are all times. */
   get timeOrdered(): ReadonlyArray<readonly [string, Node]> {
     return [...this.fields].sort(([a], [b]) => (anyTime(a) ?? 0) - (anyTime(b) ?? 0));
   }
   /** A record whose keys are all times (`{"1746097200": {viewers: 772}}`), as a series. */
   get keyed(): SeriesNode | undefined {
-    this.#keyed ??= seriesOf('keyed', timeKeyed(this.raw, VALUES));
+    this.#keyed ??= seriesOf('keyed', timeKeyed(this.raw, '(values)'));
     return this.#keyed || undefined;
   }
   /** A record of parallel lists (`{timestamps: [...], viewers: [...]}`), as a series. */
@@ -105,20 +78,17 @@ export class ListNode {
     this.#items ??= this.raw.map(read);
     return this.#items;
   }
-  /** Every element is a record. */
   get records(): boolean {
     return this.raw.every(isRecord);
   }
-  /** No element is a list or a record. */
   get scalars(): boolean {
     return this.raw.every((x) => typeof x !== 'object' || x === null);
   }
-  /** A list of [time, value…] tuples, as a series. */
+  /** [time, value…] tuples, as a series. */
   get tuples(): SeriesNode | undefined {
     this.#tuples ??= seriesOf('tuples', timeTuples(this.raw));
     return this.#tuples || undefined;
   }
-  /** A list of records, as a series. */
   get series(): SeriesNode {
     this.#series ??= new SeriesNode('list', this.raw as Array<Record<string, unknown>>);
     return this.#series;
@@ -154,32 +124,27 @@ export function idOf(item: unknown, requested?: ReadonlySet<string>): string | u
   return fallbackId(item);
 }
 
-function fallbackId(item: Record<string, unknown>): string | undefined {
-  for (const key of NAMES.id) if (typeof item[key] === 'string') return item[key];
-  return undefined;
-}
+const fallbackId = (item: Record<string, unknown>) =>
+  NAMES.id.map((k) => item[k]).find((v): v is string => typeof v === 'string');
 
 /** An error's message: a usual message field to depth 3, else the longest string not a status, code, time or id. */
 export function messageOf(value: unknown, depth = 0): string | undefined {
   if (typeof value === 'string') return value.trim() ? value : undefined;
   if (!isRecord(value) || depth > 3) return undefined;
-  for (const key of NAMES.message) {
-    const v = value[key];
-    if (typeof v === 'string' && v.trim()) return v;
-  }
-  for (const key of NAMES.message) {
-    const nested = isRecord(value[key]) ? messageOf(value[key], depth + 1) : undefined;
-    if (nested) return nested;
-  }
+  const nestedIn = (values: unknown[]) => {
+    for (const v of values) {
+      const nested = isRecord(v) ? messageOf(v, depth + 1) : undefined;
+      if (nested) return nested;
+    }
+    return undefined;
+  };
+  const named = NAMES.message.map((k) => value[k]);
+  const said = named.find((v): v is string => typeof v === 'string' && v.trim() !== '') ?? nestedIn(named);
+  if (said) return said;
   let longest: string | undefined;
   for (const [k, v] of Object.entries(value)) {
     if (typeof v === 'string' && v.trim() && !NAMES.notMessage(k) && asTime(v) === undefined)
       if (!longest || v.length > longest.length) longest = v;
   }
-  if (longest) return longest;
-  for (const v of Object.values(value)) {
-    const nested = isRecord(v) ? messageOf(v, depth + 1) : undefined;
-    if (nested) return nested;
-  }
-  return undefined;
+  return longest ?? nestedIn(Object.values(value));
 }

@@ -9,11 +9,10 @@ import { anyTime, inOrder, keyTime, numberTime, stringTime } from './times.js';
 export const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The field of a list of records that holds each record's time, if any (see the rules above). */
+/** The field of a list of records that holds each record's time (candidates: 64 fields of 50 records). */
 export function timeField(list: readonly unknown[]): string | undefined {
   const records = list.filter(isRecord);
   if (records.length === 0) return undefined;
-  // The candidates: the first 64 fields of the first 50 records (a time field is one every record has).
   const keys = new Set<string>();
   for (const r of records.slice(0, 50)) for (const k of Object.keys(r)) if (keys.size < 64) keys.add(k);
   let numeric: string | undefined;
@@ -30,18 +29,11 @@ export function timeField(list: readonly unknown[]): string | undefined {
   return numeric;
 }
 
-/** A list of records read as a series: its time field, and its records in time order (earliest first). */
-export interface Series {
-  time: string | undefined;
-  /** The records with a readable time, earliest first (all records, as sent, when there is no time field). */
-  records: Array<Record<string, unknown>>;
-  /** Each record's time in ms, parallel to `records` (empty without a time field). */
-  t: number[];
-  /** The numeric fields (the time field excepted), in first-seen order. */
-  fields: string[];
-}
-
-export function readSeries(list: readonly unknown[], maxFields = Infinity): Series {
+/**
+ * A list of records as a series: the records with a readable time, earliest first (without a time field,
+ * all, as sent), each one's time in ms (`t`), and the numeric fields other than the time, first seen first.
+ */
+export function readSeries(list: readonly unknown[], maxFields = Infinity) {
   const records = list.filter(isRecord);
   const time = timeField(records);
   let ordered = records;
@@ -50,13 +42,13 @@ export function readSeries(list: readonly unknown[], maxFields = Infinity): Seri
     const timed = records
       .map((r) => ({ r, t: anyTime(r[time]) }))
       .filter((x): x is { r: Record<string, unknown>; t: number } => x.t !== undefined);
-    // A stable sort: records at the same time keep the order they came in.
     timed.sort((a, b) => a.t - b.t);
     ordered = timed.map((x) => x.r);
     t = timed.map((x) => x.t);
   }
   const fields: string[] = [];
-  for (const [k, { values }] of columnsOf(ordered)) {
+  const columns = columnsOf(ordered);
+  for (const [k, { values }] of columns) {
     if (fields.length >= maxFields) break;
     if (
       k !== time &&
@@ -64,19 +56,14 @@ export function readSeries(list: readonly unknown[], maxFields = Infinity): Seri
     )
       fields.push(k);
   }
-  return { time, records: ordered, t, fields };
+  return { time, records: ordered, t, fields, columns };
 }
+export type Series = ReturnType<typeof readSeries>;
 
-/** One field of a list of records: its values present, each with the index of its record, in order. */
-export interface SeriesColumn {
-  values: unknown[];
-  at: number[];
-  /** Some value is a list or a record: not a column of figures. */
-  nested: boolean;
-}
+/** One field's values present, each with the index of its record; `nested`: some is a list or a record. */
+export type SeriesColumn = { values: unknown[]; at: number[]; nested: boolean };
 
-/** Each field's values, gathered in one pass (first-seen order): linear in the list's size. */
-export function columnsOf(records: ReadonlyArray<Record<string, unknown>>): Map<string, SeriesColumn> {
+function columnsOf(records: ReadonlyArray<Record<string, unknown>>): Map<string, SeriesColumn> {
   const columns = new Map<string, SeriesColumn>();
   records.forEach((item, i) => {
     for (const [k, v] of Object.entries(item)) {
@@ -94,10 +81,10 @@ export function columnsOf(records: ReadonlyArray<Record<string, unknown>>): Map<
   return columns;
 }
 
-/** The field a time-keyed record's points carry their key in (not an upstream name: the key itself). */
+/** The field a time-keyed record's points carry their key's time in (not an upstream name). */
 export const KEY_TIME = '(key)';
 
-/** A record whose keys are all times: its points, earliest first, each with its key's time (ms) under KEY_TIME. */
+/** A record whose keys are all times: its points, earliest first, each with its key's time under KEY_TIME. */
 export function timeKeyed(value: unknown, name = 'value'): Array<Record<string, unknown>> | undefined {
   if (!isRecord(value)) return undefined;
   const keys = Object.keys(value);
@@ -112,11 +99,10 @@ export function timeKeyed(value: unknown, name = 'value'): Array<Record<string, 
   return points.sort((a, b) => (a[KEY_TIME] as number) - (b[KEY_TIME] as number));
 }
 
-/** A list of [time, value…] tuples in clock order: points, earliest first, time under KEY_TIME, then `[1]`, `[2]`… */
+/** [time, value…] tuples in clock order as points, earliest first: time under KEY_TIME, then `[1]`, `[2]`… */
 export function timeTuples(value: unknown): Array<Record<string, unknown>> | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
   const points: Array<Record<string, unknown>> = [];
-  const times: number[] = [];
   for (const item of value) {
     if (!Array.isArray(item) || item.length < 2 || item.length > 16) return undefined;
     const t = anyTime(item[0]);
@@ -124,30 +110,19 @@ export function timeTuples(value: unknown): Array<Record<string, unknown>> | und
     const point: Record<string, unknown> = { [KEY_TIME]: t };
     for (let i = 1; i < item.length; i++) point[`[${i}]`] = item[i];
     points.push(point);
-    times.push(t);
   }
-  if (!inOrder(times) && times.length > 1) return undefined;
+  if (!inOrder(points.map((p) => p[KEY_TIME] as number))) return undefined;
   return points.sort((a, b) => (a[KEY_TIME] as number) - (b[KEY_TIME] as number));
 }
 
-/** Whether a list's values are all times (epoch s or ms, as numbers or digits, or date-times) read in order. */
 function timeList(list: readonly unknown[]): boolean {
-  const times: number[] = [];
-  for (const v of list) {
-    const t = anyTime(v);
-    if (t === undefined) return false;
-    times.push(t);
-  }
-  return times.length > 0 && inOrder(times);
+  const times = list.map(anyTime);
+  return times.length > 0 && times.every((t) => t !== undefined) && inOrder(times as number[]);
 }
 
-/** Parallel lists are read only up to this many fields (the time list and its value lists). */
 const PARALLEL_FIELDS = 64;
 
-/**
- * A record sent as parallel lists (`{timestamps: [t0, …], viewers: [v0, …]}`): a time list in order and
- * other scalar lists of its length, each index a point; undefined without such a pair.
- */
+/** Parallel lists (`{timestamps: [t0, …], viewers: [v0, …]}`): a time list and scalar lists of its length. */
 export function parallelSeries(
   value: unknown,
 ): { points: Array<Record<string, unknown>>; fields: string[] } | undefined {
@@ -158,7 +133,7 @@ export function parallelSeries(
     if (Array.isArray(v) && v.length > 0 && v.every((x) => x === null || typeof x !== 'object'))
       lists.push([k, v]);
   }
-  // The first time list that has at least one other list of its length sets the length.
+  // The first time list that has another list of its length sets the length.
   for (const [, times] of lists) {
     if (!timeList(times)) continue;
     const same = lists.filter(([, v]) => v.length === times.length);
@@ -170,17 +145,11 @@ export function parallelSeries(
   return undefined;
 }
 
-/** A value as a series' list of records: records, tuples, a time-keyed record or parallel lists. */
-export function seriesList(value: unknown, name?: string): unknown[] | undefined {
-  if (Array.isArray(value)) return timeTuples(value) ?? value;
-  return timeKeyed(value, name) ?? parallelSeries(value)?.points;
-}
-
-/** The list of records with a time field holding the most records, to a depth of 3; undefined when none. */
+/** The series (records, tuples, time-keyed or parallel lists) holding the most records, to a depth of 3. */
 export function mainSeries(value: unknown): unknown[] | undefined {
   let best: unknown[] | undefined;
   const visit = (v: unknown, depth: number, name: string) => {
-    const list = seriesList(v, name);
+    const list = Array.isArray(v) ? (timeTuples(v) ?? v) : (timeKeyed(v, name) ?? parallelSeries(v)?.points);
     if (list) {
       if (
         list.length &&
@@ -189,8 +158,7 @@ export function mainSeries(value: unknown): unknown[] | undefined {
         timeField(list) !== undefined
       )
         best = list;
-      if (Array.isArray(v)) return;
-      if (list.length) return;
+      if (Array.isArray(v) || list.length) return;
     }
     if (!isRecord(v) || depth > 3) return;
     for (const [k, x] of Object.entries(v)) visit(x, depth + 1, k);

@@ -12,15 +12,13 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 /** A string safe to show: no control, invisible or direction characters, no line breaks, at most `max` characters. */
 export function clean(value: unknown, max = 120): string {
   const raw = String(value ?? '');
-  // Most values are plain printable ASCII with single spaces: nothing to remove.
   if (raw.length <= max && PLAIN.test(raw)) return raw;
   let text = fold(raw).replace(LONE_SURROGATE, '\ufffd').trim();
   if (text.length > max) text = `${text.slice(0, max - 1).replace(LONE_SURROGATE, '')}…`;
   return text;
 }
 
-/** Anything `clean` removes or folds: escape sequences, controls, invisible and direction characters. */
-// (Line and paragraph separators are whitespace other than a space: the last alternative.)
+/** Anything `clean` removes or folds (line and paragraph separators: whitespace other than a space). */
 const DISGUISE = new RegExp(`${INVISIBLE.source}|\\s\\s|[^\\S ]`);
 
 /** What `clean` keeps before it cuts: escapes, controls and invisibles removed, whitespace folded (src/redact.ts). */
@@ -34,52 +32,40 @@ const VISIBLE_ASCII_RUN = /[!-~]+/y;
 const INVISIBLE_ONE = new RegExp(`^(?:${INVISIBLE.source})$`);
 const BREAK_ONE = new RegExp(`^${BREAKS.source}$`);
 
-/**
- * What a reader may take a string for: `fold`'s form in NFKC (`ｖ` → `v`), with the span of `raw` each of
- * its characters came from (`from[i]` to `to[i]`): secrets are found here, removed there (src/redact.ts).
- */
+/** What a reader may take a string for (`fold`, NFKC) and each character's span in `raw` (src/redact.ts). */
 export function readerView(raw: string): { text: string; from: number[]; to: number[] } {
   let text = '';
   const from: number[] = [];
   const to: number[] = [];
-  let i = 0;
-  while (i < raw.length) {
-    // A run of printable ASCII other than the space reads as it stands: taken whole.
+  /** `shown` for raw[start, end): each of its characters came from all of that span. */
+  const add = (shown: string, start: number, end: number) => {
+    text += shown;
+    for (let k = 0; k < shown.length; k++) {
+      from.push(start);
+      to.push(end);
+    }
+  };
+  for (let i = 0; i < raw.length; ) {
     VISIBLE_ASCII_RUN.lastIndex = i;
+    ANSI_HERE.lastIndex = i;
     if (VISIBLE_ASCII_RUN.test(raw)) {
       const end = VISIBLE_ASCII_RUN.lastIndex;
       text += raw.slice(i, end);
-      for (let k = i; k < end; k++) {
-        from.push(k);
-        to.push(k + 1);
+      for (; i < end; i++) {
+        from.push(i);
+        to.push(i + 1);
       }
-      i = end;
-      continue;
-    }
-    ANSI_HERE.lastIndex = i;
-    if (ANSI_HERE.test(raw)) {
-      i = ANSI_HERE.lastIndex;
-      continue;
-    }
-    const char = String.fromCodePoint(raw.codePointAt(i) as number);
-    const end = i + char.length;
-    if (BREAK_ONE.test(char) || (!INVISIBLE_ONE.test(char) && /^\s$/.test(char))) {
+    } else if (ANSI_HERE.test(raw)) i = ANSI_HERE.lastIndex;
+    else {
+      const char = String.fromCodePoint(raw.codePointAt(i) as number);
+      const end = i + char.length;
       // A run of whitespace (breaks included, invisible characters within it ignored) is one space.
-      if (text.endsWith(' ')) to[to.length - 1] = end;
-      else {
-        text += ' ';
-        from.push(i);
-        to.push(end);
-      }
-    } else if (!INVISIBLE_ONE.test(char)) {
-      const shown = char.normalize('NFKC');
-      for (let k = 0; k < shown.length; k++) {
-        from.push(i);
-        to.push(end);
-      }
-      text += shown;
+      if (BREAK_ONE.test(char) || (!INVISIBLE_ONE.test(char) && /^\s$/.test(char))) {
+        if (text.endsWith(' ')) to[to.length - 1] = end;
+        else add(' ', i, end);
+      } else if (!INVISIBLE_ONE.test(char)) add(char.normalize('NFKC'), i, end);
+      i = end;
     }
-    i = end;
   }
   return { text, from, to };
 }
@@ -97,7 +83,6 @@ export const quote = (value: unknown, max = 120): string => JSON.stringify(clean
 /** A caller's own value echoed in an error: a JSON string literal, invisible characters escaped, not removed. */
 export function literal(value: string, max = 48): string {
   const cut = value.length > max ? `${value.slice(0, max)}…` : value;
-  // Each UTF-16 unit escaped (an astral character is two).
   return JSON.stringify(cut.replace(LONE_SURROGATE, '\ufffd')).replace(INVISIBLE, (c) =>
     c.replace(/[\s\S]/g, (u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`),
   );
@@ -106,7 +91,6 @@ export function literal(value: string, max = 48): string {
 /** A record for upstream keys: no prototype, so `"__proto__"` is a key like any other. */
 export const dict = <T>(): Record<string, T> => Object.create(null);
 
-/** Cleans every string inside a JSON value (keys too); used where upstream objects pass through whole. */
 export function cleanDeep(value: unknown, max = 500): unknown {
   if (typeof value === 'string') return clean(value, max);
   if (Array.isArray(value)) return value.map((v) => cleanDeep(v, max));

@@ -1,13 +1,11 @@
 // Reading upstream times in any form: date-time strings (zoned or not), epoch seconds or ms, numbers or digits.
 import { numberOf } from './numbers.js';
 
-/** 2000-01-01 and 2100-01-01, in ms: the range of plausible times. */
+/** 2000-01-01 and 2100-01-01 (ms): the range of plausible times. */
 const EARLIEST = 946_684_800_000;
 const LATEST = 4_102_444_800_000;
-/** A date-time string: a date, optionally a time. */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
-/** A string as a time (ms since the epoch), when it is a date-time in the plausible range. */
 export function stringTime(v: string): number | undefined {
   if (v.length > 40 || !DATE_TIME.test(v.trim())) return undefined;
   // A time without a zone is read as if UTC, so that order never depends on this machine's zone.
@@ -16,40 +14,29 @@ export function stringTime(v: string): number | undefined {
   return Number.isFinite(t) && t >= EARLIEST && t < LATEST ? t : undefined;
 }
 
-/** A number as a time (ms): epoch milliseconds, or epoch seconds, in the plausible range. */
+/** Epoch ms or epoch seconds in the plausible range as ms. */
 export function numberTime(v: number): number | undefined {
-  if (!Number.isFinite(v)) return undefined;
   if (v >= EARLIEST && v < LATEST) return v;
   if (v * 1000 >= EARLIEST && v * 1000 < LATEST) return v * 1000;
   return undefined;
 }
 
-/** Any value as a time (ms since the epoch), or undefined. */
-export function asTime(v: unknown): number | undefined {
-  if (typeof v === 'string') return stringTime(v);
-  if (typeof v === 'number') return numberTime(v);
-  return undefined;
-}
+export const asTime = (v: unknown) =>
+  typeof v === 'string' ? stringTime(v) : typeof v === 'number' ? numberTime(v) : undefined;
 
 /** A value as a time, digits ("1746097200") read as the number they write. */
 export const anyTime = (v: unknown) => asTime(numberOf(v) ?? v);
 
-/** A record key as a time (ms): a date-time, or epoch seconds or milliseconds written in digits. */
-export function keyTime(k: string): number | undefined {
-  if (/^\d{9,13}$/.test(k)) return numberTime(Number(k));
-  return stringTime(k);
-}
+/** A record key as a time: a date-time, or epoch seconds or ms in digits. */
+export const keyTime = (k: string) => (/^\d{9,13}$/.test(k) ? numberTime(Number(k)) : stringTime(k));
 
-/** A time as the text channel writes it: ISO 8601 in UTC. */
 export const isoTime = (ms: number) => new Date(ms).toISOString();
 
 /** Whether the values never go back (or never go forward): a clock read in one direction. */
 export function inOrder(values: readonly number[]): boolean {
-  let up = true;
-  let down = true;
+  let [up, down] = [true, true];
   for (let i = 1; i < values.length; i++) {
-    const a = values[i - 1] as number;
-    const b = values[i] as number;
+    const [a, b] = [values[i - 1] as number, values[i] as number];
     if (b < a) up = false;
     if (b > a) down = false;
   }
