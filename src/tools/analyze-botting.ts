@@ -17,12 +17,7 @@ import { num } from '../format/text.js';
 import { cleanDeep, quote } from '../untrusted/text.js';
 import { batchOutput, failureGroups } from './batch-output.js';
 import { type BottingFigures, bottingFigures } from './botting/report.js';
-import {
-  bottingRequest,
-  type Investigation,
-  type InvestigationArgs,
-  runInvestigation,
-} from './botting/run.js';
+import { type Investigation, type InvestigationArgs, runInvestigation } from './botting/run.js';
 import {
   analysedTokens,
   coverageApplies,
@@ -33,7 +28,7 @@ import {
   UNCOVERED_PLATFORM,
 } from './coverage.js';
 import { withViewHistory } from './get-token-history.js';
-import { bounded, idsOf, SCOPES, scopeHint } from './shared.js';
+import { bounded, idsOf, scopeHint } from './shared.js';
 import { defineTool, type RenderContext } from './tool.js';
 
 const REASONS_IN_JSON = 5;
@@ -45,19 +40,17 @@ export const analyzeBotting = defineTool({
   title: 'Botting analysis',
   description:
     'Checks tokens for botted viewer counts: level, confidence, score, reasons, most suspicious first; on chain_b, names platform_c tokens (not covered). detailed: every reason.',
+  endpoint: 'botting',
   input: {
     mintIds: idsOf('botting'),
     hours: bounded('botting', 'hours', 'Hours of data analysed'),
   },
-  scope: SCOPES.botting,
-  ids: 'mintIds',
   output: {
     calls: z.object({}).loose().optional(),
     notCovered: z.array(z.string()).optional(),
     notCoveredUpstreamErrors: failureGroups,
     ...batchOutput,
   },
-  request: (args) => bottingRequest(args.mintIds, args),
   annotate: markApiCoverage,
   async run(args, ctx) {
     // The investigation without the joins: the streamer records only where coverage (chain_b's platform_c)

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { requestFor } from '../api/endpoints.js';
 import { described } from '../format/generic.js';
 import { project } from '../format/result.js';
 import { num } from '../format/text.js';
@@ -88,13 +87,13 @@ export const checkHealth = defineTool({
   title: 'Service health',
   description:
     'Checks that the service is reachable, with the status it reports. Use first when other tools fail. detailed: every field.',
+  endpoint: 'health',
   input: {},
   output: {
     health: z.object({}).loose().optional(),
     notOk: z.array(z.object({}).loose()).optional(),
     detail: z.string().optional(),
   },
-  request: () => requestFor('health'),
   render(body, _args, ctx) {
     const health = described(body, ['success'], ctx.format === 'detailed');
     const notOk = notOkFields(body);

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { requestFor } from '../api/endpoints.js';
 import { asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
 import {
@@ -15,7 +14,6 @@ import { num, plural } from '../format/text.js';
 import { numberOf } from '../untrusted/numbers.js';
 import { cleanDeep } from '../untrusted/text.js';
 import { heatmapGrids, VIEW_LIMITS } from '../view-data.js';
-import { SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 const int = (v: unknown) => {
@@ -72,8 +70,8 @@ export const getActivityHeatmap = defineTool({
   title: 'Activity heatmap',
   description:
     'When streaming happens, service-wide: the busiest day and hour cell, an hourly grid, days of this month, consistency. detailed: every value.',
+  endpoint: 'heatmap',
   input: {},
-  scope: SCOPES.any,
   output: {
     busiest: z.object({}).loose().optional(),
     hourly: z.object({}).loose().optional(),
@@ -81,8 +79,6 @@ export const getActivityHeatmap = defineTool({
     consistency: z.object({}).loose().optional(),
     upstream: z.object({}).loose().optional(),
   },
-  request: ({ chain, platform }) => requestFor('heatmap', { chain, platform }),
-  // The view draws the report's month and consistency (the days the text counts), and every "a-b" grid.
   view: (body, { chain, platform }) => {
     const { month, consistency, calendarMonth } = heatmapReport(body);
     return {

@@ -1,11 +1,9 @@
 import * as z from 'zod';
-import { requestFor } from '../api/endpoints.js';
 import { asRecord } from '../format/batch.js';
 import { described } from '../format/generic.js';
 import { project } from '../format/result.js';
 import { num } from '../format/text.js';
 import { clean } from '../untrusted/text.js';
-import { SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 export const getAnalyticsOverview = defineTool({
@@ -13,8 +11,8 @@ export const getAnalyticsOverview = defineTool({
   title: 'Analytics overview',
   description:
     'Service-wide totals: streamers tracked and live, viewers now, sessions today, session lengths, streaming time, live metrics (may name top live tokens). detailed: every value.',
+  endpoint: 'overview',
   input: {},
-  scope: SCOPES.any,
   output: {
     globalStats: z.object({}).loose().optional(),
     liveMetrics: z.object({}).loose().optional(),
@@ -23,7 +21,6 @@ export const getAnalyticsOverview = defineTool({
     timestamp: z.string().optional(),
     detail: z.string().optional(),
   },
-  request: ({ chain, platform }) => requestFor('overview', { chain, platform }),
   render(body, args, ctx) {
     const data = asRecord(body.data);
     const raw = asRecord(data.globalStats);

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { requestFor } from '../api/endpoints.js';
 import { groupBy, ranks } from '../format/aggregate.js';
 import { accountFor, asArray, asRecord, failures } from '../format/batch.js';
 import { type Field, jsonObjects, textTable } from '../format/columns.js';
@@ -64,8 +63,8 @@ export const getCreatorFees = defineTool({
   title: 'Creator fees (batch)',
   description:
     "Creator fees of tokens, ranked by fees in chain_a's native coin and, within each currency, by total fees; exact totals (native coin, per currency). detailed: any other fields.",
+  endpoint: 'fees',
   input: { tokenAddresses: idsOf('fees', 'Token addresses') },
-  ids: 'tokenAddresses',
   output: {
     counts: z.object({}).loose().optional(),
     totals: z.object({}).loose().optional(),
@@ -75,7 +74,6 @@ export const getCreatorFees = defineTool({
     detail: z.string().optional(),
     idsShortened,
   },
-  request: ({ tokenAddresses }) => requestFor('fees', { tokenAddresses }),
   render(body, args, ctx) {
     const asked = args.tokenAddresses;
     const {

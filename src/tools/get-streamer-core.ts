@@ -1,12 +1,11 @@
 import * as z from 'zod';
-import { requestFor } from '../api/endpoints.js';
 import { asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
 import { project } from '../format/result.js';
 import { liveText, type StreamerRecord } from '../format/streamer.js';
 import { num } from '../format/text.js';
 import { clean, cleanDeep, quote } from '../untrusted/text.js';
-import { bottingHint, mintId, PLATFORM_CHAIN, SCOPES, scopeHint } from './shared.js';
+import { bottingHint, mintId, PLATFORM_CHAIN, scopeHint } from './shared.js';
 import { defineTool } from './tool.js';
 
 const DOCUMENTED = `mintId coinName coinSymbol currentViewers tokenMarketCap tokenPrice isCurrentlyLive
@@ -29,10 +28,9 @@ export const getStreamerCore = defineTool({
   title: 'Streamer core data',
   description:
     "One token's streamer record: name, symbol, live now, viewers, market cap, price, total streaming time. detailed: other fields.",
+  endpoint: 'core',
   input: { mint: mintId.describe('Token mint id') },
-  scope: SCOPES.any,
   output: { streamer: z.object({}).loose().optional(), detail: z.string().optional() },
-  request: ({ mint, chain, platform }) => requestFor('core', { mint, chain, platform }),
   render(body, args, ctx) {
     const r = asRecord(body.data) as StreamerRecord;
     const detailed = ctx.format === 'detailed';

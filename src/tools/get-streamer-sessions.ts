@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { requestFor } from '../api/endpoints.js';
 import { extremes, numericStats } from '../format/aggregate.js';
 import { asArray, asRecord } from '../format/batch.js';
 import { type Field, jsonTable, textTable } from '../format/columns.js';
@@ -214,20 +213,18 @@ export const getStreamerSessions = defineTool({
   title: 'Streaming sessions',
   description:
     "One token's past streaming sessions, with the page's peak and longest session, mean and median averageViewers, total duration, time span (UTC). detailed: session ids.",
+  endpoint: 'sessions',
   input: {
     mint: mintId.describe('Token mint id'),
     limit: bounded('sessions', 'limit', 'Sessions per page'),
     page,
   },
-  scope: SCOPES.any,
   output: {
     columns: z.array(z.string()).optional(),
     rows: z.array(z.array(z.unknown())).optional(),
     items: z.array(z.object({}).loose()).optional(),
     aggregates: z.object({}).loose().optional(),
   },
-  request: ({ mint, limit, page, chain, platform }) =>
-    requestFor('sessions', { mint, limit, page, chain, platform }),
   render(body, args, ctx) {
     const sessions = asArray(body.data).map(asRecord);
     const figures = sessionFigures(sessions);

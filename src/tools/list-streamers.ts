@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { requestFor } from '../api/endpoints.js';
 import { asArray, asRecord } from '../format/batch.js';
 import { jsonTable, textTable } from '../format/columns.js';
 import { extraLine } from '../format/generic.js';
@@ -31,6 +30,7 @@ export const listStreamers = defineTool({
   title: 'List streamers',
   description:
     'Streamer records of the tokens named (name, symbol, live, viewers, market cap, streaming time), sorted and paged; the live count and viewers of the page. detailed: price.',
+  endpoint: 'streamers',
   input: {
     tokenAddresses: idsOf('streamers', 'Token addresses'),
     sortBy: z.enum(['viewers', 'time', 'averageViewers', 'marketCap']).default('viewers'),
@@ -38,8 +38,6 @@ export const listStreamers = defineTool({
     limit: bounded('streamers', 'limit', 'Rows per page'),
     page,
   },
-  scope: SCOPES.noPlatformC,
-  ids: 'tokenAddresses',
   output: {
     pagination: z.object({}).loose().optional(),
     columns: z.array(z.string()).optional(),
@@ -50,8 +48,6 @@ export const listStreamers = defineTool({
     aggregates: z.object({}).loose().optional(),
     idsShortened,
   },
-  request: ({ tokenAddresses, sortBy, sortOrder, limit, page, chain, platform }) =>
-    requestFor('streamers', { tokenAddresses, sortBy, sortOrder, limit, page, chain, platform }),
   render(body, args, ctx) {
     const records = asArray(body.data).map(asRecord) as StreamerRecord[];
     const pg = asRecord(body.pagination);
