@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import type { ApiRequest } from '../api/client.js';
 import { batches } from '../api/endpoints.js';
 import { asArray, asRecord, noteLines } from '../format/batch.js';
@@ -15,7 +14,7 @@ import { describeObject } from '../format/generic.js';
 import { fitRows, result } from '../format/result.js';
 import { num } from '../format/text.js';
 import { cleanDeep, quote } from '../untrusted/text.js';
-import { batchOutput, failureGroups } from './batch-output.js';
+import { batchOutput, failureGroups, object, strings } from './batch-output.js';
 import { type BottingFigures, bottingFigures } from './botting/report.js';
 import { type Investigation, type InvestigationArgs, runInvestigation } from './botting/run.js';
 import {
@@ -45,12 +44,7 @@ export const analyzeBotting = defineTool({
     mintIds: idsOf('botting'),
     hours: bounded('botting', 'hours', 'Hours of data analysed'),
   },
-  output: {
-    calls: z.object({}).loose().optional(),
-    notCovered: z.array(z.string()).optional(),
-    notCoveredUpstreamErrors: failureGroups,
-    ...batchOutput,
-  },
+  output: { calls: object, notCovered: strings, notCoveredUpstreamErrors: failureGroups, ...batchOutput },
   annotate: markApiCoverage,
   async run(args, ctx) {
     // The investigation without the joins: the streamer records only where coverage (chain_b's platform_c)

@@ -1,9 +1,9 @@
-import * as z from 'zod';
 import { described } from '../format/generic.js';
 import { project } from '../format/result.js';
 import { num } from '../format/text.js';
 import { NAMES } from '../untrusted/names.js';
 import { clean, quote } from '../untrusted/text.js';
+import { object, objects, text } from './batch-output.js';
 import { defineTool } from './tool.js';
 
 // The document does not show /health's body: any field, at any depth, whose value reads as a state that is
@@ -89,11 +89,7 @@ export const checkHealth = defineTool({
     'Checks that the service is reachable, with the status it reports. Use first when other tools fail. detailed: every field.',
   endpoint: 'health',
   input: {},
-  output: {
-    health: z.object({}).loose().optional(),
-    notOk: z.array(z.object({}).loose()).optional(),
-    detail: z.string().optional(),
-  },
+  output: { health: object, notOk: objects, detail: text },
   render(body, _args, ctx) {
     const health = described(body, ['success'], ctx.format === 'detailed');
     const notOk = notOkFields(body);

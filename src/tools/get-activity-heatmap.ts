@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
 import {
@@ -14,6 +13,7 @@ import { num, plural } from '../format/text.js';
 import { numberOf } from '../untrusted/numbers.js';
 import { cleanDeep } from '../untrusted/text.js';
 import { heatmapGrids, VIEW_LIMITS } from '../view-data.js';
+import { object } from './batch-output.js';
 import { defineTool } from './tool.js';
 
 const int = (v: unknown) => {
@@ -72,13 +72,7 @@ export const getActivityHeatmap = defineTool({
     'When streaming happens, service-wide: the busiest day and hour cell, an hourly grid, days of this month, consistency. detailed: every value.',
   endpoint: 'heatmap',
   input: {},
-  output: {
-    busiest: z.object({}).loose().optional(),
-    hourly: z.object({}).loose().optional(),
-    monthly: z.object({}).loose().optional(),
-    consistency: z.object({}).loose().optional(),
-    upstream: z.object({}).loose().optional(),
-  },
+  output: { busiest: object, hourly: object, monthly: object, consistency: object, upstream: object },
   view: (body, { chain, platform }) => {
     const { month, consistency, calendarMonth } = heatmapReport(body);
     return {

@@ -4,6 +4,7 @@ import { described } from '../format/generic.js';
 import { project } from '../format/result.js';
 import { num } from '../format/text.js';
 import { clean } from '../untrusted/text.js';
+import { object, text } from './batch-output.js';
 import { defineTool } from './tool.js';
 
 export const getAnalyticsOverview = defineTool({
@@ -14,12 +15,12 @@ export const getAnalyticsOverview = defineTool({
   endpoint: 'overview',
   input: {},
   output: {
-    globalStats: z.object({}).loose().optional(),
-    liveMetrics: z.object({}).loose().optional(),
+    globalStats: object,
+    liveMetrics: object,
     cached: z.boolean().optional(),
     precomputed: z.boolean().optional(),
-    timestamp: z.string().optional(),
-    detail: z.string().optional(),
+    timestamp: text,
+    detail: text,
   },
   render(body, args, ctx) {
     const data = asRecord(body.data);

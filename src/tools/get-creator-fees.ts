@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { groupBy, ranks } from '../format/aggregate.js';
 import { accountFor, asArray, asRecord, failures } from '../format/batch.js';
 import { type Field, jsonObjects, textTable } from '../format/columns.js';
@@ -7,7 +6,7 @@ import { project } from '../format/result.js';
 import { coin, decimalText, idColumn, label, money, plural } from '../format/text.js';
 import { decimalSum, exact } from '../untrusted/numbers.js';
 import { clean, cleanDeep } from '../untrusted/text.js';
-import { failureGroups, idsShortened } from './batch-output.js';
+import { failureGroups, idsShortened, object, objects, strings, text } from './batch-output.js';
 import { idsOf } from './shared.js';
 import { defineTool } from './tool.js';
 
@@ -66,12 +65,12 @@ export const getCreatorFees = defineTool({
   endpoint: 'fees',
   input: { tokenAddresses: idsOf('fees', 'Token addresses') },
   output: {
-    counts: z.object({}).loose().optional(),
-    totals: z.object({}).loose().optional(),
-    results: z.array(z.object({}).loose()).optional(),
+    counts: object,
+    totals: object,
+    results: objects,
     errors: failureGroups,
-    integrity: z.array(z.string()).optional(),
-    detail: z.string().optional(),
+    integrity: strings,
+    detail: text,
     idsShortened,
   },
   render(body, args, ctx) {

@@ -1,10 +1,10 @@
-import * as z from 'zod';
 import { asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
 import { project } from '../format/result.js';
 import { liveText, type StreamerRecord } from '../format/streamer.js';
 import { num } from '../format/text.js';
 import { clean, cleanDeep, quote } from '../untrusted/text.js';
+import { object, text } from './batch-output.js';
 import { bottingHint, mintId, PLATFORM_CHAIN, scopeHint } from './shared.js';
 import { defineTool } from './tool.js';
 
@@ -30,7 +30,7 @@ export const getStreamerCore = defineTool({
     "One token's streamer record: name, symbol, live now, viewers, market cap, price, total streaming time. detailed: other fields.",
   endpoint: 'core',
   input: { mint: mintId.describe('Token mint id') },
-  output: { streamer: z.object({}).loose().optional(), detail: z.string().optional() },
+  output: { streamer: object, detail: text },
   render(body, args, ctx) {
     const r = asRecord(body.data) as StreamerRecord;
     const detailed = ctx.format === 'detailed';

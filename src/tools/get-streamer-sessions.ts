@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { extremes, numericStats } from '../format/aggregate.js';
 import { asArray, asRecord } from '../format/batch.js';
 import { type Field, jsonTable, textTable } from '../format/columns.js';
@@ -8,6 +7,7 @@ import { approx, num, plural, utcMinute } from '../format/text.js';
 import { exact } from '../untrusted/numbers.js';
 import { clean } from '../untrusted/text.js';
 import { utcIso } from '../untrusted/times.js';
+import { object, table } from './batch-output.js';
 import { bounded, mintId, otherPairs, page, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
@@ -219,12 +219,7 @@ export const getStreamerSessions = defineTool({
     limit: bounded('sessions', 'limit', 'Sessions per page'),
     page,
   },
-  output: {
-    columns: z.array(z.string()).optional(),
-    rows: z.array(z.array(z.unknown())).optional(),
-    items: z.array(z.object({}).loose()).optional(),
-    aggregates: z.object({}).loose().optional(),
-  },
+  output: { ...table, aggregates: object },
   render(body, args, ctx) {
     const sessions = asArray(body.data).map(asRecord);
     const figures = sessionFigures(sessions);

@@ -16,6 +16,7 @@ import { plural } from '../format/text.js';
 import type { EvidenceData } from '../report/view-types.js';
 import { clean } from '../untrusted/text.js';
 import { seriesData, sessionsData, VIEW_LIMITS } from '../view-data.js';
+import { object } from './batch-output.js';
 import { durationUnit } from './get-streamer-sessions.js';
 import { viewHistory } from './get-token-history.js';
 import { mintId, SCOPES } from './shared.js';
@@ -33,7 +34,7 @@ export const getTokenEvidence = defineTool({
     period: z.enum(PERIODS).default(DEFAULT_PERIOD),
   },
   scope: SCOPES.botting,
-  output: { counts: z.object({}).loose().optional() },
+  output: { counts: object },
   async run({ mint, period, chain, platform }, ctx) {
     // Each part on its own: one that fails is reported in place, the others still drawn.
     const part = (req: Parameters<typeof ctx.send>[0]) =>

@@ -16,7 +16,7 @@ import type { StreamerRecord } from '../format/streamer.js';
 import { idColumn, plural, WHOLE_ID_ROWS } from '../format/text.js';
 import { exact, grouped } from '../untrusted/numbers.js';
 import { cleanDeep, quote } from '../untrusted/text.js';
-import { failureGroups, idsShortened } from './batch-output.js';
+import { failureGroups, idsShortened, object, strings, table } from './batch-output.js';
 import { type Cell, rankingColumns } from './botting/columns.js';
 import { bottingFigures } from './botting/report.js';
 import { type Investigation, type InvestigationArgs, runInvestigation } from './botting/run.js';
@@ -57,18 +57,16 @@ export const investigateBotting = defineTool({
       ? 'sortBy "fees" needs includeCreatorFees: true (fees are joined only when asked for).'
       : undefined,
   output: {
-    counts: z.object({}).loose().optional(),
-    calls: z.object({}).loose().optional(),
+    counts: object,
+    calls: object,
     dataAgeSeconds: z.number().optional(),
     topReasons: z.array(z.object({ reason: z.string(), count: z.number() })).optional(),
-    columns: z.array(z.string()).optional(),
-    rows: z.array(z.array(z.unknown())).optional(),
-    items: z.array(z.object({}).loose()).optional(),
-    notCovered: z.array(z.string()).optional(),
+    ...table,
+    notCovered: strings,
     notCoveredUpstreamErrors: failureGroups,
     errors: failureGroups,
-    notes: z.array(z.string()).optional(),
-    shown: z.object({}).loose().optional(),
+    notes: strings,
+    shown: object,
     idsShortened,
   },
   async run(args, ctx) {

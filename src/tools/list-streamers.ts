@@ -7,7 +7,7 @@ import { type StreamerRecord, streamerFields } from '../format/streamer.js';
 import { decimalText, idColumn, num, plural, shortener, shortId } from '../format/text.js';
 import { decimalSum, exact, numberOf } from '../untrusted/numbers.js';
 import { clean, cleanDeep } from '../untrusted/text.js';
-import { idsShortened } from './batch-output.js';
+import { idsShortened, object, strings, table } from './batch-output.js';
 import { bounded, idsOf, otherChainHint, page, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
@@ -39,13 +39,11 @@ export const listStreamers = defineTool({
     page,
   },
   output: {
-    pagination: z.object({}).loose().optional(),
-    columns: z.array(z.string()).optional(),
-    rows: z.array(z.array(z.unknown())).optional(),
-    items: z.array(z.object({}).loose()).optional(),
-    notFound: z.array(z.string()).optional(),
+    pagination: object,
+    ...table,
+    notFound: strings,
     notFoundCount: z.number().optional(),
-    aggregates: z.object({}).loose().optional(),
+    aggregates: object,
     idsShortened,
   },
   render(body, args, ctx) {
