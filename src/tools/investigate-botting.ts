@@ -71,17 +71,13 @@ export const investigateBotting = defineTool({
   },
   async run(args, ctx) {
     // The data depends on the ids (as a set), hours, chain, platform and fees; the slice does not.
-    const key = JSON.stringify([
-      [...args.mintIds].sort(),
-      args.hours,
-      args.chain,
-      args.platform,
-      args.includeCreatorFees,
-    ]);
-    const hit = ctx.caller ? recall<Investigation>(ctx.caller.key, key) : undefined;
+    const { mintIds, hours, chain, platform, includeCreatorFees } = args;
+    const key = JSON.stringify([[...mintIds].sort(), hours, chain, platform, includeCreatorFees]);
+    const caller = ctx.caller?.key;
+    const hit = caller ? recall<Investigation>(caller, key) : undefined;
     const data = hit?.value ?? (await runInvestigation(args, ctx, { progress: true }));
-    const kept = hit !== undefined || (data.complete && ctx.caller !== undefined);
-    if (!hit && kept && ctx.caller) remember(ctx.caller.key, key, data);
+    const kept = hit !== undefined || (data.complete && caller !== undefined);
+    if (!hit && kept && caller) remember(caller, key, data);
     const age = hit ? Math.round(hit.ageMs / 1000) : undefined;
     return withViewHistory(ctx, args.chain, (c) => report(args, c, data, age, kept));
   },
@@ -126,23 +122,18 @@ function report(
     ...data.lookupFailures.map((f) => `No streamer records for ${plural(f.ids, 'id')}: ${f.reason}`),
     ...data.feeNotes,
   ];
-  // Every count is over the tokens the botting endpoint covers; not-covered tokens are counted apart and
-  // ranked after the covered ones.
   const flagged = covered.filter((f) => flagLevels.levels.includes(f.level));
   const { flaggedAs } = figures;
   const isLive = (f: Finding) => records.get(f.mintId)?.isCurrentlyLive === true;
+  const viewersOf = (id: string) => exact(records.get(id)?.currentViewers);
   const flaggedLive = flagged.filter(isLive);
-  const liveViewers = flaggedLive.reduce(
-    (n, f) => n + (exact(records.get(f.mintId)?.currentViewers) ?? 0),
-    0,
-  );
+  const liveViewers = flaggedLive.reduce((n, f) => n + (viewersOf(f.mintId) ?? 0), 0);
   // Viewers (and fees) over every token asked, each level's share: the not-covered and failed ones too.
   const shares = shareLines(
     { findings: covered, notCovered, failed: errors.map((e) => e.id) },
-    (id) => exact(records.get(id)?.currentViewers),
+    viewersOf,
     args.includeCreatorFees ? (id) => fees.get(id) : undefined,
   );
-
   // The slice: levels (case-insensitive), live only, then the order asked for, then the offset.
   const wanted = args.levels ? new Set(args.levels.map((l) => l.toUpperCase())) : undefined;
   const filtered = ranked.filter(
@@ -161,7 +152,6 @@ function report(
   ].join(', ');
   const matchedOff = sorted.filter((f) => !f.covered).length;
   const matched = sorted.length - matchedOff;
-
   const flaggedText = `${flagged.length} of ${analysedTokens(covered.length)} flagged ${flaggedAs}, ${flaggedLive.length} of them live now`;
   // With a filter, the headline leads with what it matched: that is the answer to the question asked.
   const headline = filterText
@@ -169,7 +159,6 @@ function report(
         matchedOff ? ` (and ${notCoveredCount(matchedOff)})` : ''
       }; in all, ${flagged.length} flagged ${flaggedAs}, ${flaggedLive.length} of them live now${figures.tail}`
     : `Botting investigation: ${flaggedText}${figures.tail}`;
-  // The flagged live tokens are counted here; the table (or levels + liveOnly) names them, in its order.
   const flaggedLine = `Flagged ${flaggedAs} and live now: ${flaggedLive.length ? `${flaggedLive.length} (${grouped(liveViewers)} viewers)` : 'none'}`;
   // Whether this slice is already the list the next step would point at: live, exactly the flagged levels.
   const asked = new Set(args.levels?.map((l) => l.toUpperCase()));
@@ -208,7 +197,8 @@ function report(
   };
 
   const window = widerWindowHint(errors, args.hours, data.requestReasons);
-  const next = `${window ? `${window} ` : ''}${flaggedLive.length && !listsFlaggedLive ? `levels ${JSON.stringify(flagLevels.levels)} with liveOnly true lists the ${flaggedLive.length} flagged live tokens (no new upstream requests); ` : ''}get_streamer_sessions${scopeHint(args.chain, args.platform)} on a flagged token for its history; get_streamer_core${scopeHint(args.chain, args.platform)} for its current state.`;
+  const scope = scopeHint(args.chain, args.platform);
+  const next = `${window ? `${window} ` : ''}${flaggedLive.length && !listsFlaggedLive ? `levels ${JSON.stringify(flagLevels.levels)} with liveOnly true lists the ${flaggedLive.length} flagged live tokens (no new upstream requests); ` : ''}get_streamer_sessions${scope} on a flagged token for its history; get_streamer_core${scope} for its current state.`;
   const pointed = new Set(flaggedLive.map((f) => f.mintId));
   // Ids whole where the budget allows; else shortened, but never in the first rows or the rows the headline
   // and the next step point at (flagged, live).
@@ -235,24 +225,20 @@ function report(
           lines: [
             ...(covered.length ? [levelsLine(stats), flaggedRuleLine(flagLevels), flaggedLine] : []),
             ...shares.lines,
-            ...(reasons.length
-              ? [
-                  `Most frequent reasons: ${reasons.map((r) => `${quote(r.reason, 60)} (${r.count})`).join('; ')}`,
-                ]
-              : []),
+            reasons.length > 0 &&
+              `Most frequent reasons: ${reasons.map((r) => `${quote(r.reason, 60)} (${r.count})`).join('; ')}`,
             ...uncovered.lines,
             ...noteLines(notes),
-            ...(ranked.length ? [sliceLine] : []),
-            ...(ageLine ? [ageLine] : []),
+            ranked.length > 0 && sliceLine,
+            ageLine,
             ...(rows.length
               ? [
                   '',
                   ...textTable(columns, cells),
-                  ...(idsShortened ? [idsShortened] : []),
+                  idsShortened,
                   ...(detailed
-                    ? []
+                    ? rows.map((f) => detailLine(f, records, fees))
                     : ['mcap abbreviated (k, M, B); response_format "detailed" shows it exact.']),
-                  ...(detailed ? rows.map((f) => detailLine(f, records, fees)) : []),
                 ]
               : []),
             ...(errors.length ? ['', ...failed.lines] : []),
