@@ -47,8 +47,7 @@ export const analyzeBotting = defineTool({
   output: { calls: object, notCovered: strings, notCoveredUpstreamErrors: failureGroups, ...batchOutput },
   annotate: markApiCoverage,
   async run(args, ctx) {
-    // The investigation without the joins: the streamer records only where coverage (chain_b's platform_c)
-    // or the view (the tokens' names) needs them, in this call's own requests.
+    // The investigation without the joins: streamer records only for coverage or the view's names.
     const inv = await runInvestigation({ ...args, includeCreatorFees: false }, ctx, {
       records: ctx.view !== undefined,
     });
@@ -87,7 +86,6 @@ function render(args: BottingArgs, ctx: RenderContext, inv: Investigation, figur
   const { covered, errors, stats, flagged, failed, uncovered } = figures;
   const notes = [
     ...inv.notes,
-    // Only coverage needs the records in the text: a lookup made for the view alone is not the text's.
     ...(inv.coverageApplies
       ? inv.lookupFailures.map(
           (f) => `Could not check which tokens stream on ${UNCOVERED_PLATFORM} (not covered): ${f.reason}`,
@@ -113,14 +111,13 @@ function render(args: BottingArgs, ctx: RenderContext, inv: Investigation, figur
           ...uncovered.lines,
           ...noteLines(notes),
           ...(rows.length ? ['', ...textTable(columns(full), rows)] : []),
-          ...(ctx.format === 'detailed' ? rows.flatMap((f) => detailLines(f)) : []),
+          ...(ctx.format === 'detailed' ? rows.map(detailLine) : []),
           ...(errors.length ? ['', ...failed.lines] : []),
         ],
         query: { chain: args.chain, platform: args.platform, hours: args.hours },
         data: {
           counts,
-          // The requests this answer rests on: a lookup made only for the view's names is not counted, so
-          // that the model's channels are the same with or without a view.
+          // A lookup made only for the view's names is not counted: the channels are the same without a view.
           calls: { botting: inv.calls.botting, streamers: inv.coverageApplies ? inv.calls.streamers : 0 },
           results: rows.map((f) => ({
             ...(ctx.format === 'detailed'
@@ -158,12 +155,12 @@ const columns = (full: boolean): Array<Field<Finding>> => [
 ];
 
 /** In detailed mode: every reason, then every field the table does not show. */
-function detailLines(f: Finding): string[] {
+function detailLine(f: Finding): string {
   const extra = describeObject(
     f.raw,
     ['mintId', 'confidenceLevel', 'confidence', 'score', 'reasons'],
     true,
   ).parts;
   const reasons = f.reasons.map((r) => quote(r, 160)).join('; ') || '(none)';
-  return [`  ${f.mintId}: reasons ${reasons}${extra.length ? `; ${extra.join('; ')}` : ''}`];
+  return `  ${f.mintId}: reasons ${reasons}${extra.length ? `; ${extra.join('; ')}` : ''}`;
 }
