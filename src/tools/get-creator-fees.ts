@@ -7,7 +7,7 @@ import { coin, decimalText, idColumn, label, money, plural } from '../format/tex
 import { decimalSum, exact } from '../untrusted/numbers.js';
 import { clean, cleanDeep } from '../untrusted/text.js';
 import { failureGroups, idsShortened, object, objects, strings, text } from './batch-output.js';
-import { idsOf } from './shared.js';
+import { col, idsOf } from './shared.js';
 import { defineTool } from './tool.js';
 
 const SHOWN = ['tokenAddress', 'creatorAddress', 'totalFees', 'currency', 'feesInNativeCoin'];
@@ -115,48 +115,23 @@ export const getCreatorFees = defineTool({
     const address = (r: Row) => clean(r.f.tokenAddress, 64);
     type Row = (typeof ranked)[number];
     const fields: Array<Field<Row>> = [
-      {
-        key: 'rank',
-        header: '#',
-        align: 'right',
-        text: (r) => (r.rank === null ? '–' : String(r.rank)),
-        json: (r) => r.rank,
-      },
-      { key: 'tokenAddress', header: 'token', text: (r, i) => ids.show(address(r), i), json: address },
-      {
-        key: 'feesInNativeCoin',
-        header: 'native coin',
-        align: 'right',
-        text: (r) => coin(r.f.feesInNativeCoin),
-        json: (r) => exact(r.f.feesInNativeCoin),
-      },
-      {
-        key: 'totalFees',
-        header: 'total fees',
-        align: 'right',
-        text: (r) => money(r.f.totalFees),
-        json: (r) => exact(r.f.totalFees),
-      },
-      {
-        key: 'currency',
-        header: 'currency',
-        text: (r) => label(r.f.currency, 12),
-        json: (r) => clean(r.f.currency, 16),
-      },
-      {
-        key: 'feesRank',
-        header: 'fees rank',
-        align: 'right',
-        text: (r) => String(fiat.rank(r.f) ?? '–'),
-        json: (r) => fiat.rank(r.f),
-      },
-      {
-        key: 'creatorAddress',
-        header: 'creator',
-        text: (r) => (r.f.creatorAddress === null ? '–' : clean(r.f.creatorAddress, 64)),
+      col('#', (r) => (r.rank === null ? '–' : String(r.rank)), ['rank', (r) => r.rank], 'right'),
+      col('token', (r, i) => ids.show(address(r), i), ['tokenAddress', address]),
+      col(
+        'native coin',
+        (r) => coin(r.f.feesInNativeCoin),
+        ['feesInNativeCoin', (r) => exact(r.f.feesInNativeCoin)],
+        'right',
+      ),
+      col('total fees', (r) => money(r.f.totalFees), ['totalFees', (r) => exact(r.f.totalFees)], 'right'),
+      col('currency', (r) => label(r.f.currency, 12), ['currency', (r) => clean(r.f.currency, 16)]),
+      col('fees rank', (r) => String(fiat.rank(r.f) ?? '–'), ['feesRank', (r) => fiat.rank(r.f)], 'right'),
+      col(
+        'creator',
+        (r) => (r.f.creatorAddress === null ? '–' : clean(r.f.creatorAddress, 64)),
         // An upstream null stays null (never an empty string).
-        json: (r) => (r.f.creatorAddress == null ? null : clean(r.f.creatorAddress, 64)),
-      },
+        ['creatorAddress', (r) => (r.f.creatorAddress == null ? null : clean(r.f.creatorAddress, 64))],
+      ),
     ];
     return project(
       {

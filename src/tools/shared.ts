@@ -10,6 +10,7 @@ import {
   type Platform,
   type Scope,
 } from '../api/endpoints.js';
+import type { Field } from '../format/columns.js';
 import { unknownIdsHint } from '../format/errors.js';
 
 export { type Chain, PLATFORM_CHAIN, type Platform, SCOPES, type Scope } from '../api/endpoints.js';
@@ -120,3 +121,20 @@ export function bottingHint(platform: unknown): string {
   if (platform === 'platform_c') return 'botting analysis does not cover platform_c tokens';
   return "analyze_botting with the token's own chain and platform to check its viewer counts";
 }
+
+/** A table column (format/columns.ts): its text header and cell, its JSON field and value. */
+export const col = <R>(
+  header: string,
+  text: (row: R, index: number) => string,
+  [key, json]: [string, (row: R) => unknown],
+  align?: 'right',
+): Field<R> => ({ key, header, text, json, ...(align ? { align } : {}) });
+
+/** A JSON field the text table leaves out. */
+export const jsonOnly = <R>([key, json]: [string, (row: R) => unknown]): Field<R> => ({
+  key,
+  header: key,
+  text: () => '',
+  json,
+  textless: true,
+});
