@@ -4,7 +4,7 @@ import { INVALID_PARAMS, WireError } from './format/errors.js';
 
 const HOURS = ENDPOINTS.botting.bounds.hours;
 
-export interface PromptSpec {
+interface PromptSpec {
   name: string;
   title: string;
   description: string;
@@ -12,9 +12,6 @@ export interface PromptSpec {
   /** The instruction text, from the arguments as given (strings, per the protocol). */
   text(args: Record<string, string>): string;
 }
-
-/** Mint ids as people paste them: separated by commas, spaces or new lines. */
-export const splitIds = (value: string) => value.split(/[\s,;]+/).filter(Boolean);
 
 export const PROMPTS: readonly PromptSpec[] = [
   {
@@ -69,12 +66,12 @@ export const PROMPTS: readonly PromptSpec[] = [
 export function getPrompt(name: string, args: Record<string, string> = {}) {
   const prompt = PROMPTS.find((p) => p.name === name);
   if (!prompt) throw new WireError(INVALID_PARAMS, `Unknown prompt: ${name}`);
-  for (const a of prompt.arguments) {
-    if (a.required && !args[a.name]?.trim()) {
+  for (const a of prompt.arguments)
+    if (a.required && !args[a.name]?.trim())
       throw new WireError(INVALID_PARAMS, `Prompt ${name} needs the argument ${a.name}: ${a.description}`);
-    }
-  }
-  const given = { ...args, ...(args.mintIds ? { mintIds: splitIds(args.mintIds).join(', ') } : {}) };
+  // Mint ids as people paste them: separated by commas, spaces or new lines.
+  const ids = args.mintIds?.split(/[\s,;]+/).filter(Boolean);
+  const given = { ...args, ...(ids ? { mintIds: ids.join(', ') } : {}) };
   return {
     description: prompt.description,
     messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.text(given) } }],

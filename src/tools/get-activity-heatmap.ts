@@ -21,15 +21,12 @@ const int = (v: unknown) => {
   return n !== undefined && Number.isInteger(n) ? n : undefined;
 };
 
-/**
- * A daily series for JSON: its span and the same figures as the text (highest and lowest with their dates).
- */
+/** A daily series for JSON: its span and the same figures as the text. */
 function seriesJson(s: DailySeries, withValues: boolean) {
   const listed = withValues && s.values;
   return {
     from: s.from,
     to: s.to,
-    // With one value per day listed, their count is the span.
     ...(listed ? {} : { days: s.days }),
     // Only where some dates of the span were not sent (then `values` has nulls).
     ...(s.dated < s.days ? { datesWithValue: s.dated } : {}),
@@ -96,7 +93,6 @@ export const getActivityHeatmap = defineTool({
     const detailed = ctx.format === 'detailed';
     const maxHourly = int(daily.maxActivity) ?? grid?.max;
     const monthLabel = calendarMonth ?? 'this month';
-
     const busiest = [
       month?.peak && `busiest day ${month.peak.date} (${num(month.peak.value)})`,
       grid?.peak && `busiest hour cell ${cellText(grid.peak)}`,
@@ -118,10 +114,8 @@ export const getActivityHeatmap = defineTool({
         ? `Month ${monthLabel}: ${seriesLine(month)}`
         : `Month ${monthLabel}: no daily activity returned.`,
       consistency && `Consistency: ${seriesLine(consistency, 60)}, total ${num(consistency.total)}`,
-      // Detailed: every value the upstream sent, as the structured channel has it.
       detailed && `All fields: ${describeObject(data, [], true).parts.join('; ')}`,
     ];
-
     return project(
       {
         headline,

@@ -1,5 +1,4 @@
-// App-only (MCP Apps): the evidence behind one token of a botting board, for the view to draw when a
-// person selects it. Listed only to clients that declare MCP Apps, hidden from the model by the host.
+// App-only (MCP Apps): the evidence behind one token of a botting board, drawn when a person selects it.
 import * as z from 'zod';
 import {
   DEFAULT_PERIOD,
@@ -36,7 +35,7 @@ export const getTokenEvidence = defineTool({
   scope: SCOPES.botting,
   output: { counts: object },
   async run({ mint, period, chain, platform }, ctx) {
-    // Each part on its own: one that fails is reported in place, the others still drawn.
+    // One part that fails is reported in place, the others still drawn.
     const part = (req: Parameters<typeof ctx.send>[0]) =>
       ctx.send(req).then(
         (body) => ({ body }),
@@ -71,7 +70,6 @@ export const getTokenEvidence = defineTool({
       sessions: 'body' in sessions ? asArray(sessions.body.data).length : 0,
     };
     const sessionRows = 'body' in sessions ? sessionsData(sessions.body.data, mint) : undefined;
-    // The unit get_streamer_sessions states, found the same way from the same rows.
     const unit = sessionRows && durationUnit(sessionRows);
     const view: EvidenceData = {
       kind: 'evidence',

@@ -8,10 +8,9 @@ export const INVESTIGATION_TTL_MS = 5 * 60_000;
 const PER_CALLER = 8;
 
 type Entries = Map<string, { at: number; value: unknown }>;
-/** The callers seen most recently, 256 of them. */
 const store = new Lru<string, Entries>(256);
 
-/** A kept investigation of `caller` for `key` and its age, or undefined (never kept, or expired). */
+/** A kept investigation of `caller` for `key` and its age, or undefined. */
 export function recall<T>(caller: string, key: string, now = Date.now()) {
   const entries = store.get(caller);
   const hit = entries?.get(key);

@@ -14,10 +14,7 @@ import { defineTool } from './tool.js';
 /** Missing addresses past this count are shortened in the text (structuredContent has them whole). */
 const WHOLE_IDS = 25;
 
-/**
- * The record field each sortBy reads as (our reading: the document says only "sorted by the requested
- * field"); averageViewers is no field of the documented record, so its values show only where sent.
- */
+/** The record field each sortBy reads as (our reading: the document says "sorted by the requested field"). */
 const SORT_FIELD = {
   viewers: 'currentViewers',
   time: 'totalStreamingTime',
@@ -55,27 +52,20 @@ export const listStreamers = defineTool({
     const showScope = args.chain === 'all' || args.platform === 'all';
     // Concise text: the total streaming time when it ranks the rows; detailed text and the JSON always.
     const streamTime = args.sortBy === 'time' || ctx.format === 'detailed';
-    // Every page is sorted (by viewers unless asked otherwise): a ranked table.
     const ids = idColumn(records.length, 'addresses', { ranked: true });
     const base = streamerFields(showScope, streamTime, (r, i) => ids.show(clean(r.mintId, 64), i));
-    // The rows are in the upstream's order by the sort field: that field's values are shown so the order can
-    // be read; a field the records do not carry (averageViewers, undocumented) is said to be missing instead.
+    // The sort field's values are shown so the order can be read; one the records lack is said to be missing.
     const sortField = SORT_FIELD[args.sortBy];
     const sortShown = base.some((f) => f.key === sortField);
     const sortSent = records.some((r) => exact(r[sortField]) !== null);
-    const fields = [
-      ...base,
-      ...(!sortShown && sortSent
-        ? [
-            {
-              key: sortField,
-              header: sortField,
-              align: 'right' as const,
-              text: (r: StreamerRecord) => num(r[sortField]),
-            },
-          ]
-        : []),
-    ];
+    const sortColumn = {
+      key: sortField,
+      header: sortField,
+      align: 'right' as const,
+      text: (r: StreamerRecord) => num(r[sortField]),
+    };
+    const fields = [...base, ...(!sortShown && sortSent ? [sortColumn] : [])];
+    const keys = fields.map((f) => f.key);
     const orderNote =
       records.length && !sortShown && !sortSent
         ? `Order: the upstream's, by ${args.sortBy} ${args.sortOrder}; the records carry no ${sortField} value, so the order cannot be checked from this data.`
@@ -84,7 +74,6 @@ export const listStreamers = defineTool({
     const notFound =
       total < requested && (totalPages ?? 1) <= 1 ? args.tokenAddresses.filter((a) => !returned.has(a)) : [];
     const pageText = totalPages !== undefined ? `page ${args.page} of ${totalPages}` : `page ${args.page}`;
-    // The page's figures, over every row returned (before any budget cut).
     const live = records.filter((r) => r.isCurrentlyLive === true).length;
     const viewers = decimalSum(
       records.map((r) => exact(r.currentViewers)).filter((v): v is number => v !== null),
@@ -93,7 +82,6 @@ export const listStreamers = defineTool({
     const headline = records.length
       ? `Streamers: ${records.length} of ${num(total)} (${pageText}, by ${args.sortBy} ${args.sortOrder}; ${scopeText}); on this page: ${live} live, ${decimalText(viewers)} ${viewers === '1' ? 'viewer' : 'viewers'} now`
       : `Streamers: ${requested === 1 ? 'the requested address not' : `none of the ${requested} requested addresses`} ${args.page > 1 && total > 0 ? `on page ${args.page} (${num(total)} found in all)` : `found on ${scopeText}`}`;
-    // Which addresses are missing shows only when every found row is on this page; else the count.
     const missingCount = Math.max(0, requested - total);
     const shown = shortener(notFound);
     const listed = notFound.length > WHOLE_IDS ? notFound.map(shown) : notFound;
@@ -105,7 +93,7 @@ export const listStreamers = defineTool({
         }.`
       : undefined;
     const hint = otherChainHint('list_streamers', SCOPES.noPlatformC, args, requested)(missingCount);
-    // Which addresses are missing shows only when every found row is on one page: the next step says how.
+    // Which addresses are missing shows only when every found row is on this page: the next step says how.
     const which =
       missingCount && !notFound.length && total > 0
         ? `limit ${requested} (all on one page) names the ${plural(missingCount, 'missing address', 'missing addresses')}.`
@@ -131,8 +119,8 @@ export const listStreamers = defineTool({
           items: records,
           cut: {
             what: 'rows of this page',
-            how: (shown) =>
-              `To see the rest, ask with a smaller limit (e.g. limit ${Math.max(1, shown)} and later pages).`,
+            how: (n) =>
+              `To see the rest, ask with a smaller limit (e.g. limit ${Math.max(1, n)} and later pages).`,
             format: ctx.format,
           },
           text: (rows) => (records.length ? textTable(fields, rows) : []),
@@ -140,13 +128,7 @@ export const listStreamers = defineTool({
           after: (rows) => [
             orderNote,
             ...(ctx.format === 'detailed'
-              ? rows.flatMap((r) =>
-                  extraLine(
-                    shortId(clean(r.mintId, 64)),
-                    r,
-                    fields.map((f) => f.key),
-                  ),
-                )
+              ? rows.flatMap((r) => extraLine(shortId(clean(r.mintId, 64)), r, keys))
               : []),
           ],
           json: (rows) => ({

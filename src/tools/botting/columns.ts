@@ -8,15 +8,13 @@ import { clean, quote } from '../../untrusted/text.js';
 import { NOT_COVERED_CELL } from '../coverage.js';
 import * as shared from '../shared.js';
 
-/** What one row's cells are made of. */
 export interface Cell {
   f: Finding;
   rank: number;
   r: StreamerRecord | undefined;
   fee: TokenFees | undefined;
-  /** Every reason (few rows), or the first ones. */
   full: boolean;
-  /** The id as the text shows it (whole, or shortened under budget pressure). */
+  /** The id as the text shows it (whole, or shortened). */
   id: string;
 }
 
