@@ -7,8 +7,7 @@ import { Switch } from '../limits/switch.js';
 import { NAMES } from '../untrusted/names.js';
 import { isRecord } from '../untrusted/series.js';
 import { cleanDeep } from '../untrusted/text.js';
-import { API_MAX_IDS } from './run-analysis.js';
-import type { CallContext, Tool } from './tool.js';
+import { API_MAX_IDS, type CallContext, type Tool } from './tool.js';
 
 /** A run's upstream requests in flight at once (the client's limiter shares them among callers). */
 const IN_FLIGHT = 8;
@@ -89,7 +88,7 @@ export function apiHost(
     const checked = Object.fromEntries(
       Object.entries(args ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.slice(0, API_MAX_IDS + 1) : v]),
     );
-    const plan = tool.requests(checked, API_MAX_IDS);
+    const plan = tool.requests(checked);
     if ('error' in plan) return refuse(redact(plan.error));
     const send = (req: ApiRequest) =>
       dispatch(`upstream request # (${req.path})`, () => ctx.send(req, run?.signal), run?.signal);

@@ -8,10 +8,8 @@ import { plural } from '../format/text.js';
 import { grouped } from '../untrusted/numbers.js';
 import { clean } from '../untrusted/text.js';
 import type { ApiUsage, LocalRead } from './analysis-api.js';
-import { type CallContext, defineTool, type Tool } from './tool.js';
+import { API_MAX_IDS, type CallContext, defineTool, type Tool } from './tool.js';
 
-/** Ids one `api` call may pass; split by the endpoint's own limit. */
-export const API_MAX_IDS = 500;
 const CODE_MAX = 20_000;
 /** Memory one run may use (the engine's default, stated for the messages). */
 const MEMORY_MIB = 64;

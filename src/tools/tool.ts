@@ -134,10 +134,12 @@ export interface Tool {
   entry(): ToolListEntry;
   /** Validates raw arguments; an error names the parameter and its allowed range. */
   prepare(raw: unknown): PreparedCall | { error: string };
-  /** An endpoint's `api` call: validated, the id list up to `maxIds` split by the endpoint's limit. */
-  requests?(raw: unknown, maxIds: number): ApiPlan | { error: string };
+  /** An endpoint's `api` call: validated, the id list up to API_MAX_IDS split by the endpoint's limit. */
+  requests?(raw: unknown): ApiPlan | { error: string };
 }
 
+/** Ids one run_analysis `api` call may pass; split by the endpoint's own limit. */
+export const API_MAX_IDS = 500;
 const FAN_OUT_LISTENERS = 200;
 const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
 
@@ -200,29 +202,28 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
     const problem = spec.check?.(args);
     return problem ? { error: invalid(spec.name, [problem]) } : { args, duplicates };
   };
-  // run_analysis's variant: the id list longer (up to maxIds), sent in pieces of the endpoint's limit.
-  const wide = new Map<number, { schema: z.ZodType; json: () => ToolListEntry['inputSchema'] }>();
-  const requests = (raw: unknown, maxIds: number): ApiPlan | { error: string } => {
-    let variant = idsKey ? wide.get(maxIds) : { schema: input, json: () => getEntry().inputSchema };
-    if (!variant) {
-      const schema = input.extend({ [idsKey as string]: z.array(mintId).min(1).max(maxIds) });
+  // run_analysis's variant: the id list up to API_MAX_IDS, sent in pieces of the endpoint's limit.
+  let wide: { schema: z.ZodType; json: () => ToolListEntry['inputSchema'] } | undefined;
+  const requests = (raw: unknown): ApiPlan | { error: string } => {
+    if (!wide) {
+      const schema = idsKey ? input.extend({ [idsKey]: z.array(mintId).min(1).max(API_MAX_IDS) }) : input;
       let json: ToolListEntry['inputSchema'] | undefined;
-      variant = { schema, json: () => (json ??= jsonSchema(schema, 'input')) };
-      wide.set(maxIds, variant);
+      wide = { schema, json: () => (json ??= idsKey ? jsonSchema(schema, 'input') : getEntry().inputSchema) };
     }
-    const valid = validate(raw, variant.schema, variant.json);
+    const valid = validate(raw, wide.schema, wide.json);
     if ('error' in valid) return { error: valid.error };
     const { args } = valid;
-    const ids = idsKey ? ((args as Record<string, unknown>)[idsKey] as string[]) : undefined;
+    const ids = idsKey && ((args as Record<string, unknown>)[idsKey] as string[]);
     const pieces = ids
       ? batches(ids, idLimit(spec.endpoint as EndpointName)).map((piece) =>
-          request({ ...args, [idsKey as string]: piece }),
+          request({ ...args, [idsKey]: piece }),
         )
       : [request(args)];
     const annotate = 'annotate' in spec ? spec.annotate : undefined;
-    return annotate
-      ? { requests: pieces, annotate: (body, send) => annotate(body, args, send) }
-      : { requests: pieces };
+    return {
+      requests: pieces,
+      ...(annotate ? { annotate: (body, send) => annotate(body, args, send) } : {}),
+    };
   };
 
   return {
