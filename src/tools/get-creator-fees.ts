@@ -26,10 +26,11 @@ export function feeTotals(fees: ReadonlyArray<Record<string, unknown>>) {
 }
 
 /** The records with a totalFees number, by currency (in the order met). */
-function byCurrency(fees: ReadonlyArray<Record<string, unknown>>) {
-  const withTotal = fees.filter((f) => exact(f.totalFees) !== null);
-  return groupBy(withTotal, currencyOf);
-}
+const byCurrency = (fees: ReadonlyArray<Record<string, unknown>>) =>
+  groupBy(
+    fees.filter((f) => exact(f.totalFees) !== null),
+    (f) => clean(f.currency, 16) || '(no currency)',
+  );
 
 /**
  * Each record's rank by totalFees among the records of its currency (highest first, ties share a rank;
@@ -41,9 +42,7 @@ export function fiatRanks(fees: ReadonlyArray<Record<string, unknown>>) {
   for (const [currency, list] of byCurrency(fees)) {
     const sorted = [...list].sort((x, y) => (exact(y.totalFees) as number) - (exact(x.totalFees) as number));
     const r = ranks(sorted.map((f) => exact(f.totalFees)));
-    sorted.forEach((f, i) => {
-      rank.set(f, r[i] as number);
-    });
+    for (const [i, f] of sorted.entries()) rank.set(f, r[i] as number);
     const first = sorted[0] as Record<string, unknown>;
     const shared = r.filter((n) => n === 1).length;
     top.set(currency, {
@@ -54,8 +53,6 @@ export function fiatRanks(fees: ReadonlyArray<Record<string, unknown>>) {
   }
   return { rank: (f: Record<string, unknown>) => rank.get(f) ?? null, top };
 }
-
-const currencyOf = (f: Record<string, unknown>) => clean(f.currency, 16) || '(no currency)';
 
 export const getCreatorFees = defineTool({
   name: 'get_creator_fees',
@@ -100,17 +97,15 @@ export const getCreatorFees = defineTool({
         : '';
     };
     const detailed = ctx.format === 'detailed';
+    const { nativeCoin } = totals;
     const totalParts = [
-      ...(totals.nativeCoin.tokens
-        ? [
-            `${decimalText(totals.nativeCoin.total)} in native coin (${plural(totals.nativeCoin.tokens, 'token')})`,
-          ]
-        : []),
+      nativeCoin.tokens > 0 &&
+        `${decimalText(nativeCoin.total)} in native coin (${plural(nativeCoin.tokens, 'token')})`,
       ...totals.byCurrency.map(
         (c) =>
           `${money(Number(c.total))} ${label(c.currency, 16)} (${plural(c.tokens, 'token')}${topText(c.currency)})`,
       ),
-    ];
+    ].filter(Boolean);
     const ids = idColumn(ranked.length, 'addresses', { ranked: true });
     const address = (r: Row) => clean(r.f.tokenAddress, 64);
     type Row = (typeof ranked)[number];
