@@ -8,7 +8,6 @@ import type { StreamerRecord } from '../format/streamer.js';
 import { otherChainHint, PLATFORM_CHAIN, SCOPES } from './shared.js';
 
 export const LOOKUP_BATCH = idLimit('streamers');
-
 /** The one platform /botting/bulk does not take: chain_b's platform_c. */
 export const UNCOVERED_PLATFORM =
   (Object.keys(PLATFORM_CHAIN) as Array<keyof typeof PLATFORM_CHAIN>).find(
@@ -19,11 +18,8 @@ export const UNCOVERED_PLATFORM =
 export const coverageApplies = (chain: string) => PLATFORM_CHAIN[UNCOVERED_PLATFORM] === chain;
 
 const ASKED_ON_B = SCOPES.botting.platforms.filter((p) => PLATFORM_CHAIN[p] === 'chain_b').join(', ');
-
 export const NOT_COVERED = `not covered: streams on ${UNCOVERED_PLATFORM}; the platform asked was ${ASKED_ON_B}`;
-
 export const NOT_COVERED_CELL = `not covered (${UNCOVERED_PLATFORM})`;
-
 export const notCoveredCount = (n: number) => `${n} ${NOT_COVERED_CELL}`;
 
 /** Streamer records for the join and for coverage: on chain_b every platform, so platform_c shows. */

@@ -174,23 +174,16 @@ function coverage(sessions: number, page: number, limit: number, total: number |
 }
 
 function figureLines(f: ReturnType<typeof sessionFigures>, total: number, cover: string): string[] {
-  const parts: string[] = [];
-  if (f.peak)
-    parts.push(
+  const parts = [
+    f.peak &&
       `peak ${plural(f.peak.peakViewers, 'viewer')} in session ${f.peak.sessionId ?? '(no id)'}, started ${when(f.peak.startTime)}${f.peak.sessionsWithSamePeak ? ` (${f.peak.sessionsWithSamePeak} sessions share this peak; the first listed is named)` : ''}`,
-    );
-  if (f.longest)
-    parts.push(
+    f.longest &&
       `longest ${num(f.longest.duration)}${f.durationUnit ? ` ${f.durationUnit}` : ''} in session ${f.longest.sessionId ?? '(no id)'}, started ${when(f.longest.startTime)}${f.longest.sessionsWithSameDuration ? ` (${f.longest.sessionsWithSameDuration} sessions share this duration; the first listed is named)` : ''}`,
-    );
-  if (f.averageViewers)
-    parts.push(
+    f.averageViewers &&
       `averageViewers: mean ${approx(f.averageViewers.mean)}, median ${approx(f.averageViewers.median)}${f.averageViewers.sessions < total ? ` (over ${f.averageViewers.sessions} of ${total} sessions; the rest have no number)` : ''}`,
-    );
-  if (f.totalDuration !== undefined)
-    parts.push(
+    f.totalDuration !== undefined &&
       `total duration ${num(f.totalDuration)}${f.durationUnit ? ` ${f.durationUnit} (${approx(f.totalDurationHours, (f.totalDurationHours ?? 0) < 10 ? 2 : 1)} h` : ' (unit not stated by the API'}${f.durationMissing ? `; ${plural(f.durationMissing, 'session')} without a duration` : ''})`,
-    );
+  ].filter(Boolean);
   const span =
     f.earliestStart || f.latestEnd
       ? [`From ${when(f.earliestStart ?? '–')} to ${when(f.latestEnd ?? '–')} (earliest start, latest end)`]

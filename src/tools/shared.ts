@@ -6,6 +6,7 @@ import {
   DEFAULT_CHAIN,
   ENDPOINTS,
   type EndpointName,
+  idLimit,
   PLATFORM_CHAIN,
   type Platform,
   type Scope,
@@ -29,8 +30,7 @@ export function bounded(endpoint: EndpointName, param: string, what: string) {
   return (bound.max === undefined ? int : int.max(bound.max)).default(bound.default).describe(what);
 }
 
-export const idsOf = (endpoint: EndpointName, what?: string) =>
-  idList((ENDPOINTS[endpoint] as { ids?: { max: number } }).ids?.max ?? 1, what);
+export const idsOf = (endpoint: EndpointName, what?: string) => idList(idLimit(endpoint), what);
 
 export const page = bounded('streamers', 'page', 'Page');
 
@@ -45,15 +45,10 @@ export function platformFor(chain: Chain, scope: Scope): Platform {
 
 /** `chain` and `platform` fields; `chain` shows its documented default, `platform` has none. */
 export function scopeShape(scope: Scope) {
-  const chainB = platformFor('chain_b', scope);
+  const omitted = `chain_a:platform_a, chain_b:${platformFor('chain_b', scope)}${scope.chains.includes('all') ? ', all:all' : ''}`;
   return {
     chain: z.enum(scope.chains).optional().meta({ default: DEFAULT_CHAIN }),
-    platform: z
-      .enum(scope.platforms)
-      .optional()
-      .describe(
-        `Must belong to chain; omitted: chain_a:platform_a, chain_b:${chainB}${scope.chains.includes('all') ? ', all:all' : ''}`,
-      ),
+    platform: z.enum(scope.platforms).optional().describe(`Must belong to chain; omitted: ${omitted}`),
   };
 }
 
