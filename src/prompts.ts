@@ -9,7 +9,6 @@ interface PromptSpec {
   title: string;
   description: string;
   arguments: Array<{ name: string; description: string; required: boolean }>;
-  /** The instruction text, from the arguments as given (strings, per the protocol). */
   text(args: Record<string, string>): string;
 }
 

@@ -35,7 +35,6 @@ export const EXAMPLES = {
   ].join('\n'),
 } as const;
 
-/** What each example asks, and the constants it expects first. */
 const EXAMPLE_TITLES: Record<keyof typeof EXAMPLES, string> = {
   topShare: "The top n earners' share of a fee total (tokenAddresses: up to 500; n)",
   history: "A token's whole session history: count, total duration, longest session (mint)",
@@ -62,7 +61,6 @@ export const DEMO_INSTRUCTIONS = [
   'DEMO MODE (simulated data, not the real service). Sample ids to try every tool with: get_analytics_overview names the three most watched live tokens of the chain and platform asked in liveMetrics.topViewers (chain all, platform all: of both chains).',
 ].join('\n');
 
-/** Which tool answers which question: the reference's table rows. */
 const QUESTIONS = [
   `Are these tokens botted? Which flagged ones are live? | investigate_botting (up to 500 ids) or analyze_botting (up to ${BOTTING_MAX})`,
   'Which HIGH ones are live now, most watched first? | investigate_botting with levels ["HIGH"], liveOnly true, sortBy viewers (again within 5 min: no upstream request)',
@@ -80,7 +78,6 @@ const QUESTIONS = [
 
 type Props = Record<string, Record<string, unknown> & { enum?: unknown[] }>;
 
-/** The reference document, in Markdown, from the tools' own schemas. */
 export function referenceText(tools: readonly Tool[]): string {
   const lines = [
     '# Streamer analytics: reference',

@@ -153,7 +153,6 @@ export function boardData(
   };
 }
 
-/** Each requested token's main series in an analytics answer, read as the text reads it (src/untrusted/). */
 export function seriesData(
   data: unknown,
   requested: readonly string[],
@@ -229,7 +228,6 @@ export function heatmapGrids(data: unknown) {
   return grids;
 }
 
-/** The names of the requested tokens in a /streamers answer. */
 export function namesIn(body: unknown, mintIds: readonly string[]): Map<string, TokenNames> {
   const records = asArray(asRecord(body).data).map(asRecord);
   return new Map(

@@ -12,7 +12,6 @@ import type { Tool, ToolListEntry } from './tools/tool.js';
 
 export { VIEW_DATA_KEY } from './view-data.js';
 export const VIEW_URI = 'ui://streamer-analytics/views.html';
-/** The tools whose results open the view. */
 const WITH_VIEW = new Set(
   'investigate_botting analyze_botting get_streamers_analytics get_activity_heatmap check_watchlist'.split(
     ' ',

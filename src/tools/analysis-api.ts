@@ -21,7 +21,6 @@ export interface ApiUsage {
   refusedLimitReached: boolean;
 }
 
-/** A call the server answers itself (a history read): its argument error, or the read to make. */
 export type LocalRead = { error: string } | { read: () => Promise<unknown> };
 
 /** The engine's `api` call over the tools; rejects with what the program sees (the request limit also `stop`s). */
@@ -103,10 +102,7 @@ export function apiHost(
 /** Pieces of one split call, merged: lists concatenated, counts added, nothing renamed. */
 export const mergeBodies = (bodies: readonly unknown[]): unknown => bodies.reduce((a, b) => merge(a, b, ''));
 
-/**
- * Two answers of one endpoint merged: lists concatenated, counts added (`summary`, `pagination.total`),
- * averages weighted, `totalPages` the larger, `hasNext` either; anything else the first piece's.
- */
+/** Two answers merged: counts added (`summary`, `pagination.total`), averages weighted, else the first's. */
 function merge(a: unknown, b: unknown, key: string, parent?: [unknown, unknown], inSummary = false): unknown {
   if (Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
   if (isRecord(a) && isRecord(b)) {

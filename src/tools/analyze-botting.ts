@@ -141,7 +141,6 @@ function render(args: BottingArgs, ctx: RenderContext, inv: Investigation, figur
   );
 }
 
-/** The table's columns (a not-covered token's level in brackets); `full`: every reason. */
 const columns = (full: boolean): Array<Field<Finding>> => [
   { key: 'level', header: 'level', text: (f) => (f.covered ? f.level : `(${f.level})`) },
   { key: 'confidence', header: 'conf', align: 'right', text: (f) => num(f.confidence) },

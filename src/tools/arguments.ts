@@ -63,7 +63,6 @@ export function normalize(
   };
 }
 
-/** Keeps the first occurrence of each id in `args[key]`; returns the ids that were repeated. */
 export function dedupe(args: unknown, key: string): string[] {
   const ids = (args as Record<string, unknown> | null)?.[key];
   if (!Array.isArray(ids)) return [];

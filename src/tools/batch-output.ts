@@ -12,10 +12,8 @@ export const failureGroups = z.array(z.object({ error: z.string(), count: z.numb
 /** Which rows of a long table show shortened ids: the sentence the text channel has (src/format/text.ts idColumn). */
 export const idsShortened = text;
 
-/** A table: `columns` and `rows` (concise), or `items` (detailed). */
 export const table = { columns: strings, rows: z.array(z.array(z.unknown())).optional(), items: objects };
 
-/** structuredContent of the batch tools: counts, one entry per result, failures grouped by reason. */
 export const batchOutput = {
   counts: object,
   results: objects,

@@ -91,7 +91,6 @@ export function notCoveredReport(c: Coverage, verdictsWhere: string) {
 
 export const analysedTokens = (n: number) => `${n} analysed ${n === 1 ? 'token' : 'tokens'}`;
 
-/** A botting tool's next step for ids unknown where they were asked. */
 export const unknownIdsHint = (
   tool: string,
   args: { chain: string; platform: string; mintIds: readonly string[] },

@@ -31,6 +31,5 @@ export interface PrebuiltInstructions {
 }
 declare const __INSTRUCTIONS__: PrebuiltInstructions | undefined;
 
-/** The instructions, or undefined off the bundle (the server then reads src/reference.ts). */
 export const prebuiltInstructions = (): PrebuiltInstructions | undefined =>
   typeof __INSTRUCTIONS__ === 'undefined' ? undefined : __INSTRUCTIONS__;

@@ -25,17 +25,13 @@ export function feeTotals(fees: ReadonlyArray<Record<string, unknown>>) {
   };
 }
 
-/** The records with a totalFees number, by currency (in the order met). */
 const byCurrency = (fees: ReadonlyArray<Record<string, unknown>>) =>
   groupBy(
     fees.filter((f) => exact(f.totalFees) !== null),
     (f) => clean(f.currency, 16) || '(no currency)',
   );
 
-/**
- * Each record's rank by totalFees among the records of its currency (highest first, ties share a rank;
- * null without a number), and each currency's highest: amounts in different currencies are never compared.
- */
+/** Each record's rank by totalFees within its currency, and each currency's highest: never across currencies. */
 export function fiatRanks(fees: ReadonlyArray<Record<string, unknown>>) {
   const rank = new Map<Record<string, unknown>, number>();
   const top = new Map<string, { tokenAddress: string; totalFees: number; tokens?: number }>();

@@ -11,10 +11,7 @@ import { defineTool } from './tool.js';
 const DOCUMENTED = `mintId coinName coinSymbol currentViewers tokenMarketCap tokenPrice isCurrentlyLive
   totalStreamingTime chain platform`.split(/\s+/);
 
-/**
- * The pair to pass on: the token's own chain and platform where its record names a concrete pair (asked
- * with chain all, the record tells where it is), else the pair asked.
- */
+/** The pair to pass on: the token's own where its record names a concrete pair, else the pair asked. */
 function ownPair(r: StreamerRecord, args: { chain: string; platform: string }): [string, string] {
   const platform = r.platform as string;
   return Object.hasOwn(PLATFORM_CHAIN, platform) &&

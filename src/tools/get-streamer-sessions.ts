@@ -12,7 +12,6 @@ import { bounded, mintId, otherPairs, page, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 type Session = Record<string, unknown>;
-/** The table's columns (times in UTC where zoned). */
 const FIELDS: Array<Field<Session>> = [
   { key: 'startTime', header: 'start', text: (s) => when(s.startTime) },
   { key: 'endTime', header: 'end', text: (s) => when(s.endTime) },

@@ -200,8 +200,7 @@ function report(
   const scope = scopeHint(args.chain, args.platform);
   const next = `${window ? `${window} ` : ''}${flaggedLive.length && !listsFlaggedLive ? `levels ${JSON.stringify(flagLevels.levels)} with liveOnly true lists the ${flaggedLive.length} flagged live tokens (no new upstream requests); ` : ''}get_streamer_sessions${scope} on a flagged token for its history; get_streamer_core${scope} for its current state.`;
   const pointed = new Set(flaggedLive.map((f) => f.mintId));
-  // Ids whole where the budget allows; else shortened, but never in the first rows or the rows the headline
-  // and the next step point at (flagged, live).
+  // Shortened ids never in the first rows or the rows the headline and next step point at.
   const render = (shorten: boolean) => {
     const ids = idColumn(page.length, 'ids', { ranked: true, pointed, shorten });
     const cellOf = (f: Finding, i: number, full: boolean): Cell => ({
@@ -286,15 +285,13 @@ function report(
       }),
     );
   };
-  // Ids are shortened only where the budget forces it: when whole ones leave rows out that shortened ones
-  // let in (structuredContent, which has every id whole, is often what limits the rows: then nothing is).
+  // Ids are shortened only when whole ones leave out rows that shortened ones let in.
   const whole = render(false);
   if (page.length <= WHOLE_ID_ROWS || whole.structured.truncated === undefined) return whole;
   const short = render(true);
   return rowsIn(short) > rowsIn(whole) ? short : whole;
 }
 
-/** How many rows a rendering of the ranking holds (either format). */
 const rowsIn = (r: { structured: Record<string, unknown> }) =>
   ((r.structured.rows ?? r.structured.items) as unknown[] | undefined)?.length ?? 0;
 

@@ -74,7 +74,6 @@ function description(tools: readonly Tool[], extra?: string): string {
   ].join('\n');
 }
 
-/** run_analysis over the given endpoint tools. */
 export function runAnalysisTool(
   endpoints: readonly Tool[],
   /** Calls the server answers itself (history, read only): their names, description line and reader. */
@@ -239,7 +238,6 @@ function failureText(
 
 const LOG_LINES_IN_ERROR = 20;
 
-/** The last lines of the log, for an error. */
 function logTail(logs: readonly string[], engineCut: number): string[] {
   if (!logs.length) return [];
   const shown = logs.slice(-LOG_LINES_IN_ERROR).map((l) => `  ${clean(l, 300)}`);

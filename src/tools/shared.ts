@@ -125,7 +125,6 @@ export const col = <R>(
   align?: 'right',
 ): Field<R> => ({ key, header, text, json, ...(align ? { align } : {}) });
 
-/** A JSON field the text table leaves out. */
 export const jsonOnly = <R>([key, json]: [string, (row: R) => unknown]): Field<R> => ({
   key,
   header: key,

@@ -32,7 +32,6 @@ export type ResponseFormat = 'concise' | 'detailed';
 
 export interface RenderContext {
   format: ResponseFormat;
-  /** Characters each channel may use. */
   budget: number;
 }
 
@@ -61,10 +60,7 @@ export interface CallContext {
   history?: HistoryCall;
 }
 
-/**
- * A caller, stable and opaque: over --http `key` is its anchor and hashed key, `turns` its address; over
- * stdio both name the upstream client. Kept data is keyed by `key`; `turns` is its place in the sandbox's turns.
- */
+/** A caller: kept data is keyed by `key` (over --http anchor and hashed key); `turns` is its sandbox turn. */
 export interface Caller {
   readonly key: string;
   readonly turns: string;
@@ -81,9 +77,7 @@ interface SpecCommon<S extends z.ZodRawShape> {
   input: S;
   /** The upstream endpoint its arguments are sent to: its scope and id list are the tool's defaults. */
   endpoint?: EndpointName;
-  /** The chain and platform values the tool accepts; absent when it takes neither. */
   scope?: Scope;
-  /** The batch id parameter, de-duplicated before sending. */
   ids?: keyof S & string;
   /** Fields of `structuredContent` beside `summary`, `next`, `truncated` and `duplicates`. */
   output: z.ZodRawShape;
@@ -132,7 +126,6 @@ export interface PreparedCall {
 export interface Tool {
   name: string;
   entry(): ToolListEntry;
-  /** Validates raw arguments; an error names the parameter and its allowed range. */
   prepare(raw: unknown): PreparedCall | { error: string };
   /** An endpoint's `api` call: validated, the id list up to API_MAX_IDS split by the endpoint's limit. */
   requests?(raw: unknown): ApiPlan | { error: string };
@@ -176,7 +169,6 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
     return requestFor(spec.endpoint as EndpointName, { ...rest, ...(scope ? { chain, platform } : {}) });
   };
 
-  /** The arguments as the tool reads them (defaults, scope resolved, checks made), or the argument error. */
   const validate = (
     raw: unknown,
     schema: z.ZodType,
@@ -238,8 +230,7 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
       return {
         format,
         async run(ctx) {
-          // A composite call fans out to many upstream requests (investigate_botting: up to 20), each
-          // listening for cancellation: by design, so Node's leak warning at 10 does not apply.
+          // A composite call's many requests each listen for cancellation: Node's leak warning does not apply.
           if ('run' in spec) setMaxListeners(FAN_OUT_LISTENERS, ctx.signal);
           // The duplicates note is added after rendering, so the rows are fitted to what it leaves.
           const note = duplicates.length ? duplicatesNote(duplicates) : undefined;

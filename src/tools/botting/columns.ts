@@ -21,7 +21,6 @@ export interface Cell {
 const col = shared.col<Cell>;
 const jsonOnly = shared.jsonOnly<Cell>;
 
-/** The ranking's columns, in the table's order (`full`: every reason, else the first). */
 export function rankingColumns(
   showFees: boolean,
   coverage: boolean,

@@ -17,7 +17,6 @@ import type { Investigation, InvestigationArgs } from './run.js';
 
 type Asked = Omit<InvestigationArgs, 'includeCreatorFees'>;
 
-/** The figures of an investigation that every channel of `tool` states. */
 export function bottingFigures(tool: string, inv: Investigation, args: Asked) {
   const { findings: covered, errors, notCovered } = inv.coverage;
   const stats = levelStats(covered);
@@ -45,7 +44,6 @@ export function bottingFigures(tool: string, inv: Investigation, args: Asked) {
       ...(inv.coverageApplies ? { notCovered: notCovered.length } : {}),
       ...levelCounts(stats),
     },
-    /** Hands the board to the view, when the client draws views. */
     showBoard: (
       ctx: Pick<CallContext, 'view'>,
       options: Omit<BoardOptions, 'levels' | 'topReasons' | 'hint'>,

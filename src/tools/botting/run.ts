@@ -51,7 +51,6 @@ export interface Investigation {
 /** The first line of a failure's description: what a chunk's ids are reported with. */
 const reasonOf = (error: unknown) => (describeError(error).split('\n')[0] ?? 'failed').slice(0, 160);
 
-/** Investigates `args.mintIds` in chunks; throws only when no botting request was answered. */
 export async function runInvestigation(
   args: InvestigationArgs,
   ctx: Pick<CallContext, 'send' | 'signal' | 'progress'>,
