@@ -92,7 +92,6 @@ export const getActivityHeatmap = defineTool({
     const { data, daily, monthly, calendar, grid, month, consistency, calendarMonth } = heatmapReport(body);
     const detailed = ctx.format === 'detailed';
     const maxHourly = int(daily.maxActivity) ?? grid?.max;
-    const monthLabel = calendarMonth ?? 'this month';
     const busiest = [
       month?.peak && `busiest day ${month.peak.date} (${num(month.peak.value)})`,
       grid?.peak && `busiest hour cell ${cellText(grid.peak)}`,
@@ -110,9 +109,7 @@ export const getActivityHeatmap = defineTool({
             grid.ignoredKeys > 0 && `(${plural(grid.ignoredKeys, 'key')} not of the form "a-b" left out)`,
           ]
         : ['Hourly activity: none returned.']),
-      month
-        ? `Month ${monthLabel}: ${seriesLine(month)}`
-        : `Month ${monthLabel}: no daily activity returned.`,
+      `Month ${calendarMonth ?? 'this month'}: ${month ? seriesLine(month) : 'no daily activity returned.'}`,
       consistency && `Consistency: ${seriesLine(consistency, 60)}, total ${num(consistency.total)}`,
       detailed && `All fields: ${describeObject(data, [], true).parts.join('; ')}`,
     ];
@@ -126,11 +123,9 @@ export const getActivityHeatmap = defineTool({
             ? {
                 hourly: {
                   key: 'a-b',
-                  a: grid.a,
-                  b: grid.b,
+                  ...pick(grid, 'a', 'b'),
                   max: maxHourly ?? grid.max,
-                  peak: grid.peak,
-                  quietest: grid.quietest,
+                  ...pick(grid, 'peak', 'quietest'),
                   // Only where the upstream left cells out (drawn as 0).
                   ...(grid.returned < grid.cells ? { cellsReturned: grid.returned, cells: grid.cells } : {}),
                   rows: grid.rows,

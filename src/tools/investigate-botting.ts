@@ -109,13 +109,14 @@ function report(
   kept: boolean,
 ) {
   const { records, fees, calls, ranked } = data;
+  const { chain, platform, hours, includeCreatorFees, sortBy, levels, liveOnly, offset } = args;
   const figures = bottingFigures('investigate_botting', data, args);
   const { covered, errors, notCovered, stats, reasons, failed, uncovered } = figures;
   const flagLevels = figures.flagged;
   figures.showBoard(ctx, {
     title: 'Botting investigation',
-    filters: { levels: args.levels, liveOnly: args.liveOnly, sortBy: args.sortBy },
-    fees: args.includeCreatorFees ? fees : undefined,
+    filters: { levels, liveOnly, sortBy },
+    fees: includeCreatorFees ? fees : undefined,
   });
   const notes = [
     ...data.notes,
@@ -132,23 +133,23 @@ function report(
   const shares = shareLines(
     { findings: covered, notCovered, failed: errors.map((e) => e.id) },
     viewersOf,
-    args.includeCreatorFees ? (id) => fees.get(id) : undefined,
+    includeCreatorFees ? (id) => fees.get(id) : undefined,
   );
   // The slice: levels (case-insensitive), live only, then the order asked for, then the offset.
-  const wanted = args.levels ? new Set(args.levels.map((l) => l.toUpperCase())) : undefined;
+  const wanted = levels ? new Set(levels.map((l) => l.toUpperCase())) : undefined;
   const filtered = ranked.filter(
-    (f) => (!wanted || wanted.has(f.level.toUpperCase())) && (!args.liveOnly || isLive(f)),
+    (f) => (!wanted || wanted.has(f.level.toUpperCase())) && (!liveOnly || isLive(f)),
   );
-  const [sortText, sortValue] = SORT[args.sortBy];
+  const [sortText, sortValue] = SORT[sortBy];
   const value = (f: Finding) => sortValue(f, data);
   const sorted =
-    args.sortBy === 'suspicion'
+    sortBy === 'suspicion'
       ? filtered
       : [...filtered].sort((x, y) => (value(y) ?? -Infinity) - (value(x) ?? -Infinity));
-  const page = sorted.slice(args.offset);
+  const page = sorted.slice(offset);
   const filterText = [
-    ...(args.levels ? [`levels ${args.levels.join(', ')}`] : []),
-    ...(args.liveOnly ? ['live only'] : []),
+    ...(levels ? [`levels ${levels.join(', ')}`] : []),
+    ...(liveOnly ? ['live only'] : []),
   ].join(', ');
   const matchedOff = sorted.filter((f) => !f.covered).length;
   const matched = sorted.length - matchedOff;
@@ -161,23 +162,22 @@ function report(
     : `Botting investigation: ${flaggedText}${figures.tail}`;
   const flaggedLine = `Flagged ${flaggedAs} and live now: ${flaggedLive.length ? `${flaggedLive.length} (${grouped(liveViewers)} viewers)` : 'none'}`;
   // Whether this slice is already the list the next step would point at: live, exactly the flagged levels.
-  const asked = new Set(args.levels?.map((l) => l.toUpperCase()));
+  const asked = new Set(levels?.map((l) => l.toUpperCase()));
   const listsFlaggedLive =
-    args.liveOnly &&
+    liveOnly &&
     asked.size === flagLevels.levels.length &&
     flagLevels.levels.every((l) => asked.has(l.toUpperCase()));
   const sliceLine = `${filterText ? `Filter ${filterText}: ${sorted.length} of ${ranked.length} findings match; ranked` : 'Ranked'} ${sortText}${
-    args.offset
+    offset
       ? page.length
-        ? `; from offset ${args.offset} (row ${args.offset + 1})`
-        : `; offset ${args.offset} is past the end: ${sorted.length} match, use an offset below ${sorted.length}`
+        ? `; from offset ${offset} (row ${offset + 1})`
+        : `; offset ${offset} is past the end: ${sorted.length} match, use an offset below ${sorted.length}`
       : ''
-  }${notCovered.length && args.sortBy === 'suspicion' ? '; tokens not covered last' : ''}.`;
+  }${notCovered.length && sortBy === 'suspicion' ? '; tokens not covered last' : ''}.`;
   const ageLine =
     ageSeconds !== undefined
       ? `Data from this investigation ${ageSeconds} s ago; no new upstream requests (kept ${TTL_MINUTES} minutes).`
       : undefined;
-  const showFees = args.includeCreatorFees;
   const detailed = ctx.format === 'detailed';
   const counts = {
     ...figures.counts,
@@ -191,13 +191,13 @@ function report(
   const cut = {
     what: `ranked findings (${sortText})`,
     how: (shown: number) =>
-      `Continue with offset ${args.offset + shown} (${kept ? `no new upstream requests for ${TTL_MINUTES} minutes` : 'asked afresh: a request of this investigation failed'}), or narrow with levels / liveOnly.`,
+      `Continue with offset ${offset + shown} (${kept ? `no new upstream requests for ${TTL_MINUTES} minutes` : 'asked afresh: a request of this investigation failed'}), or narrow with levels / liveOnly.`,
     format: ctx.format,
-    offset: args.offset,
+    offset,
   };
 
-  const window = widerWindowHint(errors, args.hours, data.requestReasons);
-  const scope = scopeHint(args.chain, args.platform);
+  const window = widerWindowHint(errors, hours, data.requestReasons);
+  const scope = scopeHint(chain, platform);
   const next = `${window ? `${window} ` : ''}${flaggedLive.length && !listsFlaggedLive ? `levels ${JSON.stringify(flagLevels.levels)} with liveOnly true lists the ${flaggedLive.length} flagged live tokens (no new upstream requests); ` : ''}get_streamer_sessions${scope} on a flagged token for its history; get_streamer_core${scope} for its current state.`;
   const pointed = new Set(flaggedLive.map((f) => f.mintId));
   // Shortened ids never in the first rows or the rows the headline and next step point at.
@@ -205,7 +205,7 @@ function report(
     const ids = idColumn(page.length, 'ids', { ranked: true, pointed, shorten });
     const cellOf = (f: Finding, i: number, full: boolean): Cell => ({
       f,
-      rank: args.offset + i + 1,
+      rank: offset + i + 1,
       r: records.get(f.mintId),
       fee: fees.get(f.mintId),
       full,
@@ -213,11 +213,11 @@ function report(
     });
     return withReasons(page.length, (full) =>
       fitRows(page, ctx.budget, cut, (rows) => {
-        const columns = rankingColumns(showFees, data.coverageApplies, detailed, full);
+        const columns = rankingColumns(includeCreatorFees, data.coverageApplies, detailed, full);
         const cells = rows.map((f, i) => cellOf(f, i, full));
         const idsShortened = ids.note(
           rows.map((f) => f.mintId),
-          args.offset + 1,
+          offset + 1,
         );
         return result({
           headline,
@@ -243,14 +243,14 @@ function report(
             ...(errors.length ? ['', ...failed.lines] : []),
           ],
           query: {
-            chain: args.chain,
-            platform: args.platform,
-            hours: args.hours,
-            includeCreatorFees: args.includeCreatorFees,
-            sortBy: args.sortBy,
-            ...(args.levels ? { levels: args.levels } : {}),
-            liveOnly: args.liveOnly,
-            offset: args.offset,
+            chain,
+            platform,
+            hours,
+            includeCreatorFees,
+            sortBy,
+            ...(levels ? { levels } : {}),
+            liveOnly,
+            offset,
           },
           data: {
             counts,
@@ -260,10 +260,10 @@ function report(
             ...(detailed
               ? {
                   items: rows.map((f, i) => ({
-                    rank: args.offset + i + 1,
+                    rank: offset + i + 1,
                     ...(cleanDeep(f.raw) as Record<string, unknown>),
                     streamer: cleanDeep(records.get(f.mintId) ?? null),
-                    ...(showFees ? { creatorFees: fees.get(f.mintId) ?? null } : {}),
+                    ...(includeCreatorFees ? { creatorFees: fees.get(f.mintId) ?? null } : {}),
                     ...(data.coverageApplies ? { covered: f.covered } : {}),
                   })),
                 }
@@ -275,7 +275,7 @@ function report(
             ...(errors.length ? { errors: failed.json } : {}),
             ...(notes.length ? { notes } : {}),
             // An offset past the end shows nothing: where the ranking ends, for this channel's reader too.
-            ...(page.length === 0 && args.offset > 0
+            ...(page.length === 0 && offset > 0
               ? { shown: { from: null, to: null, of: sorted.length } }
               : {}),
             ...(idsShortened ? { idsShortened } : {}),
