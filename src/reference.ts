@@ -11,28 +11,22 @@ const BOTTING_MAX = ENDPOINTS.botting.ids.max;
 
 /** run_analysis's example programs (the instructions and the reference show them; the tests run them). */
 export const EXAMPLES = {
-  topShare: [
-    'const fees = sortBy((await api.get_creator_fees({ tokenAddresses })).data, "feesInNativeCoin", "desc");',
-    'const total = sum(fees.map((f) => f.feesInNativeCoin));',
-    'const top = sum(fees.slice(0, n).map((f) => f.feesInNativeCoin));',
-    'return { total, top, share: top / total };',
-  ].join('\n'),
-  history: [
-    'const all = [];',
-    'for (let page = 1; ; page++) {',
-    `  const { data } = await api.get_streamer_sessions({ mint, limit: ${SESSIONS_MAX}, page });`,
-    '  all.push(...data);',
-    `  if (data.length < ${SESSIONS_MAX}) break;`,
-    '}',
-    'const { sessionId, duration, startTime } = maxBy(all, "duration");',
-    'return { sessions: all.length, totalDuration: sum(all.map((s) => s.duration)), longest: { sessionId, duration, startTime } };',
-  ].join('\n'),
-  bottedLive: [
-    'const [streamers, botting] = await Promise.all([api.list_streamers({ tokenAddresses: mintIds }), api.analyze_botting({ mintIds })]);',
-    'const verdict = new Map(botting.data.results.filter((r) => !r.coverage).map((r) => [r.mintId, r]));',
-    'const rows = streamers.data.filter((s) => s.isCurrentlyLive && verdict.has(s.mintId)).map((s) => ({ mintId: s.mintId, coinSymbol: s.coinSymbol, currentViewers: s.currentViewers, level: verdict.get(s.mintId).confidenceLevel, confidence: verdict.get(s.mintId).confidence }));',
-    'return sortBy(sortBy(rows, "currentViewers", "desc"), "confidence", "desc");',
-  ].join('\n'),
+  topShare: `const fees = sortBy((await api.get_creator_fees({ tokenAddresses })).data, "feesInNativeCoin", "desc");
+const total = sum(fees.map((f) => f.feesInNativeCoin));
+const top = sum(fees.slice(0, n).map((f) => f.feesInNativeCoin));
+return { total, top, share: top / total };`,
+  history: `const all = [];
+for (let page = 1; ; page++) {
+  const { data } = await api.get_streamer_sessions({ mint, limit: ${SESSIONS_MAX}, page });
+  all.push(...data);
+  if (data.length < ${SESSIONS_MAX}) break;
+}
+const { sessionId, duration, startTime } = maxBy(all, "duration");
+return { sessions: all.length, totalDuration: sum(all.map((s) => s.duration)), longest: { sessionId, duration, startTime } };`,
+  bottedLive: `const [streamers, botting] = await Promise.all([api.list_streamers({ tokenAddresses: mintIds }), api.analyze_botting({ mintIds })]);
+const verdict = new Map(botting.data.results.filter((r) => !r.coverage).map((r) => [r.mintId, r]));
+const rows = streamers.data.filter((s) => s.isCurrentlyLive && verdict.has(s.mintId)).map((s) => ({ mintId: s.mintId, coinSymbol: s.coinSymbol, currentViewers: s.currentViewers, level: verdict.get(s.mintId).confidenceLevel, confidence: verdict.get(s.mintId).confidence }));
+return sortBy(sortBy(rows, "currentViewers", "desc"), "confidence", "desc");`,
 } as const;
 
 const EXAMPLE_TITLES: Record<keyof typeof EXAMPLES, string> = {
