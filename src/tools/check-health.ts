@@ -1,5 +1,4 @@
 import { described } from '../format/generic.js';
-import { project } from '../format/result.js';
 import { num } from '../format/text.js';
 import { NAMES } from '../untrusted/names.js';
 import { clean, quote } from '../untrusted/text.js';
@@ -83,17 +82,14 @@ export const checkHealth = defineTool({
   render(body, _args, ctx) {
     const health = described(body, ['success'], ctx.format === 'detailed');
     const notOk = notOkFields(body);
-    return project(
-      {
-        headline: notOk.length
-          ? `Service reachable; not ok: ${notOk.map(notOkText).join('; ')}`
-          : 'Service reachable: GET /health answered',
-        query: {},
-        lines: [health.parts.length > 0 && `reported: ${health.parts.join('; ')}`],
-        data: { health: health.json, ...(notOk.length ? { notOk } : {}) },
-        nothingMore: health.same,
-      },
-      ctx.budget,
-    );
+    return {
+      headline: notOk.length
+        ? `Service reachable; not ok: ${notOk.map(notOkText).join('; ')}`
+        : 'Service reachable: GET /health answered',
+      query: {},
+      lines: [health.parts.length > 0 && `reported: ${health.parts.join('; ')}`],
+      data: { health: health.json, ...(notOk.length ? { notOk } : {}) },
+      nothingMore: health.same,
+    };
   },
 });

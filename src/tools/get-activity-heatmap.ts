@@ -8,7 +8,6 @@ import {
   hourlyGrid,
   seriesLine,
 } from '../format/heatmap.js';
-import { project } from '../format/result.js';
 import { num, plural } from '../format/text.js';
 import { numberOf } from '../untrusted/numbers.js';
 import { cleanDeep } from '../untrusted/text.js';
@@ -113,39 +112,36 @@ export const getActivityHeatmap = defineTool({
       consistency && `Consistency: ${seriesLine(consistency, 60)}, total ${num(consistency.total)}`,
       detailed && `All fields: ${describeObject(data, [], true).parts.join('; ')}`,
     ];
-    return project(
-      {
-        headline,
-        lines,
-        query: { chain: args.chain, platform: args.platform },
-        data: {
-          ...(grid
-            ? {
-                hourly: {
-                  key: 'a-b',
-                  ...pick(grid, 'a', 'b'),
-                  max: maxHourly ?? grid.max,
-                  ...pick(grid, 'peak', 'quietest'),
-                  // Only where the upstream left cells out (drawn as 0).
-                  ...(grid.returned < grid.cells ? { cellsReturned: grid.returned, cells: grid.cells } : {}),
-                  rows: grid.rows,
-                },
-              }
-            : {}),
-          ...(month
-            ? {
-                monthly: {
-                  ...asRecord(cleanDeep(calendar)),
-                  ...seriesJson(month, true),
-                  max: int(monthly.maxActivity) ?? month.max,
-                },
-              }
-            : {}),
-          ...(consistency ? { consistency: seriesJson(consistency, detailed) } : {}),
-          ...(detailed ? { upstream: asRecord(cleanDeep(data)) } : {}),
-        },
+    return {
+      headline,
+      lines,
+      query: { chain: args.chain, platform: args.platform },
+      data: {
+        ...(grid
+          ? {
+              hourly: {
+                key: 'a-b',
+                ...pick(grid, 'a', 'b'),
+                max: maxHourly ?? grid.max,
+                ...pick(grid, 'peak', 'quietest'),
+                // Only where the upstream left cells out (drawn as 0).
+                ...(grid.returned < grid.cells ? { cellsReturned: grid.returned, cells: grid.cells } : {}),
+                rows: grid.rows,
+              },
+            }
+          : {}),
+        ...(month
+          ? {
+              monthly: {
+                ...asRecord(cleanDeep(calendar)),
+                ...seriesJson(month, true),
+                max: int(monthly.maxActivity) ?? month.max,
+              },
+            }
+          : {}),
+        ...(consistency ? { consistency: seriesJson(consistency, detailed) } : {}),
+        ...(detailed ? { upstream: asRecord(cleanDeep(data)) } : {}),
       },
-      ctx.budget,
-    );
+    };
   },
 });

@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { asRecord } from '../format/batch.js';
 import { described } from '../format/generic.js';
-import { project } from '../format/result.js';
 import { num } from '../format/text.js';
 import { clean } from '../untrusted/text.js';
 import { object, text } from './batch-output.js';
@@ -36,26 +35,23 @@ export const getAnalyticsOverview = defineTool({
       typeof body.precomputed === 'boolean' && `precomputed: ${yes(body.precomputed)}`,
       time.timestamp !== undefined && `as of ${time.timestamp}`,
     ].filter(Boolean);
-    return project(
-      {
-        headline: `Analytics overview (${args.chain} / ${args.platform}): ${num(raw.totalStreamers)} ${raw.totalStreamers === 1 ? 'streamer' : 'streamers'}, ${num(raw.liveStreamers)} live, ${num(raw.totalViewers)} ${raw.totalViewers === 1 ? 'viewer' : 'viewers'}`,
-        query: { chain: args.chain, platform: args.platform },
-        lines: [
-          `global stats: ${stats.parts.join('; ') || 'none returned'}`,
-          'Time-valued fields as returned (units not stated by the API).',
-          `live metrics: ${metrics.parts.join('; ') || 'none returned'}`,
-          flags.length > 0 && flags.join(' · '),
-        ],
-        data: {
-          globalStats: stats.json,
-          liveMetrics: metrics.json,
-          ...flag('cached', body.cached),
-          ...flag('precomputed', body.precomputed),
-          ...time,
-        },
-        nothingMore: stats.same && metrics.same,
+    return {
+      headline: `Analytics overview (${args.chain} / ${args.platform}): ${num(raw.totalStreamers)} ${raw.totalStreamers === 1 ? 'streamer' : 'streamers'}, ${num(raw.liveStreamers)} live, ${num(raw.totalViewers)} ${raw.totalViewers === 1 ? 'viewer' : 'viewers'}`,
+      query: { chain: args.chain, platform: args.platform },
+      lines: [
+        `global stats: ${stats.parts.join('; ') || 'none returned'}`,
+        'Time-valued fields as returned (units not stated by the API).',
+        `live metrics: ${metrics.parts.join('; ') || 'none returned'}`,
+        flags.length > 0 && flags.join(' · '),
+      ],
+      data: {
+        globalStats: stats.json,
+        liveMetrics: metrics.json,
+        ...flag('cached', body.cached),
+        ...flag('precomputed', body.precomputed),
+        ...time,
       },
-      ctx.budget,
-    );
+      nothingMore: stats.same && metrics.same,
+    };
   },
 });

@@ -2,7 +2,7 @@ import { groupBy, ranks } from '../format/aggregate.js';
 import { accountFor, asArray, asRecord, failures } from '../format/batch.js';
 import { type Field, jsonObjects, textTable } from '../format/columns.js';
 import { extraLine } from '../format/generic.js';
-import { project } from '../format/result.js';
+import type { Report } from '../format/result.js';
 import { coin, decimalText, idColumn, label, money, plural } from '../format/text.js';
 import { decimalSum, exact } from '../untrusted/numbers.js';
 import { clean, cleanDeep } from '../untrusted/text.js';
@@ -50,6 +50,8 @@ export function fiatRanks(fees: ReadonlyArray<Record<string, unknown>>) {
   return { rank: (f: Record<string, unknown>) => rank.get(f) ?? null, top };
 }
 
+type Row = { f: Record<string, unknown>; rank: number | null };
+
 export const getCreatorFees = defineTool({
   name: 'get_creator_fees',
   title: 'Creator fees (batch)',
@@ -66,7 +68,7 @@ export const getCreatorFees = defineTool({
     detail: text,
     idsShortened,
   },
-  render(body, args, ctx) {
+  render(body, args, ctx): Report<Row> {
     const asked = args.tokenAddresses;
     const {
       results: found,
@@ -104,7 +106,6 @@ export const getCreatorFees = defineTool({
     ].filter(Boolean);
     const ids = idColumn(ranked.length, 'addresses', { ranked: true });
     const address = (r: Row) => clean(r.f.tokenAddress, 64);
-    type Row = (typeof ranked)[number];
     const fields: Array<Field<Row>> = [
       col('#', (r) => (r.rank === null ? '–' : String(r.rank)), ['rank', (r) => r.rank], 'right'),
       col('token', (r, i) => ids.show(address(r), i), ['tokenAddress', address]),
@@ -124,49 +125,46 @@ export const getCreatorFees = defineTool({
         ['creatorAddress', (r) => (r.f.creatorAddress == null ? null : clean(r.f.creatorAddress, 64))],
       ),
     ];
-    return project(
-      {
-        headline: `Creator fees: ${found.length} of ${plural(asked.length, 'token')} found${
-          errors.length ? `, ${errors.length} failed` : ''
-        }${totalParts.length ? `; total ${totalParts.join(' · ')}` : ''}`,
-        query: {},
-        notes,
-        data: {
-          counts: { requested: asked.length, found: found.length, failed: errors.length },
-          totals: {
-            nativeCoin: Number(totals.nativeCoin.total),
-            nativeCoinTokens: totals.nativeCoin.tokens,
-            byCurrency: totals.byCurrency.map((c) => ({
-              ...c,
-              total: Number(c.total),
-              ...(fiat.top.has(c.currency) ? { highest: fiat.top.get(c.currency) } : {}),
-            })),
-          },
+    return {
+      headline: `Creator fees: ${found.length} of ${plural(asked.length, 'token')} found${
+        errors.length ? `, ${errors.length} failed` : ''
+      }${totalParts.length ? `; total ${totalParts.join(' · ')}` : ''}`,
+      query: {},
+      notes,
+      data: {
+        counts: { requested: asked.length, found: found.length, failed: errors.length },
+        totals: {
+          nativeCoin: Number(totals.nativeCoin.total),
+          nativeCoinTokens: totals.nativeCoin.tokens,
+          byCurrency: totals.byCurrency.map((c) => ({
+            ...c,
+            total: Number(c.total),
+            ...(fiat.top.has(c.currency) ? { highest: fiat.top.get(c.currency) } : {}),
+          })),
         },
-        rows: {
-          items: ranked,
-          cut: {
-            what: 'tokens (highest native-coin fees first)',
-            how: () => 'Ask for fewer tokenAddresses per call.',
-            format: ctx.format,
-          },
-          text: (rows) => (rows.length ? textTable(fields, rows) : []),
-          shortened: (rows) => ids.note(rows.map(address)),
-          after: (rows) => [
-            rows.length > 0 &&
-              "#: rank by native coin (fees in chain_a's native coin, every decimal as sent); fees rank: rank by total fees within the row's currency; totals are exact sums.",
-            ...(detailed ? rows.flatMap((r) => extraLine(address(r), r.f, SHOWN)) : []),
-          ],
-          json: (rows) => ({
-            results: detailed
-              ? rows.map(({ f, rank }) => ({ rank, feesRank: fiat.rank(f), ...asRecord(cleanDeep(f)) }))
-              : jsonObjects(fields, rows),
-          }),
-        },
-        nothingMore: detailed && !found.some((f) => Object.keys(f).some((k) => !SHOWN.includes(k))),
-        failed: failures(errors, 'tokenAddresses'),
       },
-      ctx.budget,
-    );
+      rows: {
+        items: ranked,
+        cut: {
+          what: 'tokens (highest native-coin fees first)',
+          how: () => 'Ask for fewer tokenAddresses per call.',
+          format: ctx.format,
+        },
+        text: (rows) => (rows.length ? textTable(fields, rows) : []),
+        shortened: (rows) => ids.note(rows.map(address)),
+        after: (rows) => [
+          rows.length > 0 &&
+            "#: rank by native coin (fees in chain_a's native coin, every decimal as sent); fees rank: rank by total fees within the row's currency; totals are exact sums.",
+          ...(detailed ? rows.flatMap((r) => extraLine(address(r), r.f, SHOWN)) : []),
+        ],
+        json: (rows) => ({
+          results: detailed
+            ? rows.map(({ f, rank }) => ({ rank, feesRank: fiat.rank(f), ...asRecord(cleanDeep(f)) }))
+            : jsonObjects(fields, rows),
+        }),
+      },
+      nothingMore: detailed && !found.some((f) => Object.keys(f).some((k) => !SHOWN.includes(k))),
+      failed: failures(errors, 'tokenAddresses'),
+    };
   },
 });

@@ -1,6 +1,5 @@
 import { asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
-import { project } from '../format/result.js';
 import { liveText, type StreamerRecord } from '../format/streamer.js';
 import { num } from '../format/text.js';
 import { clean, cleanDeep, quote } from '../untrusted/text.js';
@@ -36,29 +35,26 @@ export const getStreamerCore = defineTool({
       r.isCurrentlyLive === true
         ? `LIVE now, ${num(r.currentViewers)} viewers`
         : `not live (${num(r.currentViewers)} viewers)`;
-    return project(
-      {
-        headline: `Streamer ${quote(r.coinName, 60)} (${quote(r.coinSymbol, 16)}): ${live}`,
-        query: { mint: args.mint, chain: args.chain, platform: args.platform },
-        lines: [
-          `mint ${clean(r.mintId ?? args.mint, 64)} · ${clean(r.chain ?? args.chain, 16)} / ${clean(r.platform ?? args.platform, 16)}`,
-          `live: ${liveText(r.isCurrentlyLive)} · viewers ${num(r.currentViewers)} · market cap ${num(r.tokenMarketCap)} · price ${num(r.tokenPrice)} · total streaming time ${num(r.totalStreamingTime)} (unit not stated by the API)`,
-          extra.length > 0 && `other fields: ${extra.join('; ')}`,
-        ],
-        data: {
-          streamer: detailed
-            ? (cleanDeep(r) as Record<string, unknown>)
-            : Object.fromEntries(
-                DOCUMENTED.filter((k) => r[k] !== undefined).map((k) => [
-                  k,
-                  typeof r[k] === 'string' ? clean(r[k], 120) : r[k],
-                ]),
-              ),
-        },
-        nothingMore: detailed && !extra.length,
-        next: `get_streamer_sessions${scopeHint(...ownPair(r, args))} for its stream history; ${bottingHint(r.platform ?? args.platform)}.`,
+    return {
+      headline: `Streamer ${quote(r.coinName, 60)} (${quote(r.coinSymbol, 16)}): ${live}`,
+      query: { mint: args.mint, chain: args.chain, platform: args.platform },
+      lines: [
+        `mint ${clean(r.mintId ?? args.mint, 64)} · ${clean(r.chain ?? args.chain, 16)} / ${clean(r.platform ?? args.platform, 16)}`,
+        `live: ${liveText(r.isCurrentlyLive)} · viewers ${num(r.currentViewers)} · market cap ${num(r.tokenMarketCap)} · price ${num(r.tokenPrice)} · total streaming time ${num(r.totalStreamingTime)} (unit not stated by the API)`,
+        extra.length > 0 && `other fields: ${extra.join('; ')}`,
+      ],
+      data: {
+        streamer: detailed
+          ? (cleanDeep(r) as Record<string, unknown>)
+          : Object.fromEntries(
+              DOCUMENTED.filter((k) => r[k] !== undefined).map((k) => [
+                k,
+                typeof r[k] === 'string' ? clean(r[k], 120) : r[k],
+              ]),
+            ),
       },
-      ctx.budget,
-    );
+      nothingMore: detailed && !extra.length,
+      next: `get_streamer_sessions${scopeHint(...ownPair(r, args))} for its stream history; ${bottingHint(r.platform ?? args.platform)}.`,
+    };
   },
 });

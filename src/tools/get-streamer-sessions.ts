@@ -2,7 +2,7 @@ import { extremes, numericStats } from '../format/aggregate.js';
 import { asArray, asRecord } from '../format/batch.js';
 import { type Field, jsonTable, textTable } from '../format/columns.js';
 import { describeObject } from '../format/generic.js';
-import { project } from '../format/result.js';
+import type { Report } from '../format/result.js';
 import { approx, num, plural, utcMinute } from '../format/text.js';
 import { exact } from '../untrusted/numbers.js';
 import { clean } from '../untrusted/text.js';
@@ -202,7 +202,7 @@ export const getStreamerSessions = defineTool({
     page,
   },
   output: { ...table, aggregates: object },
-  render(body, args, ctx) {
+  render(body, args, ctx): Report<Session> {
     const sessions = asArray(body.data).map(asRecord);
     const figures = sessionFigures(sessions);
     // The document gives no pagination here; an upstream that sends a total is believed.
@@ -230,41 +230,38 @@ export const getStreamerSessions = defineTool({
         : unsure
           ? `to tell which, try ${[...elsewhere, "get_streamer_core with chain all to find the token's chain and platform"].join(', or ')}.`
           : undefined;
-    return project(
-      {
-        headline,
-        query: {
-          mint: args.mint,
-          limit: args.limit,
-          page: args.page,
-          chain: args.chain,
-          platform: args.platform,
-        },
-        lines: figureLines(figures, sessions.length, cover.text),
-        data: sessions.length ? { aggregates: { covers: cover.json, ...figures } } : {},
-        rows: {
-          items: sessions,
-          cut: {
-            what: 'sessions',
-            how: (shown) => `Ask with limit ${Math.max(1, shown)}.`,
-            format: ctx.format,
-          },
-          text: (rows) => (rows.length ? textTable(FIELDS, rows.map(inUtc)) : unsure ? [] : ['No sessions.']),
-          after: (rows) => [
-            rows.length > 0 &&
-              `${timesNote(rows)}; ${figures.durationUnitEvidence ? `durations in ${figures.durationUnit}: ${figures.durationUnitEvidence} (computed here; the API states no unit)` : 'durations as returned (unit not stated by the API)'}.`,
-            ...(ctx.format === 'detailed'
-              ? rows.map(
-                  (s) =>
-                    `  ${when(s.startTime)}: ${describeObject(s, [...FIELDS.map((f) => f.key), 'mintId'], true).parts.join('; ') || 'no other fields'}`,
-                )
-              : []),
-          ],
-          json: (rows) => jsonTable(FIELDS, rows.map(inUtc), ctx.format === 'detailed'),
-        },
-        next,
+    return {
+      headline,
+      query: {
+        mint: args.mint,
+        limit: args.limit,
+        page: args.page,
+        chain: args.chain,
+        platform: args.platform,
       },
-      ctx.budget,
-    );
+      lines: figureLines(figures, sessions.length, cover.text),
+      data: sessions.length ? { aggregates: { covers: cover.json, ...figures } } : {},
+      rows: {
+        items: sessions,
+        cut: {
+          what: 'sessions',
+          how: (shown) => `Ask with limit ${Math.max(1, shown)}.`,
+          format: ctx.format,
+        },
+        text: (rows) => (rows.length ? textTable(FIELDS, rows.map(inUtc)) : unsure ? [] : ['No sessions.']),
+        after: (rows) => [
+          rows.length > 0 &&
+            `${timesNote(rows)}; ${figures.durationUnitEvidence ? `durations in ${figures.durationUnit}: ${figures.durationUnitEvidence} (computed here; the API states no unit)` : 'durations as returned (unit not stated by the API)'}.`,
+          ...(ctx.format === 'detailed'
+            ? rows.map(
+                (s) =>
+                  `  ${when(s.startTime)}: ${describeObject(s, [...FIELDS.map((f) => f.key), 'mintId'], true).parts.join('; ') || 'no other fields'}`,
+              )
+            : []),
+        ],
+        json: (rows) => jsonTable(FIELDS, rows.map(inUtc), ctx.format === 'detailed'),
+      },
+      next,
+    };
   },
 });

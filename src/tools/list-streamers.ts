@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { asArray, asRecord } from '../format/batch.js';
 import { jsonTable, textTable } from '../format/columns.js';
 import { extraLine } from '../format/generic.js';
-import { project } from '../format/result.js';
+import type { Report } from '../format/result.js';
 import { type StreamerRecord, streamerFields } from '../format/streamer.js';
 import { decimalText, idColumn, num, plural, shortener, shortId } from '../format/text.js';
 import { decimalSum, exact, numberOf } from '../untrusted/numbers.js';
@@ -43,7 +43,7 @@ export const listStreamers = defineTool({
     aggregates: object,
     idsShortened,
   },
-  render(body, args, ctx) {
+  render(body, args, ctx): Report<StreamerRecord> {
     const records = asArray(body.data).map(asRecord) as StreamerRecord[];
     const pg = asRecord(body.pagination);
     const total = numberOf(pg.total) ?? records.length;
@@ -101,45 +101,42 @@ export const listStreamers = defineTool({
     const next =
       [pg.hasNext === true ? `page ${args.page + 1}.` : undefined, which, hint].filter(Boolean).join(' ') ||
       undefined;
-    return project(
-      {
-        headline,
-        query: { sortBy: args.sortBy, sortOrder: args.sortOrder, chain: args.chain, platform: args.platform },
-        lines: [missing],
-        data: {
-          aggregates: {
-            rows: records.length,
-            live,
-            currentViewers: Number(viewers),
-            ...(orderNote ? { order: orderNote } : records.length ? { sortedBy: sortField } : {}),
-          },
-          pagination: cleanDeep(pg) as Record<string, unknown>,
+    return {
+      headline,
+      query: { sortBy: args.sortBy, sortOrder: args.sortOrder, chain: args.chain, platform: args.platform },
+      lines: [missing],
+      data: {
+        aggregates: {
+          rows: records.length,
+          live,
+          currentViewers: Number(viewers),
+          ...(orderNote ? { order: orderNote } : records.length ? { sortedBy: sortField } : {}),
         },
-        rows: {
-          items: records,
-          cut: {
-            what: 'rows of this page',
-            how: (n) =>
-              `To see the rest, ask with a smaller limit (e.g. limit ${Math.max(1, n)} and later pages).`,
-            format: ctx.format,
-          },
-          text: (rows) => (records.length ? textTable(fields, rows) : []),
-          shortened: (rows) => ids.note(rows.map((r) => clean(r.mintId, 64))),
-          after: (rows) => [
-            orderNote,
-            ...(ctx.format === 'detailed'
-              ? rows.flatMap((r) => extraLine(shortId(clean(r.mintId, 64)), r, keys))
-              : []),
-          ],
-          json: (rows) => ({
-            ...jsonTable(fields, rows, ctx.format === 'detailed'),
-            ...(missingCount ? { notFoundCount: missingCount } : {}),
-            ...(notFound.length ? { notFound } : {}),
-          }),
-        },
-        next,
+        pagination: cleanDeep(pg) as Record<string, unknown>,
       },
-      ctx.budget,
-    );
+      rows: {
+        items: records,
+        cut: {
+          what: 'rows of this page',
+          how: (n) =>
+            `To see the rest, ask with a smaller limit (e.g. limit ${Math.max(1, n)} and later pages).`,
+          format: ctx.format,
+        },
+        text: (rows) => (records.length ? textTable(fields, rows) : []),
+        shortened: (rows) => ids.note(rows.map((r) => clean(r.mintId, 64))),
+        after: (rows) => [
+          orderNote,
+          ...(ctx.format === 'detailed'
+            ? rows.flatMap((r) => extraLine(shortId(clean(r.mintId, 64)), r, keys))
+            : []),
+        ],
+        json: (rows) => ({
+          ...jsonTable(fields, rows, ctx.format === 'detailed'),
+          ...(missingCount ? { notFoundCount: missingCount } : {}),
+          ...(notFound.length ? { notFound } : {}),
+        }),
+      },
+      next,
+    };
   },
 });

@@ -4,7 +4,7 @@ import { setMaxListeners } from 'node:events';
 import * as z from 'zod';
 import type { ApiRequest } from '../api/client.js';
 import { batches, ENDPOINTS, type EndpointName, idLimit, requestFor } from '../api/endpoints.js';
-import type { Rendered } from '../format/result.js';
+import { project, type Rendered, type Report } from '../format/result.js';
 import type { HistoryCall } from '../store/index.js';
 import type { JsonProp } from './allowed.js';
 import {
@@ -87,9 +87,10 @@ interface SpecCommon<S extends z.ZodRawShape> {
   annotations?: Partial<typeof ANNOTATIONS>;
 }
 
-interface EndpointSpec<S extends z.ZodRawShape> extends SpecCommon<S> {
+interface EndpointSpec<S extends z.ZodRawShape, R> extends SpecCommon<S> {
   endpoint: EndpointName;
-  render: (body: Record<string, unknown>, args: Args<S>, ctx: RenderContext) => Rendered;
+  /** The answer's report (`project` writes both channels from it), or the answer already rendered. */
+  render: (body: Record<string, unknown>, args: Args<S>, ctx: RenderContext) => Report<R> | Rendered;
   /** The answer's data for the tool's MCP Apps view, from the body alone. */
   view?: (body: Record<string, unknown>, args: Args<S>) => ViewData;
 }
@@ -107,7 +108,7 @@ export interface ApiPlan {
   annotate?: (body: unknown, send: CallContext['send']) => Promise<unknown>;
 }
 
-export type ToolSpec<S extends z.ZodRawShape> = EndpointSpec<S> | CompositeSpec<S>;
+export type ToolSpec<S extends z.ZodRawShape, R = never> = EndpointSpec<S, R> | CompositeSpec<S>;
 
 export interface ToolListEntry {
   name: string;
@@ -136,7 +137,7 @@ export const API_MAX_IDS = 500;
 const FAN_OUT_LISTENERS = 200;
 const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
 
-export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
+export function defineTool<S extends z.ZodRawShape, R = never>(spec: ToolSpec<S, R>): Tool {
   const endpoint = spec.endpoint && (ENDPOINTS[spec.endpoint] as { scope?: Scope; ids?: { field: string } });
   const scope = spec.scope ?? endpoint?.scope;
   const idsKey = spec.ids ?? endpoint?.ids?.field;
@@ -240,7 +241,8 @@ export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
           else {
             const body = await ctx.send(request(args));
             if (ctx.view && spec.view) ctx.view(spec.view(body, args));
-            rendered = spec.render(body, args, { budget, format });
+            const out = spec.render(body, args, { budget, format });
+            rendered = 'headline' in out ? project(out, budget) : out;
           }
           return note ? note.add(rendered) : rendered;
         },
