@@ -152,24 +152,20 @@ export function defineTool<S extends z.ZodRawShape, R = never>(spec: ToolSpec<S,
     truncated: z.string().optional(),
   });
   let entry: ToolListEntry | undefined;
-  // The bundle's entry was computed at build time by this same `build` (src/tools/entries.ts).
-  const getEntry = () => {
-    entry ??= prebuiltEntry(spec.name) ?? build();
-    return entry;
-  };
-  const build = (): ToolListEntry => ({
-    name: spec.name,
-    title: spec.title,
-    description: typeof spec.description === 'function' ? spec.description() : spec.description,
-    inputSchema: jsonSchema(input, 'input'),
-    outputSchema: jsonSchema(output, 'output'),
-    annotations: { ...ANNOTATIONS, ...spec.annotations },
-  });
+  // The bundle's entry was computed at build time by this same code (src/tools/entries.ts).
+  const getEntry = (): ToolListEntry =>
+    (entry ??= prebuiltEntry(spec.name) ?? {
+      name: spec.name,
+      title: spec.title,
+      description: typeof spec.description === 'function' ? spec.description() : spec.description,
+      inputSchema: jsonSchema(input, 'input'),
+      outputSchema: jsonSchema(output, 'output'),
+      annotations: { ...ANNOTATIONS, ...spec.annotations },
+    });
   const request = (args: Args<S>): ApiRequest => {
     const { response_format: _, chain, platform, ...rest } = args;
     return requestFor(spec.endpoint as EndpointName, { ...rest, ...(scope ? { chain, platform } : {}) });
   };
-
   const validate = (
     raw: unknown,
     schema: z.ZodType,
