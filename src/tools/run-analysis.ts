@@ -8,6 +8,7 @@ import { plural } from '../format/text.js';
 import { grouped } from '../untrusted/numbers.js';
 import { clean } from '../untrusted/text.js';
 import type { ApiUsage, LocalRead } from './analysis-api.js';
+import { strings } from './batch-output.js';
 import { API_MAX_IDS, type CallContext, defineTool, type Tool } from './tool.js';
 
 const CODE_MAX = 20_000;
@@ -94,11 +95,7 @@ export function runAnalysisTool(
       // No minimum length: a string with one is trimmed, which would shift the line numbers.
       code: z.string().max(CODE_MAX).describe('Body of an async JavaScript function; return the answer'),
     },
-    output: {
-      value: z.unknown().optional(),
-      logs: z.array(z.string()).optional(),
-      calls: z.number().optional(),
-    },
+    output: { value: z.unknown().optional(), logs: strings, calls: z.number().optional() },
     check: ({ code }) =>
       code.trim() ? undefined : 'code is empty: write the body of a function that returns the answer',
     async run({ code }, ctx) {
