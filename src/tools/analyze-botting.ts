@@ -27,7 +27,7 @@ import {
   UNCOVERED_PLATFORM,
 } from './coverage.js';
 import { withViewHistory } from './get-token-history.js';
-import { bounded, idsOf, scopeHint } from './shared.js';
+import { bounded, idsOf, pick, scopeHint } from './shared.js';
 import { defineTool, type RenderContext } from './tool.js';
 
 const REASONS_IN_JSON = 5;
@@ -84,14 +84,9 @@ async function markApiCoverage(
 function render(args: BottingArgs, ctx: RenderContext, inv: Investigation, figures: BottingFigures) {
   const scope = scopeHint(args.chain, args.platform);
   const { covered, errors, stats, flagged, failed, uncovered } = figures;
-  const notes = [
-    ...inv.notes,
-    ...(inv.coverageApplies
-      ? inv.lookupFailures.map(
-          (f) => `Could not check which tokens stream on ${UNCOVERED_PLATFORM} (not covered): ${f.reason}`,
-        )
-      : []),
-  ];
+  const unchecked = (f: { reason: string }) =>
+    `Could not check which tokens stream on ${UNCOVERED_PLATFORM} (not covered): ${f.reason}`;
+  const notes = [...inv.notes, ...(inv.coverageApplies ? inv.lookupFailures.map(unchecked) : [])];
   const headline = `Botting analysis: ${figures.flaggedFigures.flagged} of ${analysedTokens(covered.length)} flagged ${figures.flaggedAs}${figures.tail}`;
   const counts = { ...figures.counts, ...figures.flaggedFigures };
   const window = widerWindowHint(errors, args.hours);
@@ -123,10 +118,7 @@ function render(args: BottingArgs, ctx: RenderContext, inv: Investigation, figur
             ...(ctx.format === 'detailed'
               ? (cleanDeep(f.raw) as Record<string, unknown>)
               : {
-                  mintId: f.mintId,
-                  level: f.level,
-                  confidence: f.confidence,
-                  score: f.score,
+                  ...pick(f, 'mintId', 'level', 'confidence', 'score'),
                   reasons: full ? f.reasons : f.reasons.slice(0, REASONS_IN_JSON),
                 }),
             ...(f.covered ? {} : { covered: false, coverage: NOT_COVERED }),

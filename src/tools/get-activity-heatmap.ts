@@ -13,6 +13,7 @@ import { numberOf } from '../untrusted/numbers.js';
 import { cleanDeep } from '../untrusted/text.js';
 import { heatmapGrids, VIEW_LIMITS } from '../view-data.js';
 import { object } from './batch-output.js';
+import { pick } from './shared.js';
 import { defineTool } from './tool.js';
 
 const int = (v: unknown) => {
@@ -57,9 +58,6 @@ function heatmapReport(body: Record<string, unknown>) {
       year !== undefined && monthNo !== undefined ? `${year}-${String(monthNo).padStart(2, '0')}` : undefined,
   };
 }
-
-const pick = <T, K extends keyof T>(o: T, ...keys: K[]) =>
-  Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
 
 export const getActivityHeatmap = defineTool({
   name: 'get_activity_heatmap',

@@ -117,6 +117,9 @@ export function bottingHint(platform: unknown): string {
   return "analyze_botting with the token's own chain and platform to check its viewer counts";
 }
 
+export const pick = <T, K extends keyof T>(o: T, ...keys: K[]) =>
+  Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
+
 /** A table column (format/columns.ts): its text header and cell, its JSON field and value. */
 export const col = <R>(
   header: string,
