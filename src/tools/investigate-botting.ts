@@ -195,7 +195,6 @@ function report(
     format: ctx.format,
     offset,
   };
-
   const window = widerWindowHint(errors, hours, data.requestReasons);
   const scope = scopeHint(chain, platform);
   const next = `${window ? `${window} ` : ''}${flaggedLive.length && !listsFlaggedLive ? `levels ${JSON.stringify(flagLevels.levels)} with liveOnly true lists the ${flaggedLive.length} flagged live tokens (no new upstream requests); ` : ''}get_streamer_sessions${scope} on a flagged token for its history; get_streamer_core${scope} for its current state.`;

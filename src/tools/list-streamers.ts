@@ -8,7 +8,7 @@ import { decimalText, idColumn, num, plural, shortener, shortId } from '../forma
 import { decimalSum, exact, numberOf } from '../untrusted/numbers.js';
 import { clean, cleanDeep } from '../untrusted/text.js';
 import { idsShortened, object, strings, table } from './batch-output.js';
-import { bounded, idsOf, otherChainHint, page, SCOPES } from './shared.js';
+import { bounded, col, idsOf, otherChainHint, page, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 /** Missing addresses past this count are shortened in the text (structuredContent has them whole). */
@@ -58,12 +58,7 @@ export const listStreamers = defineTool({
     const sortField = SORT_FIELD[args.sortBy];
     const sortShown = base.some((f) => f.key === sortField);
     const sortSent = records.some((r) => exact(r[sortField]) !== null);
-    const sortColumn = {
-      key: sortField,
-      header: sortField,
-      align: 'right' as const,
-      text: (r: StreamerRecord) => num(r[sortField]),
-    };
+    const sortColumn = col<StreamerRecord>(sortField, (r) => num(r[sortField]), [sortField], 'right');
     const fields = [...base, ...(!sortShown && sortSent ? [sortColumn] : [])];
     const keys = fields.map((f) => f.key);
     const orderNote =

@@ -120,13 +120,13 @@ export function bottingHint(platform: unknown): string {
 export const pick = <T, K extends keyof T>(o: T, ...keys: K[]) =>
   Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
 
-/** A table column (format/columns.ts): its text header and cell, its JSON field and value. */
+/** A table column (format/columns.ts): its text header and cell, its JSON field and value (default: the field's). */
 export const col = <R>(
   header: string,
   text: (row: R, index: number) => string,
-  [key, json]: [string, (row: R) => unknown],
+  [key, json]: [string, ((row: R) => unknown)?],
   align?: 'right',
-): Field<R> => ({ key, header, text, json, ...(align ? { align } : {}) });
+): Field<R> => ({ key, header, text, ...(json ? { json } : {}), ...(align ? { align } : {}) });
 
 export const jsonOnly = <R>([key, json]: [string, (row: R) => unknown]): Field<R> => ({
   key,

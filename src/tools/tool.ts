@@ -214,7 +214,6 @@ export function defineTool<S extends z.ZodRawShape, R = never>(spec: ToolSpec<S,
       ...(annotate ? { annotate: (body, send) => annotate(body, args, send) } : {}),
     };
   };
-
   return {
     name: spec.name,
     entry: getEntry,
