@@ -13,11 +13,10 @@ export interface PrebuiltEntries {
 declare const __TOOL_ENTRIES__: string | undefined;
 
 let parsed: PrebuiltEntries | undefined;
-export function prebuiltEntries(): PrebuiltEntries | undefined {
-  if (typeof __TOOL_ENTRIES__ === 'undefined') return undefined;
-  parsed ??= JSON.parse(__TOOL_ENTRIES__) as PrebuiltEntries;
-  return parsed;
-}
+export const prebuiltEntries = (): PrebuiltEntries | undefined =>
+  typeof __TOOL_ENTRIES__ === 'undefined'
+    ? undefined
+    : (parsed ??= JSON.parse(__TOOL_ENTRIES__) as PrebuiltEntries);
 
 export const prebuiltEntry = (name: string): ToolListEntry | undefined => {
   const all = prebuiltEntries();

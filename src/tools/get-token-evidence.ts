@@ -10,7 +10,6 @@ import {
 } from '../api/endpoints.js';
 import { asArray, asRecord } from '../format/batch.js';
 import { parseFindings } from '../format/botting.js';
-import { project } from '../format/result.js';
 import { plural } from '../format/text.js';
 import type { EvidenceData } from '../report/view-types.js';
 import { clean } from '../untrusted/text.js';
@@ -18,7 +17,7 @@ import { seriesData, sessionsData, VIEW_LIMITS } from '../view-data.js';
 import { object } from './batch-output.js';
 import { durationUnit } from './get-streamer-sessions.js';
 import { viewHistory } from './get-token-history.js';
-import { mintId, SCOPES } from './shared.js';
+import { mintId, pick, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 /** Hours of botting analysis for a period: its own, at most the endpoint's maximum (30d: 168). */
@@ -79,9 +78,7 @@ export const getTokenEvidence = defineTool({
       durationUnit: unit ? { unit: unit.unit, evidence: unit.evidence } : null,
       botting: finding
         ? {
-            level: finding.level,
-            confidence: finding.confidence,
-            score: finding.score,
+            ...pick(finding, 'level', 'confidence', 'score'),
             reasons: finding.reasons.slice(0, VIEW_LIMITS.reasons),
           }
         : 'error' in botting
@@ -96,9 +93,6 @@ export const getTokenEvidence = defineTool({
       ? ` (${plural(counts.resultsWithoutPoints, 'analytics result')} with no numeric points)`
       : '';
     const summary = `Evidence for ${mint}: ${curve}${empty}, ${plural(counts.sessions, 'session')}${finding ? `, botting ${finding.level}` : ''}`;
-    return project(
-      { headline: summary, query: { mint, period, chain, platform }, data: { counts } },
-      ctx.budget,
-    );
+    return { headline: summary, query: { mint, period, chain, platform }, data: { counts } };
   },
 });

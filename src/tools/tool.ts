@@ -97,7 +97,7 @@ interface EndpointSpec<S extends z.ZodRawShape, R> extends SpecCommon<S> {
 
 /** A tool that joins several requests itself; with an `endpoint`, run_analysis's `api` sends to it alone. */
 interface CompositeSpec<S extends z.ZodRawShape> extends SpecCommon<S> {
-  run: (args: Args<S>, ctx: CallContext & RenderContext) => Promise<Rendered>;
+  run: (args: Args<S>, ctx: CallContext & RenderContext) => Promise<Report | Rendered>;
   /** For `api`: what the tool knows beyond the endpoint, added to the merged body as new fields. */
   annotate?: (body: unknown, args: Args<S>, send: CallContext['send']) => Promise<unknown>;
 }
@@ -231,13 +231,14 @@ export function defineTool<S extends z.ZodRawShape, R = never>(spec: ToolSpec<S,
           // The duplicates note is added after rendering, so the rows are fitted to what it leaves.
           const note = duplicates.length ? duplicatesNote(duplicates) : undefined;
           const budget = ctx.budget - (note?.cost ?? 0);
+          const projected = <T>(out: Report<T> | Rendered) =>
+            'headline' in out ? project(out, budget) : out;
           let rendered: Rendered;
-          if ('run' in spec) rendered = await spec.run(args, { ...ctx, budget, format });
+          if ('run' in spec) rendered = projected(await spec.run(args, { ...ctx, budget, format }));
           else {
             const body = await ctx.send(request(args));
             if (ctx.view && spec.view) ctx.view(spec.view(body, args));
-            const out = spec.render(body, args, { budget, format });
-            rendered = 'headline' in out ? project(out, budget) : out;
+            rendered = projected(spec.render(body, args, { budget, format }));
           }
           return note ? note.add(rendered) : rendered;
         },
