@@ -13,10 +13,11 @@ export interface PrebuiltEntries {
 declare const __TOOL_ENTRIES__: string | undefined;
 
 let parsed: PrebuiltEntries | undefined;
-export const prebuiltEntries = (): PrebuiltEntries | undefined =>
-  typeof __TOOL_ENTRIES__ === 'undefined'
-    ? undefined
-    : (parsed ??= JSON.parse(__TOOL_ENTRIES__) as PrebuiltEntries);
+export function prebuiltEntries(): PrebuiltEntries | undefined {
+  if (typeof __TOOL_ENTRIES__ === 'undefined') return undefined;
+  parsed ??= JSON.parse(__TOOL_ENTRIES__) as PrebuiltEntries;
+  return parsed;
+}
 
 export const prebuiltEntry = (name: string): ToolListEntry | undefined => {
   const all = prebuiltEntries();
