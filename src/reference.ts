@@ -11,31 +11,24 @@ const BOTTING_MAX = ENDPOINTS.botting.ids.max;
 
 /** run_analysis's example programs (the instructions and the reference show them; the tests run them). */
 export const EXAMPLES = {
-  topShare: [
-    'const fees = sortBy((await api.get_creator_fees({ tokenAddresses })).data, "feesInNativeCoin", "desc");',
-    'const total = sum(fees.map((f) => f.feesInNativeCoin));',
-    'const top = sum(fees.slice(0, n).map((f) => f.feesInNativeCoin));',
-    'return { total, top, share: top / total };',
-  ].join('\n'),
-  history: [
-    'const all = [];',
-    'for (let page = 1; ; page++) {',
-    `  const { data } = await api.get_streamer_sessions({ mint, limit: ${SESSIONS_MAX}, page });`,
-    '  all.push(...data);',
-    `  if (data.length < ${SESSIONS_MAX}) break;`,
-    '}',
-    'const { sessionId, duration, startTime } = maxBy(all, "duration");',
-    'return { sessions: all.length, totalDuration: sum(all.map((s) => s.duration)), longest: { sessionId, duration, startTime } };',
-  ].join('\n'),
-  bottedLive: [
-    'const [streamers, botting] = await Promise.all([api.list_streamers({ tokenAddresses: mintIds }), api.analyze_botting({ mintIds })]);',
-    'const verdict = new Map(botting.data.results.filter((r) => !r.coverage).map((r) => [r.mintId, r]));',
-    'const rows = streamers.data.filter((s) => s.isCurrentlyLive && verdict.has(s.mintId)).map((s) => ({ mintId: s.mintId, coinSymbol: s.coinSymbol, currentViewers: s.currentViewers, level: verdict.get(s.mintId).confidenceLevel, confidence: verdict.get(s.mintId).confidence }));',
-    'return sortBy(sortBy(rows, "currentViewers", "desc"), "confidence", "desc");',
-  ].join('\n'),
+  topShare: `const fees = sortBy((await api.get_creator_fees({ tokenAddresses })).data, "feesInNativeCoin", "desc");
+const total = sum(fees.map((f) => f.feesInNativeCoin));
+const top = sum(fees.slice(0, n).map((f) => f.feesInNativeCoin));
+return { total, top, share: top / total };`,
+  history: `const all = [];
+for (let page = 1; ; page++) {
+  const { data } = await api.get_streamer_sessions({ mint, limit: ${SESSIONS_MAX}, page });
+  all.push(...data);
+  if (data.length < ${SESSIONS_MAX}) break;
+}
+const { sessionId, duration, startTime } = maxBy(all, "duration");
+return { sessions: all.length, totalDuration: sum(all.map((s) => s.duration)), longest: { sessionId, duration, startTime } };`,
+  bottedLive: `const [streamers, botting] = await Promise.all([api.list_streamers({ tokenAddresses: mintIds }), api.analyze_botting({ mintIds })]);
+const verdict = new Map(botting.data.results.filter((r) => !r.coverage).map((r) => [r.mintId, r]));
+const rows = streamers.data.filter((s) => s.isCurrentlyLive && verdict.has(s.mintId)).map((s) => ({ mintId: s.mintId, coinSymbol: s.coinSymbol, currentViewers: s.currentViewers, level: verdict.get(s.mintId).confidenceLevel, confidence: verdict.get(s.mintId).confidence }));
+return sortBy(sortBy(rows, "currentViewers", "desc"), "confidence", "desc");`,
 } as const;
 
-/** What each example asks, and the constants it expects first. */
 const EXAMPLE_TITLES: Record<keyof typeof EXAMPLES, string> = {
   topShare: "The top n earners' share of a fee total (tokenAddresses: up to 500; n)",
   history: "A token's whole session history: count, total duration, longest session (mint)",
@@ -62,7 +55,6 @@ export const DEMO_INSTRUCTIONS = [
   'DEMO MODE (simulated data, not the real service). Sample ids to try every tool with: get_analytics_overview names the three most watched live tokens of the chain and platform asked in liveMetrics.topViewers (chain all, platform all: of both chains).',
 ].join('\n');
 
-/** Which tool answers which question: the reference's table rows. */
 const QUESTIONS = [
   `Are these tokens botted? Which flagged ones are live? | investigate_botting (up to 500 ids) or analyze_botting (up to ${BOTTING_MAX})`,
   'Which HIGH ones are live now, most watched first? | investigate_botting with levels ["HIGH"], liveOnly true, sortBy viewers (again within 5 min: no upstream request)',
@@ -80,7 +72,6 @@ const QUESTIONS = [
 
 type Props = Record<string, Record<string, unknown> & { enum?: unknown[] }>;
 
-/** The reference document, in Markdown, from the tools' own schemas. */
 export function referenceText(tools: readonly Tool[]): string {
   const lines = [
     '# Streamer analytics: reference',

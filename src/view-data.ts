@@ -1,6 +1,5 @@
-// The data a result carries for its MCP Apps view (`_meta`), built as the text channel is built: every
-// upstream string cleaned and capped, only the ids that were asked for (others counted as unexpected), rows
-// capped with the cap stated. The view itself imports only VIEW_DATA_KEY from here.
+// The data a result carries for its MCP Apps view (`_meta`): every upstream string cleaned and capped, only
+// the ids asked for (others counted as unexpected), rows capped with the cap stated.
 import {
   asArray,
   asRecord,
@@ -20,17 +19,16 @@ import type {
   SessionRow,
   TokenNames,
 } from './report/view-types.js';
-import { NOT_COVERED, UNCOVERED_PLATFORM } from './tools/coverage.js';
+import { type Coverage, NOT_COVERED, UNCOVERED_PLATFORM } from './tools/coverage.js';
 import { NAMES } from './untrusted/names.js';
 import { numberOf } from './untrusted/numbers.js';
 import { idOf } from './untrusted/reader.js';
 import { mainSeries, readSeries } from './untrusted/series.js';
 import { clean } from './untrusted/text.js';
 
-/** Where a result carries its MCP Apps view's data (read by the server and by the view). */
 export const VIEW_DATA_KEY = 'streamer-analytics/view';
 
-/** What one view's data may hold at most (the board's rows: at least 500 findings, investigate_botting's maximum). */
+/** What one view's data may hold at most (the board's rows: at least investigate_botting's 500). */
 export const VIEW_LIMITS = {
   rows: 2_000,
   failures: 2_000,
@@ -47,31 +45,25 @@ const CHARS = { id: 64, name: 80, symbol: 24, reason: 160, error: 160, field: 40
 const numOr = (v: unknown) => numberOf(v) ?? null;
 const textOr = (v: unknown, max: number) => (typeof v === 'string' && v ? clean(v, max) || null : null);
 
-/** A token's name and symbol, cleaned, from its streamer record. */
-export function namesOf(record: Record<string, unknown> | undefined): TokenNames {
+function namesOf(record: Record<string, unknown> | undefined): TokenNames {
   return { name: textOr(record?.coinName, CHARS.name), symbol: textOr(record?.coinSymbol, CHARS.symbol) };
 }
 
-/** Keeps the items of the ids asked for; counts the others. */
 function requestedOnly<T>(items: readonly T[], idOf: (item: T) => string, requested: readonly string[]) {
   const wanted = new Set(requested);
   const kept = items.filter((item) => wanted.has(idOf(item)));
   return { kept, unexpected: items.length - kept.length };
 }
 
-/** The next step the text channel gives when `n` of the ids were not found (src/tools/shared.ts otherChainHint). */
+/** The next step the text channel gives when `n` of the ids were not found (otherChainHint). */
 type Hint = (n: number) => string | undefined;
-/** The hint the text channel says with the failures, if any (the same words). */
 const hintOf = (errors: readonly ItemError[], hint?: Hint) =>
   notFoundHint(groupFailures(errors), hint) ?? null;
 
-/** What the call asked beyond the data: the board opens with the same slice the text channel describes. */
+/** What the call asked beyond the data: the board opens with the slice the text describes. */
 export interface BoardOptions {
-  /** The tool's own title (the view is headed as the tool is named). */
   title: string;
-  /** The call's filters and order (investigate_botting's levels, liveOnly, sortBy). */
   filters?: { levels?: string[] | undefined; liveOnly?: boolean; sortBy?: string };
-  /** Creator fees by id, when the call joined them. */
   fees?: ReadonlyMap<string, TokenFees> | undefined;
   hint?: Hint;
   /** The report's levels (order, counts, flagged) and its most frequent reasons: drawn as they are. */
@@ -79,16 +71,6 @@ export interface BoardOptions {
   topReasons: Array<{ reason: string; count: number }>;
 }
 
-/** A board's findings and failures, split by coverage (src/tools/coverage.ts Coverage). */
-export interface BoardFindings {
-  findings: readonly Finding[];
-  errors: readonly ItemError[];
-  /** platform_c tokens: rows of their own (never failures, never in a level count or the hint). */
-  uncoveredFindings?: readonly Finding[];
-  uncoveredErrors?: readonly ItemError[];
-}
-
-/** A token's name, symbol, live state, viewers and market cap from its streamer record (each null if absent). */
 const recordFacts = (r: Record<string, unknown> | undefined) => ({
   ...namesOf(r),
   live: typeof r?.isCurrentlyLive === 'boolean' ? r.isCurrentlyLive : null,
@@ -96,12 +78,9 @@ const recordFacts = (r: Record<string, unknown> | undefined) => ({
   marketCap: numOr(r?.tokenMarketCap),
 });
 
-/**
- * The investigation board: the requested tokens' findings, most suspicious first, joined with their records;
- * then the tokens botting analysis does not cover (as the text channel lists them: apart, last, never failed).
- */
+/** The board: the findings, most suspicious first, joined with their records; then the not-covered tokens. */
 export function boardData(
-  split: BoardFindings,
+  split: Coverage,
   scope: BoardData['scope'],
   requested: readonly string[],
   records: ReadonlyMap<string, Record<string, unknown>>,
@@ -109,8 +88,8 @@ export function boardData(
 ): BoardData {
   const findings = requestedOnly(split.findings, (f) => f.mintId, requested);
   const failed = requestedOnly(split.errors, (e) => e.id, requested);
-  const offFindings = requestedOnly(split.uncoveredFindings ?? [], (f) => f.mintId, requested);
-  const offErrors = requestedOnly(split.uncoveredErrors ?? [], (e) => e.id, requested);
+  const offFindings = requestedOnly(split.uncoveredFindings, (f) => f.mintId, requested);
+  const offErrors = requestedOnly(split.uncoveredErrors, (e) => e.id, requested);
   const { filters, fees } = options;
   const feesOf = (id: string) => {
     if (!fees) return {};
@@ -131,7 +110,6 @@ export function boardData(
     ...feesOf(f.mintId),
   });
   const covered = findings.kept.slice(0, VIEW_LIMITS.rows).map(verdict);
-  // Not covered: a verdict keeps its level as the upstream gave it (shown in brackets), a failure its message.
   const uncovered = [
     ...offFindings.kept.map((f) => ({ ...verdict(f), covered: false, upstreamError: null })),
     ...offErrors.kept.map((e) => ({
@@ -157,7 +135,6 @@ export function boardData(
           },
         }
       : {}),
-    /** Tokens analysed (covered): the text channel's "analysed" count. */
     total: findings.kept.length,
     limits: { rows: VIEW_LIMITS.rows },
     unexpected: findings.unexpected + failed.unexpected + offFindings.unexpected + offErrors.unexpected,
@@ -168,24 +145,14 @@ export function boardData(
     failures,
     failureGroups: groupFailures(failures),
     hint: hintOf(failed.kept, options.hint),
-    /** Tokens botting analysis does not cover (chain_b's platform_c): counted apart, as the text does. */
-    ...(split.uncoveredFindings || split.uncoveredErrors
-      ? {
-          notCovered: {
-            count: offFindings.kept.length + offErrors.kept.length,
-            platform: UNCOVERED_PLATFORM,
-            reason: NOT_COVERED,
-          },
-        }
-      : {}),
+    notCovered: {
+      count: offFindings.kept.length + offErrors.kept.length,
+      platform: UNCOVERED_PLATFORM,
+      reason: NOT_COVERED,
+    },
   };
 }
 
-/**
- * The series of an analytics answer (`data.results`, fields not documented), read as the text channel
- * reads them (src/untrusted/): each requested token's longest list of records that carry a time,
- * whatever the names, in time order, with their numeric fields; names from the streamer records when given.
- */
 export function seriesData(
   data: unknown,
   requested: readonly string[],
@@ -227,7 +194,7 @@ export function seriesData(
   };
 }
 
-/** A token's streaming sessions as the document gives them (its fields only), newest as sent, capped. */
+/** A token's streaming sessions, the document's fields only, capped. */
 export function sessionsData(data: unknown, mint: string): SessionRow[] {
   return asArray(data)
     .map(asRecord)
@@ -243,7 +210,7 @@ export function sessionsData(data: unknown, mint: string): SessionRow[] {
     }));
 }
 
-/** Every "a-b" keyed grid in a heatmap answer, wherever it sits (the keys' meaning is not documented). */
+/** Every "a-b" keyed grid in a heatmap answer, wherever it sits. */
 export function heatmapGrids(data: unknown) {
   const grids: HeatmapGrid[] = [];
   const visit = (value: unknown, path: string[], depth: number) => {
@@ -261,7 +228,6 @@ export function heatmapGrids(data: unknown) {
   return grids;
 }
 
-/** The names of the requested tokens in a /streamers answer (the tool asks for it in its own requests). */
 export function namesIn(body: unknown, mintIds: readonly string[]): Map<string, TokenNames> {
   const records = asArray(asRecord(body).data).map(asRecord);
   return new Map(

@@ -12,17 +12,13 @@ import type { Tool, ToolListEntry } from './tools/tool.js';
 
 export { VIEW_DATA_KEY } from './view-data.js';
 export const VIEW_URI = 'ui://streamer-analytics/views.html';
-/** The tools whose results open the view. */
-const WITH_VIEW = new Set([
-  'investigate_botting',
-  'analyze_botting',
-  'get_streamers_analytics',
-  'get_activity_heatmap',
-  'check_watchlist',
-]);
+const WITH_VIEW = new Set(
+  'investigate_botting analyze_botting get_streamers_analytics get_activity_heatmap check_watchlist'.split(
+    ' ',
+  ),
+);
 /** Tools only the view calls (`visibility: ["app"]`): the host never offers them to the model. */
 const APP_TOOLS: readonly Tool[] = [getTokenEvidence];
-/** An app-only tool by name. */
 export const APP_TOOL = new Map(APP_TOOLS.map((t) => [t.name, t]));
 
 /** Whether the client renders MCP Apps views (it declares the extension, with our MIME type if it lists any). */
@@ -49,10 +45,9 @@ export const VIEW_RESOURCE: Resource = {
 };
 
 let html: string | undefined;
-/** The built view (npm run build writes it beside the bundle); read once, when first asked for. */
-export function viewHtml(): string {
+/** The built view: beside the bundle or one of its chunks; from the sources or dist/src, the last build's. */
+function viewHtml(): string {
   if (html) return html;
-  // Beside the bundle or one of its chunks; from the sources or dist/src, the last build's.
   for (const path of ['./views.html', '../views.html', '../dist/server/views.html', '../server/views.html']) {
     try {
       html = readFileSync(new URL(path, import.meta.url), 'utf8');

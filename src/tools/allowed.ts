@@ -1,13 +1,11 @@
-// What an argument may be, in words, from a parameter's JSON Schema, and the marker the transports rename
-// `__proto__` to. No imports: src/reference.ts (the initialize instructions) and the transports use these
-// before the handshake, which must not load the tools' zod schemas.
+// What an argument may be, in words, and the marker the transports rename `__proto__` to. No imports:
+// used before the handshake, which must not load the tools' zod schemas.
 
 /** What the transports rename an argument named `__proto__` to (src/transports/proto.ts). */
 export const PROTO_ARGUMENT = '__proto__\u0000';
 
 export type JsonProp = Record<string, unknown> & { items?: JsonProp };
 
-/** The allowed values of one parameter, in words, from its JSON Schema. */
 export function describeAllowed(prop: JsonProp | undefined): string {
   if (!prop) return 'no such parameter';
   const range = (min: unknown, max: unknown, unit = '') =>

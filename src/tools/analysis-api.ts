@@ -7,46 +7,36 @@ import { Switch } from '../limits/switch.js';
 import { NAMES } from '../untrusted/names.js';
 import { isRecord } from '../untrusted/series.js';
 import { cleanDeep } from '../untrusted/text.js';
-import { API_MAX_IDS } from './run-analysis.js';
-import type { CallContext, Tool } from './tool.js';
+import { API_MAX_IDS, type CallContext, type Tool } from './tool.js';
 
 /** A run's upstream requests in flight at once (the client's limiter shares them among callers). */
 const IN_FLIGHT = 8;
-
-export interface ApiLimits {
-  maxRequests: number;
-}
 
 /** How far a run got: the upstream requests it made, and whether it reached the request limit. */
 export interface ApiUsage {
   calls: number;
   limitReached: boolean;
-  /** api calls refused before anything was sent (bad arguments, unknown names). */
+  /** api calls refused before anything was sent, and whether there were more than requests allowed. */
   refused: number;
-  /** Whether the run was ended for making more refused calls than it may make requests. */
   refusedLimitReached: boolean;
 }
 
-/** A call the server answers itself (a history read): its argument error, or the read to make. */
 export type LocalRead = { error: string } | { read: () => Promise<unknown> };
 
 /** The engine's `api` call over the tools; rejects with what the program sees (the request limit also `stop`s). */
 export function apiHost(
   tools: ReadonlyMap<string, Tool>,
   ctx: Pick<CallContext, 'send' | 'progress' | 'signal' | 'redact'>,
-  limits: ApiLimits,
+  limits: { maxRequests: number },
   stop: (reason: string) => void,
-  /**
-   * Calls answered by this server, not the upstream (history, read only): validated as the tools' calls are,
-   * then counted, queued and limited exactly as an upstream request is.
-   */
+  /** Calls this server answers (history reads): counted, queued and limited as upstream requests are. */
   read?: (name: string, args: unknown) => LocalRead,
   readNames: readonly string[] = [],
 ) {
   const usage: ApiUsage = { calls: 0, limitReached: false, refused: 0, refusedLimitReached: false };
   const gate = new Limiter({ limit: IN_FLIGHT });
   const redact = ctx.redact ?? (<T>(v: T) => v);
-  /** One request (or history read), counted before it is made (or queued): the one past the limit never is. */
+  /** One request (or history read), counted before it is queued: the one past the limit never is. */
   const dispatch = async <T>(what: string, make: () => Promise<T>, run?: AbortSignal): Promise<T> => {
     if (usage.calls >= limits.maxRequests) {
       usage.limitReached = true;
@@ -55,9 +45,9 @@ export function apiHost(
       throw new Error(message);
     }
     usage.calls++;
-    ctx.progress(usage.calls, limits.maxRequests, `${what.replace('#', String(usage.calls))}`);
+    ctx.progress(usage.calls, limits.maxRequests, what.replace('#', String(usage.calls)));
     return gate.run(async () => {
-      // A program that returned (or was ended) with requests still queued: they are never sent.
+      // A program that returned (or was ended) with requests still queued: never sent.
       if (ctx.signal.aborted || run?.aborted || usage.limitReached)
         throw new Error('The run was stopped before this request was sent.');
       try {
@@ -67,7 +57,7 @@ export function apiHost(
       }
     }, new Switch());
   };
-  /** An api call refused before anything was sent; past as many refusals as requests allowed, the run ends. */
+  /** An api call refused before anything was sent; past as many refusals as requests, the run ends. */
   const refuse = (message: string): never => {
     if (++usage.refused > limits.maxRequests) {
       usage.refusedLimitReached = true;
@@ -81,12 +71,9 @@ export function apiHost(
     if (read && readNames.includes(name)) {
       const plan = read(name, args);
       if ('error' in plan) return refuse(redact(plan.error));
-      const value = await dispatch(`history read # (${name})`, plan.read, run?.signal);
-      // Cleaned, then redacted: cleaning could otherwise join a key split by an invisible character.
-      return redact(cleanDeep(value));
+      return redact(cleanDeep(await dispatch(`history read # (${name})`, plan.read, run?.signal)));
     }
     const tool = tools.get(name);
-    // A guard: the guest's api and the pool pass on only the names given.
     if (!tool?.requests) return refuse(`api.${String(name).slice(0, 60)} is not a function`);
     if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args))) {
       const params = Object.keys(tool.entry().inputSchema.properties ?? {}).filter(
@@ -96,11 +83,11 @@ export function apiHost(
         `api.${name} takes one object of named parameters (${params.join(', ') || 'none'}), e.g. api.${name}({ ${params[0] ?? ''} }); got ${Array.isArray(args) ? 'a list' : typeof args}. Nothing was sent.`,
       );
     }
-    // An id list far past the limit is checked only up to the limit's next id (the main thread's time).
+    // An id list far past the limit is checked only up to the limit's next id (main-thread time).
     const checked = Object.fromEntries(
       Object.entries(args ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.slice(0, API_MAX_IDS + 1) : v]),
     );
-    const plan = tool.requests(checked, API_MAX_IDS);
+    const plan = tool.requests(checked);
     if ('error' in plan) return refuse(redact(plan.error));
     const send = (req: ApiRequest) =>
       dispatch(`upstream request # (${req.path})`, () => ctx.send(req, run?.signal), run?.signal);
@@ -113,14 +100,9 @@ export function apiHost(
 }
 
 /** Pieces of one split call, merged: lists concatenated, counts added, nothing renamed. */
-export function mergeBodies(bodies: readonly unknown[]): unknown {
-  return bodies.reduce((a, b) => merge(a, b, ''));
-}
+export const mergeBodies = (bodies: readonly unknown[]): unknown => bodies.reduce((a, b) => merge(a, b, ''));
 
-/**
- * Two answers of one endpoint merged: lists concatenated, counts added (`summary`, `pagination.total`),
- * averages weighted, `totalPages` the larger, `hasNext` either; anything else the first piece's.
- */
+/** Two answers merged: counts added (`summary`, `pagination.total`), averages weighted, else the first's. */
 function merge(a: unknown, b: unknown, key: string, parent?: [unknown, unknown], inSummary = false): unknown {
   if (Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
   if (isRecord(a) && isRecord(b)) {
@@ -136,12 +118,10 @@ function merge(a: unknown, b: unknown, key: string, parent?: [unknown, unknown],
       const [wa, wb] = parent.map((p) =>
         isRecord(p) && typeof p.successful === 'number' ? p.successful : 1,
       );
-      return (wa as number) + (wb as number) > 0
-        ? (a * (wa as number) + b * (wb as number)) / ((wa as number) + (wb as number))
-        : a;
+      const [x, y] = [wa as number, wb as number];
+      return x + y > 0 ? (a * x + b * y) / (x + y) : a;
     }
-    if (inSummary) return a + b;
-    return a;
+    return inSummary ? a + b : a;
   }
   if (typeof a === 'boolean' && typeof b === 'boolean' && key === 'hasNext') return a || b;
   return a;

@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import type { ApiRequest } from '../api/client.js';
 import { batches } from '../api/endpoints.js';
 import { asArray, asRecord, noteLines } from '../format/batch.js';
@@ -15,14 +14,9 @@ import { describeObject } from '../format/generic.js';
 import { fitRows, result } from '../format/result.js';
 import { num } from '../format/text.js';
 import { cleanDeep, quote } from '../untrusted/text.js';
-import { batchOutput, failureGroups } from './batch-output.js';
+import { batchOutput, failureGroups, object, strings } from './batch-output.js';
 import { type BottingFigures, bottingFigures } from './botting/report.js';
-import {
-  bottingRequest,
-  type Investigation,
-  type InvestigationArgs,
-  runInvestigation,
-} from './botting/run.js';
+import { type Investigation, type InvestigationArgs, runInvestigation } from './botting/run.js';
 import {
   analysedTokens,
   coverageApplies,
@@ -33,7 +27,7 @@ import {
   UNCOVERED_PLATFORM,
 } from './coverage.js';
 import { withViewHistory } from './get-token-history.js';
-import { bounded, idsOf, SCOPES, scopeHint } from './shared.js';
+import { bounded, idsOf, pick, scopeHint } from './shared.js';
 import { defineTool, type RenderContext } from './tool.js';
 
 const REASONS_IN_JSON = 5;
@@ -45,23 +39,15 @@ export const analyzeBotting = defineTool({
   title: 'Botting analysis',
   description:
     'Checks tokens for botted viewer counts: level, confidence, score, reasons, most suspicious first; on chain_b, names platform_c tokens (not covered). detailed: every reason.',
+  endpoint: 'botting',
   input: {
     mintIds: idsOf('botting'),
     hours: bounded('botting', 'hours', 'Hours of data analysed'),
   },
-  scope: SCOPES.botting,
-  ids: 'mintIds',
-  output: {
-    calls: z.object({}).loose().optional(),
-    notCovered: z.array(z.string()).optional(),
-    notCoveredUpstreamErrors: failureGroups,
-    ...batchOutput,
-  },
-  request: (args) => bottingRequest(args.mintIds, args),
+  output: { calls: object, notCovered: strings, notCoveredUpstreamErrors: failureGroups, ...batchOutput },
   annotate: markApiCoverage,
   async run(args, ctx) {
-    // The investigation without the joins: the streamer records only where coverage (chain_b's platform_c)
-    // or the view (the tokens' names) needs them, in this call's own requests.
+    // The investigation without the joins: streamer records only for coverage or the view's names.
     const inv = await runInvestigation({ ...args, includeCreatorFees: false }, ctx, {
       records: ctx.view !== undefined,
     });
@@ -98,15 +84,9 @@ async function markApiCoverage(
 function render(args: BottingArgs, ctx: RenderContext, inv: Investigation, figures: BottingFigures) {
   const scope = scopeHint(args.chain, args.platform);
   const { covered, errors, stats, flagged, failed, uncovered } = figures;
-  const notes = [
-    ...inv.notes,
-    // Only coverage needs the records in the text: a lookup made for the view alone is not the text's.
-    ...(inv.coverageApplies
-      ? inv.lookupFailures.map(
-          (f) => `Could not check which tokens stream on ${UNCOVERED_PLATFORM} (not covered): ${f.reason}`,
-        )
-      : []),
-  ];
+  const unchecked = (f: { reason: string }) =>
+    `Could not check which tokens stream on ${UNCOVERED_PLATFORM} (not covered): ${f.reason}`;
+  const notes = [...inv.notes, ...(inv.coverageApplies ? inv.lookupFailures.map(unchecked) : [])];
   const headline = `Botting analysis: ${figures.flaggedFigures.flagged} of ${analysedTokens(covered.length)} flagged ${figures.flaggedAs}${figures.tail}`;
   const counts = { ...figures.counts, ...figures.flaggedFigures };
   const window = widerWindowHint(errors, args.hours);
@@ -126,23 +106,19 @@ function render(args: BottingArgs, ctx: RenderContext, inv: Investigation, figur
           ...uncovered.lines,
           ...noteLines(notes),
           ...(rows.length ? ['', ...textTable(columns(full), rows)] : []),
-          ...(ctx.format === 'detailed' ? rows.flatMap((f) => detailLines(f)) : []),
+          ...(ctx.format === 'detailed' ? rows.map(detailLine) : []),
           ...(errors.length ? ['', ...failed.lines] : []),
         ],
         query: { chain: args.chain, platform: args.platform, hours: args.hours },
         data: {
           counts,
-          // The requests this answer rests on: a lookup made only for the view's names is not counted, so
-          // that the model's channels are the same with or without a view.
+          // A lookup made only for the view's names is not counted: the channels are the same without a view.
           calls: { botting: inv.calls.botting, streamers: inv.coverageApplies ? inv.calls.streamers : 0 },
           results: rows.map((f) => ({
             ...(ctx.format === 'detailed'
               ? (cleanDeep(f.raw) as Record<string, unknown>)
               : {
-                  mintId: f.mintId,
-                  level: f.level,
-                  confidence: f.confidence,
-                  score: f.score,
+                  ...pick(f, 'mintId', 'level', 'confidence', 'score'),
                   reasons: full ? f.reasons : f.reasons.slice(0, REASONS_IN_JSON),
                 }),
             ...(f.covered ? {} : { covered: false, coverage: NOT_COVERED }),
@@ -157,7 +133,6 @@ function render(args: BottingArgs, ctx: RenderContext, inv: Investigation, figur
   );
 }
 
-/** The table's columns (a not-covered token's level in brackets); `full`: every reason. */
 const columns = (full: boolean): Array<Field<Finding>> => [
   { key: 'level', header: 'level', text: (f) => (f.covered ? f.level : `(${f.level})`) },
   { key: 'confidence', header: 'conf', align: 'right', text: (f) => num(f.confidence) },
@@ -171,12 +146,12 @@ const columns = (full: boolean): Array<Field<Finding>> => [
 ];
 
 /** In detailed mode: every reason, then every field the table does not show. */
-function detailLines(f: Finding): string[] {
+function detailLine(f: Finding): string {
   const extra = describeObject(
     f.raw,
     ['mintId', 'confidenceLevel', 'confidence', 'score', 'reasons'],
     true,
   ).parts;
   const reasons = f.reasons.map((r) => quote(r, 160)).join('; ') || '(none)';
-  return [`  ${f.mintId}: reasons ${reasons}${extra.length ? `; ${extra.join('; ')}` : ''}`];
+  return `  ${f.mintId}: reasons ${reasons}${extra.length ? `; ${extra.join('; ')}` : ''}`;
 }

@@ -1,5 +1,5 @@
-// Arguments as the tools read them: normalized (nulls, numbers sent as strings, unknown keys), ids de-duplicated,
-// and the argument error that names each parameter's allowed values; the tools/list JSON Schema from zod.
+// Arguments as the tools read them, the argument error naming each parameter's allowed values, and the
+// tools/list JSON Schema from zod.
 import * as z from 'zod';
 import { errorTag } from '../format/errors.js';
 import type { Rendered } from '../format/result.js';
@@ -23,17 +23,13 @@ export const PROTO_ISSUE = {
 
 const NUMERIC = /^-?\d+(\.\d+)?$/;
 
-/** Unknown parameters named in an argument error; the rest are counted. */
 const UNKNOWN_NAMED = 5;
 
-/** zod's issue for unknown keys, with how many there were in all (`keys` holds the first few). */
 type UnknownKeys = z.core.$ZodIssue & { code: 'unrecognized_keys'; keys: string[]; total?: number };
 
 /**
- * Arguments as real clients send them, read the way they mean them: `null` for an optional parameter
- * means omitted (strict-mode clients send it); a number or boolean sent as a string ("25", "true") is
- * that number or boolean; ids lose surrounding whitespace. Keys the tool does not have are left out and
- * returned as one issue (the first few named, all counted); anything else is left for the schema to judge.
+ * Arguments as real clients mean them: `null` is omitted (strict-mode clients send it), "25" and "true" are
+ * a number and a boolean, ids lose surrounding whitespace. Unknown keys are left out and returned as one issue.
  */
 export function normalize(
   raw: unknown,
@@ -48,12 +44,10 @@ export function normalize(
       if (total++ < UNKNOWN_NAMED) keys.push(key);
       continue;
     }
-    const value = (raw as Record<string, unknown>)[key];
-    // null means omitted for a parameter the tool has.
-    if (value === null) continue;
+    let v = (raw as Record<string, unknown>)[key];
+    if (v === null) continue;
     const prop = props[key];
     const type = prop?.type;
-    let v = value;
     if (typeof v === 'string' && (type === 'integer' || type === 'number') && NUMERIC.test(v.trim()))
       v = Number(v);
     else if (typeof v === 'string' && type === 'boolean' && /^(true|false)$/.test(v.trim()))
@@ -69,11 +63,9 @@ export function normalize(
   };
 }
 
-/** Keeps the first occurrence of each id in `args[key]`; returns the ids that were repeated. */
 export function dedupe(args: unknown, key: string): string[] {
   const ids = (args as Record<string, unknown> | null)?.[key];
   if (!Array.isArray(ids)) return [];
-  // One pass with sets: a caller may send thousands of copies of one id.
   const unique = new Set<unknown>();
   const repeated = new Set<unknown>();
   for (const id of ids) (unique.has(id) ? repeated : unique).add(id);
@@ -84,7 +76,7 @@ export function dedupe(args: unknown, key: string): string[] {
 
 const DUPLICATES_SHOWN = 25;
 
-/** The note on repeated ids, in both channels, with the characters it costs either channel at most. */
+/** The note on repeated ids, in both channels, and the characters it costs either channel at most. */
 export function duplicatesNote(all: string[]) {
   const duplicates = all.slice(0, DUPLICATES_SHOWN);
   const more = all.length - duplicates.length;
@@ -146,7 +138,6 @@ export function argumentError(
   const props = (schema.properties ?? {}) as Record<string, JsonProp>;
   const lines = issues.slice(0, 8).map((issue) => {
     if (issue.code === 'unrecognized_keys') {
-      // Named as far as a reader needs (the first few, each cut), whatever the caller sent.
       const named = issue.keys.slice(0, UNKNOWN_NAMED);
       const more = ((issue as UnknownKeys).total ?? issue.keys.length) - named.length;
       const keys = named.map((k) => literal(k === PROTO_ARGUMENT ? '__proto__' : k, 40));

@@ -1,19 +1,26 @@
+// Pieces of the tools' outputSchema, declared once.
 import * as z from 'zod';
+
+export const object = z.object({}).loose().optional();
+export const objects = z.array(z.object({}).loose()).optional();
+export const strings = z.array(z.string()).optional();
+export const text = z.string().optional();
 
 /** Failures grouped by reason: `{ error, count, mintIds }` (creator fees: `tokenAddresses`). */
 export const failureGroups = z.array(z.object({ error: z.string(), count: z.number() }).loose()).optional();
 
 /** Which rows of a long table show shortened ids: the sentence the text channel has (src/format/text.ts idColumn). */
-export const idsShortened = z.string().optional();
+export const idsShortened = text;
 
-/** structuredContent of the batch tools: counts, one entry per result, failures grouped by reason. */
+export const table = { columns: strings, rows: z.array(z.array(z.unknown())).optional(), items: objects };
+
 export const batchOutput = {
-  counts: z.object({}).loose().optional(),
-  results: z.array(z.object({}).loose()).optional(),
+  counts: object,
+  results: objects,
   errors: failureGroups,
-  integrity: z.array(z.string()).optional(),
+  integrity: strings,
   /** A detailed call whose answer held nothing beyond the concise result says so. */
-  detail: z.string().optional(),
+  detail: text,
   /** Which figures the server computed and which the upstream sent (analytics). */
-  legend: z.string().optional(),
+  legend: text,
 };

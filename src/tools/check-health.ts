@@ -1,10 +1,8 @@
-import * as z from 'zod';
-import { requestFor } from '../api/endpoints.js';
 import { described } from '../format/generic.js';
-import { project } from '../format/result.js';
 import { num } from '../format/text.js';
 import { NAMES } from '../untrusted/names.js';
 import { clean, quote } from '../untrusted/text.js';
+import { object, objects, text } from './batch-output.js';
 import { defineTool } from './tool.js';
 
 // The document does not show /health's body: any field, at any depth, whose value reads as a state that is
@@ -29,7 +27,7 @@ function notOkState(key: string, value: unknown): string | false | undefined {
 interface NotOk {
   field: string;
   state: string | false;
-  /** The other scalar fields of the object it sits in (a note, a lag, a name), as sent; none at the top level. */
+  /** The other scalar fields of the object it sits in (a note, a lag), as sent; none at the top level. */
   with?: Record<string, unknown>;
 }
 
@@ -38,31 +36,20 @@ function notOkFields(body: unknown): NotOk[] {
   const found: NotOk[] = [];
   const walk = (v: unknown, path: string, depth: number) => {
     if (depth > 6 || found.length >= 10 || !v || typeof v !== 'object') return;
-    const entries = Array.isArray(v)
-      ? v.map((x, i) => [`[${i}]`, x] as const)
-      : Object.entries(v).map(([k, x]) => [k, x] as const);
+    const entries = Array.isArray(v) ? v.map((x, i) => [`[${i}]`, x] as const) : Object.entries(v);
     for (const [k, x] of entries) {
       const key = k.startsWith('[') ? `${path}${k}` : path ? `${path}.${clean(k, 40)}` : clean(k, 40);
       const state = notOkState(k, x);
       if (state !== undefined) {
-        const beside = entries.filter(
-          ([k2, x2]) =>
-            k2 !== k &&
-            (typeof x2 === 'string' || typeof x2 === 'number' || typeof x2 === 'boolean') &&
-            notOkState(k2, x2) === undefined,
-        );
+        const scalars = depth > 0 && !Array.isArray(v);
+        const beside = entries
+          .filter(([k2, x2]) => k2 !== k && isScalar(x2) && notOkState(k2, x2) === undefined)
+          .map(([k2, x2]) => [clean(k2, 40), typeof x2 === 'string' ? clean(x2, 120) : x2])
+          .slice(0, 4);
         found.push({
           field: key,
           state,
-          ...(beside.length && depth > 0 && !Array.isArray(v)
-            ? {
-                with: Object.fromEntries(
-                  beside
-                    .slice(0, 4)
-                    .map(([k2, x2]) => [clean(k2, 40), typeof x2 === 'string' ? clean(x2, 120) : x2]),
-                ),
-              }
-            : {}),
+          ...(scalars && beside.length ? { with: Object.fromEntries(beside) } : {}),
         });
       } else walk(x, key, depth + 1);
     }
@@ -71,9 +58,10 @@ function notOkFields(body: unknown): NotOk[] {
   return found;
 }
 
-/** `checks.ingest.state="degraded" (lagSeconds=420, note="poller behind")` */
+const isScalar = (v: unknown) => ['string', 'number', 'boolean'].includes(typeof v);
 const scalar = (v: unknown) =>
   typeof v === 'string' ? quote(v, 120) : typeof v === 'number' ? num(v) : String(v);
+/** `checks.ingest.state="degraded" (lagSeconds=420, note="poller behind")` */
 const notOkText = (n: NotOk) =>
   `${n.field}=${scalar(n.state)}${
     n.with
@@ -88,27 +76,20 @@ export const checkHealth = defineTool({
   title: 'Service health',
   description:
     'Checks that the service is reachable, with the status it reports. Use first when other tools fail. detailed: every field.',
+  endpoint: 'health',
   input: {},
-  output: {
-    health: z.object({}).loose().optional(),
-    notOk: z.array(z.object({}).loose()).optional(),
-    detail: z.string().optional(),
-  },
-  request: () => requestFor('health'),
+  output: { health: object, notOk: objects, detail: text },
   render(body, _args, ctx) {
     const health = described(body, ['success'], ctx.format === 'detailed');
     const notOk = notOkFields(body);
-    return project(
-      {
-        headline: notOk.length
-          ? `Service reachable; not ok: ${notOk.map(notOkText).join('; ')}`
-          : 'Service reachable: GET /health answered',
-        query: {},
-        lines: [health.parts.length > 0 && `reported: ${health.parts.join('; ')}`],
-        data: { health: health.json, ...(notOk.length ? { notOk } : {}) },
-        nothingMore: health.same,
-      },
-      ctx.budget,
-    );
+    return {
+      headline: notOk.length
+        ? `Service reachable; not ok: ${notOk.map(notOkText).join('; ')}`
+        : 'Service reachable: GET /health answered',
+      query: {},
+      lines: [health.parts.length > 0 && `reported: ${health.parts.join('; ')}`],
+      data: { health: health.json, ...(notOk.length ? { notOk } : {}) },
+      nothingMore: health.same,
+    };
   },
 });

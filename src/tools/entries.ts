@@ -1,7 +1,6 @@
-// The tools/list entries computed when the server is bundled (scripts/pack.ts runs every tool's `entry()` and
-// hands the result to esbuild as `__TOOL_ENTRIES__`), so a start answers tools/list without loading the
-// tools, building their zod schemas or converting them to JSON Schema. Run from the compiled modules or the
-// sources (tests), there are none, and each tool builds its entry on first use, as the bundle's build did.
+// The tools/list entries computed when the server is bundled (scripts/pack.ts hands them to esbuild as
+// `__TOOL_ENTRIES__`), so a start answers tools/list without building the zod schemas. Off the bundle there
+// are none, and each tool builds its entry on first use.
 import type { ToolListEntry } from './tool.js';
 
 /** The registry's entries in its order (src/tools/index.ts), and the app-only tools' (src/views.ts). */
@@ -10,11 +9,10 @@ export interface PrebuiltEntries {
   appOnly: readonly ToolListEntry[];
 }
 
-/** The entries as JSON text: parsed at the first tools/list (JSON.parse reads data faster than JS code does). */
+/** The entries as JSON text: JSON.parse reads data faster than JS code does. */
 declare const __TOOL_ENTRIES__: string | undefined;
 
 let parsed: PrebuiltEntries | undefined;
-/** Every tool's entry, or undefined off the bundle. */
 export function prebuiltEntries(): PrebuiltEntries | undefined {
   if (typeof __TOOL_ENTRIES__ === 'undefined') return undefined;
   parsed ??= JSON.parse(__TOOL_ENTRIES__) as PrebuiltEntries;
@@ -26,13 +24,12 @@ export const prebuiltEntry = (name: string): ToolListEntry | undefined => {
   return all?.tools.find((e) => e.name === name) ?? all?.appOnly.find((e) => e.name === name);
 };
 
-/** The initialize instructions (src/reference.ts), written into the bundle when it is built, as the entries are. */
+/** The initialize instructions (src/reference.ts), written into the bundle as the entries are. */
 export interface PrebuiltInstructions {
   plain: string;
   demo: string;
 }
 declare const __INSTRUCTIONS__: PrebuiltInstructions | undefined;
 
-/** The instructions, or undefined off the bundle (the server then reads src/reference.ts). */
 export const prebuiltInstructions = (): PrebuiltInstructions | undefined =>
   typeof __INSTRUCTIONS__ === 'undefined' ? undefined : __INSTRUCTIONS__;

@@ -1,5 +1,3 @@
-import * as z from 'zod';
-import { requestFor } from '../api/endpoints.js';
 import { asRecord } from '../format/batch.js';
 import { describeObject } from '../format/generic.js';
 import {
@@ -10,12 +8,12 @@ import {
   hourlyGrid,
   seriesLine,
 } from '../format/heatmap.js';
-import { project } from '../format/result.js';
 import { num, plural } from '../format/text.js';
 import { numberOf } from '../untrusted/numbers.js';
 import { cleanDeep } from '../untrusted/text.js';
 import { heatmapGrids, VIEW_LIMITS } from '../view-data.js';
-import { SCOPES } from './shared.js';
+import { object } from './batch-output.js';
+import { pick } from './shared.js';
 import { defineTool } from './tool.js';
 
 const int = (v: unknown) => {
@@ -23,15 +21,12 @@ const int = (v: unknown) => {
   return n !== undefined && Number.isInteger(n) ? n : undefined;
 };
 
-/**
- * A daily series for JSON: its span and the same figures as the text (highest and lowest with their dates).
- */
+/** A daily series for JSON: its span and the same figures as the text. */
 function seriesJson(s: DailySeries, withValues: boolean) {
   const listed = withValues && s.values;
   return {
     from: s.from,
     to: s.to,
-    // With one value per day listed, their count is the span.
     ...(listed ? {} : { days: s.days }),
     // Only where some dates of the span were not sent (then `values` has nulls).
     ...(s.dated < s.days ? { datesWithValue: s.dated } : {}),
@@ -64,25 +59,14 @@ function heatmapReport(body: Record<string, unknown>) {
   };
 }
 
-const pick = <T, K extends keyof T>(o: T, ...keys: K[]) =>
-  Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
-
 export const getActivityHeatmap = defineTool({
   name: 'get_activity_heatmap',
   title: 'Activity heatmap',
   description:
     'When streaming happens, service-wide: the busiest day and hour cell, an hourly grid, days of this month, consistency. detailed: every value.',
+  endpoint: 'heatmap',
   input: {},
-  scope: SCOPES.any,
-  output: {
-    busiest: z.object({}).loose().optional(),
-    hourly: z.object({}).loose().optional(),
-    monthly: z.object({}).loose().optional(),
-    consistency: z.object({}).loose().optional(),
-    upstream: z.object({}).loose().optional(),
-  },
-  request: ({ chain, platform }) => requestFor('heatmap', { chain, platform }),
-  // The view draws the report's month and consistency (the days the text counts), and every "a-b" grid.
+  output: { busiest: object, hourly: object, monthly: object, consistency: object, upstream: object },
   view: (body, { chain, platform }) => {
     const { month, consistency, calendarMonth } = heatmapReport(body);
     return {
@@ -105,8 +89,6 @@ export const getActivityHeatmap = defineTool({
     const { data, daily, monthly, calendar, grid, month, consistency, calendarMonth } = heatmapReport(body);
     const detailed = ctx.format === 'detailed';
     const maxHourly = int(daily.maxActivity) ?? grid?.max;
-    const monthLabel = calendarMonth ?? 'this month';
-
     const busiest = [
       month?.peak && `busiest day ${month.peak.date} (${num(month.peak.value)})`,
       grid?.peak && `busiest hour cell ${cellText(grid.peak)}`,
@@ -124,49 +106,40 @@ export const getActivityHeatmap = defineTool({
             grid.ignoredKeys > 0 && `(${plural(grid.ignoredKeys, 'key')} not of the form "a-b" left out)`,
           ]
         : ['Hourly activity: none returned.']),
-      month
-        ? `Month ${monthLabel}: ${seriesLine(month)}`
-        : `Month ${monthLabel}: no daily activity returned.`,
+      `Month ${calendarMonth ?? 'this month'}: ${month ? seriesLine(month) : 'no daily activity returned.'}`,
       consistency && `Consistency: ${seriesLine(consistency, 60)}, total ${num(consistency.total)}`,
-      // Detailed: every value the upstream sent, as the structured channel has it.
       detailed && `All fields: ${describeObject(data, [], true).parts.join('; ')}`,
     ];
-
-    return project(
-      {
-        headline,
-        lines,
-        query: { chain: args.chain, platform: args.platform },
-        data: {
-          ...(grid
-            ? {
-                hourly: {
-                  key: 'a-b',
-                  a: grid.a,
-                  b: grid.b,
-                  max: maxHourly ?? grid.max,
-                  peak: grid.peak,
-                  quietest: grid.quietest,
-                  // Only where the upstream left cells out (drawn as 0).
-                  ...(grid.returned < grid.cells ? { cellsReturned: grid.returned, cells: grid.cells } : {}),
-                  rows: grid.rows,
-                },
-              }
-            : {}),
-          ...(month
-            ? {
-                monthly: {
-                  ...asRecord(cleanDeep(calendar)),
-                  ...seriesJson(month, true),
-                  max: int(monthly.maxActivity) ?? month.max,
-                },
-              }
-            : {}),
-          ...(consistency ? { consistency: seriesJson(consistency, detailed) } : {}),
-          ...(detailed ? { upstream: asRecord(cleanDeep(data)) } : {}),
-        },
+    return {
+      headline,
+      lines,
+      query: { chain: args.chain, platform: args.platform },
+      data: {
+        ...(grid
+          ? {
+              hourly: {
+                key: 'a-b',
+                ...pick(grid, 'a', 'b'),
+                max: maxHourly ?? grid.max,
+                ...pick(grid, 'peak', 'quietest'),
+                // Only where the upstream left cells out (drawn as 0).
+                ...(grid.returned < grid.cells ? { cellsReturned: grid.returned, cells: grid.cells } : {}),
+                rows: grid.rows,
+              },
+            }
+          : {}),
+        ...(month
+          ? {
+              monthly: {
+                ...asRecord(cleanDeep(calendar)),
+                ...seriesJson(month, true),
+                max: int(monthly.maxActivity) ?? month.max,
+              },
+            }
+          : {}),
+        ...(consistency ? { consistency: seriesJson(consistency, detailed) } : {}),
+        ...(detailed ? { upstream: asRecord(cleanDeep(data)) } : {}),
       },
-      ctx.budget,
-    );
+    };
   },
 });

@@ -1,11 +1,9 @@
 import * as z from 'zod';
-import { requestFor } from '../api/endpoints.js';
 import { asRecord } from '../format/batch.js';
 import { described } from '../format/generic.js';
-import { project } from '../format/result.js';
 import { num } from '../format/text.js';
 import { clean } from '../untrusted/text.js';
-import { SCOPES } from './shared.js';
+import { object, text } from './batch-output.js';
 import { defineTool } from './tool.js';
 
 export const getAnalyticsOverview = defineTool({
@@ -13,17 +11,16 @@ export const getAnalyticsOverview = defineTool({
   title: 'Analytics overview',
   description:
     'Service-wide totals: streamers tracked and live, viewers now, sessions today, session lengths, streaming time, live metrics (may name top live tokens). detailed: every value.',
+  endpoint: 'overview',
   input: {},
-  scope: SCOPES.any,
   output: {
-    globalStats: z.object({}).loose().optional(),
-    liveMetrics: z.object({}).loose().optional(),
+    globalStats: object,
+    liveMetrics: object,
     cached: z.boolean().optional(),
     precomputed: z.boolean().optional(),
-    timestamp: z.string().optional(),
-    detail: z.string().optional(),
+    timestamp: text,
+    detail: text,
   },
-  request: ({ chain, platform }) => requestFor('overview', { chain, platform }),
   render(body, args, ctx) {
     const data = asRecord(body.data);
     const raw = asRecord(data.globalStats);
@@ -38,26 +35,23 @@ export const getAnalyticsOverview = defineTool({
       typeof body.precomputed === 'boolean' && `precomputed: ${yes(body.precomputed)}`,
       time.timestamp !== undefined && `as of ${time.timestamp}`,
     ].filter(Boolean);
-    return project(
-      {
-        headline: `Analytics overview (${args.chain} / ${args.platform}): ${num(raw.totalStreamers)} ${raw.totalStreamers === 1 ? 'streamer' : 'streamers'}, ${num(raw.liveStreamers)} live, ${num(raw.totalViewers)} ${raw.totalViewers === 1 ? 'viewer' : 'viewers'}`,
-        query: { chain: args.chain, platform: args.platform },
-        lines: [
-          `global stats: ${stats.parts.join('; ') || 'none returned'}`,
-          'Time-valued fields as returned (units not stated by the API).',
-          `live metrics: ${metrics.parts.join('; ') || 'none returned'}`,
-          flags.length > 0 && flags.join(' · '),
-        ],
-        data: {
-          globalStats: stats.json,
-          liveMetrics: metrics.json,
-          ...flag('cached', body.cached),
-          ...flag('precomputed', body.precomputed),
-          ...time,
-        },
-        nothingMore: stats.same && metrics.same,
+    return {
+      headline: `Analytics overview (${args.chain} / ${args.platform}): ${num(raw.totalStreamers)} ${raw.totalStreamers === 1 ? 'streamer' : 'streamers'}, ${num(raw.liveStreamers)} live, ${num(raw.totalViewers)} ${raw.totalViewers === 1 ? 'viewer' : 'viewers'}`,
+      query: { chain: args.chain, platform: args.platform },
+      lines: [
+        `global stats: ${stats.parts.join('; ') || 'none returned'}`,
+        'Time-valued fields as returned (units not stated by the API).',
+        `live metrics: ${metrics.parts.join('; ') || 'none returned'}`,
+        flags.length > 0 && flags.join(' · '),
+      ],
+      data: {
+        globalStats: stats.json,
+        liveMetrics: metrics.json,
+        ...flag('cached', body.cached),
+        ...flag('precomputed', body.precomputed),
+        ...time,
       },
-      ctx.budget,
-    );
+      nothingMore: stats.same && metrics.same,
+    };
   },
 });

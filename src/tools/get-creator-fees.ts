@@ -1,15 +1,13 @@
-import * as z from 'zod';
-import { requestFor } from '../api/endpoints.js';
 import { groupBy, ranks } from '../format/aggregate.js';
 import { accountFor, asArray, asRecord, failures } from '../format/batch.js';
 import { type Field, jsonObjects, textTable } from '../format/columns.js';
 import { extraLine } from '../format/generic.js';
-import { project } from '../format/result.js';
+import type { Report } from '../format/result.js';
 import { coin, decimalText, idColumn, label, money, plural } from '../format/text.js';
 import { decimalSum, exact } from '../untrusted/numbers.js';
 import { clean, cleanDeep } from '../untrusted/text.js';
-import { failureGroups, idsShortened } from './batch-output.js';
-import { idsOf } from './shared.js';
+import { failureGroups, idsShortened, object, objects, strings, text } from './batch-output.js';
+import { col, idsOf } from './shared.js';
 import { defineTool } from './tool.js';
 
 const SHOWN = ['tokenAddress', 'creatorAddress', 'totalFees', 'currency', 'feesInNativeCoin'];
@@ -27,25 +25,20 @@ export function feeTotals(fees: ReadonlyArray<Record<string, unknown>>) {
   };
 }
 
-/** The records with a totalFees number, by currency (in the order met). */
-function byCurrency(fees: ReadonlyArray<Record<string, unknown>>) {
-  const withTotal = fees.filter((f) => exact(f.totalFees) !== null);
-  return groupBy(withTotal, currencyOf);
-}
+const byCurrency = (fees: ReadonlyArray<Record<string, unknown>>) =>
+  groupBy(
+    fees.filter((f) => exact(f.totalFees) !== null),
+    (f) => clean(f.currency, 16) || '(no currency)',
+  );
 
-/**
- * Each record's rank by totalFees among the records of its currency (highest first, ties share a rank;
- * null without a number), and each currency's highest: amounts in different currencies are never compared.
- */
+/** Each record's rank by totalFees within its currency, and each currency's highest: never across currencies. */
 export function fiatRanks(fees: ReadonlyArray<Record<string, unknown>>) {
   const rank = new Map<Record<string, unknown>, number>();
   const top = new Map<string, { tokenAddress: string; totalFees: number; tokens?: number }>();
   for (const [currency, list] of byCurrency(fees)) {
     const sorted = [...list].sort((x, y) => (exact(y.totalFees) as number) - (exact(x.totalFees) as number));
     const r = ranks(sorted.map((f) => exact(f.totalFees)));
-    sorted.forEach((f, i) => {
-      rank.set(f, r[i] as number);
-    });
+    for (const [i, f] of sorted.entries()) rank.set(f, r[i] as number);
     const first = sorted[0] as Record<string, unknown>;
     const shared = r.filter((n) => n === 1).length;
     top.set(currency, {
@@ -57,26 +50,25 @@ export function fiatRanks(fees: ReadonlyArray<Record<string, unknown>>) {
   return { rank: (f: Record<string, unknown>) => rank.get(f) ?? null, top };
 }
 
-const currencyOf = (f: Record<string, unknown>) => clean(f.currency, 16) || '(no currency)';
+type Row = { f: Record<string, unknown>; rank: number | null };
 
 export const getCreatorFees = defineTool({
   name: 'get_creator_fees',
   title: 'Creator fees (batch)',
   description:
     "Creator fees of tokens, ranked by fees in chain_a's native coin and, within each currency, by total fees; exact totals (native coin, per currency). detailed: any other fields.",
+  endpoint: 'fees',
   input: { tokenAddresses: idsOf('fees', 'Token addresses') },
-  ids: 'tokenAddresses',
   output: {
-    counts: z.object({}).loose().optional(),
-    totals: z.object({}).loose().optional(),
-    results: z.array(z.object({}).loose()).optional(),
+    counts: object,
+    totals: object,
+    results: objects,
     errors: failureGroups,
-    integrity: z.array(z.string()).optional(),
-    detail: z.string().optional(),
+    integrity: strings,
+    detail: text,
     idsShortened,
   },
-  request: ({ tokenAddresses }) => requestFor('fees', { tokenAddresses }),
-  render(body, args, ctx) {
+  render(body, args, ctx): Report<Row> {
     const asked = args.tokenAddresses;
     const {
       results: found,
@@ -103,107 +95,76 @@ export const getCreatorFees = defineTool({
         : '';
     };
     const detailed = ctx.format === 'detailed';
+    const { nativeCoin } = totals;
     const totalParts = [
-      ...(totals.nativeCoin.tokens
-        ? [
-            `${decimalText(totals.nativeCoin.total)} in native coin (${plural(totals.nativeCoin.tokens, 'token')})`,
-          ]
-        : []),
+      nativeCoin.tokens > 0 &&
+        `${decimalText(nativeCoin.total)} in native coin (${plural(nativeCoin.tokens, 'token')})`,
       ...totals.byCurrency.map(
         (c) =>
           `${money(Number(c.total))} ${label(c.currency, 16)} (${plural(c.tokens, 'token')}${topText(c.currency)})`,
       ),
-    ];
+    ].filter(Boolean);
     const ids = idColumn(ranked.length, 'addresses', { ranked: true });
     const address = (r: Row) => clean(r.f.tokenAddress, 64);
-    type Row = (typeof ranked)[number];
     const fields: Array<Field<Row>> = [
-      {
-        key: 'rank',
-        header: '#',
-        align: 'right',
-        text: (r) => (r.rank === null ? '–' : String(r.rank)),
-        json: (r) => r.rank,
-      },
-      { key: 'tokenAddress', header: 'token', text: (r, i) => ids.show(address(r), i), json: address },
-      {
-        key: 'feesInNativeCoin',
-        header: 'native coin',
-        align: 'right',
-        text: (r) => coin(r.f.feesInNativeCoin),
-        json: (r) => exact(r.f.feesInNativeCoin),
-      },
-      {
-        key: 'totalFees',
-        header: 'total fees',
-        align: 'right',
-        text: (r) => money(r.f.totalFees),
-        json: (r) => exact(r.f.totalFees),
-      },
-      {
-        key: 'currency',
-        header: 'currency',
-        text: (r) => label(r.f.currency, 12),
-        json: (r) => clean(r.f.currency, 16),
-      },
-      {
-        key: 'feesRank',
-        header: 'fees rank',
-        align: 'right',
-        text: (r) => String(fiat.rank(r.f) ?? '–'),
-        json: (r) => fiat.rank(r.f),
-      },
-      {
-        key: 'creatorAddress',
-        header: 'creator',
-        text: (r) => (r.f.creatorAddress === null ? '–' : clean(r.f.creatorAddress, 64)),
+      col('#', (r) => (r.rank === null ? '–' : String(r.rank)), ['rank', (r) => r.rank], 'right'),
+      col('token', (r, i) => ids.show(address(r), i), ['tokenAddress', address]),
+      col(
+        'native coin',
+        (r) => coin(r.f.feesInNativeCoin),
+        ['feesInNativeCoin', (r) => exact(r.f.feesInNativeCoin)],
+        'right',
+      ),
+      col('total fees', (r) => money(r.f.totalFees), ['totalFees', (r) => exact(r.f.totalFees)], 'right'),
+      col('currency', (r) => label(r.f.currency, 12), ['currency', (r) => clean(r.f.currency, 16)]),
+      col('fees rank', (r) => String(fiat.rank(r.f) ?? '–'), ['feesRank', (r) => fiat.rank(r.f)], 'right'),
+      col(
+        'creator',
+        (r) => (r.f.creatorAddress === null ? '–' : clean(r.f.creatorAddress, 64)),
         // An upstream null stays null (never an empty string).
-        json: (r) => (r.f.creatorAddress == null ? null : clean(r.f.creatorAddress, 64)),
-      },
+        ['creatorAddress', (r) => (r.f.creatorAddress == null ? null : clean(r.f.creatorAddress, 64))],
+      ),
     ];
-    return project(
-      {
-        headline: `Creator fees: ${found.length} of ${plural(asked.length, 'token')} found${
-          errors.length ? `, ${errors.length} failed` : ''
-        }${totalParts.length ? `; total ${totalParts.join(' · ')}` : ''}`,
-        query: {},
-        notes,
-        data: {
-          counts: { requested: asked.length, found: found.length, failed: errors.length },
-          totals: {
-            nativeCoin: Number(totals.nativeCoin.total),
-            nativeCoinTokens: totals.nativeCoin.tokens,
-            byCurrency: totals.byCurrency.map((c) => ({
-              ...c,
-              total: Number(c.total),
-              ...(fiat.top.has(c.currency) ? { highest: fiat.top.get(c.currency) } : {}),
-            })),
-          },
+    return {
+      headline: `Creator fees: ${found.length} of ${plural(asked.length, 'token')} found${
+        errors.length ? `, ${errors.length} failed` : ''
+      }${totalParts.length ? `; total ${totalParts.join(' · ')}` : ''}`,
+      query: {},
+      notes,
+      data: {
+        counts: { requested: asked.length, found: found.length, failed: errors.length },
+        totals: {
+          nativeCoin: Number(totals.nativeCoin.total),
+          nativeCoinTokens: totals.nativeCoin.tokens,
+          byCurrency: totals.byCurrency.map((c) => ({
+            ...c,
+            total: Number(c.total),
+            ...(fiat.top.has(c.currency) ? { highest: fiat.top.get(c.currency) } : {}),
+          })),
         },
-        rows: {
-          items: ranked,
-          cut: {
-            what: 'tokens (highest native-coin fees first)',
-            how: () => 'Ask for fewer tokenAddresses per call.',
-            format: ctx.format,
-          },
-          text: (rows) => (rows.length ? textTable(fields, rows) : []),
-          shortened: (rows) => ids.note(rows.map(address)),
-          after: (rows) => [
-            rows.length > 0 &&
-              "#: rank by native coin (fees in chain_a's native coin, every decimal as sent); fees rank: rank by total fees within the row's currency; totals are exact sums.",
-            ...(detailed ? rows.flatMap((r) => extraLine(address(r), r.f, SHOWN)) : []),
-          ],
-          json: (rows) => ({
-            results: detailed
-              ? rows.map(({ f, rank }) => ({ rank, feesRank: fiat.rank(f), ...asRecord(cleanDeep(f)) }))
-              : jsonObjects(fields, rows),
-          }),
-        },
-        nothingMore: detailed && !found.some((f) => Object.keys(f).some((k) => !SHOWN.includes(k))),
-        failed: failures(errors, 'tokenAddresses'),
       },
-      ctx.budget,
-    );
+      rows: {
+        items: ranked,
+        cut: {
+          what: 'tokens (highest native-coin fees first)',
+          how: () => 'Ask for fewer tokenAddresses per call.',
+          format: ctx.format,
+        },
+        text: (rows) => (rows.length ? textTable(fields, rows) : []),
+        shortened: (rows) => ids.note(rows.map(address)),
+        after: (rows) => [
+          rows.length > 0 &&
+            "#: rank by native coin (fees in chain_a's native coin, every decimal as sent); fees rank: rank by total fees within the row's currency; totals are exact sums.",
+          ...(detailed ? rows.flatMap((r) => extraLine(address(r), r.f, SHOWN)) : []),
+        ],
+        json: (rows) => ({
+          results: detailed
+            ? rows.map(({ f, rank }) => ({ rank, feesRank: fiat.rank(f), ...asRecord(cleanDeep(f)) }))
+            : jsonObjects(fields, rows),
+        }),
+      },
+      nothingMore: detailed && !found.some((f) => Object.keys(f).some((k) => !SHOWN.includes(k))),
+      failed: failures(errors, 'tokenAddresses'),
+    };
   },
 });

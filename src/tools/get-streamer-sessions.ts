@@ -1,19 +1,17 @@
-import * as z from 'zod';
-import { requestFor } from '../api/endpoints.js';
 import { extremes, numericStats } from '../format/aggregate.js';
 import { asArray, asRecord } from '../format/batch.js';
 import { type Field, jsonTable, textTable } from '../format/columns.js';
 import { describeObject } from '../format/generic.js';
-import { project } from '../format/result.js';
+import type { Report } from '../format/result.js';
 import { approx, num, plural, utcMinute } from '../format/text.js';
 import { exact } from '../untrusted/numbers.js';
 import { clean } from '../untrusted/text.js';
 import { utcIso } from '../untrusted/times.js';
+import { object, table } from './batch-output.js';
 import { bounded, mintId, otherPairs, page, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 type Session = Record<string, unknown>;
-/** The table's columns, each once: its header, its text cell, its JSON field (times in UTC where zoned). */
 const FIELDS: Array<Field<Session>> = [
   { key: 'startTime', header: 'start', text: (s) => when(s.startTime) },
   { key: 'endTime', header: 'end', text: (s) => when(s.endTime) },
@@ -24,17 +22,16 @@ const FIELDS: Array<Field<Session>> = [
 
 /** `2025-05-01T06:00:00-05:00` → `2025-05-01 11:00Z` (UTC); a time without a zone as it came. */
 const when = (v: unknown) => utcMinute(v).text;
-/** A time for JSON: UTC ISO where it states its zone, else as sent (cleaned), null when absent. */
+/** A time for JSON: UTC ISO where it states its zone, else as sent, null when absent. */
 const whenJson = (v: unknown) => utcIso(v) ?? (clean(v, 40) || null);
 
-/** A session with its start and end in UTC where they state a zone (the same text as the table's). */
 const inUtc = (s: Record<string, unknown>) => ({
   ...s,
   ...(utcIso(s.startTime) ? { startTime: utcIso(s.startTime) } : {}),
   ...(utcIso(s.endTime) ? { endTime: utcIso(s.endTime) } : {}),
 });
 
-/** What the table's times are: UTC only when every time shown stated its zone (and so was converted). */
+/** What the table's times are: UTC only when every time shown stated its zone. */
 function timesNote(rows: ReadonlyArray<Record<string, unknown>>): string {
   const times = rows.flatMap((s) => [s.startTime, s.endTime]).filter((t) => t != null && t !== '');
   const unzoned = times.filter((t) => !utcMinute(t).utc).length;
@@ -55,15 +52,12 @@ function highest(sessions: Array<Record<string, unknown>>, field: string) {
 }
 
 /**
- * What the sessions themselves show of the duration's unit (the document states none): milliseconds,
- * seconds or minutes when every session with a duration also states its start and end (both with a zone,
- * or both without) and its duration is exactly end − start in that unit, and in no other; undefined
- * otherwise (a time missing, or any one that disagrees).
+ * The duration's unit, as the sessions show it (the document states none): the one unit in which every
+ * duration is exactly end − start; undefined when a time is missing or no single unit agrees.
  */
 export function durationUnit(sessions: ReadonlyArray<Record<string, unknown>>) {
   let rows = 0;
   let elapsed = false;
-  // The units a duration may be in, each still possible while every row agrees with it.
   const possible = DURATION_UNITS.map((u) => ({ ...u, agrees: true }));
   for (const row of sessions) {
     const d = exact(row.duration);
@@ -84,7 +78,6 @@ export function durationUnit(sessions: ReadonlyArray<Record<string, unknown>>) {
   };
 }
 
-/** The units a session's duration is checked against, each as milliseconds. */
 const DURATION_UNITS = [
   { unit: 'ms', name: 'ms', factor: 1 },
   { unit: 's', name: 'seconds', factor: 1000 },
@@ -94,10 +87,7 @@ const DURATION_UNITS = [
 /** A time without a zone ("2026-11-20 06:13:00"): read as if UTC, only to subtract it from another such. */
 const ZONELESS = /^\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?)?$/;
 
-/**
- * end − start in ms: both times stating their zone, or both stating none (then in one zone, whatever it
- * is, so their difference holds); undefined for anything else.
- */
+/** end − start in ms: both times stating their zone, or both none (then in one zone); else undefined. */
 function span(start: unknown, end: unknown): number | undefined {
   const a = utcIso(start);
   const b = utcIso(end);
@@ -108,7 +98,7 @@ function span(start: unknown, end: unknown): number | undefined {
   return Number.isNaN(diff) ? undefined : diff;
 }
 
-/** Page figures computed over every session returned (before any budget cut). */
+/** Page figures over every session returned (before any budget cut). */
 function sessionFigures(sessions: Array<Record<string, unknown>>) {
   const peak = highest(sessions, 'peakViewers');
   const longest = highest(sessions, 'duration');
@@ -121,7 +111,6 @@ function sessionFigures(sessions: Array<Record<string, unknown>>) {
   const starts = started.map((s) => time(s.startTime));
   const earliest = extremes(started, (s) => time(s.startTime)).low;
   const latest = extremes(ended, (s) => time(s.endTime)).peak;
-  // The order of the starts: every step down, every step up, both (all equal: unsaid) or neither.
   const steps = starts.slice(1).map((s, i) => Math.sign(s - (starts[i] as number)));
   const [down, up] = [!steps.includes(1), !steps.includes(-1)];
   const order =
@@ -171,7 +160,7 @@ function sessionFigures(sessions: Array<Record<string, unknown>>) {
   };
 }
 
-/** What the figures cover: this page only, or (page 1 not full, or the upstream's total met) the whole history. */
+/** What the figures cover: this page only, or the whole history (page 1 not full, or the total met). */
 function coverage(sessions: number, page: number, limit: number, total: number | null) {
   const whole =
     sessions > 0 && (total !== null ? total === sessions && page === 1 : page === 1 && sessions < limit);
@@ -183,25 +172,17 @@ function coverage(sessions: number, page: number, limit: number, total: number |
   };
 }
 
-/** The figures as text lines: the answer before the rows. */
 function figureLines(f: ReturnType<typeof sessionFigures>, total: number, cover: string): string[] {
-  const parts: string[] = [];
-  if (f.peak)
-    parts.push(
+  const parts = [
+    f.peak &&
       `peak ${plural(f.peak.peakViewers, 'viewer')} in session ${f.peak.sessionId ?? '(no id)'}, started ${when(f.peak.startTime)}${f.peak.sessionsWithSamePeak ? ` (${f.peak.sessionsWithSamePeak} sessions share this peak; the first listed is named)` : ''}`,
-    );
-  if (f.longest)
-    parts.push(
+    f.longest &&
       `longest ${num(f.longest.duration)}${f.durationUnit ? ` ${f.durationUnit}` : ''} in session ${f.longest.sessionId ?? '(no id)'}, started ${when(f.longest.startTime)}${f.longest.sessionsWithSameDuration ? ` (${f.longest.sessionsWithSameDuration} sessions share this duration; the first listed is named)` : ''}`,
-    );
-  if (f.averageViewers)
-    parts.push(
+    f.averageViewers &&
       `averageViewers: mean ${approx(f.averageViewers.mean)}, median ${approx(f.averageViewers.median)}${f.averageViewers.sessions < total ? ` (over ${f.averageViewers.sessions} of ${total} sessions; the rest have no number)` : ''}`,
-    );
-  if (f.totalDuration !== undefined)
-    parts.push(
+    f.totalDuration !== undefined &&
       `total duration ${num(f.totalDuration)}${f.durationUnit ? ` ${f.durationUnit} (${approx(f.totalDurationHours, (f.totalDurationHours ?? 0) < 10 ? 2 : 1)} h` : ' (unit not stated by the API'}${f.durationMissing ? `; ${plural(f.durationMissing, 'session')} without a duration` : ''})`,
-    );
+  ].filter(Boolean);
   const span =
     f.earliestStart || f.latestEnd
       ? [`From ${when(f.earliestStart ?? '–')} to ${when(f.latestEnd ?? '–')} (earliest start, latest end)`]
@@ -214,29 +195,21 @@ export const getStreamerSessions = defineTool({
   title: 'Streaming sessions',
   description:
     "One token's past streaming sessions, with the page's peak and longest session, mean and median averageViewers, total duration, time span (UTC). detailed: session ids.",
+  endpoint: 'sessions',
   input: {
     mint: mintId.describe('Token mint id'),
     limit: bounded('sessions', 'limit', 'Sessions per page'),
     page,
   },
-  scope: SCOPES.any,
-  output: {
-    columns: z.array(z.string()).optional(),
-    rows: z.array(z.array(z.unknown())).optional(),
-    items: z.array(z.object({}).loose()).optional(),
-    aggregates: z.object({}).loose().optional(),
-  },
-  request: ({ mint, limit, page, chain, platform }) =>
-    requestFor('sessions', { mint, limit, page, chain, platform }),
-  render(body, args, ctx) {
+  output: { ...table, aggregates: object },
+  render(body, args, ctx): Report<Session> {
     const sessions = asArray(body.data).map(asRecord);
     const figures = sessionFigures(sessions);
-    // The document gives this response no pagination object; an upstream that sends one with a total is believed.
+    // The document gives no pagination here; an upstream that sends a total is believed.
     const total = exact(asRecord(body.pagination).total);
     const cover = coverage(sessions.length, args.page, args.limit, total);
     const peakText = figures.peak ? `, peak ${plural(figures.peak.peakViewers, 'viewer')}` : '';
-    // An empty first page is not a zero: the token may have no sessions, or be another chain's or platform's
-    // (an upstream may answer either with an empty list). Where else to look, in both channels.
+    // An empty first page is not a zero: the token may have no sessions, or be another chain's or platform's.
     const unsure = sessions.length === 0 && args.page === 1 && total === null;
     const elsewhere =
       args.chain === 'all' && args.platform === 'all'
@@ -250,7 +223,6 @@ export const getStreamerSessions = defineTool({
       ? `Sessions of ${args.mint}: none on page 1 with ${args.chain} / ${args.platform} (${why}: an empty page does not say which)`
       : `Sessions of ${args.mint}: ${num(sessions.length)} on page ${args.page}${total !== null ? ` (${num(total)} in all)` : ''}${peakText} (${figures.order ? `${figures.order}; ` : ''}${args.chain} / ${args.platform})`;
     const more = total !== null ? args.page * args.limit < total : sessions.length >= args.limit;
-    // Paging a long history and adding page figures is the assistant's arithmetic: fewer pages, or one program.
     const next = more
       ? `page ${args.page + 1} ${total !== null ? 'holds more' : 'may hold more (this page is full)'}${args.limit < 100 ? '; limit 100 (the most per page) needs fewer pages' : ''}. These figures cover this page only: run_analysis totals a whole history (peak, longest, sums) in one call.`
       : sessions.length === 0 && args.page > 1
@@ -258,41 +230,38 @@ export const getStreamerSessions = defineTool({
         : unsure
           ? `to tell which, try ${[...elsewhere, "get_streamer_core with chain all to find the token's chain and platform"].join(', or ')}.`
           : undefined;
-    return project(
-      {
-        headline,
-        query: {
-          mint: args.mint,
-          limit: args.limit,
-          page: args.page,
-          chain: args.chain,
-          platform: args.platform,
-        },
-        lines: figureLines(figures, sessions.length, cover.text),
-        data: sessions.length ? { aggregates: { covers: cover.json, ...figures } } : {},
-        rows: {
-          items: sessions,
-          cut: {
-            what: 'sessions',
-            how: (shown) => `Ask with limit ${Math.max(1, shown)}.`,
-            format: ctx.format,
-          },
-          text: (rows) => (rows.length ? textTable(FIELDS, rows.map(inUtc)) : unsure ? [] : ['No sessions.']),
-          after: (rows) => [
-            rows.length > 0 &&
-              `${timesNote(rows)}; ${figures.durationUnitEvidence ? `durations in ${figures.durationUnit}: ${figures.durationUnitEvidence} (computed here; the API states no unit)` : 'durations as returned (unit not stated by the API)'}.`,
-            ...(ctx.format === 'detailed'
-              ? rows.map(
-                  (s) =>
-                    `  ${when(s.startTime)}: ${describeObject(s, [...FIELDS.map((f) => f.key), 'mintId'], true).parts.join('; ') || 'no other fields'}`,
-                )
-              : []),
-          ],
-          json: (rows) => jsonTable(FIELDS, rows.map(inUtc), ctx.format === 'detailed'),
-        },
-        next,
+    return {
+      headline,
+      query: {
+        mint: args.mint,
+        limit: args.limit,
+        page: args.page,
+        chain: args.chain,
+        platform: args.platform,
       },
-      ctx.budget,
-    );
+      lines: figureLines(figures, sessions.length, cover.text),
+      data: sessions.length ? { aggregates: { covers: cover.json, ...figures } } : {},
+      rows: {
+        items: sessions,
+        cut: {
+          what: 'sessions',
+          how: (shown) => `Ask with limit ${Math.max(1, shown)}.`,
+          format: ctx.format,
+        },
+        text: (rows) => (rows.length ? textTable(FIELDS, rows.map(inUtc)) : unsure ? [] : ['No sessions.']),
+        after: (rows) => [
+          rows.length > 0 &&
+            `${timesNote(rows)}; ${figures.durationUnitEvidence ? `durations in ${figures.durationUnit}: ${figures.durationUnitEvidence} (computed here; the API states no unit)` : 'durations as returned (unit not stated by the API)'}.`,
+          ...(ctx.format === 'detailed'
+            ? rows.map(
+                (s) =>
+                  `  ${when(s.startTime)}: ${describeObject(s, [...FIELDS.map((f) => f.key), 'mintId'], true).parts.join('; ') || 'no other fields'}`,
+              )
+            : []),
+        ],
+        json: (rows) => jsonTable(FIELDS, rows.map(inUtc), ctx.format === 'detailed'),
+      },
+      next,
+    };
   },
 });

@@ -11,16 +11,13 @@ export const getStreamersAnalytics = defineTool({
   title: 'Streamer analytics (batch)',
   description:
     'Time series of tokens over a period: per token and series, first, last, min, max (and when), mean, sparkline. detailed: every point.',
+  endpoint: 'analytics',
   input: {
     mintIds: idsOf('analytics'),
     period: z.enum(PERIODS).default(DEFAULT_PERIOD),
     points: bounded('analytics', 'points', 'Data points returned'),
   },
-  scope: SCOPES.noPlatformC,
-  ids: 'mintIds',
   output: batchOutput,
-  request: ({ mintIds, period, points, chain, platform }) =>
-    requestFor('analytics', { mintIds, period, points, chain, platform }),
   async run(args, ctx) {
     const { mintIds, period, points, chain, platform } = args;
     const body = await ctx.send(requestFor('analytics', { mintIds, period, points, chain, platform }));

@@ -1,4 +1,3 @@
-import { requestFor } from '../api/endpoints.js';
 import { renderGenericBatch } from '../format/batch.js';
 import { batchOutput } from './batch-output.js';
 import { idsOf, otherChainHint, SCOPES } from './shared.js';
@@ -9,11 +8,9 @@ export const getStreamersComplete = defineTool({
   title: 'Complete streamer data (batch)',
   description:
     'Everything the service holds on some tokens, every field, long series summarised. For core records, list_streamers. detailed: series in full.',
+  endpoint: 'complete',
   input: { mintIds: idsOf('complete') },
-  scope: SCOPES.noPlatformC,
-  ids: 'mintIds',
   output: batchOutput,
-  request: ({ mintIds, chain, platform }) => requestFor('complete', { mintIds, chain, platform }),
   render: (body, args, ctx) =>
     renderGenericBatch(
       {

@@ -1,5 +1,4 @@
-// App-only (MCP Apps): the evidence behind one token of a botting board, for the view to draw when a
-// person selects it. Listed only to clients that declare MCP Apps, hidden from the model by the host.
+// App-only (MCP Apps): the evidence behind one token of a botting board, drawn when a person selects it.
 import * as z from 'zod';
 import {
   DEFAULT_PERIOD,
@@ -11,14 +10,14 @@ import {
 } from '../api/endpoints.js';
 import { asArray, asRecord } from '../format/batch.js';
 import { parseFindings } from '../format/botting.js';
-import { project } from '../format/result.js';
 import { plural } from '../format/text.js';
 import type { EvidenceData } from '../report/view-types.js';
 import { clean } from '../untrusted/text.js';
 import { seriesData, sessionsData, VIEW_LIMITS } from '../view-data.js';
+import { object } from './batch-output.js';
 import { durationUnit } from './get-streamer-sessions.js';
 import { viewHistory } from './get-token-history.js';
-import { mintId, SCOPES } from './shared.js';
+import { mintId, pick, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 /** Hours of botting analysis for a period: its own, at most the endpoint's maximum (30d: 168). */
@@ -33,9 +32,9 @@ export const getTokenEvidence = defineTool({
     period: z.enum(PERIODS).default(DEFAULT_PERIOD),
   },
   scope: SCOPES.botting,
-  output: { counts: z.object({}).loose().optional() },
+  output: { counts: object },
   async run({ mint, period, chain, platform }, ctx) {
-    // Each part on its own: one that fails is reported in place, the others still drawn.
+    // One part that fails is reported in place, the others still drawn.
     const part = (req: Parameters<typeof ctx.send>[0]) =>
       ctx.send(req).then(
         (body) => ({ body }),
@@ -70,7 +69,6 @@ export const getTokenEvidence = defineTool({
       sessions: 'body' in sessions ? asArray(sessions.body.data).length : 0,
     };
     const sessionRows = 'body' in sessions ? sessionsData(sessions.body.data, mint) : undefined;
-    // The unit get_streamer_sessions states, found the same way from the same rows.
     const unit = sessionRows && durationUnit(sessionRows);
     const view: EvidenceData = {
       kind: 'evidence',
@@ -80,9 +78,7 @@ export const getTokenEvidence = defineTool({
       durationUnit: unit ? { unit: unit.unit, evidence: unit.evidence } : null,
       botting: finding
         ? {
-            level: finding.level,
-            confidence: finding.confidence,
-            score: finding.score,
+            ...pick(finding, 'level', 'confidence', 'score'),
             reasons: finding.reasons.slice(0, VIEW_LIMITS.reasons),
           }
         : 'error' in botting
@@ -97,9 +93,6 @@ export const getTokenEvidence = defineTool({
       ? ` (${plural(counts.resultsWithoutPoints, 'analytics result')} with no numeric points)`
       : '';
     const summary = `Evidence for ${mint}: ${curve}${empty}, ${plural(counts.sessions, 'session')}${finding ? `, botting ${finding.level}` : ''}`;
-    return project(
-      { headline: summary, query: { mint, period, chain, platform }, data: { counts } },
-      ctx.budget,
-    );
+    return { headline: summary, query: { mint, period, chain, platform }, data: { counts } };
   },
 });

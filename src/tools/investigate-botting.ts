@@ -16,7 +16,7 @@ import type { StreamerRecord } from '../format/streamer.js';
 import { idColumn, plural, WHOLE_ID_ROWS } from '../format/text.js';
 import { exact, grouped } from '../untrusted/numbers.js';
 import { cleanDeep, quote } from '../untrusted/text.js';
-import { failureGroups, idsShortened } from './batch-output.js';
+import { failureGroups, idsShortened, object, strings, table } from './batch-output.js';
 import { type Cell, rankingColumns } from './botting/columns.js';
 import { bottingFigures } from './botting/report.js';
 import { type Investigation, type InvestigationArgs, runInvestigation } from './botting/run.js';
@@ -57,33 +57,27 @@ export const investigateBotting = defineTool({
       ? 'sortBy "fees" needs includeCreatorFees: true (fees are joined only when asked for).'
       : undefined,
   output: {
-    counts: z.object({}).loose().optional(),
-    calls: z.object({}).loose().optional(),
+    counts: object,
+    calls: object,
     dataAgeSeconds: z.number().optional(),
     topReasons: z.array(z.object({ reason: z.string(), count: z.number() })).optional(),
-    columns: z.array(z.string()).optional(),
-    rows: z.array(z.array(z.unknown())).optional(),
-    items: z.array(z.object({}).loose()).optional(),
-    notCovered: z.array(z.string()).optional(),
+    ...table,
+    notCovered: strings,
     notCoveredUpstreamErrors: failureGroups,
     errors: failureGroups,
-    notes: z.array(z.string()).optional(),
-    shown: z.object({}).loose().optional(),
+    notes: strings,
+    shown: object,
     idsShortened,
   },
   async run(args, ctx) {
     // The data depends on the ids (as a set), hours, chain, platform and fees; the slice does not.
-    const key = JSON.stringify([
-      [...args.mintIds].sort(),
-      args.hours,
-      args.chain,
-      args.platform,
-      args.includeCreatorFees,
-    ]);
-    const hit = ctx.caller ? recall<Investigation>(ctx.caller.key, key) : undefined;
+    const { mintIds, hours, chain, platform, includeCreatorFees } = args;
+    const key = JSON.stringify([[...mintIds].sort(), hours, chain, platform, includeCreatorFees]);
+    const caller = ctx.caller?.key;
+    const hit = caller ? recall<Investigation>(caller, key) : undefined;
     const data = hit?.value ?? (await runInvestigation(args, ctx, { progress: true }));
-    const kept = hit !== undefined || (data.complete && ctx.caller !== undefined);
-    if (!hit && kept && ctx.caller) remember(ctx.caller.key, key, data);
+    const kept = hit !== undefined || (data.complete && caller !== undefined);
+    if (!hit && kept && caller) remember(caller, key, data);
     const age = hit ? Math.round(hit.ageMs / 1000) : undefined;
     return withViewHistory(ctx, args.chain, (c) => report(args, c, data, age, kept));
   },
@@ -115,55 +109,50 @@ function report(
   kept: boolean,
 ) {
   const { records, fees, calls, ranked } = data;
+  const { chain, platform, hours, includeCreatorFees, sortBy, levels, liveOnly, offset } = args;
   const figures = bottingFigures('investigate_botting', data, args);
   const { covered, errors, notCovered, stats, reasons, failed, uncovered } = figures;
   const flagLevels = figures.flagged;
   figures.showBoard(ctx, {
     title: 'Botting investigation',
-    filters: { levels: args.levels, liveOnly: args.liveOnly, sortBy: args.sortBy },
-    fees: args.includeCreatorFees ? fees : undefined,
+    filters: { levels, liveOnly, sortBy },
+    fees: includeCreatorFees ? fees : undefined,
   });
   const notes = [
     ...data.notes,
     ...data.lookupFailures.map((f) => `No streamer records for ${plural(f.ids, 'id')}: ${f.reason}`),
     ...data.feeNotes,
   ];
-  // Every count is over the tokens the botting endpoint covers; not-covered tokens are counted apart and
-  // ranked after the covered ones.
   const flagged = covered.filter((f) => flagLevels.levels.includes(f.level));
   const { flaggedAs } = figures;
   const isLive = (f: Finding) => records.get(f.mintId)?.isCurrentlyLive === true;
+  const viewersOf = (id: string) => exact(records.get(id)?.currentViewers);
   const flaggedLive = flagged.filter(isLive);
-  const liveViewers = flaggedLive.reduce(
-    (n, f) => n + (exact(records.get(f.mintId)?.currentViewers) ?? 0),
-    0,
-  );
+  const liveViewers = flaggedLive.reduce((n, f) => n + (viewersOf(f.mintId) ?? 0), 0);
   // Viewers (and fees) over every token asked, each level's share: the not-covered and failed ones too.
   const shares = shareLines(
     { findings: covered, notCovered, failed: errors.map((e) => e.id) },
-    (id) => exact(records.get(id)?.currentViewers),
-    args.includeCreatorFees ? (id) => fees.get(id) : undefined,
+    viewersOf,
+    includeCreatorFees ? (id) => fees.get(id) : undefined,
   );
-
   // The slice: levels (case-insensitive), live only, then the order asked for, then the offset.
-  const wanted = args.levels ? new Set(args.levels.map((l) => l.toUpperCase())) : undefined;
+  const wanted = levels ? new Set(levels.map((l) => l.toUpperCase())) : undefined;
   const filtered = ranked.filter(
-    (f) => (!wanted || wanted.has(f.level.toUpperCase())) && (!args.liveOnly || isLive(f)),
+    (f) => (!wanted || wanted.has(f.level.toUpperCase())) && (!liveOnly || isLive(f)),
   );
-  const [sortText, sortValue] = SORT[args.sortBy];
+  const [sortText, sortValue] = SORT[sortBy];
   const value = (f: Finding) => sortValue(f, data);
   const sorted =
-    args.sortBy === 'suspicion'
+    sortBy === 'suspicion'
       ? filtered
       : [...filtered].sort((x, y) => (value(y) ?? -Infinity) - (value(x) ?? -Infinity));
-  const page = sorted.slice(args.offset);
+  const page = sorted.slice(offset);
   const filterText = [
-    ...(args.levels ? [`levels ${args.levels.join(', ')}`] : []),
-    ...(args.liveOnly ? ['live only'] : []),
+    ...(levels ? [`levels ${levels.join(', ')}`] : []),
+    ...(liveOnly ? ['live only'] : []),
   ].join(', ');
   const matchedOff = sorted.filter((f) => !f.covered).length;
   const matched = sorted.length - matchedOff;
-
   const flaggedText = `${flagged.length} of ${analysedTokens(covered.length)} flagged ${flaggedAs}, ${flaggedLive.length} of them live now`;
   // With a filter, the headline leads with what it matched: that is the answer to the question asked.
   const headline = filterText
@@ -171,26 +160,24 @@ function report(
         matchedOff ? ` (and ${notCoveredCount(matchedOff)})` : ''
       }; in all, ${flagged.length} flagged ${flaggedAs}, ${flaggedLive.length} of them live now${figures.tail}`
     : `Botting investigation: ${flaggedText}${figures.tail}`;
-  // The flagged live tokens are counted here; the table (or levels + liveOnly) names them, in its order.
   const flaggedLine = `Flagged ${flaggedAs} and live now: ${flaggedLive.length ? `${flaggedLive.length} (${grouped(liveViewers)} viewers)` : 'none'}`;
   // Whether this slice is already the list the next step would point at: live, exactly the flagged levels.
-  const asked = new Set(args.levels?.map((l) => l.toUpperCase()));
+  const asked = new Set(levels?.map((l) => l.toUpperCase()));
   const listsFlaggedLive =
-    args.liveOnly &&
+    liveOnly &&
     asked.size === flagLevels.levels.length &&
     flagLevels.levels.every((l) => asked.has(l.toUpperCase()));
   const sliceLine = `${filterText ? `Filter ${filterText}: ${sorted.length} of ${ranked.length} findings match; ranked` : 'Ranked'} ${sortText}${
-    args.offset
+    offset
       ? page.length
-        ? `; from offset ${args.offset} (row ${args.offset + 1})`
-        : `; offset ${args.offset} is past the end: ${sorted.length} match, use an offset below ${sorted.length}`
+        ? `; from offset ${offset} (row ${offset + 1})`
+        : `; offset ${offset} is past the end: ${sorted.length} match, use an offset below ${sorted.length}`
       : ''
-  }${notCovered.length && args.sortBy === 'suspicion' ? '; tokens not covered last' : ''}.`;
+  }${notCovered.length && sortBy === 'suspicion' ? '; tokens not covered last' : ''}.`;
   const ageLine =
     ageSeconds !== undefined
       ? `Data from this investigation ${ageSeconds} s ago; no new upstream requests (kept ${TTL_MINUTES} minutes).`
       : undefined;
-  const showFees = args.includeCreatorFees;
   const detailed = ctx.format === 'detailed';
   const counts = {
     ...figures.counts,
@@ -204,21 +191,20 @@ function report(
   const cut = {
     what: `ranked findings (${sortText})`,
     how: (shown: number) =>
-      `Continue with offset ${args.offset + shown} (${kept ? `no new upstream requests for ${TTL_MINUTES} minutes` : 'asked afresh: a request of this investigation failed'}), or narrow with levels / liveOnly.`,
+      `Continue with offset ${offset + shown} (${kept ? `no new upstream requests for ${TTL_MINUTES} minutes` : 'asked afresh: a request of this investigation failed'}), or narrow with levels / liveOnly.`,
     format: ctx.format,
-    offset: args.offset,
+    offset,
   };
-
-  const window = widerWindowHint(errors, args.hours, data.requestReasons);
-  const next = `${window ? `${window} ` : ''}${flaggedLive.length && !listsFlaggedLive ? `levels ${JSON.stringify(flagLevels.levels)} with liveOnly true lists the ${flaggedLive.length} flagged live tokens (no new upstream requests); ` : ''}get_streamer_sessions${scopeHint(args.chain, args.platform)} on a flagged token for its history; get_streamer_core${scopeHint(args.chain, args.platform)} for its current state.`;
+  const window = widerWindowHint(errors, hours, data.requestReasons);
+  const scope = scopeHint(chain, platform);
+  const next = `${window ? `${window} ` : ''}${flaggedLive.length && !listsFlaggedLive ? `levels ${JSON.stringify(flagLevels.levels)} with liveOnly true lists the ${flaggedLive.length} flagged live tokens (no new upstream requests); ` : ''}get_streamer_sessions${scope} on a flagged token for its history; get_streamer_core${scope} for its current state.`;
   const pointed = new Set(flaggedLive.map((f) => f.mintId));
-  // Ids whole where the budget allows; else shortened, but never in the first rows or the rows the headline
-  // and the next step point at (flagged, live).
+  // Shortened ids never in the first rows or the rows the headline and next step point at.
   const render = (shorten: boolean) => {
     const ids = idColumn(page.length, 'ids', { ranked: true, pointed, shorten });
     const cellOf = (f: Finding, i: number, full: boolean): Cell => ({
       f,
-      rank: args.offset + i + 1,
+      rank: offset + i + 1,
       r: records.get(f.mintId),
       fee: fees.get(f.mintId),
       full,
@@ -226,48 +212,44 @@ function report(
     });
     return withReasons(page.length, (full) =>
       fitRows(page, ctx.budget, cut, (rows) => {
-        const columns = rankingColumns(showFees, data.coverageApplies, detailed, full);
+        const columns = rankingColumns(includeCreatorFees, data.coverageApplies, detailed, full);
         const cells = rows.map((f, i) => cellOf(f, i, full));
         const idsShortened = ids.note(
           rows.map((f) => f.mintId),
-          args.offset + 1,
+          offset + 1,
         );
         return result({
           headline,
           lines: [
             ...(covered.length ? [levelsLine(stats), flaggedRuleLine(flagLevels), flaggedLine] : []),
             ...shares.lines,
-            ...(reasons.length
-              ? [
-                  `Most frequent reasons: ${reasons.map((r) => `${quote(r.reason, 60)} (${r.count})`).join('; ')}`,
-                ]
-              : []),
+            reasons.length > 0 &&
+              `Most frequent reasons: ${reasons.map((r) => `${quote(r.reason, 60)} (${r.count})`).join('; ')}`,
             ...uncovered.lines,
             ...noteLines(notes),
-            ...(ranked.length ? [sliceLine] : []),
-            ...(ageLine ? [ageLine] : []),
+            ranked.length > 0 && sliceLine,
+            ageLine,
             ...(rows.length
               ? [
                   '',
                   ...textTable(columns, cells),
-                  ...(idsShortened ? [idsShortened] : []),
+                  idsShortened,
                   ...(detailed
-                    ? []
+                    ? rows.map((f) => detailLine(f, records, fees))
                     : ['mcap abbreviated (k, M, B); response_format "detailed" shows it exact.']),
-                  ...(detailed ? rows.map((f) => detailLine(f, records, fees)) : []),
                 ]
               : []),
             ...(errors.length ? ['', ...failed.lines] : []),
           ],
           query: {
-            chain: args.chain,
-            platform: args.platform,
-            hours: args.hours,
-            includeCreatorFees: args.includeCreatorFees,
-            sortBy: args.sortBy,
-            ...(args.levels ? { levels: args.levels } : {}),
-            liveOnly: args.liveOnly,
-            offset: args.offset,
+            chain,
+            platform,
+            hours,
+            includeCreatorFees,
+            sortBy,
+            ...(levels ? { levels } : {}),
+            liveOnly,
+            offset,
           },
           data: {
             counts,
@@ -277,10 +259,10 @@ function report(
             ...(detailed
               ? {
                   items: rows.map((f, i) => ({
-                    rank: args.offset + i + 1,
+                    rank: offset + i + 1,
                     ...(cleanDeep(f.raw) as Record<string, unknown>),
                     streamer: cleanDeep(records.get(f.mintId) ?? null),
-                    ...(showFees ? { creatorFees: fees.get(f.mintId) ?? null } : {}),
+                    ...(includeCreatorFees ? { creatorFees: fees.get(f.mintId) ?? null } : {}),
                     ...(data.coverageApplies ? { covered: f.covered } : {}),
                   })),
                 }
@@ -292,7 +274,7 @@ function report(
             ...(errors.length ? { errors: failed.json } : {}),
             ...(notes.length ? { notes } : {}),
             // An offset past the end shows nothing: where the ranking ends, for this channel's reader too.
-            ...(page.length === 0 && args.offset > 0
+            ...(page.length === 0 && offset > 0
               ? { shown: { from: null, to: null, of: sorted.length } }
               : {}),
             ...(idsShortened ? { idsShortened } : {}),
@@ -302,15 +284,13 @@ function report(
       }),
     );
   };
-  // Ids are shortened only where the budget forces it: when whole ones leave rows out that shortened ones
-  // let in (structuredContent, which has every id whole, is often what limits the rows: then nothing is).
+  // Ids are shortened only when whole ones leave out rows that shortened ones let in.
   const whole = render(false);
   if (page.length <= WHOLE_ID_ROWS || whole.structured.truncated === undefined) return whole;
   const short = render(true);
   return rowsIn(short) > rowsIn(whole) ? short : whole;
 }
 
-/** How many rows a rendering of the ranking holds (either format). */
 const rowsIn = (r: { structured: Record<string, unknown> }) =>
   ((r.structured.rows ?? r.structured.items) as unknown[] | undefined)?.length ?? 0;
 

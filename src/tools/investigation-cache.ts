@@ -1,5 +1,5 @@
-// Investigations kept a few minutes per caller (CallContext.caller: its anchor and key together, so no other
-// caller can read, time or evict them), so that re-slicing one asks the upstream nothing. Only complete ones.
+// Complete investigations kept a few minutes per caller (so no other caller can read, time or evict them):
+// re-slicing one asks the upstream nothing.
 import { Lru } from '../limits/lru.js';
 
 /** How long an investigation is reused: long enough to page and re-sort it, short enough to stay current. */
@@ -8,10 +8,8 @@ export const INVESTIGATION_TTL_MS = 5 * 60_000;
 const PER_CALLER = 8;
 
 type Entries = Map<string, { at: number; value: unknown }>;
-/** The callers seen most recently, 256 of them. */
 const store = new Lru<string, Entries>(256);
 
-/** A kept investigation of `caller` for `key` and its age, or undefined (never kept, or expired). */
 export function recall<T>(caller: string, key: string, now = Date.now()) {
   const entries = store.get(caller);
   const hit = entries?.get(key);

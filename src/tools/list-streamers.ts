@@ -1,24 +1,20 @@
 import * as z from 'zod';
-import { requestFor } from '../api/endpoints.js';
 import { asArray, asRecord } from '../format/batch.js';
 import { jsonTable, textTable } from '../format/columns.js';
 import { extraLine } from '../format/generic.js';
-import { project } from '../format/result.js';
+import type { Report } from '../format/result.js';
 import { type StreamerRecord, streamerFields } from '../format/streamer.js';
 import { decimalText, idColumn, num, plural, shortener, shortId } from '../format/text.js';
 import { decimalSum, exact, numberOf } from '../untrusted/numbers.js';
 import { clean, cleanDeep } from '../untrusted/text.js';
-import { idsShortened } from './batch-output.js';
-import { bounded, idsOf, otherChainHint, page, SCOPES } from './shared.js';
+import { idsShortened, object, strings, table } from './batch-output.js';
+import { bounded, col, idsOf, otherChainHint, page, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 /** Missing addresses past this count are shortened in the text (structuredContent has them whole). */
 const WHOLE_IDS = 25;
 
-/**
- * The record field each sortBy reads as (our reading: the document says only "sorted by the requested
- * field"); averageViewers is no field of the documented record, so its values show only where sent.
- */
+/** The record field each sortBy reads as (our reading: the document says "sorted by the requested field"). */
 const SORT_FIELD = {
   viewers: 'currentViewers',
   time: 'totalStreamingTime',
@@ -31,6 +27,7 @@ export const listStreamers = defineTool({
   title: 'List streamers',
   description:
     'Streamer records of the tokens named (name, symbol, live, viewers, market cap, streaming time), sorted and paged; the live count and viewers of the page. detailed: price.',
+  endpoint: 'streamers',
   input: {
     tokenAddresses: idsOf('streamers', 'Token addresses'),
     sortBy: z.enum(['viewers', 'time', 'averageViewers', 'marketCap']).default('viewers'),
@@ -38,21 +35,15 @@ export const listStreamers = defineTool({
     limit: bounded('streamers', 'limit', 'Rows per page'),
     page,
   },
-  scope: SCOPES.noPlatformC,
-  ids: 'tokenAddresses',
   output: {
-    pagination: z.object({}).loose().optional(),
-    columns: z.array(z.string()).optional(),
-    rows: z.array(z.array(z.unknown())).optional(),
-    items: z.array(z.object({}).loose()).optional(),
-    notFound: z.array(z.string()).optional(),
+    pagination: object,
+    ...table,
+    notFound: strings,
     notFoundCount: z.number().optional(),
-    aggregates: z.object({}).loose().optional(),
+    aggregates: object,
     idsShortened,
   },
-  request: ({ tokenAddresses, sortBy, sortOrder, limit, page, chain, platform }) =>
-    requestFor('streamers', { tokenAddresses, sortBy, sortOrder, limit, page, chain, platform }),
-  render(body, args, ctx) {
+  render(body, args, ctx): Report<StreamerRecord> {
     const records = asArray(body.data).map(asRecord) as StreamerRecord[];
     const pg = asRecord(body.pagination);
     const total = numberOf(pg.total) ?? records.length;
@@ -61,27 +52,15 @@ export const listStreamers = defineTool({
     const showScope = args.chain === 'all' || args.platform === 'all';
     // Concise text: the total streaming time when it ranks the rows; detailed text and the JSON always.
     const streamTime = args.sortBy === 'time' || ctx.format === 'detailed';
-    // Every page is sorted (by viewers unless asked otherwise): a ranked table.
     const ids = idColumn(records.length, 'addresses', { ranked: true });
     const base = streamerFields(showScope, streamTime, (r, i) => ids.show(clean(r.mintId, 64), i));
-    // The rows are in the upstream's order by the sort field: that field's values are shown so the order can
-    // be read; a field the records do not carry (averageViewers, undocumented) is said to be missing instead.
+    // The sort field's values are shown so the order can be read; one the records lack is said to be missing.
     const sortField = SORT_FIELD[args.sortBy];
     const sortShown = base.some((f) => f.key === sortField);
     const sortSent = records.some((r) => exact(r[sortField]) !== null);
-    const fields = [
-      ...base,
-      ...(!sortShown && sortSent
-        ? [
-            {
-              key: sortField,
-              header: sortField,
-              align: 'right' as const,
-              text: (r: StreamerRecord) => num(r[sortField]),
-            },
-          ]
-        : []),
-    ];
+    const sortColumn = col<StreamerRecord>(sortField, (r) => num(r[sortField]), [sortField], 'right');
+    const fields = [...base, ...(!sortShown && sortSent ? [sortColumn] : [])];
+    const keys = fields.map((f) => f.key);
     const orderNote =
       records.length && !sortShown && !sortSent
         ? `Order: the upstream's, by ${args.sortBy} ${args.sortOrder}; the records carry no ${sortField} value, so the order cannot be checked from this data.`
@@ -90,7 +69,6 @@ export const listStreamers = defineTool({
     const notFound =
       total < requested && (totalPages ?? 1) <= 1 ? args.tokenAddresses.filter((a) => !returned.has(a)) : [];
     const pageText = totalPages !== undefined ? `page ${args.page} of ${totalPages}` : `page ${args.page}`;
-    // The page's figures, over every row returned (before any budget cut).
     const live = records.filter((r) => r.isCurrentlyLive === true).length;
     const viewers = decimalSum(
       records.map((r) => exact(r.currentViewers)).filter((v): v is number => v !== null),
@@ -99,7 +77,6 @@ export const listStreamers = defineTool({
     const headline = records.length
       ? `Streamers: ${records.length} of ${num(total)} (${pageText}, by ${args.sortBy} ${args.sortOrder}; ${scopeText}); on this page: ${live} live, ${decimalText(viewers)} ${viewers === '1' ? 'viewer' : 'viewers'} now`
       : `Streamers: ${requested === 1 ? 'the requested address not' : `none of the ${requested} requested addresses`} ${args.page > 1 && total > 0 ? `on page ${args.page} (${num(total)} found in all)` : `found on ${scopeText}`}`;
-    // Which addresses are missing shows only when every found row is on this page; else the count.
     const missingCount = Math.max(0, requested - total);
     const shown = shortener(notFound);
     const listed = notFound.length > WHOLE_IDS ? notFound.map(shown) : notFound;
@@ -111,7 +88,7 @@ export const listStreamers = defineTool({
         }.`
       : undefined;
     const hint = otherChainHint('list_streamers', SCOPES.noPlatformC, args, requested)(missingCount);
-    // Which addresses are missing shows only when every found row is on one page: the next step says how.
+    // Which addresses are missing shows only when every found row is on this page: the next step says how.
     const which =
       missingCount && !notFound.length && total > 0
         ? `limit ${requested} (all on one page) names the ${plural(missingCount, 'missing address', 'missing addresses')}.`
@@ -119,51 +96,42 @@ export const listStreamers = defineTool({
     const next =
       [pg.hasNext === true ? `page ${args.page + 1}.` : undefined, which, hint].filter(Boolean).join(' ') ||
       undefined;
-    return project(
-      {
-        headline,
-        query: { sortBy: args.sortBy, sortOrder: args.sortOrder, chain: args.chain, platform: args.platform },
-        lines: [missing],
-        data: {
-          aggregates: {
-            rows: records.length,
-            live,
-            currentViewers: Number(viewers),
-            ...(orderNote ? { order: orderNote } : records.length ? { sortedBy: sortField } : {}),
-          },
-          pagination: cleanDeep(pg) as Record<string, unknown>,
+    return {
+      headline,
+      query: { sortBy: args.sortBy, sortOrder: args.sortOrder, chain: args.chain, platform: args.platform },
+      lines: [missing],
+      data: {
+        aggregates: {
+          rows: records.length,
+          live,
+          currentViewers: Number(viewers),
+          ...(orderNote ? { order: orderNote } : records.length ? { sortedBy: sortField } : {}),
         },
-        rows: {
-          items: records,
-          cut: {
-            what: 'rows of this page',
-            how: (shown) =>
-              `To see the rest, ask with a smaller limit (e.g. limit ${Math.max(1, shown)} and later pages).`,
-            format: ctx.format,
-          },
-          text: (rows) => (records.length ? textTable(fields, rows) : []),
-          shortened: (rows) => ids.note(rows.map((r) => clean(r.mintId, 64))),
-          after: (rows) => [
-            orderNote,
-            ...(ctx.format === 'detailed'
-              ? rows.flatMap((r) =>
-                  extraLine(
-                    shortId(clean(r.mintId, 64)),
-                    r,
-                    fields.map((f) => f.key),
-                  ),
-                )
-              : []),
-          ],
-          json: (rows) => ({
-            ...jsonTable(fields, rows, ctx.format === 'detailed'),
-            ...(missingCount ? { notFoundCount: missingCount } : {}),
-            ...(notFound.length ? { notFound } : {}),
-          }),
-        },
-        next,
+        pagination: cleanDeep(pg) as Record<string, unknown>,
       },
-      ctx.budget,
-    );
+      rows: {
+        items: records,
+        cut: {
+          what: 'rows of this page',
+          how: (n) =>
+            `To see the rest, ask with a smaller limit (e.g. limit ${Math.max(1, n)} and later pages).`,
+          format: ctx.format,
+        },
+        text: (rows) => (records.length ? textTable(fields, rows) : []),
+        shortened: (rows) => ids.note(rows.map((r) => clean(r.mintId, 64))),
+        after: (rows) => [
+          orderNote,
+          ...(ctx.format === 'detailed'
+            ? rows.flatMap((r) => extraLine(shortId(clean(r.mintId, 64)), r, keys))
+            : []),
+        ],
+        json: (rows) => ({
+          ...jsonTable(fields, rows, ctx.format === 'detailed'),
+          ...(missingCount ? { notFoundCount: missingCount } : {}),
+          ...(notFound.length ? { notFound } : {}),
+        }),
+      },
+      next,
+    };
   },
 });

@@ -8,20 +8,18 @@ import { plural } from '../format/text.js';
 import { grouped } from '../untrusted/numbers.js';
 import { clean } from '../untrusted/text.js';
 import type { ApiUsage, LocalRead } from './analysis-api.js';
-import { type CallContext, defineTool, type Tool } from './tool.js';
+import { strings } from './batch-output.js';
+import { API_MAX_IDS, type CallContext, defineTool, type Tool } from './tool.js';
 
-/** Ids one `api` call may pass; split by the endpoint's own limit (creator fees: 5 requests of 100). */
-export const API_MAX_IDS = 500;
-/** Upper bound of the program's text (characters). */
-export const CODE_MAX = 20_000;
-/** Memory one run may use (the engine's own default, stated here for the messages). */
+const CODE_MAX = 20_000;
+/** Memory one run may use (the engine's default, stated for the messages). */
 const MEMORY_MIB = 64;
 const DEFAULT_LIMITS = { timeoutMs: DEFAULTS.analysisTimeoutMs, maxRequests: DEFAULTS.analysisMaxRequests };
 
 const STREAMER =
   'Streamer={mintId,coinName,coinSymbol,currentViewers,tokenMarketCap,tokenPrice,isCurrentlyLive,totalStreamingTime,chain,platform}';
-/** What each `api` function resolves to: the upstream's body in the document's names ("not shown": none). */
-export const API_RETURNS: Record<string, string> = {
+/** What each `api` function resolves to: the upstream's body in the document's names. */
+const API_RETURNS: Record<string, string> = {
   list_streamers: '{data:[Streamer],pagination:{page,limit,total,totalPages,hasNext,hasPrev}}',
   get_streamer_core: '{data:Streamer}',
   get_streamer_sessions:
@@ -48,14 +46,13 @@ function param(name: string, prop: Prop, required: boolean): string {
   const values = Array.isArray(prop.enum) ? prop.enum.filter((v) => v !== prop.default) : [];
   const range =
     prop.minimum !== undefined && prop.maximum !== undefined ? `(${prop.minimum}-${prop.maximum})` : '';
-  // chain and platform: the values each endpoint takes are checked, and named in the error.
   if (name === 'chain' || name === 'platform') return `${name}?`;
   if (prop.default !== undefined) return `${name}=${[prop.default, ...values].join('|')}${range}`;
   return `${name}${required ? '' : '?'}${values.length ? `:${values.join('|')}` : ''}${range}`;
 }
 
 /** `api.name({params}) → returns`, one line per endpoint tool, from its own input schema. */
-export function apiLines(tools: readonly Tool[]): string[] {
+function apiLines(tools: readonly Tool[]): string[] {
   return tools.map((tool) => {
     const schema = tool.entry().inputSchema;
     const props = (schema.properties ?? {}) as Record<string, Prop>;
@@ -78,7 +75,6 @@ function description(tools: readonly Tool[], extra?: string): string {
   ].join('\n');
 }
 
-/** run_analysis over the given endpoint tools (the registry passes its ten). */
 export function runAnalysisTool(
   endpoints: readonly Tool[],
   /** Calls the server answers itself (history, read only): their names, description line and reader. */
@@ -96,26 +92,21 @@ export function runAnalysisTool(
     title: 'Run an analysis program',
     description: () => description(api, local?.line),
     input: {
-      // No minimum length: a string parameter with one is trimmed, which would shift the line numbers.
+      // No minimum length: a string with one is trimmed, which would shift the line numbers.
       code: z.string().max(CODE_MAX).describe('Body of an async JavaScript function; return the answer'),
     },
-    output: {
-      value: z.unknown().optional(),
-      logs: z.array(z.string()).optional(),
-      calls: z.number().optional(),
-    },
+    output: { value: z.unknown().optional(), logs: strings, calls: z.number().optional() },
     check: ({ code }) =>
       code.trim() ? undefined : 'code is empty: write the body of a function that returns the answer',
     async run({ code }, ctx) {
       const limits = ctx.analysis ?? DEFAULT_LIMITS;
       const stop = new AbortController();
-      // The api host and the answer's rendering load with the first run, as the engine does: not at start.
+      // Loaded with the first run, as the engine is: not at start.
       const [{ apiHost }, { renderAnswer }] = await Promise.all([
         import('./analysis-api.js'),
         import('../format/answer.js'),
       ]);
       const host = apiHost(byName, ctx, limits, () => stop.abort(), local?.reader(ctx), local?.names);
-      // The engine loads its workers and WebAssembly on the first run only: starting the server does not pay it.
       const outcome = await runAnalysis(code, host, {
         apiNames,
         timeoutMs: limits.timeoutMs,
@@ -125,25 +116,16 @@ export function runAnalysisTool(
       if (!outcome.ok || host.usage.limitReached || host.usage.refusedLimitReached)
         throw new ToolFailure(failureText(outcome, host.usage, limits));
       // Too deep for any reader (and JSON.stringify's recursion): refused here.
-      if (deeperThan(outcome.value, ANSWER_DEPTH))
-        throw new ToolFailure(
-          failureText(
-            {
-              ...outcome,
-              ok: false,
-              kind: 'answer_too_deep',
-              message: `nested more than ${ANSWER_DEPTH} levels`,
-            },
-            host.usage,
-            limits,
-          ),
-        );
+      if (deeperThan(outcome.value, ANSWER_DEPTH)) {
+        const message = `nested more than ${ANSWER_DEPTH} levels`;
+        const tooDeep = { ...outcome, ok: false as const, kind: 'answer_too_deep' as const, message };
+        throw new ToolFailure(failureText(tooDeep, host.usage, limits));
+      }
       return renderAnswer({ ...outcome, calls: host.usage.calls }, ctx.budget);
     },
   });
 }
 
-/** The levels of lists and objects an answer may have. */
 const ANSWER_DEPTH = 64;
 
 /** Whether a JSON value nests deeper than `max` levels (iterative: the value may be deeper than the stack). */
@@ -170,11 +152,11 @@ function failureText(
       : '';
   const message = outcome.ok ? '' : clean(outcome.message, 600);
   const lastLog = outcome.logs.at(-1);
-  const progress = `It had made ${plural(usage.calls, 'upstream request')}${
+  const logged =
     lastLog !== undefined
       ? `; its last log line: ${JSON.stringify(clean(lastLog, 200))}`
-      : ', and logged nothing'
-  }.`;
+      : ', and logged nothing';
+  const progress = `It had made ${plural(usage.calls, 'upstream request')}${logged}.`;
   let lines: string[];
   if (usage.refusedLimitReached)
     lines = [
@@ -253,7 +235,6 @@ function failureText(
 
 const LOG_LINES_IN_ERROR = 20;
 
-/** The last lines of the log, for an error (where the program stopped matters most). */
 function logTail(logs: readonly string[], engineCut: number): string[] {
   if (!logs.length) return [];
   const shown = logs.slice(-LOG_LINES_IN_ERROR).map((l) => `  ${clean(l, 300)}`);

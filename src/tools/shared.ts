@@ -6,23 +6,15 @@ import {
   DEFAULT_CHAIN,
   ENDPOINTS,
   type EndpointName,
+  idLimit,
   PLATFORM_CHAIN,
   type Platform,
   type Scope,
 } from '../api/endpoints.js';
+import type { Field } from '../format/columns.js';
 import { unknownIdsHint } from '../format/errors.js';
 
-export {
-  CHAINS,
-  type Chain,
-  DEFAULT_CHAIN,
-  PLATFORM_CHAIN,
-  PLATFORMS,
-  type Platform,
-  SCOPES,
-  type Scope,
-  SHAPES,
-} from '../api/endpoints.js';
+export { type Chain, PLATFORM_CHAIN, type Platform, SCOPES, type Scope } from '../api/endpoints.js';
 
 export const mintId = z.string().min(32).max(44);
 
@@ -30,7 +22,7 @@ export const mintId = z.string().min(32).max(44);
 export const idList = (max: number, what = 'Token mint ids') =>
   z.array(mintId).min(1).max(max).describe(what);
 
-/** An endpoint's whole-number parameter, with the document's range and default (ENDPOINTS' `bounds`). */
+/** An endpoint's whole-number parameter, with the document's range and default. */
 export function bounded(endpoint: EndpointName, param: string, what: string) {
   const bound = (ENDPOINTS[endpoint] as { bounds?: Record<string, Bound> }).bounds?.[param];
   if (!bound) throw new Error(`${endpoint} has no bounds for ${param}`);
@@ -38,9 +30,7 @@ export function bounded(endpoint: EndpointName, param: string, what: string) {
   return (bound.max === undefined ? int : int.max(bound.max)).default(bound.default).describe(what);
 }
 
-/** An endpoint's id list: 1 to its limit, each 32 to 44 characters; duplicates are sent once. */
-export const idsOf = (endpoint: EndpointName, what?: string) =>
-  idList((ENDPOINTS[endpoint] as { ids?: { max: number } }).ids?.max ?? 1, what);
+export const idsOf = (endpoint: EndpointName, what?: string) => idList(idLimit(endpoint), what);
 
 export const page = bounded('streamers', 'page', 'Page');
 
@@ -53,17 +43,12 @@ export function platformFor(chain: Chain, scope: Scope): Platform {
   return 'all';
 }
 
-/** `chain` and `platform` fields for an endpoint; `chain` shows its documented default, `platform` has none. */
+/** `chain` and `platform` fields; `chain` shows its documented default, `platform` has none. */
 export function scopeShape(scope: Scope) {
-  const chainB = platformFor('chain_b', scope);
+  const omitted = `chain_a:platform_a, chain_b:${platformFor('chain_b', scope)}${scope.chains.includes('all') ? ', all:all' : ''}`;
   return {
     chain: z.enum(scope.chains).optional().meta({ default: DEFAULT_CHAIN }),
-    platform: z
-      .enum(scope.platforms)
-      .optional()
-      .describe(
-        `Must belong to chain; omitted: chain_a:platform_a, chain_b:${chainB}${scope.chains.includes('all') ? ', all:all' : ''}`,
-      ),
+    platform: z.enum(scope.platforms).optional().describe(`Must belong to chain; omitted: ${omitted}`),
   };
 }
 
@@ -77,7 +62,6 @@ const validPairs = (scope: Scope) =>
     })
     .join('; ');
 
-/** Resolves the pair actually sent. */
 export function resolveScope(
   chain: Chain | undefined,
   platform: Platform | undefined,
@@ -93,14 +77,11 @@ export function resolveScope(
   return { chain: resolvedChain, platform: platform ?? platformFor(resolvedChain, scope) };
 }
 
-/** A next-step hint's scope: nothing for the defaults, else the pair to pass on (` with chain chain_b, platform platform_b`). */
+/** A next-step hint's scope: nothing for the defaults, else ` with chain chain_b, platform platform_b`. */
 export const scopeHint = (chain: unknown, platform: unknown) =>
   chain === DEFAULT_CHAIN && platform === 'platform_a' ? '' : ` with chain ${chain}, platform ${platform}`;
 
-/**
- * The hint for `unknown` of the `requested` ids not found with the pair sent: the same tool with the pairs not
- * yet asked that the endpoint takes, nearest first (otherPairs), in src/format/errors.ts's words.
- */
+/** The hint for `unknown` of the `requested` ids not found with the pair sent: the other pairs to try. */
 export const otherChainHint =
   (tool: string, scope: Scope, { chain, platform }: { chain: string; platform: string }, requested: number) =>
   (unknown: number) =>
@@ -111,22 +92,17 @@ export const otherChainHint =
       otherPairs(tool, chain as Chain, platform, scope),
     );
 
-/**
- * The calls of `tool` with the pairs not yet asked that the endpoint takes, nearest first (the chain's other
- * platforms, then chain all, then the other chains), at most three: where else an id may be found.
- */
+/** Up to three calls of `tool` with pairs not yet asked: the chain's other platforms, all, other chains. */
 export function otherPairs(tool: string, chain: Chain, platform: string, scope: Scope): string[] {
   const takes = (p: Platform) => scope.platforms.includes(p);
   const pairs: Array<[Chain, Platform]> = [];
-  // The same chain's other platforms: each one the endpoint takes; `all` where it takes it and some other
-  // platform of the chain cannot be asked alone (chain_b's platform_c, on most endpoints).
+  // `all` where some other platform of the chain cannot be asked alone (chain_b's platform_c, mostly).
   if (chain !== 'all' && platform !== 'all') {
     const siblings = Object.entries(PLATFORM_CHAIN).filter(([p, c]) => c === chain && p !== platform);
     const alone = siblings.filter(([p]) => takes(p as Platform));
     for (const [p] of alone) pairs.push([chain, p as Platform]);
     if (takes('all') && alone.length < siblings.length) pairs.push([chain, 'all']);
   }
-  // Every chain at once, then each other chain.
   if (scope.chains.includes('all') && takes('all') && !(chain === 'all' && platform === 'all'))
     pairs.push(['all', 'all']);
   for (const c of scope.chains) if (c !== chain && c !== 'all') pairs.push([c, platformFor(c, scope)]);
@@ -140,3 +116,22 @@ export function bottingHint(platform: unknown): string {
   if (platform === 'platform_c') return 'botting analysis does not cover platform_c tokens';
   return "analyze_botting with the token's own chain and platform to check its viewer counts";
 }
+
+export const pick = <T, K extends keyof T>(o: T, ...keys: K[]) =>
+  Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
+
+/** A table column (format/columns.ts): its text header and cell, its JSON field and value (default: the field's). */
+export const col = <R>(
+  header: string,
+  text: (row: R, index: number) => string,
+  [key, json]: [string, ((row: R) => unknown)?],
+  align?: 'right',
+): Field<R> => ({ key, header, text, ...(json ? { json } : {}), ...(align ? { align } : {}) });
+
+export const jsonOnly = <R>([key, json]: [string, (row: R) => unknown]): Field<R> => ({
+  key,
+  header: key,
+  text: () => '',
+  json,
+  textless: true,
+});

@@ -6,43 +6,21 @@ import { abbrev, coin, label, money, num } from '../../format/text.js';
 import { exact } from '../../untrusted/numbers.js';
 import { clean, quote } from '../../untrusted/text.js';
 import { NOT_COVERED_CELL } from '../coverage.js';
+import * as shared from '../shared.js';
 
-/** What one row's cells are made of. */
 export interface Cell {
   f: Finding;
   rank: number;
   r: StreamerRecord | undefined;
   fee: TokenFees | undefined;
-  /** Every reason (few rows), or the first ones. */
   full: boolean;
-  /** The id as the text shows it (whole, or shortened under budget pressure). */
+  /** The id as the text shows it (whole, or shortened). */
   id: string;
 }
 
-/** A column of the ranking (format/columns.ts): its text header and cell, its JSON field and value. */
-const col = (
-  header: string,
-  text: (c: Cell) => string,
-  [key, json]: JsonField,
-  align?: 'right',
-): Field<Cell> => ({
-  key,
-  header,
-  text,
-  json,
-  ...(align ? { align } : {}),
-});
-type JsonField = [string, (c: Cell) => unknown];
-/** A JSON field the text table leaves out. */
-const jsonOnly = ([key, json]: JsonField): Field<Cell> => ({
-  key,
-  header: key,
-  text: () => '',
-  json,
-  textless: true,
-});
+const col = shared.col<Cell>;
+const jsonOnly = shared.jsonOnly<Cell>;
 
-/** The ranking's columns, in the table's order (`full`: every reason, else the first). */
 export function rankingColumns(
   showFees: boolean,
   coverage: boolean,

@@ -17,7 +17,6 @@ import type { Investigation, InvestigationArgs } from './run.js';
 
 type Asked = Omit<InvestigationArgs, 'includeCreatorFees'>;
 
-/** The figures of an investigation that every channel of `tool` states. */
 export function bottingFigures(tool: string, inv: Investigation, args: Asked) {
   const { findings: covered, errors, notCovered } = inv.coverage;
   const stats = levelStats(covered);
@@ -35,11 +34,9 @@ export function bottingFigures(tool: string, inv: Investigation, args: Asked) {
     reasons,
     failed: failures(errors, 'mintIds', unknownIdsHint(tool, args)),
     uncovered: notCoveredReport(inv.coverage, 'in brackets in the table'),
-    /** How both headlines end: the not-covered count, if any, then what was asked and what failed. */
+    /** How both headlines end: the not-covered count, then what was asked and what failed. */
     tail: `${notCovered.length ? `; ${notCoveredCount(notCovered.length)}` : ''} (${args.mintIds.length} requested, ${errors.length} failed; ${args.chain} / ${args.platform}, last ${args.hours} h)`,
-    /** How both headlines name the flagged levels ("HIGH", "CRITICAL or HIGH"). */
     flaggedAs: flaggedName(flagged),
-    /** The counts both tools open their structuredContent with. */
     counts: {
       requested: args.mintIds.length,
       analysed: covered.length,
@@ -47,7 +44,6 @@ export function bottingFigures(tool: string, inv: Investigation, args: Asked) {
       ...(inv.coverageApplies ? { notCovered: notCovered.length } : {}),
       ...levelCounts(stats),
     },
-    /** Hands the board to the view, when the client draws views: the report's levels and reasons as they are. */
     showBoard: (
       ctx: Pick<CallContext, 'view'>,
       options: Omit<BoardOptions, 'levels' | 'topReasons' | 'hint'>,

@@ -19,11 +19,6 @@ import { clean } from '../../untrusted/text.js';
 import { type Coverage, coverageApplies, LOOKUP_BATCH, splitCoverage, streamerLookup } from '../coverage.js';
 import type { CallContext } from '../tool.js';
 
-/** /botting/bulk and /stats/creator-fees/bulk take at most this many ids a request (the document). */
-export const BOTTING_BATCH = idLimit('botting');
-const FEES_BATCH = idLimit('fees');
-
-/** What an investigation is asked: the tools' own parameters. */
 export interface InvestigationArgs {
   mintIds: readonly string[];
   hours: number;
@@ -34,15 +29,13 @@ export interface InvestigationArgs {
 
 /** An investigation's joined data: what every channel of both tools (and history) is projected from. */
 export interface Investigation {
-  /** The ranking: covered findings most suspicious first, then every not-covered token (unranked). */
+  /** Covered findings most suspicious first, then every not-covered token (unranked). */
   ranked: Finding[];
-  /** Findings and failures split by coverage: every count is over the covered ones. */
   coverage: Coverage;
   /** Whether the chain has platforms the botting endpoint does not take (then counts say notCovered). */
   coverageApplies: boolean;
   /** What the upstream's answers said about themselves (ids missing, answered twice, unexpected). */
   notes: string[];
-  /** Streamer record requests that failed: how many ids each held and why. */
   lookupFailures: Array<{ ids: number; reason: string }>;
   /** Fee requests that failed, and the tokens the fee endpoint answered with an error. */
   feeNotes: string[];
@@ -51,20 +44,13 @@ export interface Investigation {
   calls: { botting: number; streamers: number; fees: number };
   /** Every upstream request answered: only such an investigation is kept for re-slicing. */
   complete: boolean;
-  /** The reasons given to the ids of a whole failed botting request (not the upstream's per-token answer). */
+  /** The reasons given to the ids of a whole failed botting request. */
   requestReasons: Set<string>;
 }
 
-/** The one /botting/bulk request. */
-export const bottingRequest = (
-  mintIds: readonly string[],
-  { hours, chain, platform }: { hours: number; chain: string; platform: string },
-): ApiRequest => requestFor('botting', { mintIds: [...mintIds], hours, chain, platform });
-
 /** The first line of a failure's description: what a chunk's ids are reported with. */
-export const reasonOf = (error: unknown) => (describeError(error).split('\n')[0] ?? 'failed').slice(0, 160);
+const reasonOf = (error: unknown) => (describeError(error).split('\n')[0] ?? 'failed').slice(0, 160);
 
-/** Investigates `args.mintIds` in chunks; throws only when no botting request was answered. */
 export async function runInvestigation(
   args: InvestigationArgs,
   ctx: Pick<CallContext, 'send' | 'signal' | 'progress'>,
@@ -73,9 +59,9 @@ export async function runInvestigation(
   const { mintIds, chain, platform } = args;
   const applies = coverageApplies(chain);
   const plan = {
-    botting: batches(mintIds, BOTTING_BATCH),
+    botting: batches(mintIds, idLimit('botting')),
     streamers: options.records !== false || applies ? batches(mintIds, LOOKUP_BATCH) : [],
-    fees: args.includeCreatorFees ? batches(mintIds, FEES_BATCH) : [],
+    fees: args.includeCreatorFees ? batches(mintIds, idLimit('fees')) : [],
   };
   const total = plan.botting.length + plan.streamers.length + plan.fees.length;
   let done = 0;
@@ -96,14 +82,15 @@ export async function runInvestigation(
   const each = (chunks: string[][], what: string, req: (ids: string[]) => ApiRequest) =>
     Promise.all(chunks.map((ids, i) => send(req(ids), `${what} ${i + 1}/${chunks.length}`)));
   const [botting, streamers, fees] = await Promise.all([
-    each(plan.botting, 'botting', (ids) => bottingRequest(ids, args)),
+    each(plan.botting, 'botting', (ids) =>
+      requestFor('botting', { mintIds: ids, hours: args.hours, chain, platform }),
+    ),
     each(plan.streamers, 'streamer records', (ids) => streamerLookup(ids, chain, platform)),
     each(plan.fees, 'creator fees', (ids) => requestFor('fees', { tokenAddresses: ids })),
   ]);
 
   const first = botting[0];
   if (first && 'error' in first && botting.every((o) => 'error' in o)) throw first.error;
-
   // Botting: every id of a chunk that failed is an error with the chunk's reason; the rest stands.
   const found: Finding[] = [];
   const errors: ItemError[] = [];
@@ -158,7 +145,6 @@ export async function runInvestigation(
 
   const coverage = splitCoverage(chain, rankFindings(found), errors, records);
   return {
-    // Not-covered tokens stay in the ranking, after the covered ones.
     ranked: [
       ...coverage.findings,
       ...coverage.uncoveredFindings,
