@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createHandle } from './http/handle.js';
 import { isLoopback, isLoopbackAddress } from './http/identity.js';
 import type { HttpDeps, HttpOptions } from './http/options.js';
-import { refused, writeRefusal } from './http/refusal.js';
+import { writeFault } from './http/refusal.js';
 
 export { clientAddress, isLoopback, isLoopbackAddress, trustedProxies } from './http/identity.js';
 export { type Caller, HTTP_DEFAULTS, type HttpDeps, type HttpOptions } from './http/options.js';
@@ -17,12 +17,10 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
     );
   }
   const http = createHandle(options, deps);
-  // A fault in handling a request is answered (or its connection closed) and logged, never left unhandled.
   const server = createServer((req, res) => {
     http.handle(req, res).catch((error: unknown) => {
       deps.logger.error('HTTP request failed', { error });
-      if (!res.headersSent) writeRefusal(res, refused(500, 'Internal error', { code: -32603 }));
-      else res.destroy();
+      writeFault(res);
     });
   });
   server.headersTimeout = 10_000;

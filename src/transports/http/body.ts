@@ -124,7 +124,7 @@ export function createBodies(options: HttpOptions, answers: Meter) {
     BODY_RATE.burst * options.maxBodyBytes,
     BODY_RATE.perSecond * options.maxBodyBytes,
   );
-  const idleMs = options.bodyIdleMs ?? 10_000;
+  const idleMs = options.bodyIdleMs;
   const tooLarge = refused(413, `Request body larger than ${options.maxBodyBytes} bytes`, {
     code: -32600,
     close: true,

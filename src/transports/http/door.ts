@@ -6,7 +6,7 @@ import { Limiter, PlacesBusy } from '../../limits/places.js';
 import { Switch } from '../../limits/switch.js';
 import type { Logger } from '../../log.js';
 import type { Who } from './identity.js';
-import { HTTP_DEFAULTS, type HttpOptions } from './options.js';
+import type { HttpOptions } from './options.js';
 import { type Guard, type Refusal, refused, retry } from './refusal.js';
 
 /** Notifications a caller may send: plenty for cancellations and list changes; a spray costs its sender only. */
@@ -25,8 +25,7 @@ export function createDoor(options: HttpOptions, logger: Logger) {
     limit: options.maxConcurrent,
     maxWaitingPerCaller: Math.max(1, Math.floor(options.maxConcurrent / 4)),
   });
-  const maxWaiting = options.maxWaiting ?? HTTP_DEFAULTS.maxWaiting;
-  const maxWaitMs = options.maxWaitMs ?? HTTP_DEFAULTS.maxWaitMs;
+  const { maxWaiting, maxWaitMs } = options;
   // Requests in flight by caller: past half full, each may hold a quarter of the places at most.
   const perCaller = new Meter(Math.max(1, Math.floor(options.maxConcurrent / 4)));
   const notifications = new TokenBuckets(NOTIFICATION_RATE.burst, NOTIFICATION_RATE.perSecond);

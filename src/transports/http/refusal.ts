@@ -1,11 +1,11 @@
 // A request the server does not handle is answered here, and only here: each guard of admission says why
-// in a Refusal, and `writeRefusal` writes it.
+// in a Refusal.
 import type { ServerResponse } from 'node:http';
 
 /** Why a request is not handled, as its answer says it. */
 export interface Refusal {
   status: number;
-  /** The JSON-RPC error's code (default -32000, the server's own) and message. */
+  /** The JSON-RPC error's code: -32000, the server's own, unless given. */
   code?: number;
   message?: string;
   retryAfter?: number;
@@ -44,24 +44,28 @@ export const overMeter = (
 export async function firstRefusal<C>(guards: readonly Guard<C>[], context: C): Promise<Refusal | undefined> {
   for (const guard of guards) {
     const verdict = guard(context);
+    // A synchronous verdict is not awaited: most guards are, and each await is a turn of the queue.
     const refusal = verdict instanceof Promise ? await verdict : verdict;
     if (refusal) return refusal;
   }
   return undefined;
 }
 
+/** A fault (by default 500), or the connection closed if the answer has begun. */
+export function writeFault(
+  res: ServerResponse,
+  r: Refusal = refused(500, 'Internal error', { code: -32603 }),
+) {
+  if (res.headersSent) res.destroy();
+  else writeRefusal(res, r);
+}
+
 /** Writes a refusal (nothing, if an answer has begun already). */
 export function writeRefusal(res: ServerResponse, r: Refusal): void {
   if (res.headersSent) return;
   if (r.close) res.shouldKeepAlive = false;
-  const body =
-    r.body !== undefined
-      ? r.body
-      : {
-          jsonrpc: '2.0',
-          error: { code: r.code ?? -32000, message: r.message, ...(r.data ? { data: r.data } : {}) },
-          id: null,
-        };
+  const error = { code: r.code ?? -32000, message: r.message, ...(r.data ? { data: r.data } : {}) };
+  const body = r.body !== undefined ? r.body : { jsonrpc: '2.0', error, id: null };
   res.writeHead(r.status, {
     'content-type': 'application/json',
     ...(r.retryAfter === undefined ? {} : { 'retry-after': String(r.retryAfter) }),
