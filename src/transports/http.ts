@@ -7,7 +7,6 @@ import { isLoopback, isLoopbackAddress } from './http/identity.js';
 import type { HttpDeps, HttpOptions } from './http/options.js';
 import { writeFault } from './http/refusal.js';
 
-export { clientAddress, isLoopback, isLoopbackAddress, trustedProxies } from './http/identity.js';
 export { type Caller, HTTP_DEFAULTS, type HttpDeps, type HttpOptions } from './http/options.js';
 
 export async function serveHttp(options: HttpOptions, deps: HttpDeps) {

@@ -14,7 +14,6 @@ const NOTIFICATION_RATE = { burst: 20, perSecond: 10 };
 /** 2025 sessions (each a queue identity of its own) an address may start: a team behind a proxy fits. */
 const INITIALIZE_RATE = { burst: 60, perSecond: 1 };
 
-/** A body's calls at the door: who sends them, and whether they start a session. */
 export interface Entry {
   who: Who;
   initialize: boolean;
@@ -26,12 +25,10 @@ export function createDoor(options: HttpOptions, logger: Logger) {
     maxWaitingPerCaller: Math.max(1, Math.floor(options.maxConcurrent / 4)),
   });
   const { maxWaiting, maxWaitMs } = options;
-  // Requests in flight by caller: past half full, each may hold a quarter of the places at most.
   const perCaller = new Meter(Math.max(1, Math.floor(options.maxConcurrent / 4)));
   const notifications = new TokenBuckets(NOTIFICATION_RATE.burst, NOTIFICATION_RATE.perSecond);
   const initializes = new TokenBuckets(INITIALIZE_RATE.burst, INITIALIZE_RATE.perSecond);
 
-  /** Before a body's calls wait for a place, in order. */
   const guards: Guard<Entry>[] = [
     // Once the server is half full, no caller takes more than its share (a quarter of the places).
     ({ who }) =>
@@ -57,7 +54,7 @@ export function createDoor(options: HttpOptions, logger: Logger) {
       const timer = setTimeout(() => wait.abort('timeout'), maxWaitMs);
       const onGone = () => wait.abort('gone');
       gone.addEventListener('abort', onGone, { once: true });
-      // The operator's view of the door (and the tests' event: every place is taken).
+      // The tests wait for this event: every place is taken.
       if (door.active >= options.maxConcurrent)
         logger.debug('Request waits for a place', { inFlight: door.active, waiting: door.waiting + 1 });
       const stop = () => {
@@ -81,7 +78,6 @@ export function createDoor(options: HttpOptions, logger: Logger) {
 
   return {
     guards,
-    /** Requests in flight now: shutdown waits for them. */
     get active() {
       return door.active;
     },
@@ -90,13 +86,12 @@ export function createDoor(options: HttpOptions, logger: Logger) {
       const wait = notifications.take(anchor);
       return wait > 0 ? retry(429, `Too many notifications: retry after ${wait} s`, wait) : undefined;
     },
-    /** Counts a request in flight against its caller until its response closes; then waits for a place. */
+    /** Counts a request against its caller until its response closes; then waits for a place. */
     async enter(who: Who, res: { once(event: 'close', end: () => void): unknown }, gone: AbortSignal) {
       perCaller.add(who.anchor, 1);
       res.once('close', () => perCaller.add(who.anchor, -1));
       const entered = await take(who.anchor, gone);
       if (entered === 'gone' || typeof entered === 'function') return entered;
-      // Too much of its own work waiting: 429, with when its queue will have drained; none free: 503.
       const own = entered instanceof PlacesBusy;
       const retryS = own ? Math.ceil(entered.retryAfterMs / 1000) : 1;
       const message = own

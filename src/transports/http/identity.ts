@@ -28,9 +28,9 @@ export const isLoopbackAddress = (address: string) => {
 /** Loopback as --host gives it: a literal loopback address, or `localhost` (checked again once bound). */
 export const isLoopback = (host: string) => host === 'localhost' || isLoopbackAddress(host);
 
-export const digest = (value: string) => createHash('sha256').update(value).digest();
+const digest = (value: string) => createHash('sha256').update(value).digest();
 
-/** Checks a bearer token against STREAMER_ANALYTICS_HTTP_TOKEN, in constant time. */
+/** Checks a bearer token against STREAMER_ANALYTICS_HTTP_TOKEN in constant time. */
 function tokenVerifier(expected: string): OAuthTokenVerifier {
   const want = digest(expected);
   return {
@@ -48,13 +48,13 @@ function tokenVerifier(expected: string): OAuthTokenVerifier {
 const hostnameOf = (value: string) => (URL.canParse(value) ? new URL(value).hostname : value).toLowerCase();
 
 /** A header's single value (a repeated header counts as absent). */
-export function headerOf(req: IncomingMessage, name: string): string | undefined {
+const headerOf = (req: IncomingMessage, name: string) => {
   const value = req.headers[name];
   return typeof value === 'string' ? value : undefined;
-}
+};
 
 /** The trusted proxies as a block list; throws on an entry that is neither an address nor a CIDR. */
-export function trustedProxies(entries: readonly string[]): BlockList | undefined {
+function trustedProxies(entries: readonly string[]): BlockList | undefined {
   if (!entries.length) return undefined;
   const list = new BlockList();
   for (const entry of entries) {
@@ -76,7 +76,7 @@ const isTrusted = (list: BlockList, address: string) => {
 };
 
 /** The caller's address: the socket's; behind trusted proxies, the nearest untrusted X-Forwarded-For hop from the right. */
-export function clientAddress(req: IncomingMessage, trusted: BlockList | undefined): string {
+function clientAddress(req: IncomingMessage, trusted: BlockList | undefined): string {
   let address = plainAddress(req.socket.remoteAddress ?? '');
   if (!trusted || !isTrusted(trusted, address)) return address;
   const header = req.headers['x-forwarded-for'];
@@ -95,24 +95,23 @@ export function clientAddress(req: IncomingMessage, trusted: BlockList | undefin
 
 export interface Who {
   address: string;
-  /** The Mcp-Session-Id sent, verified or not; and its claims when verified. */
+  /** The Mcp-Session-Id sent, verified or not; its claims when verified. */
   sessionHeader: string | undefined;
   claims: SessionClaims | undefined;
-  /** Its verified session, else its address: for fair shares of places and of the upstream. */
+  /** Its verified session, else its address. */
   anchor: string;
-  /** Its own upstream key, and that key's digest where callers' keys are used (else ''). */
   apiKey: string | undefined;
+  /** The key's digest where callers' keys are used, else ''. */
   keyId: string;
-  /** Anchor and key together, opaque: what a tool keeps per caller. */
   share: string;
 }
 
-/** New x-api-key values a caller may bring (where callers' keys are used): as sessions, 60 then 1 a second. */
+/** New x-api-key values a caller may bring, as sessions (60, then 1 a second). */
 const KEY_RATE = { burst: 60, perSecond: 1 };
-/** Keys remembered per caller and key (anchor and key digest, never the key), the least recent forgotten. */
+/** Anchors and key digests remembered, the least recent forgotten. */
 const KNOWN_KEYS = 10_000;
 
-/** The gate (host, origin, bearer token, method, still open) and the identity read behind it. */
+/** The gate (host, origin, bearer token, method, still open) and the identity behind it. */
 export function createIdentity(
   options: HttpOptions,
   sessions: Sessions,
@@ -121,7 +120,7 @@ export function createIdentity(
 ) {
   const verifier = options.token ? tokenVerifier(options.token) : undefined;
   const trusted = trustedProxies(options.trustProxy ?? []);
-  // Host names, as the SDK's checks take them; none (bound beyond loopback, none given) accepts any.
+  // None (bound beyond loopback, none given) accepts any.
   const hosts = options.allowedHosts.length
     ? options.allowedHosts.map((h) => hostnameOf(`http://${h}`))
     : isLoopback(options.host)
@@ -149,7 +148,6 @@ export function createIdentity(
         await verifyBearerToken(req.headers.authorization, { verifier });
         return undefined;
       } catch (error) {
-        // The SDK's challenge, as it writes it (WWW-Authenticate, an OAuth error body).
         const challenge = bearerAuthChallengeResponse(error);
         const body: unknown = await challenge.json();
         return { status: challenge.status, headers: Object.fromEntries(challenge.headers), body };
@@ -178,10 +176,8 @@ export function createIdentity(
   };
 
   return {
-    /** The gate's first refusal of this request, if any. */
     check: (req: IncomingMessage) => firstRefusal(gate, req),
     newKey,
-    /** Who asks, from its address, its session header (verified here) and its key. */
     identify(req: IncomingMessage): Who {
       const address = clientAddress(req, trusted);
       const sessionHeader = headerOf(req, 'mcp-session-id');
