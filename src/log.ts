@@ -8,7 +8,7 @@ export interface Logger {
   warn(msg: string, fields?: LogFields): void;
   info(msg: string, fields?: LogFields): void;
   debug(msg: string, fields?: LogFields): void;
-  /** The same logger, redacting one more secret too (a caller's own key, for that caller's requests). */
+  /** The same logger, redacting one more secret (a caller's own key, for its requests). */
   redacting(secret: string | undefined): Logger;
 }
 
@@ -17,9 +17,8 @@ const OWN = new Set(['time', 'level', 'msg']);
 const OWN_EMPTY = { time: undefined, level: undefined, msg: undefined };
 
 /**
- * A logger of one JSON line per event on stderr. Secrets (keys sent upstream, 8 characters or more) are
- * replaced in decoded strings, disguised forms included (src/redact.ts); a line that would still show one
- * is withheld, and says so.
+ * One JSON line per event on stderr. Secrets of 8 characters or more are redacted (src/redact.ts); a line
+ * that would still show one is withheld, and says so.
  */
 export function createLogger(
   level: LogLevel,
@@ -58,7 +57,7 @@ export function createLogger(
     warn: (msg, fields) => emit('warn', msg, fields),
     info: (msg, fields) => emit('info', msg, fields),
     debug: (msg, fields) => emit('debug', msg, fields),
-    // Called per HTTP request: no new logger unless there is a secret it does not already hide.
+    // Called per HTTP request: no new logger without a secret it does not already hide.
     redacting: (secret) =>
       secret && secret.length >= SUBSTRING_MIN && !hidden.includes(secret)
         ? createLogger(level, [...hidden, secret], write)

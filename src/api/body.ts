@@ -1,15 +1,14 @@
 // What comes back from the upstream, made safe before anything reads it: parsed within bounds, checked
-// against the documented shape, the API key removed wherever it is echoed, non-JSON bodies described.
+// against the documented shape, the API key removed, non-JSON bodies described.
 import { redactor } from '../redact.js';
 import { grouped } from '../untrusted/numbers.js';
 import { clean, looksBinary } from '../untrusted/text.js';
 
-/** Nesting and size past which a body is refused as pathological (the documented answers stay far below). */
+/** Nesting and size past which a body is refused (the documented answers stay far below). */
 export const BODY_BOUNDS = { depth: 64, entries: 250_000 };
 
-/** A field's documented type; `?` where it may be absent. */
+/** `?` where it may be absent. */
 type FieldShape = 'object' | 'array' | 'object?' | 'array?' | Shape;
-/** The documented shape of a response body, as deep as a tool relies on it. */
 export interface Shape {
   [field: string]: FieldShape;
 }
@@ -81,7 +80,6 @@ export function scrubber(secret: string) {
   if (!secret) return { json: (_raw: string, v: unknown) => v, text: (s: string) => s };
   const redact = redactor([secret]);
   return {
-    /** A parsed body with the secret removed from every string, keys included. */
     json(raw: string, value: unknown): unknown {
       // Without an escape, a disguise or the key in the raw text, no decoded string can hold it.
       if (!raw.includes('\\') && !raw.includes(secret) && !RAW_DISGUISE.test(raw)) return value;
@@ -110,5 +108,5 @@ export function describeBody(text: string, bytes: number, contentType: string): 
   return JSON.stringify(clean(trimmed, 120));
 }
 
-/** The Content-Type header, cleaned for display (it is upstream text like any other). */
+/** The Content-Type header, cleaned for display: upstream text like any other. */
 export const cleanContentType = (value: string | undefined) => clean(value ?? '', 80) || undefined;

@@ -15,7 +15,6 @@ const OUTAGE_KINDS = new Set(['upstream', 'timeout', 'network']);
 /** Network failures that say the configuration is wrong (the host name does not resolve), not the service. */
 export const CONFIGURATION_CODES = new Set(['ENOTFOUND', 'EAI_NONAME', 'EAI_FAIL']);
 
-/** What the last outage failure was, carried by circuit_open: its kind, and its status or code. */
 type LastFailure = NonNullable<ErrorDetail['lastFailure']>;
 
 /** After `threshold` outage failures in a row, calls fail fast for `cooldownMs`; then one trial request goes. */
@@ -52,12 +51,11 @@ export class Breaker {
     });
   }
 
-  /** The outcome of an admitted attempt: undefined for an answer, the error otherwise. */
+  /** The outcome of an admitted attempt: undefined for an answer. */
   record(error: ApiError | undefined): void {
     const trial = this.#trialInFlight;
     this.#trialInFlight = false;
-    // A cancelled attempt says nothing about the service; nor does a host name that does not resolve
-    // (configuration, reported as such on each call).
+    // A cancelled attempt says nothing about the service; nor does a host name that does not resolve.
     if (error?.kind === 'cancelled') return;
     if (error?.kind === 'network' && CONFIGURATION_CODES.has(error.message)) return;
     if (!error || !OUTAGE_KINDS.has(error.kind)) {

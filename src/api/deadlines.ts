@@ -14,7 +14,6 @@ export class Deadlines {
     this.#ms = ms;
   }
 
-  /** Calls `expire` once the time limit has passed, unless `done` was called first. */
   add(expire: () => void): { done(): void } {
     const entry: Deadline = { at: performance.now() + this.#ms, expire };
     this.#queue.push(entry);

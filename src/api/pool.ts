@@ -7,11 +7,10 @@ interface Entry {
   client: Upstream;
   /** HTTP requests holding this client now. */
   users: number;
-  /** The upstream answered this key ('accepted'), refused it ('refused', let go once idle), or not yet. */
+  /** Whether the upstream answered this key, refused it (let go once idle), or not yet. */
   state: 'new' | 'accepted' | 'refused';
 }
 
-/** An upstream for one HTTP request, and the release of the pooled client it took, if any. */
 export interface Lease extends Upstream {
   release(): void;
 }
@@ -78,11 +77,10 @@ export class ClientPool {
     };
   }
 
-  /** Past `max` keys of a kind (accepted, or not yet answered), lets go of its least recently used idle. */
+  /** Past `max` keys of a kind (accepted, or not yet answered), lets go of the least recently used idle. */
   #trim(): void {
     for (const accepted of [false, true]) {
       const kind = [...this.#entries.entries()].filter(([, e]) => (e.state === 'accepted') === accepted);
-      // Oldest first; clients in use stay (bounded by requests in flight).
       let excess = kind.length - this.max;
       for (const [id, entry] of kind) {
         if (excess <= 0) break;

@@ -3,15 +3,13 @@ import { EventEmitter } from 'node:events';
 import type { Switch } from './switch.js';
 
 export interface LimiterOptions {
-  /** Tasks running at once. */
   limit: number;
-  /** Tasks one caller may have waiting; beyond, its next task is refused at once (see `busy`). */
+  /** Tasks one caller may have waiting; beyond, its next task is refused at once with `busy`. */
   maxWaitingPerCaller?: number;
-  /** The refusal of a caller past its waiting share, told how long its queue takes to drain; default PlacesBusy. */
   busy?: (waiting: number, retryAfterMs: number) => Error;
 }
 
-/** A caller already has its share of tasks waiting: said at once, with when its queue will have drained. */
+/** A caller already has its share of tasks waiting, told when its queue will have drained. */
 export class PlacesBusy extends Error {
   override readonly name = 'PlacesBusy';
   constructor(
@@ -38,7 +36,7 @@ export class Callers extends EventEmitter {
   }
 }
 
-/** A waiting task: in one or more callers' queues until it starts or leaves. */
+/** A waiting task, in one or more callers' queues until it starts or leaves. */
 interface Ticket {
   go: () => void;
   live: boolean;
@@ -51,9 +49,9 @@ interface Ticket {
 export class Limiter {
   #active = 0;
   #waiting = 0;
-  /** Waiting tasks by caller; a caller's turn comes in the order the map keeps (re-added at the end). */
+  /** Waiting tasks by caller, in turn: the map's order, a served caller re-added at the end. */
   readonly #queues = new Map<string, Ticket[]>();
-  /** Recent task time (ms, moving average), for the wait a busy caller is told. */
+  /** Recent task time (ms, moving average): the wait a busy caller is told. */
   #taskMs = 200;
   readonly limit: number;
   readonly maxWaitingPerCaller: number;
@@ -79,7 +77,6 @@ export class Limiter {
     const first = typeof caller === 'string' ? caller : (caller.names.values().next().value ?? '');
     const queue = this.#queue(first);
     if (queue.length >= this.maxWaitingPerCaller) {
-      // Past its share of waiting work: said at once, with how long its queue takes to drain.
       const turns = Math.ceil(queue.length / Math.max(1, this.limit / Math.max(1, this.#queues.size)));
       const retryAfterMs = Math.min(30_000, Math.max(1_000, Math.round(turns * this.#taskMs)));
       return Promise.reject(this.#busy(queue.length, retryAfterMs));
@@ -87,7 +84,7 @@ export class Limiter {
     return this.#wait(cancel, caller).then(() => this.#start(task, true));
   }
 
-  /** A caller's live waiting tickets (dead ones, started through another caller's turn, dropped). */
+  /** A caller's live waiting tickets; dead ones (started through another caller's turn) dropped. */
   #queue(caller: string): Ticket[] {
     const queue = this.#queues.get(caller);
     if (!queue) return [];
@@ -176,7 +173,6 @@ export class Limiter {
         caller.on('add', onAdd);
       }
       this.#waiting++;
-      // A slot may be free (tasks were waiting a moment ago): the next in turn takes it.
       this.#next();
     });
   }

@@ -12,7 +12,7 @@ export class Switch extends EventEmitter {
     this.emit('abort');
   }
 
-  /** Calls `listener` once when the switch is thrown; returns the function that stops listening. */
+  /** Calls `listener` once when the switch is thrown; returns what stops listening. */
   listen(listener: () => void): () => void {
     this.once('abort', listener);
     return () => this.off('abort', listener);

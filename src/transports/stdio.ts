@@ -4,11 +4,11 @@ import { StdioServerTransport, serveStdio as serve } from '@modelcontextprotocol
 import { keepProtoArgumentsInLine } from './proto.js';
 
 export const STDIO_LIMITS = {
-  /** A longer input line is skipped, and said so on stderr (the same bound as an HTTP body). */
+  /** A longer input line is skipped, and said so on stderr. */
   maxLineBytes: 1024 * 1024,
   /** Output the client has not read yet past which no further input is handled. */
   outputHighWater: 1024 * 1024,
-  /** Input lines waiting to be handled past which no more is read (until then, the end of input is seen). */
+  /** Input waiting to be handled past which no more is read. */
   maxWaitingBytes: 4 * 1024 * 1024,
 };
 
@@ -19,9 +19,9 @@ export interface StdioStreams {
 }
 
 /**
- * Serves MCP on stdin/stdout, both eras from one factory, until stdin ends or a signal arrives. Our own
- * reader hands the SDK one line at a time: a line over `maxLineBytes` is skipped and said on stderr (the
- * SDK's reader would close the session), and input waits while the client does not read its answers.
+ * Serves MCP on stdin/stdout until stdin ends or a signal arrives. Our own reader hands the SDK one line at a
+ * time: a line over `maxLineBytes` is skipped (the SDK's reader would close the session), and input waits
+ * while the client does not read its answers.
  */
 export function serveStdio(
   makeServer: () => Server,
@@ -59,7 +59,6 @@ export function serveStdio(
     }
   };
 
-  // One line at a time, once the answers already written have room: a client that does not read stops us.
   const deliver = async () => {
     if (delivering) return;
     delivering = true;
@@ -72,7 +71,7 @@ export function serveStdio(
       waiting -= line.length;
       if (waiting <= limits.maxWaitingBytes) io.stdin.resume();
       input.write(keepProtoArgumentsInLine(line));
-      // Lets the answer to that line be written before the next is read.
+      // The answer to that line is written before the next is read.
       await new Promise((resolve) => setImmediate(resolve));
     }
     delivering = false;
@@ -104,11 +103,10 @@ export function serveStdio(
       pendingBytes = 0;
       chunk = chunk.subarray(newline + 1);
     }
-    // Reading goes on (so that the end of input is seen) until too much waits unread.
+    // Reading goes on (so that the end of input is seen) until too much waits.
     if (waiting > limits.maxWaitingBytes) io.stdin.pause();
     if (lines.length) void deliver();
   });
-  // The end of input ends the session at once, as the SDK's own reader does.
   const end = () => void shutdown();
   io.stdin.on('end', end);
   io.stdin.on('close', end);
@@ -119,7 +117,7 @@ export function serveStdio(
   process.on('SIGTERM', shutdown);
 }
 
-/** The JSON-RPC id of a message, when it stands at the top level before anything nested; else undefined. */
+/** The JSON-RPC id of a message, when it stands at the top level before anything nested. */
 function leadingId(prefix: string): string | number | undefined {
   const head = /^\s*\{[^{[]*?"id"\s*:\s*("(?:[^"\\]|\\.){0,100}"|-?\d{1,15})\s*[,}]/.exec(prefix);
   if (!head?.[1]) return undefined;
