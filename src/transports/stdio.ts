@@ -3,7 +3,7 @@ import type { Server } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio as serve } from '@modelcontextprotocol/server/stdio';
 import { keepProtoArgumentsInLine } from './proto.js';
 
-export const STDIO_LIMITS = {
+const limits = {
   /** A longer input line is skipped, and said so on stderr. */
   maxLineBytes: 1024 * 1024,
   /** Output the client has not read yet past which no further input is handled. */
@@ -12,23 +12,13 @@ export const STDIO_LIMITS = {
   maxWaitingBytes: 4 * 1024 * 1024,
 };
 
-export interface StdioStreams {
-  stdin: NodeJS.ReadableStream & { pause(): unknown; resume(): unknown };
-  stdout: NodeJS.WritableStream & { writableLength: number };
-  stderr: NodeJS.WritableStream;
-}
-
 /**
  * Serves MCP on stdin/stdout until stdin ends or a signal arrives. Our own reader hands the SDK one line at a
  * time: a line over `maxLineBytes` is skipped (the SDK's reader would close the session), and input waits
  * while the client does not read its answers.
  */
-export function serveStdio(
-  makeServer: () => Server,
-  cleanup: () => Promise<void>,
-  io: StdioStreams = process as unknown as StdioStreams,
-  limits = STDIO_LIMITS,
-): void {
+export function serveStdio(makeServer: () => Server, cleanup: () => Promise<void>): void {
+  const io = process;
   let closing = false;
   const input = new PassThrough();
   const handle = serve(makeServer, { transport: new StdioServerTransport(input, io.stdout as never) });

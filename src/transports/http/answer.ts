@@ -3,22 +3,12 @@
 import type { ServerResponse } from 'node:http';
 import type { Meter } from '../../limits/meter.js';
 
-/** JSON-RPC error code of a call ended by the caller's cancellation (the LSP convention; MCP names none). */
-export const REQUEST_CANCELLED = -32800;
-
+// -32800: a call ended by the caller's cancellation (the LSP convention; MCP names none).
 const cancelledAnswer = (id: unknown) => ({
   jsonrpc: '2.0',
   id,
-  error: { code: REQUEST_CANCELLED, message: 'Request cancelled by notifications/cancelled' },
+  error: { code: -32800, message: 'Request cancelled by notifications/cancelled' },
 });
-
-export const answerTooLarge = (max: number) =>
-  `Answer larger than ${max} bytes: not sent. Ask for less at once (fewer calls in one batch, a smaller limit, or concise results).`;
-const heldTooMuch = (who: 'caller' | 'server', meter: Meter) =>
-  who === 'caller'
-    ? `Answers not yet read by this caller pass ${meter.perCaller} bytes: this one is not sent. Read your answers, then retry.`
-    : `Server busy: answers not yet read by their clients pass ${meter.max} bytes: not sent. Retry after 1 s.`;
-
 const event = (message: unknown) => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 const bytes = (message: unknown) => Buffer.from(JSON.stringify(message));
 const serverError = (message: string) => ({ jsonrpc: '2.0', id: null, error: { code: -32000, message } });
@@ -182,10 +172,17 @@ export class Answer {
 
   /** Why `size` more bytes (`total` in all) are not held: past the answer's cap, or its caller's share. */
   #refusal(size: number, total: number): string | undefined {
+    const { meter, maxBytes } = this.#o;
     const grows = Math.max(0, this.#res.writableLength + this.#buffered + size - this.#counted);
-    const over = this.#o.meter.refuses(this.#o.caller, grows);
-    if (total > this.#o.maxBytes) return answerTooLarge(this.#o.maxBytes);
-    return over && heldTooMuch(over, this.#o.meter);
+    const over = meter.refuses(this.#o.caller, grows);
+    if (total > maxBytes)
+      return `Answer larger than ${maxBytes} bytes: not sent. Ask for less at once (fewer calls in one batch, a smaller limit, or concise results).`;
+    if (over === 'caller')
+      return `Answers not yet read by this caller pass ${meter.perCaller} bytes: this one is not sent. Read your answers, then retry.`;
+    return (
+      over &&
+      `Server busy: answers not yet read by their clients pass ${meter.max} bytes: not sent. Retry after 1 s.`
+    );
   }
 
   /** A JSON answer's bytes, counted as they are read; or the message of the cap or share it passes. */

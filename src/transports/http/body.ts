@@ -6,7 +6,7 @@ import { TokenBuckets } from '../../limits/buckets.js';
 import { Meter } from '../../limits/meter.js';
 import type { Who } from './identity.js';
 import type { HttpOptions } from './options.js';
-import { type Guard, overMeter, type Refusal, refused, retry } from './refusal.js';
+import { type Guard, overMeter, type Refusal, refused, retry, throttle } from './refusal.js';
 
 /** What a body must have room for at admission (what it declares, up to this): the rest as it arrives. */
 const BODY_START = 64 * 1024;
@@ -150,11 +150,7 @@ export function createBodies(options: HttpOptions, answers: Meter) {
         true,
       ),
     // What a body declares is spent before any is read; a body without a length, as it arrives.
-    ({ who, length }) => {
-      const wait = rate.take(who.address, length ?? 0);
-      const message = `Too many request bytes from this caller: retry after ${wait} s`;
-      return wait > 0 ? retry(429, message, wait, true) : undefined;
-    },
+    ({ who, length }) => throttle(rate, who.address, 'request bytes from this caller', length ?? 0, true),
   ];
 
   /** Reads and parses an admitted body, counted against its address until the response is over. */

@@ -7,12 +7,7 @@ import { Switch } from '../../limits/switch.js';
 import type { Logger } from '../../log.js';
 import type { Who } from './identity.js';
 import type { HttpOptions } from './options.js';
-import { type Guard, type Refusal, refused, retry } from './refusal.js';
-
-/** Notifications a caller may send: plenty for cancellations and list changes; a spray costs its sender only. */
-const NOTIFICATION_RATE = { burst: 20, perSecond: 10 };
-/** 2025 sessions (each a queue identity of its own) an address may start: a team behind a proxy fits. */
-const INITIALIZE_RATE = { burst: 60, perSecond: 1 };
+import { type Guard, refused, retry, throttle } from './refusal.js';
 
 export interface Entry {
   who: Who;
@@ -26,8 +21,10 @@ export function createDoor(options: HttpOptions, logger: Logger) {
   });
   const { maxWaiting, maxWaitMs } = options;
   const perCaller = new Meter(Math.max(1, Math.floor(options.maxConcurrent / 4)));
-  const notifications = new TokenBuckets(NOTIFICATION_RATE.burst, NOTIFICATION_RATE.perSecond);
-  const initializes = new TokenBuckets(INITIALIZE_RATE.burst, INITIALIZE_RATE.perSecond);
+  // Plenty for cancellations and list changes; a spray costs its sender only.
+  const notifications = new TokenBuckets(20, 10);
+  // 2025 sessions (each a queue identity of its own) an address may start: a team behind a proxy fits.
+  const initializes = new TokenBuckets(60, 1);
 
   const guards: Guard<Entry>[] = [
     // Once the server is half full, no caller takes more than its share (a quarter of the places).
@@ -35,11 +32,8 @@ export function createDoor(options: HttpOptions, logger: Logger) {
       perCaller.refuses(who.anchor, 1) && door.active >= options.maxConcurrent / 2
         ? retry(429, `Too many requests in flight from this caller (${perCaller.perCaller}): retry after 1 s`)
         : undefined,
-    // Each session started is an identity with its own turn: an address starts only so many.
-    ({ who, initialize }) => {
-      const wait = initialize ? initializes.take(`address ${who.address}`) : 0;
-      return wait > 0 ? retry(429, `Too many sessions started: retry after ${wait} s`, wait) : undefined;
-    },
+    ({ who, initialize }) =>
+      initialize ? throttle(initializes, `address ${who.address}`, 'sessions started') : undefined,
     () =>
       door.active >= options.maxConcurrent && door.waiting >= maxWaiting
         ? retry(503, `Server busy: ${options.maxConcurrent} requests in flight and ${door.waiting} waiting`)
@@ -82,10 +76,7 @@ export function createDoor(options: HttpOptions, logger: Logger) {
       return door.active;
     },
     /** Notifications pass the limits on calls (a cancellation must reach a full server), at a few a second. */
-    notifications: ({ anchor }: Who): Refusal | undefined => {
-      const wait = notifications.take(anchor);
-      return wait > 0 ? retry(429, `Too many notifications: retry after ${wait} s`, wait) : undefined;
-    },
+    notifications: ({ anchor }: Who) => throttle(notifications, anchor, 'notifications'),
     /** Counts a request against its caller until its response closes; then waits for a place. */
     async enter(who: Who, res: { once(event: 'close', end: () => void): unknown }, gone: AbortSignal) {
       perCaller.add(who.anchor, 1);

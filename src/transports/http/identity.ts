@@ -17,7 +17,7 @@ import {
 import { TokenBuckets } from '../../limits/buckets.js';
 import { Lru } from '../../limits/lru.js';
 import type { HttpOptions } from './options.js';
-import { firstRefusal, type Guard, refused, retry } from './refusal.js';
+import { firstRefusal, type Guard, refused, retry, throttle } from './refusal.js';
 import type { SessionClaims, Sessions } from './session.js';
 
 /** A literal loopback address (127.0.0.0/8, ::1, or IPv4-mapped 127.x); a name is not one, whatever it reads. */
@@ -106,8 +106,6 @@ export interface Who {
   share: string;
 }
 
-/** New x-api-key values a caller may bring, as sessions (60, then 1 a second). */
-const KEY_RATE = { burst: 60, perSecond: 1 };
 /** Anchors and key digests remembered, the least recent forgotten. */
 const KNOWN_KEYS = 10_000;
 
@@ -129,7 +127,8 @@ export function createIdentity(
   const origins = options.allowedOrigins.length
     ? options.allowedOrigins.map(hostnameOf)
     : localhostAllowedOrigins();
-  const newKeys = new TokenBuckets(KEY_RATE.burst, KEY_RATE.perSecond);
+  // New x-api-key values a caller may bring: as many as sessions.
+  const newKeys = new TokenBuckets(60, 1);
   const knownKeys = new Lru<string, true>(KNOWN_KEYS);
 
   const gate: Guard<IncomingMessage>[] = [
@@ -166,13 +165,11 @@ export function createIdentity(
   const newKey: Guard<Who> = ({ anchor, keyId }) => {
     if (!keyId) return undefined;
     const known = `${anchor} ${keyId}`;
-    if (!knownKeys.delete(known)) {
-      const wait = newKeys.take(anchor);
-      if (wait > 0)
-        return retry(429, `Too many new API keys from this caller: retry after ${wait} s`, wait, true);
-    }
-    knownKeys.set(known, true);
-    return undefined;
+    const refusal = knownKeys.delete(known)
+      ? undefined
+      : throttle(newKeys, anchor, 'new API keys from this caller', 1, true);
+    if (!refusal) knownKeys.set(known, true);
+    return refusal;
   };
 
   return {

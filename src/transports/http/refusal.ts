@@ -1,6 +1,7 @@
 // A request the server does not handle is answered here, and only here: each guard of admission says why
 // in a Refusal.
 import type { ServerResponse } from 'node:http';
+import type { TokenBuckets } from '../../limits/buckets.js';
 
 /** Why a request is not handled, as its answer says it. */
 export interface Refusal {
@@ -30,6 +31,12 @@ export const refused = (status: number, message: string, more: Omit<Refusal, 'st
 /** 429 or 503: retry after `retryAfter` s; `close`: the body is left unread, so the connection is closed. */
 export const retry = (status: number, message: string, retryAfter = 1, close = false): Refusal =>
   refused(status, message, { retryAfter, close });
+
+/** 429 when `key` has no room for `cost` in its bucket: "Too many <what>: retry after N s". */
+export function throttle(buckets: TokenBuckets, key: string, what: string, cost = 1, close = false) {
+  const wait = buckets.take(key, cost);
+  return wait > 0 ? retry(429, `Too many ${what}: retry after ${wait} s`, wait, close) : undefined;
+}
 
 /** A meter's refusal: past the caller's share (429, `caller`), or past the server's bound (503, `server`). */
 export const overMeter = (
