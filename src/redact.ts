@@ -10,7 +10,6 @@ export const SUBSTRING_MIN = 8;
 
 export interface Redactor {
   text(s: string): string;
-  /** A copy of a JSON-like value with every string (object keys included) passed through `text`. */
   deep<T>(value: T): T;
   found(s: string): boolean;
 }

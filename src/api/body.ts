@@ -7,7 +7,6 @@ import { clean, looksBinary } from '../untrusted/text.js';
 /** Nesting and size past which a body is refused (the documented answers stay far below). */
 export const BODY_BOUNDS = { depth: 64, entries: 250_000 };
 
-/** `?` where it may be absent. */
 type FieldShape = 'object' | 'array' | 'object?' | 'array?' | Shape;
 export interface Shape {
   [field: string]: FieldShape;
@@ -43,7 +42,7 @@ export function parseBody(text: string): Parsed {
 const typeName = (v: unknown) =>
   v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 
-/** Where `body` departs from `shape`, in words (`data is a string where an object is documented`); undefined when it fits. */
+/** Where `body` departs from `shape`, in words; undefined when it fits. */
 export function shapeProblem(body: unknown, shape: Shape, path = ''): string | undefined {
   const record = body as Record<string, unknown>;
   for (const [field, expected] of Object.entries(shape)) {
@@ -85,7 +84,6 @@ export function scrubber(secret: string) {
       if (!raw.includes('\\') && !raw.includes(secret) && !RAW_DISGUISE.test(raw)) return value;
       return redact.deep(value);
     },
-    /** Text that is not JSON (an error page, a header), its JSON-style escapes undone first. */
     text: (s: string) => redact.text(undoEscapes(s)),
   };
 }
@@ -108,5 +106,4 @@ export function describeBody(text: string, bytes: number, contentType: string): 
   return JSON.stringify(clean(trimmed, 120));
 }
 
-/** The Content-Type header, cleaned for display: upstream text like any other. */
 export const cleanContentType = (value: string | undefined) => clean(value ?? '', 80) || undefined;

@@ -2,7 +2,6 @@ import type { Logger } from '../log.js';
 import { type ApiError, CircuitOpenError, type ErrorDetail } from './errors.js';
 
 export interface BreakerOptions {
-  /** Consecutive failed attempts that open the circuit. */
   threshold: number;
   /** How long calls fail fast before one trial request may go. */
   cooldownMs: number;
@@ -35,7 +34,6 @@ export class Breaker {
     return this.now() < this.#openUntil ? 'open' : 'half-open';
   }
 
-  /** Throws CircuitOpenError while calls must fail fast; otherwise lets the attempt go. */
   admit(): void {
     const state = this.state;
     if (state === 'closed') return;
@@ -51,7 +49,6 @@ export class Breaker {
     });
   }
 
-  /** The outcome of an admitted attempt: undefined for an answer. */
   record(error: ApiError | undefined): void {
     const trial = this.#trialInFlight;
     this.#trialInFlight = false;

@@ -15,7 +15,6 @@ export const PLATFORM_CHAIN = {
   platform_c: 'chain_b',
 } as const;
 
-/** The chain and platform values one endpoint accepts. */
 export interface Scope {
   chains: readonly [Chain, ...Chain[]];
   platforms: readonly [Platform, ...Platform[]];
@@ -30,7 +29,6 @@ export const SCOPES = {
   botting: { chains: ['chain_a', 'chain_b'], platforms: ['platform_a', 'platform_b'] },
 } as const satisfies Record<string, Scope>;
 
-/** The documented shape of each answer, as deep as the tools read it. */
 export const SHAPES = {
   streamers: { data: 'array', pagination: 'object?' },
   core: { data: 'object' },
@@ -47,7 +45,6 @@ export interface Bound {
   default: number;
 }
 
-/** POST /streamers/analytics's periods, and the hours each covers. */
 export const PERIODS = ['1h', '6h', '12h', '1d', '7d', '30d'] as const;
 export type Period = (typeof PERIODS)[number];
 export const DEFAULT_PERIOD: Period = '1d';
@@ -65,9 +62,7 @@ export interface Endpoint {
   /** Below the base URL; `{mint}` is the token's id, percent-encoded when the request is built. */
   path: string;
   shape?: Shape;
-  /** Absent when it takes neither chain nor platform. */
   scope?: Scope;
-  /** Its id list: the body field, and how many ids one request may carry. */
   ids?: { field: string; max: number };
   bounds?: Record<string, Bound>;
 }

@@ -15,18 +15,14 @@ export type ErrorKind =
 
 export interface ErrorDetail {
   status?: number | undefined;
-  /** As received: untrusted, cleaned where it is shown. */
   upstreamMessage?: string | undefined;
-  /** A body that was not the expected JSON, described safely. */
   body?: string | undefined;
   contentType?: string | undefined;
   retryAfterMs?: number | undefined;
   path?: string | undefined;
   attempts?: number | undefined;
-  /** The upstream requests one HTTP request may make, for a batch limit. */
   allowance?: number | undefined;
   timeoutMs?: number | undefined;
-  /** For circuit_open: the last failure that opened it. */
   lastFailure?: { kind: string; status?: number | undefined; code?: string | undefined } | undefined;
   /** The failing service is the demo's embedded simulator: no setting of the server's applies. */
   simulated?: boolean | undefined;

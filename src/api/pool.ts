@@ -5,7 +5,6 @@ import { ApiError } from './errors.js';
 
 interface Entry {
   client: Upstream;
-  /** HTTP requests holding this client now. */
   users: number;
   /** Whether the upstream answered this key, refused it (let go once idle), or not yet. */
   state: 'new' | 'accepted' | 'refused';
@@ -16,10 +15,9 @@ export interface Lease extends Upstream {
 }
 
 /**
- * One upstream client per caller key (found by its SHA-256), so a caller's requests share one breaker, one
- * limit and one set of shared requests. A client in use is never closed; a refused key's goes once idle;
- * keys not yet answered are kept apart from accepted ones, `max` of each, the least recently used idle
- * one dropped past it, so made-up keys displace only their own kind.
+ * One upstream client (breaker, limit, shared requests) per caller key. A client in use is never closed; a
+ * refused key's goes once idle; keys not yet answered are kept apart from accepted ones, `max` of each, so
+ * made-up keys displace only their own kind.
  */
 export class ClientPool {
   readonly #entries = new Lru<string, Entry>(Number.POSITIVE_INFINITY);
@@ -34,7 +32,6 @@ export class ClientPool {
     return this.#entries.size;
   }
 
-  /** The caller's upstream for one HTTP request: its pooled client, taken on its first upstream request. */
   lease(apiKey: string): Lease {
     const id = createHash('sha256').update(apiKey).digest('base64');
     let held: Entry | undefined;

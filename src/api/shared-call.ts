@@ -22,7 +22,6 @@ export class SharedCall<T> {
     this.#done.then(settle, settle);
   }
 
-  /** Waiting on it does not count as a caller. */
   get done(): Promise<T> {
     return this.#done;
   }

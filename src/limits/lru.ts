@@ -8,7 +8,6 @@ export class Lru<K, V> {
     return this.#map.size;
   }
 
-  /** The value, made the most recent. */
   get(key: K): V | undefined {
     const value = this.#map.get(key);
     if (value === undefined) return undefined;
@@ -32,7 +31,6 @@ export class Lru<K, V> {
     this.#map.clear();
   }
 
-  /** The entries, least recently used first. */
   entries(): IterableIterator<[K, V]> {
     return this.#map.entries();
   }

@@ -36,7 +36,6 @@ export class Callers extends EventEmitter {
   }
 }
 
-/** A waiting task, in one or more callers' queues until it starts or leaves. */
 interface Ticket {
   go: () => void;
   live: boolean;

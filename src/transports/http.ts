@@ -41,7 +41,6 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
 
   return {
     url: `http://${shown}:${port}/mcp`,
-    /** Stops accepting, lets calls in flight finish within the grace period, then closes everything. */
     async close() {
       http.close();
       server.close();

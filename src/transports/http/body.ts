@@ -28,7 +28,6 @@ export interface Message {
 export const isRequest = (m: Message) => typeof m?.method === 'string' && m.id !== undefined && m.id !== null;
 export const isCancellation = (m: Message) => m?.method === 'notifications/cancelled';
 
-/** A request's body as it is about to be read. */
 export interface Arrival {
   who: Who;
   /** Content-Length as sent (NaN when absent); `length`, when it is a byte count. */
@@ -153,7 +152,6 @@ export function createBodies(options: HttpOptions, answers: Meter) {
     ({ who, length }) => throttle(rate, who.address, 'request bytes from this caller', length ?? 0, true),
   ];
 
-  /** Reads and parses an admitted body, counted against its address until the response is over. */
   async function read(req: IncomingMessage, res: ServerResponse, { who, length }: Arrival) {
     const { address } = who;
     let held = 0;

@@ -97,7 +97,6 @@ export function createDoor(options: HttpOptions, logger: Logger) {
 export class SessionCalls {
   readonly #calls = new Map<string, Set<() => void>>();
 
-  /** Registers how to end a call of `session` until its response closes. */
   add(session: string, key: string, end: () => void, res: { once(event: 'close', f: () => void): unknown }) {
     const id = `${session} ${key}`;
     this.#calls.set(id, (this.#calls.get(id) ?? new Set()).add(end));

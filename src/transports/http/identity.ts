@@ -30,7 +30,6 @@ export const isLoopback = (host: string) => host === 'localhost' || isLoopbackAd
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
-/** Checks a bearer token against STREAMER_ANALYTICS_HTTP_TOKEN in constant time. */
 function tokenVerifier(expected: string): OAuthTokenVerifier {
   const want = digest(expected);
   return {
@@ -53,7 +52,6 @@ const headerOf = (req: IncomingMessage, name: string) => {
   return typeof value === 'string' ? value : undefined;
 };
 
-/** The trusted proxies as a block list; throws on an entry that is neither an address nor a CIDR. */
 function trustedProxies(entries: readonly string[]): BlockList | undefined {
   if (!entries.length) return undefined;
   const list = new BlockList();
@@ -98,7 +96,6 @@ export interface Who {
   /** The Mcp-Session-Id sent, verified or not; its claims when verified. */
   sessionHeader: string | undefined;
   claims: SessionClaims | undefined;
-  /** Its verified session, else its address. */
   anchor: string;
   apiKey: string | undefined;
   /** The key's digest where callers' keys are used, else ''. */
@@ -109,7 +106,6 @@ export interface Who {
 /** Anchors and key digests remembered, the least recent forgotten. */
 const KNOWN_KEYS = 10_000;
 
-/** The gate (host, origin, bearer token, method, still open) and the identity behind it. */
 export function createIdentity(
   options: HttpOptions,
   sessions: Sessions,

@@ -42,7 +42,6 @@ export type HttpOptions = typeof HTTP_DEFAULTS & {
   trustProxy?: string[];
 };
 
-/** Who a request comes from, as far as the server needs to know. */
 export interface Caller {
   apiKey: string | undefined;
   /** What a 2025 client declared at initialize, from its verified session id. */

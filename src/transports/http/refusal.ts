@@ -3,7 +3,6 @@
 import type { ServerResponse } from 'node:http';
 import type { TokenBuckets } from '../../limits/buckets.js';
 
-/** Why a request is not handled, as its answer says it. */
 export interface Refusal {
   status: number;
   /** The JSON-RPC error's code: -32000, the server's own, unless given. */
@@ -18,10 +17,8 @@ export interface Refusal {
   body?: unknown;
 }
 
-/** A check of admission: a refusal, or undefined to let the request on. */
 export type Guard<C> = (context: C) => Refusal | undefined | Promise<Refusal | undefined>;
 
-/** A refusal with this status and message (code -32000 unless given). */
 export const refused = (status: number, message: string, more: Omit<Refusal, 'status' | 'message'> = {}) => ({
   status,
   message,
@@ -47,7 +44,6 @@ export const overMeter = (
 ): Refusal | undefined =>
   over && retry(over === 'caller' ? 429 : 503, over === 'caller' ? caller : server, 1, close);
 
-/** The first refusal of the guards, in their order; undefined when all let the request on. */
 export async function firstRefusal<C>(guards: readonly Guard<C>[], context: C): Promise<Refusal | undefined> {
   for (const guard of guards) {
     const verdict = guard(context);

@@ -4,7 +4,6 @@ import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto'
 import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 
-/** What a session remembers of its `initialize`. */
 export interface SessionClaims {
   /** The client declared the MCP Apps extension (io.modelcontextprotocol/ui) with our MIME type. */
   apps: boolean;
@@ -18,7 +17,6 @@ const PAYLOAD_BYTES = 2 + NONCE_BYTES;
 const LABEL = 'streamer-analytics-mcp/session-id/v1';
 
 export interface Sessions {
-  /** A fresh session id carrying the claims. */
   issue(claims: SessionClaims): string;
   /** The claims of a session id this server (or a replica with the same token) issued; undefined if not. */
   verify(id: string): SessionClaims | undefined;
@@ -45,7 +43,6 @@ export function createSessions(token: string | undefined): Sessions {
   };
 }
 
-/** The capabilities a session's claims stand for, as createServer reads them. */
 export function capabilitiesOf(claims: SessionClaims): ClientCapabilities {
   return claims.apps ? { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } } : {};
 }
