@@ -61,10 +61,7 @@ export interface CallerIdentity {
 /** The bundle's instructions, written at build time; off the bundle, src/reference.ts's. */
 const INSTRUCTIONS: PrebuiltInstructions =
   prebuiltInstructions() ??
-  (await import('./reference.js').then(({ INSTRUCTIONS: plain, DEMO_INSTRUCTIONS: demo }) => ({
-    plain,
-    demo,
-  })));
+  (await import('./reference.js').then((r) => ({ plain: r.INSTRUCTIONS, demo: r.DEMO_INSTRUCTIONS })));
 const loadReference = () => import('./reference.js');
 
 /** ext-apps's EXTENSION_ID, restated: that package loads with the views, only for a client that declares it. */
@@ -81,15 +78,7 @@ export function createClient(config: Config, logger: Logger): Upstream | undefin
   let client: Promise<ApiClient> | undefined;
   const load = () =>
     (client ??= import('./api/client.js').then(
-      ({ ApiClient }) =>
-        new ApiClient({
-          baseUrl,
-          apiKey,
-          timeoutMs: config.timeoutMs,
-          maxRetries: config.maxRetries,
-          maxConcurrency: config.maxConcurrency,
-          logger,
-        }),
+      ({ ApiClient }) => new ApiClient({ ...config, baseUrl, apiKey, logger }),
     ));
   return {
     request: async (req, signal, caller) => (await load()).request(req, signal, caller),

@@ -77,11 +77,8 @@ export function createHandle(options: HttpOptions, deps: HttpDeps) {
     if (path === undefined) return { status: 400, body: { error: 'bad request target' } };
     if (req.method === 'GET' && path === '/healthz') return { status: 200, body: { status: 'ok' } };
     if (req.method === 'GET' && path === '/readyz') {
-      const r = await deps.ready();
-      return {
-        status: r.ready ? 200 : 503,
-        body: { status: r.ready ? 'ready' : 'not ready', detail: r.detail },
-      };
+      const { ready, detail } = await deps.ready();
+      return { status: ready ? 200 : 503, body: { status: ready ? 'ready' : 'not ready', detail } };
     }
     return path === '/mcp' ? undefined : { status: 404, body: { error: 'not found; MCP is at /mcp' } };
   };
@@ -158,10 +155,8 @@ export function createHandle(options: HttpOptions, deps: HttpDeps) {
         produced: free,
         abandon: () => gone.abort(),
       });
-      const cancellations = all.filter(isCancellation);
-      for (const c of cancellations) {
-        if (!answer.cancel(JSON.stringify(c.params?.requestId))) calls.cancel(session, c.params?.requestId);
-      }
+      for (const { params } of all.filter(isCancellation))
+        if (!answer.cancel(JSON.stringify(params?.requestId))) calls.cancel(session, params?.requestId);
       if (!notification && owed.size === 0) return;
       const rest = all.filter(
         (m) => !isCancellation(m) && !(isRequest(m) && !owed.has(JSON.stringify(m.id))),
