@@ -73,14 +73,14 @@ export class Limiter {
   run<T>(task: () => Promise<T>, cancel: Switch, caller: string | Callers = ''): Promise<T> {
     // With a slot free and nobody waiting, start at once: no extra async frame on the hot path.
     if (this.#active < this.limit && this.#waiting === 0) return this.#start(task);
-    const first = typeof caller === 'string' ? caller : (caller.names.values().next().value ?? '');
-    const queue = this.#queue(first);
+    const callers = typeof caller === 'string' ? new Callers(caller) : caller;
+    const queue = this.#queue(callers.names.values().next().value ?? '');
     if (queue.length >= this.maxWaitingPerCaller) {
       const turns = Math.ceil(queue.length / Math.max(1, this.limit / Math.max(1, this.#queues.size)));
       const retryAfterMs = Math.min(30_000, Math.max(1_000, Math.round(turns * this.#taskMs)));
       return Promise.reject(this.#busy(queue.length, retryAfterMs));
     }
-    return this.#wait(cancel, caller).then(() => this.#start(task, true));
+    return this.#wait(cancel, callers).then(() => this.#start(task, true));
   }
 
   /** A caller's live waiting tickets; dead ones (started through another caller's turn) dropped. */
@@ -134,9 +134,11 @@ export class Limiter {
     }
   }
 
-  #wait(cancel: Switch, caller: string | Callers): Promise<void> {
+  #wait(cancel: Switch, callers: Callers): Promise<void> {
     return new Promise((resolve, reject) => {
+      // A caller joining a shared task while it waits puts it in its own queue too.
       const enqueue = (name: string) => {
+        if (!ticket.live) return;
         const queue = this.#queues.get(name);
         if (queue) queue.push(ticket);
         else this.#queues.set(name, [ticket]);
@@ -145,32 +147,21 @@ export class Limiter {
         live: true,
         go: () => {
           stop();
-          unjoin();
+          callers.off('add', enqueue);
           resolve();
         },
       };
       const stop = cancel.listen(() => {
-        unjoin();
+        callers.off('add', enqueue);
         if (ticket.live) {
           ticket.live = false;
           this.#waiting--;
-          for (const name of typeof caller === 'string' ? [caller] : caller.names) this.#queue(name);
+          for (const name of callers.names) this.#queue(name);
         }
         reject(cancel.reason);
       });
-      // A caller joining a shared task while it waits puts it in its own queue too.
-      const onAdd = (name: string) => {
-        if (ticket.live) enqueue(name);
-      };
-      const unjoin = () => {
-        if (typeof caller !== 'string') caller.off('add', onAdd);
-      };
-      if (typeof caller === 'string') enqueue(caller);
-      else {
-        for (const name of caller.names) enqueue(name);
-        if (!caller.names.size) enqueue('');
-        caller.on('add', onAdd);
-      }
+      for (const name of callers.names.size ? callers.names : ['']) enqueue(name);
+      callers.on('add', enqueue);
       this.#waiting++;
       this.#next();
     });
