@@ -29,7 +29,6 @@ export function serveStdio(makeServer: () => Server, cleanup: () => Promise<void
     await Promise.allSettled([handle.close(), cleanup()]);
     process.exit(0);
   };
-  const say = (text: string) => io.stderr.write(`streamer-analytics-mcp: ${text}\n`);
 
   let pending: Buffer[] = [];
   let pendingBytes = 0;
@@ -39,8 +38,8 @@ export function serveStdio(makeServer: () => Server, cleanup: () => Promise<void
   let delivering = false;
 
   const skip = (start: Buffer) => {
-    say(
-      `skipped an input line over ${limits.maxLineBytes} bytes: not read as a message (MCP messages to this server are small)`,
+    io.stderr.write(
+      `streamer-analytics-mcp: skipped an input line over ${limits.maxLineBytes} bytes: not read as a message (MCP messages to this server are small)\n`,
     );
     const id = leadingId(start.subarray(0, 256).toString('utf8'));
     if (id !== undefined) {

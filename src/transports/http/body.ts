@@ -64,25 +64,19 @@ function readBody(
       req.removeAllListeners('data');
       resolve(outcome);
     };
+    const stop = (why: Unread) => {
+      req.pause();
+      done(why);
+    };
     const wait = () => {
       clearTimeout(idle);
-      idle = setTimeout(() => {
-        req.pause();
-        done('idle');
-      }, idleMs);
+      idle = setTimeout(() => stop('idle'), idleMs);
     };
     wait();
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > max) {
-        req.pause();
-        return done('too large');
-      }
-      const over = take(chunk.length);
-      if (over) {
-        req.pause();
-        return done(over);
-      }
+      const over = size > max ? 'too large' : take(chunk.length);
+      if (over) return stop(over);
       chunks.push(chunk);
       wait();
     });

@@ -29,7 +29,7 @@ export function createDoor(options: HttpOptions, logger: Logger) {
   const guards: Guard<Entry>[] = [
     // Once the server is half full, no caller takes more than its share (a quarter of the places).
     ({ who }) =>
-      perCaller.refuses(who.anchor, 1) && door.active >= options.maxConcurrent / 2
+      perCaller.refuses(who.id, 1) && door.active >= options.maxConcurrent / 2
         ? retry(429, `Too many requests in flight from this caller (${perCaller.perCaller}): retry after 1 s`)
         : undefined,
     ({ who, initialize }) =>
@@ -76,12 +76,12 @@ export function createDoor(options: HttpOptions, logger: Logger) {
       return door.active;
     },
     /** Notifications pass the limits on calls (a cancellation must reach a full server), at a few a second. */
-    notifications: ({ anchor }: Who) => throttle(notifications, anchor, 'notifications'),
+    notifications: ({ id }: Who) => throttle(notifications, id, 'notifications'),
     /** Counts a request against its caller until its response closes; then waits for a place. */
     async enter(who: Who, res: { once(event: 'close', end: () => void): unknown }, gone: AbortSignal) {
-      perCaller.add(who.anchor, 1);
-      res.once('close', () => perCaller.add(who.anchor, -1));
-      const entered = await take(who.anchor, gone);
+      perCaller.add(who.id, 1);
+      res.once('close', () => perCaller.add(who.id, -1));
+      const entered = await take(who.id, gone);
       if (entered === 'gone' || typeof entered === 'function') return entered;
       const own = entered instanceof PlacesBusy;
       const retryS = own ? Math.ceil(entered.retryAfterMs / 1000) : 1;

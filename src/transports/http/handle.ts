@@ -186,7 +186,7 @@ export function createHandle(options: HttpOptions, deps: HttpDeps) {
       });
       const caller: Caller = {
         apiKey: who.apiKey,
-        id: who.anchor,
+        id: who.id,
         share: who.share,
         address: who.address,
         onEnd: (end) => ended.push(end),

@@ -56,10 +56,9 @@ function trustedProxies(entries: readonly string[]): BlockList | undefined {
   if (!entries.length) return undefined;
   const list = new BlockList();
   for (const entry of entries) {
-    const [address = '', bits, extra] = entry.split('/');
+    // Entries are checked by the configuration (isProxy).
+    const [address = '', bits] = entry.split('/');
     const type = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-    if (!isIP(address) || extra !== undefined || (bits !== undefined && !/^\d{1,3}$/.test(bits)))
-      throw new Error(`not an address or CIDR: ${entry}`);
     if (bits === undefined) list.addAddress(address, type);
     else list.addSubnet(address, Number(bits), type);
   }
@@ -96,14 +95,16 @@ export interface Who {
   /** The Mcp-Session-Id sent, verified or not; its claims when verified. */
   sessionHeader: string | undefined;
   claims: SessionClaims | undefined;
-  anchor: string;
+  /** Its verified session, else its address: for fair shares of places and of the upstream. */
+  id: string;
   apiKey: string | undefined;
   /** The key's digest where callers' keys are used, else ''. */
   keyId: string;
+  /** Its id and key digest together: what a tool keeps per caller. */
   share: string;
 }
 
-/** Anchors and key digests remembered, the least recent forgotten. */
+/** Ids and key digests remembered, the least recent forgotten. */
 const KNOWN_KEYS = 10_000;
 
 export function createIdentity(
@@ -158,12 +159,12 @@ export function createIdentity(
   ];
 
   /** A new key costs its caller as a new session does: a stream of made-up keys is a trickle. */
-  const newKey: Guard<Who> = ({ anchor, keyId }) => {
+  const newKey: Guard<Who> = ({ id, keyId }) => {
     if (!keyId) return undefined;
-    const known = `${anchor} ${keyId}`;
+    const known = `${id} ${keyId}`;
     const refusal = knownKeys.delete(known)
       ? undefined
-      : throttle(newKeys, anchor, 'new API keys from this caller', 1, true);
+      : throttle(newKeys, id, 'new API keys from this caller', 1, true);
     if (!refusal) knownKeys.set(known, true);
     return refusal;
   };
@@ -175,11 +176,11 @@ export function createIdentity(
       const address = clientAddress(req, trusted);
       const sessionHeader = headerOf(req, 'mcp-session-id');
       const claims = sessionHeader === undefined ? undefined : sessions.verify(sessionHeader);
-      const anchor = claims ? `session ${sessionHeader}` : `address ${address}`;
+      const id = claims ? `session ${sessionHeader}` : `address ${address}`;
       const apiKey = headerOf(req, 'x-api-key')?.trim() || undefined;
       const keyId = callerKeys && apiKey ? digest(apiKey).toString('base64') : '';
-      const share = digest(`${anchor}\u0000${keyId}`).toString('base64url').slice(0, 22);
-      return { address, sessionHeader, claims, anchor, apiKey, keyId, share };
+      const share = digest(`${id}\u0000${keyId}`).toString('base64url').slice(0, 22);
+      return { address, sessionHeader, claims, id, apiKey, keyId, share };
     },
   };
 }

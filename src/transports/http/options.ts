@@ -2,6 +2,7 @@
 import type { ClientCapabilities, Server } from '@modelcontextprotocol/server';
 import { loadConfig } from '../../config.js';
 import type { Logger } from '../../log.js';
+import type { Who } from './identity.js';
 
 // Host, port and send timeout are the configuration's defaults (src/config.ts), not restated here.
 const { config } = loadConfig({});
@@ -42,16 +43,9 @@ export type HttpOptions = typeof HTTP_DEFAULTS & {
   trustProxy?: string[];
 };
 
-export interface Caller {
-  apiKey: string | undefined;
+export interface Caller extends Pick<Who, 'apiKey' | 'id' | 'share' | 'address'> {
   /** What a 2025 client declared at initialize, from its verified session id. */
   capabilities?: ClientCapabilities;
-  /** Its verified session, else its address: for fair shares of places and of the upstream. */
-  id: string;
-  /** Its anchor and key digest together: what a tool keeps per caller. */
-  share: string;
-  /** Its address: for what is scarcer than sessions, the sandbox. */
-  address: string;
   /** The cancellation of one of its requests by JSON-RPC id, when one is cancelled alone (a batch's). */
   cancelled?: (id: unknown) => AbortSignal | undefined;
   /** Runs `end` when the HTTP request is over (answered, or its connection gone). */
