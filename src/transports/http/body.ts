@@ -6,7 +6,7 @@ import { TokenBuckets } from '../../limits/buckets.js';
 import { Meter } from '../../limits/meter.js';
 import type { Who } from './identity.js';
 import type { HttpOptions } from './options.js';
-import { type Guard, overMeter, type Refusal, refused, retry, throttle } from './refusal.js';
+import { type Guard, METERED, overMeter, type Refusal, refused, retry, throttle } from './refusal.js';
 
 /** What a body must have room for at admission (what it declares, up to this): the rest as it arrives. */
 const BODY_START = 64 * 1024;
@@ -118,13 +118,7 @@ export function createBodies(options: HttpOptions, answers: Meter) {
     code: -32600,
     close: true,
   });
-  const over = (who: 'caller' | 'server' | undefined) =>
-    overMeter(
-      who,
-      'Too many request bodies of this caller being handled: retry after 1 s',
-      'Server busy: too many request bodies being handled',
-      true,
-    );
+  const over = (who: 'caller' | 'server' | undefined) => overMeter(who, METERED.bodies, true);
 
   /** Before a byte is read; each refusal closes the connection, so the body is never read. */
   const admission: Guard<Arrival>[] = [
@@ -135,13 +129,7 @@ export function createBodies(options: HttpOptions, answers: Meter) {
         : undefined,
     ({ who, length }) => over(bytes.refuses(who.address, Math.min(length ?? BODY_START, BODY_START))),
     // Clients that do not read their answers hold memory; past their share (or the bound), no new work.
-    ({ who }) =>
-      overMeter(
-        answers.refuses(who.address),
-        'Answers not yet read by this caller: read them, then retry after 1 s',
-        'Server busy: answers not yet read by their clients',
-        true,
-      ),
+    ({ who }) => overMeter(answers.refuses(who.address), METERED.answers, true),
     // What a body declares is spent before any is read; a body without a length, as it arrives.
     ({ who, length }) => throttle(rate, who.address, 'request bytes from this caller', length ?? 0, true),
   ];

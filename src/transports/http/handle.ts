@@ -10,7 +10,15 @@ import { arrival, createBodies, isCancellation, isRefusal, isRequest, type Messa
 import { createDoor, SessionCalls } from './door.js';
 import { createIdentity } from './identity.js';
 import type { Caller, HttpDeps, HttpOptions } from './options.js';
-import { firstRefusal, overMeter, type Refusal, refused, writeFault, writeRefusal } from './refusal.js';
+import {
+  firstRefusal,
+  METERED,
+  overMeter,
+  type Refusal,
+  refused,
+  writeFault,
+  writeRefusal,
+} from './refusal.js';
 import { capabilitiesOf, createSessions } from './session.js';
 
 /** What a request's answer may hold, held from admission: the view page 512 KiB, a tool call 64 KiB, else 4 KiB. */
@@ -134,13 +142,9 @@ export function createHandle(options: HttpOptions, deps: HttpDeps) {
       for (const m of all) if (isRequest(m)) owed.set(JSON.stringify(m.id), m.id);
       const notification = owed.size === 0;
       const reserve = all.reduce((sum, m) => sum + estimate(m), 0);
-      const reserved = overMeter(
-        answers.refuses(who.address, reserve),
-        reserve > answers.perCaller
-          ? `These requests may answer more than one caller may hold unread (${answers.perCaller} bytes): send fewer at once`
-          : 'Answers not yet read by this caller: read them, then retry after 1 s',
-        'Server busy: answers not yet read by their clients',
-      );
+      const tooMuch = `These requests may answer more than one caller may hold unread (${answers.perCaller} bytes): send fewer at once`;
+      const said = reserve > answers.perCaller ? ([tooMuch, METERED.answers[1]] as const) : METERED.answers;
+      const reserved = overMeter(answers.refuses(who.address, reserve), said);
       if (reserved) return writeRefusal(res, reserved);
       const noisy = notification && all.length > 0 ? door.notifications(who) : undefined;
       if (noisy) return writeRefusal(res, noisy);

@@ -35,11 +35,21 @@ export function throttle(buckets: TokenBuckets, key: string, what: string, cost 
   return wait > 0 ? retry(429, `Too many ${what}: retry after ${wait} s`, wait, close) : undefined;
 }
 
-/** A meter's refusal: past the caller's share (429, `caller`), or past the server's bound (503, `server`). */
+/** What a meter's refusal says past the caller's share (429), and past the server's bound (503). */
+export const METERED = {
+  bodies: [
+    'Too many request bodies of this caller being handled: retry after 1 s',
+    'Server busy: too many request bodies being handled',
+  ],
+  answers: [
+    'Answers not yet read by this caller: read them, then retry after 1 s',
+    'Server busy: answers not yet read by their clients',
+  ],
+} as const;
+
 export const overMeter = (
   over: 'caller' | 'server' | undefined,
-  caller: string,
-  server: string,
+  [caller, server]: readonly [string, string],
   close = false,
 ): Refusal | undefined =>
   over && retry(over === 'caller' ? 429 : 503, over === 'caller' ? caller : server, 1, close);
