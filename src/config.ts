@@ -246,26 +246,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: HttpFlag
   const httpProblems: string[] = [];
   if (wrong) {
     const schema = z.object(Object.fromEntries(entries.map(([k, s]) => [k, schemaOf(s.kind)])));
-    let parsed = schema.safeParse(raw);
-    // The rest is parsed again, without the wrong values.
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const key = String(issue.path[0]) as Key;
-        const setting: Setting = SETTINGS[key];
-        if (setting.http) {
-          const name = fromFlag.has(key) ? setting.flag : setting.name;
-          const got = issue.code === 'custom' ? '' : `, got ${raw[key]}`;
-          httpProblems.push(`${name}: ${describeProblem(issue)}${got}`);
-        } else
-          problems.push(
-            `${setting.name} ${describeProblem(issue)}; using ${FALLBACK_SAID[key] ?? 'the default'}`,
-          );
-        // A wrong database is no database: never the default file, where the user did not ask to keep data.
-        if (key === 'databaseUrl') raw[key] = 'off';
-        else delete raw[key];
-      }
-      parsed = schema.safeParse(raw);
+    // Each wrong value is said and left out; the rest is parsed again.
+    for (const issue of schema.safeParse(raw).error?.issues ?? []) {
+      const key = String(issue.path[0]) as Key;
+      const setting: Setting = SETTINGS[key];
+      const said = describeProblem(issue);
+      if (setting.http) {
+        const got = issue.code === 'custom' ? '' : `, got ${raw[key]}`;
+        httpProblems.push(`${fromFlag.has(key) ? setting.flag : setting.name}: ${said}${got}`);
+      } else problems.push(`${setting.name} ${said}; using ${FALLBACK_SAID[key] ?? 'the default'}`);
+      // A wrong database is no database: never the default file, where the user did not ask to keep data.
+      if (key === 'databaseUrl') raw[key] = 'off';
+      else delete raw[key];
     }
+    const parsed = schema.safeParse(raw);
     if (!parsed.success) throw new Error('configuration defaults do not parse');
     for (const [key] of entries) values[key] = (parsed.data as Record<string, unknown>)[key];
   }

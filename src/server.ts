@@ -100,11 +100,19 @@ type CallKit = Awaited<ReturnType<typeof importCallKit>>;
 
 const PRELOAD_AFTER_MS = 250;
 let preloading = false;
+const MINT = 'Rehearsa1111111111111111111111111111111111';
+const RECORD = { mintId: MINT, coinName: 'Rehearsal', coinSymbol: 'RH', isCurrentlyLive: true };
+const CANNED = { data: { ...RECORD, currentViewers: 1234, tokenMarketCap: 56789.5, tokenPrice: 0.000123 } };
+
 /**
- * Loads the first call's code once the handshake is over, then rehearses a call: the user's first question
- * pays for neither. Timed, so the handshake's answers go first; unref'd, so it never keeps a process alive.
+ * Loads the first call's code once the handshake is over, then runs get_streamer_core once on a canned
+ * record (nothing is sent) so that V8 and zod compile the call's path: the user's first question pays for
+ * neither. Timed, so the handshake's answers go first; unref'd, so it never keeps a process alive.
  */
-function preload(withClient: boolean, rehearsal: (tools: readonly Tool[], kit: CallKit) => Promise<unknown>) {
+function preload(
+  withClient: boolean,
+  finish: (kit: CallKit, r: Rendered, format: ResponseFormat) => unknown,
+) {
   if (preloading) return;
   preloading = true;
   setTimeout(() => {
@@ -113,25 +121,14 @@ function preload(withClient: boolean, rehearsal: (tools: readonly Tool[], kit: C
       loadCallKit(),
       ...(withClient ? [import('./api/client.js'), import('undici')] : []),
     ])
-      .then(([[{ TOOLS }], kit]) => rehearsal(TOOLS, kit))
+      .then(async ([[{ TOOLS }], kit]) => {
+        const prepared = TOOLS.find((t) => t.name === 'get_streamer_core')?.prepare({ mint: MINT });
+        if (!prepared || 'error' in prepared) return;
+        const ctx = { send: async () => CANNED, progress: () => {}, signal: new AbortController().signal };
+        finish(kit, await prepared.run({ ...ctx, budget: kit.DEFAULT_BUDGET_CHARS }), prepared.format);
+      })
       .catch(() => {});
   }, PRELOAD_AFTER_MS).unref();
-}
-
-const MINT = 'Rehearsa1111111111111111111111111111111111';
-const RECORD = { mintId: MINT, coinName: 'Rehearsal', coinSymbol: 'RH', isCurrentlyLive: true };
-const CANNED = { data: { ...RECORD, currentViewers: 1234, tokenMarketCap: 56789.5, tokenPrice: 0.000123 } };
-
-/** get_streamer_core run once on a canned record, so V8 and zod compile the call's path; nothing is sent. */
-async function rehearse(
-  tools: readonly Tool[],
-  budget: number,
-  finish: (r: Rendered, format: ResponseFormat) => unknown,
-) {
-  const prepared = tools.find((t) => t.name === 'get_streamer_core')?.prepare({ mint: MINT });
-  if (!prepared || 'error' in prepared) return;
-  const ctx = { send: async () => CANNED, progress: () => {}, signal: new AbortController().signal };
-  finish(await prepared.run({ ...ctx, budget }), prepared.format);
 }
 
 /** An MCP server exposing the tool table over whatever transport it is connected to. */
@@ -207,10 +204,8 @@ export function createServer(deps: ServerDeps): Server {
     const views = await apps(ctx);
     const prebuilt = own ? undefined : prebuiltEntries();
     listed ??= { tools: prebuilt ? [...prebuilt.tools] : (await toolTable()).map((t) => t.entry()) };
-    preload(client !== undefined, (tools, kit) =>
-      rehearse(tools, budgetOf(kit), (r, format) =>
-        redact.deep(kit.toolResult(kit.enforceBudget(r, budgetOf(kit), format))),
-      ),
+    preload(client !== undefined, (kit, r, format) =>
+      redact.deep(kit.toolResult(kit.enforceBudget(r, budgetOf(kit), format))),
     );
     if (!views) return listed;
     listedForApps ??= { tools: views.appEntries(listed.tools) };
