@@ -1,7 +1,4 @@
-interface Deadline {
-  at: number;
-  expire: (() => void) | undefined;
-}
+type Deadline = { at: number; expire: (() => void) | undefined };
 
 /** Every attempt's deadline on one timer: attempts share one time limit, so they expire in the order they began. */
 export class Deadlines {

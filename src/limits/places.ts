@@ -36,10 +36,7 @@ export class Callers extends EventEmitter {
   }
 }
 
-interface Ticket {
-  go: () => void;
-  live: boolean;
-}
+type Ticket = { go: () => void; live: boolean };
 
 /**
  * At most `limit` tasks run at once; the rest wait in one queue per caller, and a free slot goes to the

@@ -28,22 +28,12 @@ export interface Message {
 export const isRequest = (m: Message) => typeof m?.method === 'string' && m.id !== undefined && m.id !== null;
 export const isCancellation = (m: Message) => m?.method === 'notifications/cancelled';
 
-export interface Arrival {
-  who: Who;
-  /** Content-Length as sent (NaN when absent); `length`, when it is a byte count. */
-  declared: number;
-  length: number | undefined;
-}
+export type Arrival = ReturnType<typeof arrival>;
 
-export function arrival(req: IncomingMessage, who: Who): Arrival {
+/** Content-Length as sent (NaN when absent); `length`, when it is a byte count. */
+export function arrival(req: IncomingMessage, who: Who) {
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
   return { who, declared, length: Number.isInteger(declared) && declared >= 0 ? declared : undefined };
-}
-
-export interface Parsed {
-  body: unknown;
-  batch: boolean;
-  all: Message[];
 }
 
 type Unread = 'too large' | 'gone' | 'idle' | 'caller' | 'server';
@@ -161,7 +151,7 @@ export function createBodies(options: HttpOptions, answers: Meter) {
   return { admission, read };
 }
 
-function parse(text: string): Parsed | Refusal {
+function parse(text: string): { body: unknown; batch: boolean; all: Message[] } | Refusal {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -184,4 +174,4 @@ function parse(text: string): Parsed | Refusal {
   return { body, batch, all };
 }
 
-export const isRefusal = (value: Parsed | Refusal): value is Refusal => 'status' in value;
+export const isRefusal = (value: object): value is Refusal => 'status' in value;

@@ -9,11 +9,6 @@ import type { Who } from './identity.js';
 import type { HttpOptions } from './options.js';
 import { type Guard, refused, retry, throttle } from './refusal.js';
 
-export interface Entry {
-  who: Who;
-  initialize: boolean;
-}
-
 export function createDoor(options: HttpOptions, logger: Logger) {
   const door = new Limiter({
     limit: options.maxConcurrent,
@@ -26,7 +21,7 @@ export function createDoor(options: HttpOptions, logger: Logger) {
   // 2025 sessions (each a queue identity of its own) an address may start: a team behind a proxy fits.
   const initializes = new TokenBuckets(60, 1);
 
-  const guards: Guard<Entry>[] = [
+  const guards: Guard<{ who: Who; initialize: boolean }>[] = [
     // Once the server is half full, no caller takes more than its share (a quarter of the places).
     ({ who }) =>
       perCaller.refuses(who.id, 1) && door.active >= options.maxConcurrent / 2
