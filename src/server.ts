@@ -235,6 +235,7 @@ export function createServer(deps: ServerDeps): Server {
     const cancelled = deps.cancelled?.(ctx.mcpReq.id);
     const signal = cancelled ? AbortSignal.any([ctx.mcpReq.signal, cancelled]) : ctx.mcpReq.signal;
     const progressToken = ctx.mcpReq._meta?.progressToken;
+    const { analysisMaxRequests } = deps.config;
     const started = performance.now();
     // Progress is awaited before the result is returned, so it is never written after it.
     const notified: Promise<void>[] = [];
@@ -246,12 +247,9 @@ export function createServer(deps: ServerDeps): Server {
         send: async (req, also) => {
           if (allowance-- <= 0)
             throw new BatchLimitError('upstream allowance used', { allowance: deps.upstreamAllowance });
+          const either = also ? AbortSignal.any([signal, also]) : signal;
           try {
-            const { body } = await client.request(
-              req,
-              also ? AbortSignal.any([signal, also]) : signal,
-              deps.caller?.id,
-            );
+            const { body } = await client.request(req, either, deps.caller?.id);
             history?.observe(req, body);
             return body;
           } catch (error) {
@@ -261,14 +259,8 @@ export function createServer(deps: ServerDeps): Server {
         },
         progress: (progress, total, message) => {
           if (progressToken === undefined) return;
-          notified.push(
-            ctx.mcpReq
-              .notify({
-                method: 'notifications/progress',
-                params: { progressToken, progress, total, message },
-              })
-              .catch(() => {}),
-          );
+          const params = { progressToken, progress, total, message };
+          notified.push(ctx.mcpReq.notify({ method: 'notifications/progress', params }).catch(() => {}));
         },
         signal,
         ...(caller ? { caller } : {}),
@@ -276,12 +268,12 @@ export function createServer(deps: ServerDeps): Server {
         redact: redact.deep,
         analysis: {
           timeoutMs: deps.config.analysisTimeoutMs,
-          ...(allowance < deps.config.analysisMaxRequests
+          ...(allowance < analysisMaxRequests
             ? {
                 maxRequests: Math.max(0, allowance),
                 limitName: 'the upstream allowance of one --http request',
               }
-            : { maxRequests: deps.config.analysisMaxRequests }),
+            : { maxRequests: analysisMaxRequests }),
         },
         // The demo marker is added after rendering: the result is fitted to what it leaves.
         budget: deps.demo ? budget - DEMO_COST : budget,
