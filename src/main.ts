@@ -133,10 +133,9 @@ async function serveOverHttp(
         const detail = `upstream GET /health did not answer within ${PROBE_MS / 1000} s (time-out)`;
         return { ready: false, detail };
       }
-      const code =
-        (error as { code?: string; cause?: { code?: string } }).cause?.code ??
-        (error as { code?: string }).code;
-      const what = error instanceof Error && error.name === 'ConnectionError' ? error.message : code;
+      const { code, cause } = error as { code?: string; cause?: { code?: string } };
+      const what =
+        error instanceof Error && error.name === 'ConnectionError' ? error.message : (cause?.code ?? code);
       const { connectionProblem } = await import('./format/errors.js');
       const detail = `upstream GET /health failed: ${connectionProblem(what ?? (error as Error).message)}`;
       return { ready: false, detail };
