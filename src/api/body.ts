@@ -48,21 +48,16 @@ export function shapeProblem(body: unknown, shape: Shape, path = ''): string | u
   for (const [field, expected] of Object.entries(shape)) {
     const name = path + field;
     const value = Object.hasOwn(record, field) ? record[field] : undefined;
-    if (typeof expected === 'object') {
-      if (typeof value !== 'object' || value === null || Array.isArray(value))
-        return `${name} is ${value === undefined ? 'missing' : typeName(value)} where an object is documented`;
-      const inner = shapeProblem(value, expected, `${name}.`);
-      if (inner) return inner;
-      continue;
-    }
-    const optional = expected.endsWith('?');
-    if (value === undefined && optional) continue;
-    const wantArray = expected.startsWith('array');
+    const nested = typeof expected === 'object';
+    if (value === undefined && !nested && expected.endsWith('?')) continue;
+    const wantArray = !nested && expected.startsWith('array');
     const fits = wantArray
       ? Array.isArray(value)
       : typeof value === 'object' && value !== null && !Array.isArray(value);
     if (!fits)
       return `${name} is ${value === undefined ? 'missing' : typeName(value)} where ${wantArray ? 'an array' : 'an object'} is documented`;
+    const inner = nested ? shapeProblem(value, expected, `${name}.`) : undefined;
+    if (inner) return inner;
   }
   return undefined;
 }

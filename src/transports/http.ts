@@ -10,11 +10,12 @@ import { writeFault } from './http/refusal.js';
 export { type Caller, HTTP_DEFAULTS, type HttpDeps, type HttpOptions } from './http/options.js';
 
 export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
-  if (!options.token && !isLoopback(options.host)) {
-    throw new Error(
-      `refusing to listen on ${options.host} without STREAMER_ANALYTICS_HTTP_TOKEN: anyone who can reach it could use the server. Set a token, or bind 127.0.0.1.`,
+  const refusal = (where: string, why: string) =>
+    new Error(
+      `refusing to listen on ${where} without STREAMER_ANALYTICS_HTTP_TOKEN: ${why}. Set a token, or bind 127.0.0.1.`,
     );
-  }
+  if (!options.token && !isLoopback(options.host))
+    throw refusal(options.host, 'anyone who can reach it could use the server');
   const http = createHandle(options, deps);
   const server = createServer((req, res) => {
     http.handle(req, res).catch((error: unknown) => {
@@ -33,9 +34,7 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
   // What a name resolved to is what counts: without a token, the address bound must be loopback.
   if (!options.token && !isLoopbackAddress(address)) {
     server.close();
-    throw new Error(
-      `refusing to listen on ${options.host} (${address}) without STREAMER_ANALYTICS_HTTP_TOKEN: it is not a loopback address. Set a token, or bind 127.0.0.1.`,
-    );
+    throw refusal(`${options.host} (${address})`, 'it is not a loopback address');
   }
   const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
 
