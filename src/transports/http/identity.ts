@@ -104,9 +104,6 @@ export interface Who {
   share: string;
 }
 
-/** Ids and key digests remembered, the least recent forgotten. */
-const KNOWN_KEYS = 10_000;
-
 export function createIdentity(
   options: HttpOptions,
   sessions: Sessions,
@@ -126,7 +123,8 @@ export function createIdentity(
     : localhostAllowedOrigins();
   // New x-api-key values a caller may bring: as many as sessions.
   const newKeys = new TokenBuckets(60, 1);
-  const knownKeys = new Lru<string, true>(KNOWN_KEYS);
+  // Ids with key digests (never keys), the least recent forgotten.
+  const knownKeys = new Lru<string, true>(10_000);
 
   const gate: Guard<IncomingMessage>[] = [
     // DNS rebinding: a page must not reach a local server through a name it controls (any port).
