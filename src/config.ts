@@ -275,8 +275,7 @@ const FALLBACK_SAID: Partial<Record<Key, string>> = {
 };
 
 function describeProblem(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'custom') return issue.message;
-  if (issue.message.startsWith('must')) return issue.message;
+  if (issue.code === 'custom' || issue.message.startsWith('must')) return issue.message;
   if (issue.code === 'too_small') return `must be at least ${issue.minimum}`;
   if (issue.code === 'too_big') return `must be at most ${issue.maximum}`;
   if (issue.code === 'invalid_value') return `must be one of ${issue.values.join(', ')}`;
