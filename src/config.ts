@@ -1,5 +1,5 @@
-// Every environment variable the server reads, in one table: its name, its kind (bounds, default) and its
-// line in --help. A plain reader checks the environment at start; zod is built only to say what is wrong.
+// Every environment variable the server reads, in one table. A plain reader checks the environment at start;
+// zod is built only to say what is wrong.
 import * as z from 'zod';
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
@@ -9,17 +9,14 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const DEFAULTS = { analysisTimeoutMs: 30_000, analysisMaxRequests: 200 } as const;
 
 const IPV4 = /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
-/** An IPv4 or IPv6 address (the URL parser checks IPv6; node:net is not imported: the view's bundle reads this module). */
+/** An IPv4 or IPv6 address, without node:net: the view's bundle reads this module. */
 const isAddress = (a: string) => IPV4.test(a) || (/^[\da-f:.]+$/i.test(a) && URL.canParse(`http://[${a}]/`));
 const isProxy = (entry: string) => {
   const [address = '', bits, extra] = entry.split('/');
   return isAddress(address) && extra === undefined && (bits === undefined || /^\d{1,3}$/.test(bits));
 };
 
-/**
- * What a setting holds, as data: a plain reader checks it at start and zod (built only when a value is
- * wrong) says what is wrong with it; --help shows its default. `said`: every problem is said as its range.
- */
+/** What a setting holds. `said`: every problem is said as its range. */
 type Check<T> = readonly [(v: T) => boolean, string];
 type Kind =
   | { type: 'text'; fallback?: string; check?: Check<string> }
@@ -39,28 +36,26 @@ type Outs = {
 type Out<K extends Kind> = K extends { type: 'text'; fallback: string } ? string : Outs[K['type']];
 
 /**
- * One entry per variable. `http`: read only by --http, and an invalid value stops --http from starting
- * (an operator's deployment, not a desktop user's setting); any other invalid value falls back to its
- * default with a problem reported, so the server always starts and can explain itself.
+ * `http` (HTTP_*): an invalid value stops --http from starting (an operator's deployment); any other falls
+ * back to its default with a problem reported, so the server always starts and can explain itself.
  */
 interface Setting {
   name: string;
   kind: Kind;
   help: string;
   http?: boolean;
-  /** The flag that overrides it (--http's own). */
   flag?: string;
 }
 
-const setting = <N extends string, K extends Kind>(
-  suffix: N,
-  kind: K,
-  help: string,
-  http?: { flag?: string },
-) => ({ name: `STREAMER_ANALYTICS_${suffix}` as const, kind, help, http: http !== undefined, ...http });
-const int = (min: number, max: number, fallback: number) => ({ type: 'int', min, max, fallback }) as const;
-const range = (min: number, max: number, fallback: number) =>
-  ({ type: 'int', min, max, fallback, said: true }) as const;
+const setting = <N extends string, K extends Kind>(suffix: N, kind: K, help: string, flag?: string) => ({
+  name: `STREAMER_ANALYTICS_${suffix}` as const,
+  kind,
+  help,
+  http: suffix.startsWith('HTTP_'),
+  ...(flag ? { flag } : {}),
+});
+const int = (min: number, max: number, fallback: number, said?: true) =>
+  ({ type: 'int', min, max, fallback, ...(said ? { said } : {}) }) as const;
 const TEXT = { type: 'text' } as const;
 
 const SETTINGS = {
@@ -109,35 +104,34 @@ const SETTINGS = {
   ),
   // What a desktop bundle passes for a boolean setting: "true" or "false".
   demo: setting('DEMO', { type: 'bool' }, 'true: the same as --demo'),
-  httpHost: setting('HTTP_HOST', { type: 'text', fallback: '127.0.0.1' }, 'the address --http listens on', {
-    flag: '--host',
-  }),
-  httpPort: setting('HTTP_PORT', range(0, 65_535, 3333), 'the port --http listens on', { flag: '--port' }),
+  httpHost: setting(
+    'HTTP_HOST',
+    { type: 'text', fallback: '127.0.0.1' },
+    'the address --http listens on',
+    '--host',
+  ),
+  httpPort: setting('HTTP_PORT', int(0, 65_535, 3333, true), 'the port --http listens on', '--port'),
   httpAllowedHosts: setting(
     'HTTP_ALLOWED_HOSTS',
     { type: 'list', lower: true },
     'Host header values --http accepts, comma-separated (default: loopback names)',
-    { flag: '--allowed-hosts' },
+    '--allowed-hosts',
   ),
   httpAllowedOrigins: setting(
     'HTTP_ALLOWED_ORIGINS',
     { type: 'list' },
     'browser Origins --http accepts, comma-separated',
-    {
-      flag: '--allowed-origins',
-    },
+    '--allowed-origins',
   ),
   httpTrustProxy: setting(
     'HTTP_TRUST_PROXY',
     { type: 'list', each: isProxy },
     'proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For --http reads',
-    {},
   ),
   httpSendTimeoutMs: setting(
     'HTTP_SEND_TIMEOUT_MS',
-    range(100, 600_000, 30_000),
+    int(100, 600_000, 30_000, true),
     'a client taking nothing of its answer this long is disconnected',
-    {},
   ),
 } satisfies Record<string, Setting>;
 
@@ -147,7 +141,6 @@ type Values = { [K in Key]: Out<(typeof SETTINGS)[K]['kind']> };
 /** The configuration the server runs with (STREAMER_ANALYTICS_DEMO is read apart: `LoadedConfig.demo`). */
 export type Config = Omit<Values, 'demo'>;
 
-/** Each setting's environment variable. */
 export const ENV = Object.fromEntries(Object.entries(SETTINGS).map(([k, s]) => [k, s.name])) as {
   [K in Key]: (typeof SETTINGS)[K]['name'];
 };
@@ -225,22 +218,16 @@ export function envValue(raw: string | undefined): string | undefined {
 
 export interface LoadedConfig {
   config: Config;
-  /** STREAMER_ANALYTICS_DEMO is true: run as with --demo (the embedded simulator, no upstream). */
   demo: boolean;
   /** Variables whose value was invalid and replaced by the default (or left unset), one line each. */
   problems: string[];
-  /** --http's settings (or flags) that are invalid: --http refuses to start with them, one line each. */
+  /** --http's settings (or flags) that are invalid: --http refuses to start with them. */
   httpProblems: string[];
 }
 
-/** --http's flags, which override their variables. */
 export type HttpFlags = Partial<Record<'host' | 'port' | 'allowed-hosts' | 'allowed-origins', string>>;
 
-/**
- * Reads the configuration from the environment (and --http's flags) with the plain reader; zod parses only
- * when a value is wrong, to say why. Never throws: an invalid value is reported in `problems` (or
- * `httpProblems`) and falls back to its default.
- */
+/** Reads the environment (and --http's flags). Never throws: an invalid value is reported and falls back. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: HttpFlags = {}): LoadedConfig {
   const entries = Object.entries(SETTINGS) as Array<[Key, Setting]>;
   const raw: Record<string, string | undefined> = {};
@@ -259,26 +246,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: HttpFlag
   const httpProblems: string[] = [];
   if (wrong) {
     const schema = z.object(Object.fromEntries(entries.map(([k, s]) => [k, schemaOf(s.kind)])));
-    let parsed = schema.safeParse(raw);
-    // The rest is parsed again, without the wrong values.
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const key = String(issue.path[0]) as Key;
-        const setting: Setting = SETTINGS[key];
-        if (setting.http) {
-          const name = fromFlag.has(key) ? setting.flag : setting.name;
-          const got = issue.code === 'custom' ? '' : `, got ${raw[key]}`;
-          httpProblems.push(`${name}: ${describeProblem(issue)}${got}`);
-        } else
-          problems.push(
-            `${setting.name} ${describeProblem(issue)}; using ${FALLBACK_SAID[key] ?? 'the default'}`,
-          );
-        // A wrong database is no database: never the default file, where the user did not ask to keep data.
-        if (key === 'databaseUrl') raw[key] = 'off';
-        else delete raw[key];
-      }
-      parsed = schema.safeParse(raw);
+    // Each wrong value is said and left out; the rest is parsed again.
+    for (const issue of schema.safeParse(raw).error?.issues ?? []) {
+      const key = String(issue.path[0]) as Key;
+      const setting: Setting = SETTINGS[key];
+      const said = describeProblem(issue);
+      if (setting.http) {
+        const got = issue.code === 'custom' ? '' : `, got ${raw[key]}`;
+        httpProblems.push(`${fromFlag.has(key) ? setting.flag : setting.name}: ${said}${got}`);
+      } else problems.push(`${setting.name} ${said}; using ${FALLBACK_SAID[key] ?? 'the default'}`);
+      // A wrong database is no database: never the default file, where the user did not ask to keep data.
+      if (key === 'databaseUrl') raw[key] = 'off';
+      else delete raw[key];
     }
+    const parsed = schema.safeParse(raw);
     if (!parsed.success) throw new Error('configuration defaults do not parse');
     for (const [key] of entries) values[key] = (parsed.data as Record<string, unknown>)[key];
   }
@@ -294,8 +275,7 @@ const FALLBACK_SAID: Partial<Record<Key, string>> = {
 };
 
 function describeProblem(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'custom') return issue.message;
-  if (issue.message.startsWith('must')) return issue.message;
+  if (issue.code === 'custom' || issue.message.startsWith('must')) return issue.message;
   if (issue.code === 'too_small') return `must be at least ${issue.minimum}`;
   if (issue.code === 'too_big') return `must be at most ${issue.maximum}`;
   if (issue.code === 'invalid_value') return `must be one of ${issue.values.join(', ')}`;
@@ -318,9 +298,5 @@ export function environmentHelp(): string {
 }
 
 /** What is missing before any upstream call can be made; empty when the server is ready. */
-export function missingSettings(config: Pick<Config, 'apiKey' | 'baseUrl'>): string[] {
-  const missing: string[] = [];
-  if (!config.apiKey) missing.push(ENV.apiKey);
-  if (!config.baseUrl) missing.push(ENV.baseUrl);
-  return missing;
-}
+export const missingSettings = (config: Pick<Config, 'apiKey' | 'baseUrl'>): string[] =>
+  (['apiKey', 'baseUrl'] as const).filter((k) => !config[k]).map((k) => ENV[k]);

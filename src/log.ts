@@ -3,12 +3,8 @@ import { redactor, SUBSTRING_MIN } from './redact.js';
 
 export type LogFields = Record<string, unknown>;
 
-export interface Logger {
-  error(msg: string, fields?: LogFields): void;
-  warn(msg: string, fields?: LogFields): void;
-  info(msg: string, fields?: LogFields): void;
-  debug(msg: string, fields?: LogFields): void;
-  /** The same logger, redacting one more secret too (a caller's own key, for that caller's requests). */
+export interface Logger extends Record<LogLevel, (msg: string, fields?: LogFields) => void> {
+  /** The same logger, redacting one more secret (a caller's own key, for its requests). */
   redacting(secret: string | undefined): Logger;
 }
 
@@ -17,9 +13,8 @@ const OWN = new Set(['time', 'level', 'msg']);
 const OWN_EMPTY = { time: undefined, level: undefined, msg: undefined };
 
 /**
- * A logger of one JSON line per event on stderr. Secrets (keys sent upstream, 8 characters or more) are
- * replaced in decoded strings, disguised forms included (src/redact.ts); a line that would still show one
- * is withheld, and says so.
+ * One JSON line per event on stderr. Secrets of 8 characters or more are redacted (src/redact.ts); a line
+ * that would still show one is withheld, and says so.
  */
 export function createLogger(
   level: LogLevel,
@@ -53,32 +48,27 @@ export function createLogger(
       });
     write(`${line}\n`);
   };
-  const logger: Logger = {
-    error: (msg, fields) => emit('error', msg, fields),
-    warn: (msg, fields) => emit('warn', msg, fields),
-    info: (msg, fields) => emit('info', msg, fields),
-    debug: (msg, fields) => emit('debug', msg, fields),
-    // Called per HTTP request: no new logger unless there is a secret it does not already hide.
+  const logger = {
+    // Called per HTTP request: no new logger without a secret it does not already hide.
     redacting: (secret) =>
       secret && secret.length >= SUBSTRING_MIN && !hidden.includes(secret)
         ? createLogger(level, [...hidden, secret], write)
         : logger,
-  };
+  } as Logger;
+  for (const lvl of LOG_LEVELS) logger[lvl] = (msg, fields) => emit(lvl, msg, fields);
   return logger;
 }
 
 function errorReplacer(value: unknown): unknown {
-  if (value instanceof Error) {
-    const { code, detail } = value as { code?: unknown; detail?: unknown };
-    return {
-      name: value.name,
-      message: value.message,
-      ...(code ? { code } : {}),
-      ...(detail ? { detail } : {}),
-      ...(value.cause !== undefined ? { cause: value.cause } : {}),
-    };
-  }
-  return value;
+  if (!(value instanceof Error)) return value;
+  const { name, message, cause, code, detail } = value as Error & { code?: unknown; detail?: unknown };
+  return {
+    name,
+    message,
+    ...(code ? { code } : {}),
+    ...(detail ? { detail } : {}),
+    ...(cause !== undefined ? { cause } : {}),
+  };
 }
 
 const nothing = () => {};

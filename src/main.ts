@@ -49,7 +49,6 @@ async function main(): Promise<number | undefined> {
     process.stderr.write(`${httpProblems.join('\n')}\n`);
     return 2;
   }
-  // The flag, or the environment (the desktop bundle's "Demo mode" setting): the same demo either way.
   const demo = flags.demo === true || demoSetting;
   let stopSimulator = async () => {};
   if (demo) {
@@ -64,12 +63,11 @@ async function main(): Promise<number | undefined> {
   // A defect in one request's handling must not stop a server that others are using: logged, not fatal.
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
   const client = createClient(config, logger);
-  // History and watchlists: nothing is opened (or loaded) before the first tool call that uses them.
   const wrongDatabase = problems.find((p) => p.startsWith(ENV.databaseUrl));
   const stored = {
     ...storeOptions(config),
     ...(wrongDatabase ? { offReason: wrongDatabase } : {}),
-    // A store failure in full (the SQLite file's path included) for the log; callers get it without paths.
+    // In full (the SQLite file's path included) for the log; callers get it without paths.
     log: (message: string, detail: Record<string, unknown>) => logger.warn(message, detail),
   };
   const history = openHistory(stored, demo);
@@ -77,29 +75,15 @@ async function main(): Promise<number | undefined> {
     logger.warn(
       `history needs Node ${MIN_NODE} or later for SQLite (this is Node ${process.versions.node}): the history tools will say it is unavailable; every other tool works`,
     );
-  const setupPlace = setupPlaceOf();
   const cleanup = async () => {
     await client?.close();
     await history.close();
     await stopSimulator();
   };
-  if (flags.http) {
-    const schedule = { history, intervalMs: stored.watchIntervalMs };
-    return serveOverHttp(config, logger, problems, client, cleanup, demo, schedule);
-  }
-  serveStdio(
-    () =>
-      createServer({
-        config,
-        logger,
-        problems,
-        setupPlace,
-        demo,
-        history,
-        ...(client ? { client } : {}),
-      }),
-    cleanup,
-  );
+  const shared = { config, logger, problems, demo, history };
+  if (flags.http) return serveOverHttp(shared, client, cleanup, stored.watchIntervalMs);
+  const setupPlace = setupPlaceOf();
+  serveStdio(() => createServer({ ...shared, setupPlace, ...(client ? { client } : {}) }), cleanup);
   return undefined;
 }
 
@@ -107,19 +91,17 @@ async function main(): Promise<number | undefined> {
 const PROBE_MS = 3_000;
 
 async function serveOverHttp(
-  config: Config,
-  logger: Logger,
-  problems: string[],
+  shared: { config: Config; logger: Logger; problems: string[]; demo: boolean; history: History },
   client: Upstream | undefined,
   cleanup: () => Promise<void>,
-  demo: boolean,
-  { history, intervalMs }: { history: History; intervalMs: number },
+  intervalMs: number,
 ): Promise<number | undefined> {
+  const { config, logger, demo, history } = shared;
   const [{ HTTP_DEFAULTS, serveHttp }, { ClientPool }] = await Promise.all([
     import('./transports/http.js'),
     import('./api/pool.js'),
   ]);
-  // Without a key of its own, the server keeps one upstream client per caller key (breaker, limit).
+  // Without a key of its own, the server keeps one upstream client per caller key.
   const pool =
     client || !config.baseUrl
       ? undefined
@@ -129,16 +111,13 @@ async function serveOverHttp(
           (clients) => logger.debug('upstream client opened for a caller key', { clients }),
         );
   let readiness: { at: number; value: Promise<{ ready: boolean; detail: string }> } | undefined;
-  // What /readyz checked, said in its detail: the base URL is set, and the upstream answers GET /health
-  // (with the server key when there is one; without a key otherwise, where any answer below 500 shows the
-  // service is there, and no key is checked: callers bring their own).
+  // Without a server key, any answer below 500 shows the service is there: callers bring their own keys.
   const check = async () => {
     if (!config.baseUrl) return { ready: false, detail: `${ENV.baseUrl} is not set` };
     const timeout = AbortSignal.timeout(PROBE_MS);
     try {
       if (client) {
         await client.request({ method: 'GET', path: '/health' }, timeout);
-        // Demo mode asks the embedded simulator, which needs no key of the user's.
         const detail = demo
           ? 'demo mode: the embedded simulator answered GET /health (simulated data, no API key needed)'
           : 'upstream GET /health answered, with the server key';
@@ -150,20 +129,16 @@ async function serveOverHttp(
       const said = `upstream GET /health answered HTTP ${res.status} without a key (callers send their own x-api-key; none was checked)`;
       return { ready: res.status < 500, detail: said };
     } catch (error) {
-      if (timeout.aborted)
-        return {
-          ready: false,
-          detail: `upstream GET /health did not answer within ${PROBE_MS / 1000} s (time-out)`,
-        };
-      const code =
-        (error as { code?: string; cause?: { code?: string } }).cause?.code ??
-        (error as { code?: string }).code;
-      const what = error instanceof Error && error.name === 'ConnectionError' ? error.message : code;
+      if (timeout.aborted) {
+        const detail = `upstream GET /health did not answer within ${PROBE_MS / 1000} s (time-out)`;
+        return { ready: false, detail };
+      }
+      const { code, cause } = error as { code?: string; cause?: { code?: string } };
+      const what =
+        error instanceof Error && error.name === 'ConnectionError' ? error.message : (cause?.code ?? code);
       const { connectionProblem } = await import('./format/errors.js');
-      return {
-        ready: false,
-        detail: `upstream GET /health failed: ${connectionProblem(what ?? (error as Error).message)}`,
-      };
+      const detail = `upstream GET /health failed: ${connectionProblem(what ?? (error as Error).message)}`;
+      return { ready: false, detail };
     }
   };
   try {
@@ -190,16 +165,12 @@ async function serveOverHttp(
         makeServer({ apiKey, capabilities, id, share, address, cancelled, onEnd }) {
           // A caller's key is used (and so a secret) only when the server has no key of its own.
           const own = client ? undefined : apiKey;
-          // Its pooled client is taken on its first upstream request, and held until the request is over.
           const lease = own ? pool?.lease(own) : undefined;
           if (lease) onEnd(lease.release);
           const upstream = client ?? lease;
           return createServer({
-            config,
+            ...shared,
             logger: logger.redacting(own),
-            problems,
-            demo,
-            history,
             upstreamAllowance: HTTP_DEFAULTS.maxUpstreamPerRequest,
             setupPlace: 'http',
             ...(upstream ? { client: upstream } : {}),
@@ -233,8 +204,7 @@ async function serveOverHttp(
 
 /**
  * Where the user makes settings. An unpacked Claude Desktop extension has its manifest.json beside the
- * server folder (the package and the clone do not: theirs is one level higher), and passes a setting left
- * blank as its literal `${user_config.NAME}`.
+ * server folder, and passes a setting left blank as its literal `${user_config.NAME}`.
  */
 function setupPlaceOf(): SetupPlace {
   const bundled = existsSync(fileURLToPath(new URL('../manifest.json', import.meta.url)));

@@ -1,8 +1,7 @@
 // The one place that removes a secret (the API key) from text: in results, errors and log lines alike.
-// A secret is looked for as it stands and in the form a reader may take the text for (src/untrusted/text.ts
-// `readerView`: what cleaning leaves, in NFKC compatibility form), and removed from the original spans that
-// form came from: a key disguised with a zero-width space, a soft hyphen, a control character, an ANSI
-// escape, a direction mark, a tag character, a variation selector or fullwidth letters is found too.
+// A secret is looked for as it stands and in the form a reader may take the text for (`readerView`), and
+// removed from the original spans that form came from: a disguised key (zero-width space, soft hyphen,
+// control character, ANSI escape, direction mark, tag character, variation selector, fullwidth letters) too.
 import { readerView } from './untrusted/text.js';
 
 export const REDACTED = '[redacted]';
@@ -10,22 +9,17 @@ export const REDACTED = '[redacted]';
 export const SUBSTRING_MIN = 8;
 
 export interface Redactor {
-  /** The text with every secret replaced (each span of the original that reads as one). */
   text(s: string): string;
-  /** A copy of a JSON-like value with every string (object keys included) passed through `text`. */
   deep<T>(value: T): T;
-  /** Whether any secret shows in the text, as it stands or as a reader may take it. */
   found(s: string): boolean;
 }
 
 /** Printable ASCII: reads as it stands (but for runs of spaces, which no secret here holds). */
 const ASCII = /^[ -~]*$/;
 /**
- * Printable ASCII with line breaks and tabs, and the symbols this server writes in its own text (a
- * result's text): a reader's view of it differs only where whitespace runs fold to one space and `…` reads
- * as `...`; the other symbols read as themselves and are neither letters nor digits. So a secret of
- * printable ASCII without whitespace (and without a dot, where `…` is allowed) is found in the view exactly
- * where it is found in the text itself, with the same word boundaries.
+ * Printable ASCII, line breaks, tabs and the symbols the server writes itself: a reader's view of it differs
+ * only where whitespace runs fold and `…` reads as `...`. So a secret of printable ASCII without whitespace
+ * (nor a dot, where `…` is allowed) is found in the view exactly where it is found in the text itself.
  */
 const PLAIN_TEXT = /^[ -~\t\n\r·–—≈≤≥→×▁-█░-▓]*$/;
 const PLAIN_TEXT_ELLIPSIS = /^[ -~\t\n\r·–—≈≤≥→×▁-█░-▓…]*$/;
@@ -43,13 +37,12 @@ export function redactor(secrets: ReadonlyArray<string | undefined>): Redactor {
   const dotless = list.every((secret) => !secret.includes('.'));
   const plainText = dotless ? PLAIN_TEXT_ELLIPSIS : PLAIN_TEXT;
   const plainJson = dotless ? PLAIN_JSON_ELLIPSIS : PLAIN_JSON;
-  /** Where the secrets stand in `s`: [start, end) pairs, in order, overlaps merged. */
+  /** [start, end) pairs, in order, overlaps merged. */
   const spans = (s: string): Array<[number, number]> => {
     const found: Array<[number, number]> = [];
     for (const secret of list) {
       for (let at = s.indexOf(secret); at >= 0; at = s.indexOf(secret, at + 1)) {
         const end = at + secret.length;
-        // A short secret counts only as a whole token.
         if (
           secret.length < SUBSTRING_MIN &&
           (WORD_BEFORE.test(s.slice(0, at)) || WORD_AFTER.test(s.slice(end)))
@@ -81,8 +74,7 @@ export function redactor(secrets: ReadonlyArray<string | undefined>): Redactor {
     const plain = spans(s);
     const out = plain.length ? replace(s, plain) : s;
     if (ASCII.test(out)) return out;
-    // The reader's view of such text is the text with its whitespace runs folded: what it finds there is
-    // what a second look at the text itself finds (same spans, same word boundaries).
+    // Such text's reader's view only folds whitespace runs: a second look at the text itself finds the same.
     if (solid && plainText.test(out)) {
       const again = spans(out);
       return again.length ? replace(out, again) : out;
@@ -106,10 +98,9 @@ export function redactor(secrets: ReadonlyArray<string | undefined>): Redactor {
     return out;
   };
   /**
-   * Whether a whole value can be cleared at once from its JSON text: when every secret is solid printable
-   * ASCII with no quote or backslash, it stands verbatim in the JSON of any string holding it; and a JSON
-   * text of PLAIN_JSON whose only escapes are \n, \r, \t, \" and \\ holds only PLAIN_TEXT strings, which
-   * `text` reads as they stand. Anything else takes the walk.
+   * A whole value cleared at once from its JSON text: a solid secret without quote or backslash stands
+   * verbatim in the JSON of any string holding it, and a PLAIN_JSON text whose only escapes are \n, \r, \t,
+   * \" and \\ holds only PLAIN_TEXT strings. Anything else takes the walk.
    */
   const viaJson = solid && list.every((secret) => !/["\\]/.test(secret));
   const clear = (value: unknown): boolean => {

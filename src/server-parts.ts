@@ -7,13 +7,9 @@ export const DEMO_NOTE = 'SIMULATED DATA (demo mode): not the real service.';
 const DEMO_MARK = '[simulated] ';
 export const DEMO_COST = Math.max(DEMO_NOTE.length + 1, DEMO_MARK.length);
 
-/**
- * For 2026-07-28 clients: the lists, the API reference and server/discover do not change while the process
- * runs, so a client (or, where they are the same for every client, a shared cache) may keep them an hour.
- * The revision gives tool results no cache fields; 2025 answers carry none.
- */
+// For 2026-07-28 clients: the lists, the reference and server/discover do not change while the process runs.
+// What depends on whether the client declares MCP Apps goes to its own cache only.
 const STATIC: CacheHint = { ttlMs: 3_600_000, cacheScope: 'public' };
-// The tool and resource lists also depend on whether the client declares MCP Apps: its own cache only.
 const PER_CLIENT: CacheHint = { ttlMs: 3_600_000, cacheScope: 'private' };
 export const CACHE_HINTS: NonNullable<ServerOptions['cacheHints']> = {
   'server/discover': STATIC,
@@ -21,15 +17,10 @@ export const CACHE_HINTS: NonNullable<ServerOptions['cacheHints']> = {
   'prompts/list': STATIC,
   'resources/list': PER_CLIENT,
   'resources/templates/list': STATIC,
-  // The view page is read only by a client that declares MCP Apps: its own cache only.
   'resources/read': PER_CLIENT,
 };
 
-/**
- * The SDK validates JSON Schema only for what a client answers to elicitation, which this server never
- * asks for. Its default builds Ajv in the constructor; this one builds nothing, and lets the bundle leave
- * Ajv out (scripts/bundle/ajv-provider.ts).
- */
+/** The SDK validates JSON Schema only for elicitation, which this server never asks for: no Ajv is built. */
 export const NO_ELICITATION: jsonSchemaValidator = {
   getValidator() {
     throw new Error('this server does not use elicitation');

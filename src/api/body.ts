@@ -1,15 +1,13 @@
 // What comes back from the upstream, made safe before anything reads it: parsed within bounds, checked
-// against the documented shape, the API key removed wherever it is echoed, non-JSON bodies described.
+// against the documented shape, the API key removed, non-JSON bodies described.
 import { redactor } from '../redact.js';
 import { grouped } from '../untrusted/numbers.js';
 import { clean, looksBinary } from '../untrusted/text.js';
 
-/** Nesting and size past which a body is refused as pathological (the documented answers stay far below). */
+/** Nesting and size past which a body is refused (the documented answers stay far below). */
 export const BODY_BOUNDS = { depth: 64, entries: 250_000 };
 
-/** A field's documented type; `?` where it may be absent. */
 type FieldShape = 'object' | 'array' | 'object?' | 'array?' | Shape;
-/** The documented shape of a response body, as deep as a tool relies on it. */
 export interface Shape {
   [field: string]: FieldShape;
 }
@@ -44,27 +42,22 @@ export function parseBody(text: string): Parsed {
 const typeName = (v: unknown) =>
   v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 
-/** Where `body` departs from `shape`, in words (`data is a string where an object is documented`); undefined when it fits. */
+/** Where `body` departs from `shape`, in words; undefined when it fits. */
 export function shapeProblem(body: unknown, shape: Shape, path = ''): string | undefined {
   const record = body as Record<string, unknown>;
   for (const [field, expected] of Object.entries(shape)) {
     const name = path + field;
     const value = Object.hasOwn(record, field) ? record[field] : undefined;
-    if (typeof expected === 'object') {
-      if (typeof value !== 'object' || value === null || Array.isArray(value))
-        return `${name} is ${value === undefined ? 'missing' : typeName(value)} where an object is documented`;
-      const inner = shapeProblem(value, expected, `${name}.`);
-      if (inner) return inner;
-      continue;
-    }
-    const optional = expected.endsWith('?');
-    if (value === undefined && optional) continue;
-    const wantArray = expected.startsWith('array');
+    const nested = typeof expected === 'object';
+    if (value === undefined && !nested && expected.endsWith('?')) continue;
+    const wantArray = !nested && expected.startsWith('array');
     const fits = wantArray
       ? Array.isArray(value)
       : typeof value === 'object' && value !== null && !Array.isArray(value);
     if (!fits)
       return `${name} is ${value === undefined ? 'missing' : typeName(value)} where ${wantArray ? 'an array' : 'an object'} is documented`;
+    const inner = nested ? shapeProblem(value, expected, `${name}.`) : undefined;
+    if (inner) return inner;
   }
   return undefined;
 }
@@ -81,13 +74,11 @@ export function scrubber(secret: string) {
   if (!secret) return { json: (_raw: string, v: unknown) => v, text: (s: string) => s };
   const redact = redactor([secret]);
   return {
-    /** A parsed body with the secret removed from every string, keys included. */
     json(raw: string, value: unknown): unknown {
       // Without an escape, a disguise or the key in the raw text, no decoded string can hold it.
       if (!raw.includes('\\') && !raw.includes(secret) && !RAW_DISGUISE.test(raw)) return value;
       return redact.deep(value);
     },
-    /** Text that is not JSON (an error page, a header), its JSON-style escapes undone first. */
     text: (s: string) => redact.text(undoEscapes(s)),
   };
 }
@@ -110,5 +101,4 @@ export function describeBody(text: string, bytes: number, contentType: string): 
   return JSON.stringify(clean(trimmed, 120));
 }
 
-/** The Content-Type header, cleaned for display (it is upstream text like any other). */
 export const cleanContentType = (value: string | undefined) => clean(value ?? '', 80) || undefined;

@@ -2,7 +2,6 @@ import type { Logger } from '../log.js';
 import { type ApiError, CircuitOpenError, type ErrorDetail } from './errors.js';
 
 export interface BreakerOptions {
-  /** Consecutive failed attempts that open the circuit. */
   threshold: number;
   /** How long calls fail fast before one trial request may go. */
   cooldownMs: number;
@@ -15,7 +14,6 @@ const OUTAGE_KINDS = new Set(['upstream', 'timeout', 'network']);
 /** Network failures that say the configuration is wrong (the host name does not resolve), not the service. */
 export const CONFIGURATION_CODES = new Set(['ENOTFOUND', 'EAI_NONAME', 'EAI_FAIL']);
 
-/** What the last outage failure was, carried by circuit_open: its kind, and its status or code. */
 type LastFailure = NonNullable<ErrorDetail['lastFailure']>;
 
 /** After `threshold` outage failures in a row, calls fail fast for `cooldownMs`; then one trial request goes. */
@@ -36,7 +34,6 @@ export class Breaker {
     return this.now() < this.#openUntil ? 'open' : 'half-open';
   }
 
-  /** Throws CircuitOpenError while calls must fail fast; otherwise lets the attempt go. */
   admit(): void {
     const state = this.state;
     if (state === 'closed') return;
@@ -52,12 +49,10 @@ export class Breaker {
     });
   }
 
-  /** The outcome of an admitted attempt: undefined for an answer, the error otherwise. */
   record(error: ApiError | undefined): void {
     const trial = this.#trialInFlight;
     this.#trialInFlight = false;
-    // A cancelled attempt says nothing about the service; nor does a host name that does not resolve
-    // (configuration, reported as such on each call).
+    // A cancelled attempt says nothing about the service; nor does a host name that does not resolve.
     if (error?.kind === 'cancelled') return;
     if (error?.kind === 'network' && CONFIGURATION_CODES.has(error.message)) return;
     if (!error || !OUTAGE_KINDS.has(error.kind)) {

@@ -32,15 +32,14 @@ export interface ApiRequest {
 
 export interface ApiResponse {
   status: number;
-  /** The parsed JSON object; `success` was not false. */
   body: Record<string, unknown>;
   attempts: number;
   ms: number;
 }
 
-/** What the server needs of an upstream client (ApiClient, or a stand-in that loads it on first use). */
+/** ApiClient, or a stand-in that loads it on first use. */
 export interface Upstream {
-  /** `caller` names who asks (over --http), so that the upstream's capacity is shared among callers in turn. */
+  /** `caller`: the upstream's capacity is shared among callers in turn. */
   request(req: ApiRequest, signal?: AbortSignal, caller?: string): Promise<ApiResponse>;
   close(): Promise<void>;
 }
@@ -52,32 +51,24 @@ export interface ApiClientOptions {
   maxRetries: number;
   /** Upstream requests in flight at once; the rest queue, one queue per caller, served in turn. */
   maxConcurrency?: number;
-  /** Upstream requests one caller may have waiting; beyond, its calls get a fast `busy` error. */
-  maxWaitingPerCaller?: number;
   logger: Logger;
   retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
   breaker?: Partial<BreakerOptions>;
-  /** Responses larger than this are refused rather than buffered. */
   maxResponseBytes?: number;
   agent?: Agent;
 }
 
 const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
-/** Room for three investigations of 500 ids (about 20 requests each) from one caller at once. */
-const DEFAULT_MAX_WAITING_PER_CALLER = 64;
+/** Upstream requests one caller may have waiting (three investigations of 500 ids); beyond, `busy` at once. */
+const MAX_WAITING_PER_CALLER = 64;
 
+// undici, the largest single cost of starting, loads on the first request: a desktop client spawns the
+// server at every start, often to list tools only. Bundled, its exports arrive under `default`.
 let undici: Promise<typeof import('undici')> | undefined;
-/**
- * undici is loaded on the first request, not at start: a desktop client spawns the server at every start,
- * often to list tools only, and loading undici is the largest single cost of starting.
- */
-const loadUndici = () => {
-  // Bundled, a CommonJS module imported dynamically arrives with its exports under `default`.
-  undici ??= import('undici').then((mod) =>
+const loadUndici = () =>
+  (undici ??= import('undici').then((mod) =>
     'Agent' in mod ? mod : (mod as { default: typeof mod }).default,
-  );
-  return undici;
-};
+  ));
 
 /** An API path with its query, as a string (form-encoded as URLSearchParams does; unset values left out). */
 export function pathWithQuery(path: string, query?: ApiRequest['query']): string {
@@ -118,7 +109,6 @@ export class ApiClient implements Upstream {
   readonly #inflight = new Map<string, SharedCall<ApiResponse>>();
   readonly #scrub: ReturnType<typeof scrubber>;
   readonly #deadlines: Deadlines;
-  /** The base URL's origin, and its path prefix without a trailing slash, split once. */
   readonly #origin: string;
   readonly #prefix: string;
   readonly #postHeaders: Record<string, string>;
@@ -130,7 +120,7 @@ export class ApiClient implements Upstream {
     this.#policy = { ...DEFAULT_RETRY, ...options.retry, maxRetries: options.maxRetries };
     this.#limiter = new Limiter({
       limit: options.maxConcurrency ?? 4,
-      maxWaitingPerCaller: options.maxWaitingPerCaller ?? DEFAULT_MAX_WAITING_PER_CALLER,
+      maxWaitingPerCaller: MAX_WAITING_PER_CALLER,
       busy: (n, retryAfterMs) =>
         new BusyError(`${n} upstream requests of this caller already waiting`, { retryAfterMs }),
     });
@@ -150,7 +140,6 @@ export class ApiClient implements Upstream {
 
   /** Sends a request; identical requests already in flight share its answer instead of a second request. */
   request(req: ApiRequest, signal?: AbortSignal, caller = ''): Promise<ApiResponse> {
-    // The path as sent (prefix, path, query), one string: no URL object per call.
     const url = this.#prefix + pathWithQuery(req.path, req.query);
     const payload = req.method === 'POST' ? JSON.stringify(req.body ?? {}) : undefined;
     const key = `${req.method} ${url} ${payload ?? ''}`;
@@ -171,7 +160,7 @@ export class ApiClient implements Upstream {
     const started = performance.now();
     for (let attempt = 0; ; attempt++) {
       try {
-        // Each attempt takes a slot; a backoff wait does not hold one.
+        // Each attempt takes a slot; a backoff wait holds none.
         const { status, body: json } = await this.#limiter.run(
           () => {
             this.#breaker.admit();
@@ -184,13 +173,12 @@ export class ApiClient implements Upstream {
         return { status, body: json, attempts: attempt + 1, ms: performance.now() - started };
       } catch (thrown) {
         const error = thrown instanceof ApiError ? thrown : this.#transportError(thrown, cancel);
-        // Neither a refusal of our own (circuit open, this caller busy) nor a client we closed ourselves
-        // says anything about the service.
+        // A refusal of our own (circuit open, this caller busy) says nothing about the service.
         if (error.kind !== 'circuit_open' && error.kind !== 'busy') this.#breaker.record(error);
         error.detail.attempts = attempt + 1;
         error.detail.path = req.path;
-        // A busy caller is told at once (waiting inside the call would hold its place in the queue).
-        // Nor is a host name that does not resolve retried: that is configuration, not a passing fault.
+        // A busy caller is told at once (waiting inside the call would hold its place in the queue); a host
+        // name that does not resolve is configuration, not a passing fault.
         const final =
           error.kind === 'busy' || (error.kind === 'network' && CONFIGURATION_CODES.has(error.message));
         const delay = cancel.aborted || final ? undefined : retryDelay(error, attempt, this.#policy);
@@ -216,7 +204,6 @@ export class ApiClient implements Upstream {
     await this.#agent?.close();
   }
 
-  /** Requests running and queued now. */
   get load(): { active: number; waiting: number } {
     return { active: this.#limiter.active, waiting: this.#limiter.waiting };
   }
@@ -232,9 +219,8 @@ export class ApiClient implements Upstream {
       throw this.#transportError(error, cancel, timedOut);
     }
     const { status, headers, text } = response;
-    // A header quoted in an error is upstream text like the body: the key removed, then cleaned and cut.
+    // A header quoted in an error is upstream text like the body.
     const contentType = cleanContentType(this.#scrub.text(headerValue(headers['content-type']) ?? ''));
-    // Everything read from the body is read after it was bounded and cleared of the key.
     const parsed = parseBody(text);
     const body = parsed.ok ? this.#scrub.json(text, parsed.value) : undefined;
     const described = () => {
@@ -268,8 +254,7 @@ export class ApiClient implements Upstream {
 
   /**
    * One HTTP exchange through undici's dispatcher, its body gathered as it arrives (no stream object), ended
-   * by the call's cancellation, the attempt's deadline (`onTimeout` is told first), or a body past the cap:
-   * at once when its Content-Length says so, otherwise as soon as the bytes that arrived pass it.
+   * by the call's cancellation, the attempt's deadline (`onTimeout` is told first), or a body past the cap.
    */
   async #exchange(
     method: ApiRequest['method'],
@@ -283,7 +268,7 @@ export class ApiClient implements Upstream {
     return new Promise((resolve, reject) => {
       let controller: Dispatcher.DispatchController | undefined;
       let ended: unknown;
-      // Whatever ends the exchange early aborts it; before the request started, it is aborted at its start.
+      // Before the request started, it is aborted at its start.
       const end = (reason: unknown) => {
         ended ??= reason;
         controller?.abort(reason as Error);
@@ -350,7 +335,7 @@ export class ApiClient implements Upstream {
   #transportError(error: unknown, cancel: Switch, timedOut = false): ApiError {
     if (error instanceof InvalidResponseError) return error;
     if (cancel.aborted) return new CancelledError('cancelled by the client', {}, { cause: error });
-    // Closed by this server (shutdown, or a pool letting an idle client go): not an outage, not retried.
+    // Closed by this server (shutdown, or a pool letting an idle client go): not an outage.
     if (this.#closed)
       return new CancelledError('the server closed this upstream client', {}, { cause: error });
     const code = (error as { code?: string }).code;
@@ -361,8 +346,7 @@ export class ApiClient implements Upstream {
         { cause: error },
       );
     }
-    // Only a transport failure (a system or undici error code) is a network error, and worth a retry;
-    // anything else is a defect, and goes up as it is, to be reported as an internal error.
+    // Only a transport failure (a system or undici error code) is a network error; anything else is a defect.
     if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code)) {
       return new ConnectionError(code, {}, { cause: error });
     }
@@ -370,16 +354,12 @@ export class ApiClient implements Upstream {
   }
 }
 
-/** The upstream's message in an error body, wherever it puts it (the body is not documented). */
 const messageOf = (body: unknown) => readMessage(body)?.slice(0, 500);
 
-/** What one HTTP exchange brought back. */
 interface Exchange {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
 }
 
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
+const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);

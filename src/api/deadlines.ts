@@ -1,7 +1,4 @@
-interface Deadline {
-  at: number;
-  expire: (() => void) | undefined;
-}
+type Deadline = { at: number; expire: (() => void) | undefined };
 
 /** Every attempt's deadline on one timer: attempts share one time limit, so they expire in the order they began. */
 export class Deadlines {
@@ -14,7 +11,6 @@ export class Deadlines {
     this.#ms = ms;
   }
 
-  /** Calls `expire` once the time limit has passed, unless `done` was called first. */
   add(expire: () => void): { done(): void } {
     const entry: Deadline = { at: performance.now() + this.#ms, expire };
     this.#queue.push(entry);

@@ -1,5 +1,5 @@
-// Every upstream endpoint as data (the document's "Endpoints" and "Limits"): method, path, answer shape,
-// id limit, chains and platforms, bounds and defaults. Requests are built in `requestFor`, split in `batches`.
+// Every upstream endpoint as data (the document's "Endpoints" and "Limits"). Requests are built in
+// `requestFor`, split in `batches`.
 import type { Shape } from './body.js';
 import type { ApiRequest } from './client.js';
 
@@ -9,14 +9,12 @@ export type Chain = (typeof CHAINS)[number];
 export type Platform = (typeof PLATFORMS)[number];
 export const DEFAULT_CHAIN = 'chain_a';
 
-/** The chain each concrete platform belongs to. */
 export const PLATFORM_CHAIN = {
   platform_a: 'chain_a',
   platform_b: 'chain_b',
   platform_c: 'chain_b',
 } as const;
 
-/** The chain and platform values one endpoint accepts (the document lists them per endpoint). */
 export interface Scope {
   chains: readonly [Chain, ...Chain[]];
   platforms: readonly [Platform, ...Platform[]];
@@ -31,7 +29,6 @@ export const SCOPES = {
   botting: { chains: ['chain_a', 'chain_b'], platforms: ['platform_a', 'platform_b'] },
 } as const satisfies Record<string, Scope>;
 
-/** The documented shape of each answer, as deep as the tools read it; an answer that departs is invalid. */
 export const SHAPES = {
   streamers: { data: 'array', pagination: 'object?' },
   core: { data: 'object' },
@@ -42,14 +39,12 @@ export const SHAPES = {
   heatmap: { data: { daily: 'object?', monthly: 'object?', consistency: 'object?' } },
 } as const satisfies Record<string, Shape>;
 
-/** A whole-number parameter's documented range and default. */
 export interface Bound {
   min: number;
   max?: number;
   default: number;
 }
 
-/** POST /streamers/analytics's periods, and the hours each covers. */
 export const PERIODS = ['1h', '6h', '12h', '1d', '7d', '30d'] as const;
 export type Period = (typeof PERIODS)[number];
 export const DEFAULT_PERIOD: Period = '1d';
@@ -67,11 +62,8 @@ export interface Endpoint {
   /** Below the base URL; `{mint}` is the token's id, percent-encoded when the request is built. */
   path: string;
   shape?: Shape;
-  /** The chains and platforms it takes; absent when it takes neither. */
   scope?: Scope;
-  /** Its id list: the body field, and how many ids one request may carry. */
   ids?: { field: string; max: number };
-  /** Its whole-number parameters' ranges and defaults. */
   bounds?: Record<string, Bound>;
 }
 
@@ -113,13 +105,11 @@ export const ENDPOINTS = {
   },
   overview: { method: 'GET', path: '/analytics/overview', shape: SHAPES.overview, scope: SCOPES.any },
   heatmap: { method: 'GET', path: '/analytics/heatmap', shape: SHAPES.heatmap, scope: SCOPES.any },
-  /** Used in the document's authentication example; its answer is not shown. */
   health: { method: 'GET', path: '/health' },
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;
 
-/** How many ids one request to `name` may carry. */
 export const idLimit = (name: EndpointName): number =>
   (ENDPOINTS[name] as Endpoint).ids?.max ?? Number.POSITIVE_INFINITY;
 

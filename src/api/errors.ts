@@ -15,19 +15,14 @@ export type ErrorKind =
 
 export interface ErrorDetail {
   status?: number | undefined;
-  /** The upstream's own message, as received (untrusted: cleaned where it is shown). */
   upstreamMessage?: string | undefined;
-  /** A body that was not the expected JSON, described safely (`binary data (N bytes)`, quoted cleaned text). */
   body?: string | undefined;
   contentType?: string | undefined;
   retryAfterMs?: number | undefined;
-  /** The API path requested (below the base URL). */
   path?: string | undefined;
   attempts?: number | undefined;
-  /** The upstream requests one HTTP request may make, for a batch limit. */
   allowance?: number | undefined;
   timeoutMs?: number | undefined;
-  /** For circuit_open: the last failure that opened it. */
   lastFailure?: { kind: string; status?: number | undefined; code?: string | undefined } | undefined;
   /** The failing service is the demo's embedded simulator: no setting of the server's applies. */
   simulated?: boolean | undefined;
@@ -58,14 +53,13 @@ const ServerError = kindOf('ServerError', 'upstream', true);
 export const TimeoutError = kindOf('TimeoutError', 'timeout', true);
 export const ConnectionError = kindOf('ConnectionError', 'network', true);
 export const InvalidResponseError = kindOf('InvalidResponseError', 'invalid_response');
-/** The upstream answered but refused: `success: false`, or a 4xx other than 401, 403, 404 and 429. */
+/** `success: false`, or a 4xx other than 401, 403, 404 and 429. */
 export const ApiReportedError = kindOf('ApiReportedError', 'api_error');
 export const CancelledError = kindOf('CancelledError', 'cancelled');
-/** Calls fail fast after repeated outages; not retried within the call (the wait is the point). */
+/** Not retried within the call: the wait is the point. */
 export const CircuitOpenError = kindOf('CircuitOpenError', 'circuit_open');
-/** One HTTP request (a JSON-RPC batch, say) used up its allowance of upstream requests; nothing was sent. */
+/** One HTTP request used up its allowance of upstream requests; nothing was sent. */
 export const BatchLimitError = kindOf('BatchLimitError', 'batch_limit');
-/** This caller already has its share of upstream requests waiting; nothing was sent. */
 export const BusyError = kindOf('BusyError', 'busy', true);
 
 /** The upstream's words in a failed answer: its JSON message, else a plain-text body's text (not HTML, not binary). */

@@ -5,22 +5,19 @@ import { ApiError } from './errors.js';
 
 interface Entry {
   client: Upstream;
-  /** HTTP requests holding this client now. */
   users: number;
-  /** The upstream answered this key ('accepted'), refused it ('refused', let go once idle), or not yet. */
+  /** Whether the upstream answered this key, refused it (let go once idle), or not yet. */
   state: 'new' | 'accepted' | 'refused';
 }
 
-/** An upstream for one HTTP request, and the release of the pooled client it took, if any. */
 export interface Lease extends Upstream {
   release(): void;
 }
 
 /**
- * One upstream client per caller key (found by its SHA-256), so a caller's requests share one breaker, one
- * limit and one set of shared requests. A client in use is never closed; a refused key's goes once idle;
- * keys not yet answered are kept apart from accepted ones, `max` of each, the least recently used idle
- * one dropped past it, so made-up keys displace only their own kind.
+ * One upstream client (breaker, limit, shared requests) per caller key. A client in use is never closed; a
+ * refused key's goes once idle; keys not yet answered are kept apart from accepted ones, `max` of each, so
+ * made-up keys displace only their own kind.
  */
 export class ClientPool {
   readonly #entries = new Lru<string, Entry>(Number.POSITIVE_INFINITY);
@@ -35,7 +32,6 @@ export class ClientPool {
     return this.#entries.size;
   }
 
-  /** The caller's upstream for one HTTP request: its pooled client, taken on its first upstream request. */
   lease(apiKey: string): Lease {
     const id = createHash('sha256').update(apiKey).digest('base64');
     let held: Entry | undefined;
@@ -78,11 +74,10 @@ export class ClientPool {
     };
   }
 
-  /** Past `max` keys of a kind (accepted, or not yet answered), lets go of its least recently used idle. */
+  /** Past `max` keys of a kind (accepted, or not yet answered), lets go of the least recently used idle. */
   #trim(): void {
     for (const accepted of [false, true]) {
       const kind = [...this.#entries.entries()].filter(([, e]) => (e.state === 'accepted') === accepted);
-      // Oldest first; clients in use stay (bounded by requests in flight).
       let excess = kind.length - this.max;
       for (const [id, entry] of kind) {
         if (excess <= 0) break;

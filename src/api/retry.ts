@@ -2,9 +2,8 @@ import type { ApiError } from './errors.js';
 
 export interface RetryPolicy {
   maxRetries: number;
-  /** First backoff step; doubled on every retry. */
+  /** First backoff step, doubled on every retry up to `maxDelayMs`. */
   baseDelayMs: number;
-  /** Upper bound of one backoff step. */
   maxDelayMs: number;
   /** Longest `Retry-After` we wait out inside one tool call; a longer one is reported instead. */
   retryAfterCapMs: number;

@@ -22,12 +22,11 @@ export class SharedCall<T> {
     this.#done.then(settle, settle);
   }
 
-  /** Settles with the call, whoever waits; waiting on it does not count as a caller. */
   get done(): Promise<T> {
     return this.#done;
   }
 
-  /** True once every caller has left: a new caller must start a new call. */
+  /** Every caller has left: a new caller must start a new call. */
   get abandoned(): boolean {
     return this.#cancel.aborted;
   }
@@ -43,16 +42,7 @@ export class SharedCall<T> {
         reject(new CancelledError('cancelled by the client'));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.#done.then(
-        (value) => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve(value);
-        },
-        (error: unknown) => {
-          signal?.removeEventListener('abort', onAbort);
-          reject(error);
-        },
-      );
+      this.#done.finally(() => signal?.removeEventListener('abort', onAbort)).then(resolve, reject);
     });
   }
 }

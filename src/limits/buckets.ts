@@ -5,15 +5,12 @@ const CALLERS = 10_000;
 
 /** A token bucket per caller: `take` answers 0 to go on, else the seconds to wait; `spend` goes into debt. */
 export class TokenBuckets {
-  readonly #buckets: Lru<string, { tokens: number; at: number }>;
+  readonly #buckets = new Lru<string, { tokens: number; at: number }>(CALLERS);
 
   constructor(
     readonly burst: number,
     readonly perSecond: number,
-    callers = CALLERS,
-  ) {
-    this.#buckets = new Lru(callers);
-  }
+  ) {}
 
   take(caller: string, cost = 1): number {
     const bucket = this.#bucket(caller);

@@ -8,7 +8,6 @@ export class Lru<K, V> {
     return this.#map.size;
   }
 
-  /** The value, made the most recent; undefined if absent. */
   get(key: K): V | undefined {
     const value = this.#map.get(key);
     if (value === undefined) return undefined;
@@ -17,7 +16,6 @@ export class Lru<K, V> {
     return value;
   }
 
-  /** Sets the value as the most recent; past `max`, the least recent goes. */
   set(key: K, value: V): this {
     this.#map.delete(key);
     this.#map.set(key, value);
@@ -33,7 +31,6 @@ export class Lru<K, V> {
     this.#map.clear();
   }
 
-  /** The entries, least recently used first. */
   entries(): IterableIterator<[K, V]> {
     return this.#map.entries();
   }

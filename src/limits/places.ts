@@ -3,15 +3,13 @@ import { EventEmitter } from 'node:events';
 import type { Switch } from './switch.js';
 
 export interface LimiterOptions {
-  /** Tasks running at once. */
   limit: number;
-  /** Tasks one caller may have waiting; beyond, its next task is refused at once (see `busy`). */
+  /** Tasks one caller may have waiting; beyond, its next task is refused at once with `busy`. */
   maxWaitingPerCaller?: number;
-  /** The refusal of a caller past its waiting share, told how long its queue takes to drain; default PlacesBusy. */
   busy?: (waiting: number, retryAfterMs: number) => Error;
 }
 
-/** A caller already has its share of tasks waiting: said at once, with when its queue will have drained. */
+/** A caller already has its share of tasks waiting, told when its queue will have drained. */
 export class PlacesBusy extends Error {
   override readonly name = 'PlacesBusy';
   constructor(
@@ -38,11 +36,7 @@ export class Callers extends EventEmitter {
   }
 }
 
-/** A waiting task: in one or more callers' queues until it starts or leaves. */
-interface Ticket {
-  go: () => void;
-  live: boolean;
-}
+type Ticket = { go: () => void; live: boolean };
 
 /**
  * At most `limit` tasks run at once; the rest wait in one queue per caller, and a free slot goes to the
@@ -51,9 +45,9 @@ interface Ticket {
 export class Limiter {
   #active = 0;
   #waiting = 0;
-  /** Waiting tasks by caller; a caller's turn comes in the order the map keeps (re-added at the end). */
+  /** Waiting tasks by caller, in turn: the map's order, a served caller re-added at the end. */
   readonly #queues = new Map<string, Ticket[]>();
-  /** Recent task time (ms, moving average), for the wait a busy caller is told. */
+  /** Recent task time (ms, moving average): the wait a busy caller is told. */
   #taskMs = 200;
   readonly limit: number;
   readonly maxWaitingPerCaller: number;
@@ -76,18 +70,17 @@ export class Limiter {
   run<T>(task: () => Promise<T>, cancel: Switch, caller: string | Callers = ''): Promise<T> {
     // With a slot free and nobody waiting, start at once: no extra async frame on the hot path.
     if (this.#active < this.limit && this.#waiting === 0) return this.#start(task);
-    const first = typeof caller === 'string' ? caller : (caller.names.values().next().value ?? '');
-    const queue = this.#queue(first);
+    const callers = typeof caller === 'string' ? new Callers(caller) : caller;
+    const queue = this.#queue(callers.names.values().next().value ?? '');
     if (queue.length >= this.maxWaitingPerCaller) {
-      // Past its share of waiting work: said at once, with how long its queue takes to drain.
       const turns = Math.ceil(queue.length / Math.max(1, this.limit / Math.max(1, this.#queues.size)));
       const retryAfterMs = Math.min(30_000, Math.max(1_000, Math.round(turns * this.#taskMs)));
       return Promise.reject(this.#busy(queue.length, retryAfterMs));
     }
-    return this.#wait(cancel, caller).then(() => this.#start(task, true));
+    return this.#wait(cancel, callers).then(() => this.#start(task, true));
   }
 
-  /** A caller's live waiting tickets (dead ones, started through another caller's turn, dropped). */
+  /** A caller's live waiting tickets; dead ones (started through another caller's turn) dropped. */
   #queue(caller: string): Ticket[] {
     const queue = this.#queues.get(caller);
     if (!queue) return [];
@@ -138,9 +131,11 @@ export class Limiter {
     }
   }
 
-  #wait(cancel: Switch, caller: string | Callers): Promise<void> {
+  #wait(cancel: Switch, callers: Callers): Promise<void> {
     return new Promise((resolve, reject) => {
+      // A caller joining a shared task while it waits puts it in its own queue too.
       const enqueue = (name: string) => {
+        if (!ticket.live) return;
         const queue = this.#queues.get(name);
         if (queue) queue.push(ticket);
         else this.#queues.set(name, [ticket]);
@@ -149,34 +144,22 @@ export class Limiter {
         live: true,
         go: () => {
           stop();
-          unjoin();
+          callers.off('add', enqueue);
           resolve();
         },
       };
       const stop = cancel.listen(() => {
-        unjoin();
+        callers.off('add', enqueue);
         if (ticket.live) {
           ticket.live = false;
           this.#waiting--;
-          for (const name of typeof caller === 'string' ? [caller] : caller.names) this.#queue(name);
+          for (const name of callers.names) this.#queue(name);
         }
         reject(cancel.reason);
       });
-      // A caller joining a shared task while it waits puts it in its own queue too.
-      const onAdd = (name: string) => {
-        if (ticket.live) enqueue(name);
-      };
-      const unjoin = () => {
-        if (typeof caller !== 'string') caller.off('add', onAdd);
-      };
-      if (typeof caller === 'string') enqueue(caller);
-      else {
-        for (const name of caller.names) enqueue(name);
-        if (!caller.names.size) enqueue('');
-        caller.on('add', onAdd);
-      }
+      for (const name of callers.names.size ? callers.names : ['']) enqueue(name);
+      callers.on('add', enqueue);
       this.#waiting++;
-      // A slot may be free (tasks were waiting a moment ago): the next in turn takes it.
       this.#next();
     });
   }

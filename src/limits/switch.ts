@@ -12,14 +12,12 @@ export class Switch extends EventEmitter {
     this.emit('abort');
   }
 
-  /** Calls `listener` once when the switch is thrown; returns the function that stops listening. */
   listen(listener: () => void): () => void {
     this.once('abort', listener);
     return () => this.off('abort', listener);
   }
 }
 
-/** Waits `ms`, or rejects as soon as the switch is thrown. */
 export function sleep(ms: number, cancel: Switch): Promise<void> {
   return new Promise((resolve, reject) => {
     if (cancel.aborted) return reject(cancel.reason);

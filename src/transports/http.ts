@@ -5,24 +5,22 @@ import type { AddressInfo } from 'node:net';
 import { createHandle } from './http/handle.js';
 import { isLoopback, isLoopbackAddress } from './http/identity.js';
 import type { HttpDeps, HttpOptions } from './http/options.js';
-import { refused, writeRefusal } from './http/refusal.js';
+import { writeFault } from './http/refusal.js';
 
-export { clientAddress, isLoopback, isLoopbackAddress, trustedProxies } from './http/identity.js';
 export { type Caller, HTTP_DEFAULTS, type HttpDeps, type HttpOptions } from './http/options.js';
 
 export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
-  if (!options.token && !isLoopback(options.host)) {
-    throw new Error(
-      `refusing to listen on ${options.host} without STREAMER_ANALYTICS_HTTP_TOKEN: anyone who can reach it could use the server. Set a token, or bind 127.0.0.1.`,
+  const refusal = (where: string, why: string) =>
+    new Error(
+      `refusing to listen on ${where} without STREAMER_ANALYTICS_HTTP_TOKEN: ${why}. Set a token, or bind 127.0.0.1.`,
     );
-  }
+  if (!options.token && !isLoopback(options.host))
+    throw refusal(options.host, 'anyone who can reach it could use the server');
   const http = createHandle(options, deps);
-  // A fault in handling a request is answered (or its connection closed) and logged, never left unhandled.
   const server = createServer((req, res) => {
     http.handle(req, res).catch((error: unknown) => {
       deps.logger.error('HTTP request failed', { error });
-      if (!res.headersSent) writeRefusal(res, refused(500, 'Internal error', { code: -32603 }));
-      else res.destroy();
+      writeFault(res);
     });
   });
   server.headersTimeout = 10_000;
@@ -36,15 +34,12 @@ export async function serveHttp(options: HttpOptions, deps: HttpDeps) {
   // What a name resolved to is what counts: without a token, the address bound must be loopback.
   if (!options.token && !isLoopbackAddress(address)) {
     server.close();
-    throw new Error(
-      `refusing to listen on ${options.host} (${address}) without STREAMER_ANALYTICS_HTTP_TOKEN: it is not a loopback address. Set a token, or bind 127.0.0.1.`,
-    );
+    throw refusal(`${options.host} (${address})`, 'it is not a loopback address');
   }
   const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
 
   return {
     url: `http://${shown}:${port}/mcp`,
-    /** Stops accepting, lets calls in flight finish within the grace period, then closes everything. */
     async close() {
       http.close();
       server.close();

@@ -24,7 +24,6 @@ export function keepProtoArguments(body: unknown): void {
 
 /** A stdio line with any `__proto__` argument renamed; the line itself when it can hold none. */
 export function keepProtoArgumentsInLine(line: Buffer): Buffer {
-  // Parsed only when the key may be there, written out or escaped.
   const text = line.toString('utf8');
   if (!text.includes('__proto__') && !text.includes('\\u')) return line;
   let body: unknown;

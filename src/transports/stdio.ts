@@ -3,32 +3,22 @@ import type { Server } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio as serve } from '@modelcontextprotocol/server/stdio';
 import { keepProtoArgumentsInLine } from './proto.js';
 
-export const STDIO_LIMITS = {
-  /** A longer input line is skipped, and said so on stderr (the same bound as an HTTP body). */
+const limits = {
+  /** A longer input line is skipped, and said so on stderr. */
   maxLineBytes: 1024 * 1024,
   /** Output the client has not read yet past which no further input is handled. */
   outputHighWater: 1024 * 1024,
-  /** Input lines waiting to be handled past which no more is read (until then, the end of input is seen). */
+  /** Input waiting to be handled past which no more is read. */
   maxWaitingBytes: 4 * 1024 * 1024,
 };
 
-export interface StdioStreams {
-  stdin: NodeJS.ReadableStream & { pause(): unknown; resume(): unknown };
-  stdout: NodeJS.WritableStream & { writableLength: number };
-  stderr: NodeJS.WritableStream;
-}
-
 /**
- * Serves MCP on stdin/stdout, both eras from one factory, until stdin ends or a signal arrives. Our own
- * reader hands the SDK one line at a time: a line over `maxLineBytes` is skipped and said on stderr (the
- * SDK's reader would close the session), and input waits while the client does not read its answers.
+ * Serves MCP on stdin/stdout until stdin ends or a signal arrives. Our own reader hands the SDK one line at a
+ * time: a line over `maxLineBytes` is skipped (the SDK's reader would close the session), and input waits
+ * while the client does not read its answers.
  */
-export function serveStdio(
-  makeServer: () => Server,
-  cleanup: () => Promise<void>,
-  io: StdioStreams = process as unknown as StdioStreams,
-  limits = STDIO_LIMITS,
-): void {
+export function serveStdio(makeServer: () => Server, cleanup: () => Promise<void>): void {
+  const io = process;
   let closing = false;
   const input = new PassThrough();
   const handle = serve(makeServer, { transport: new StdioServerTransport(input, io.stdout as never) });
@@ -39,7 +29,6 @@ export function serveStdio(
     await Promise.allSettled([handle.close(), cleanup()]);
     process.exit(0);
   };
-  const say = (text: string) => io.stderr.write(`streamer-analytics-mcp: ${text}\n`);
 
   let pending: Buffer[] = [];
   let pendingBytes = 0;
@@ -49,8 +38,8 @@ export function serveStdio(
   let delivering = false;
 
   const skip = (start: Buffer) => {
-    say(
-      `skipped an input line over ${limits.maxLineBytes} bytes: not read as a message (MCP messages to this server are small)`,
+    io.stderr.write(
+      `streamer-analytics-mcp: skipped an input line over ${limits.maxLineBytes} bytes: not read as a message (MCP messages to this server are small)\n`,
     );
     const id = leadingId(start.subarray(0, 256).toString('utf8'));
     if (id !== undefined) {
@@ -59,7 +48,6 @@ export function serveStdio(
     }
   };
 
-  // One line at a time, once the answers already written have room: a client that does not read stops us.
   const deliver = async () => {
     if (delivering) return;
     delivering = true;
@@ -72,7 +60,7 @@ export function serveStdio(
       waiting -= line.length;
       if (waiting <= limits.maxWaitingBytes) io.stdin.resume();
       input.write(keepProtoArgumentsInLine(line));
-      // Lets the answer to that line be written before the next is read.
+      // The answer to that line is written before the next is read.
       await new Promise((resolve) => setImmediate(resolve));
     }
     delivering = false;
@@ -104,11 +92,10 @@ export function serveStdio(
       pendingBytes = 0;
       chunk = chunk.subarray(newline + 1);
     }
-    // Reading goes on (so that the end of input is seen) until too much waits unread.
+    // Reading goes on (so that the end of input is seen) until too much waits.
     if (waiting > limits.maxWaitingBytes) io.stdin.pause();
     if (lines.length) void deliver();
   });
-  // The end of input ends the session at once, as the SDK's own reader does.
   const end = () => void shutdown();
   io.stdin.on('end', end);
   io.stdin.on('close', end);
@@ -119,7 +106,7 @@ export function serveStdio(
   process.on('SIGTERM', shutdown);
 }
 
-/** The JSON-RPC id of a message, when it stands at the top level before anything nested; else undefined. */
+/** The JSON-RPC id of a message, when it stands at the top level before anything nested. */
 function leadingId(prefix: string): string | number | undefined {
   const head = /^\s*\{[^{[]*?"id"\s*:\s*("(?:[^"\\]|\\.){0,100}"|-?\d{1,15})\s*[,}]/.exec(prefix);
   if (!head?.[1]) return undefined;

@@ -3,38 +3,29 @@
 import type { ServerResponse } from 'node:http';
 import type { Meter } from '../../limits/meter.js';
 
-/** JSON-RPC error code of a call ended by the caller's cancellation (the LSP convention; MCP names none). */
-export const REQUEST_CANCELLED = -32800;
-
+// -32800: a call ended by the caller's cancellation (the LSP convention; MCP names none).
 const cancelledAnswer = (id: unknown) => ({
   jsonrpc: '2.0',
   id,
-  error: { code: REQUEST_CANCELLED, message: 'Request cancelled by notifications/cancelled' },
+  error: { code: -32800, message: 'Request cancelled by notifications/cancelled' },
 });
-
-export const answerTooLarge = (max: number) =>
-  `Answer larger than ${max} bytes: not sent. Ask for less at once (fewer calls in one batch, a smaller limit, or concise results).`;
-const heldTooMuch = (who: 'caller' | 'server', meter: Meter) =>
-  who === 'caller'
-    ? `Answers not yet read by this caller pass ${meter.perCaller} bytes: this one is not sent. Read your answers, then retry.`
-    : `Server busy: answers not yet read by their clients pass ${meter.max} bytes: not sent. Retry after 1 s.`;
-
 const event = (message: unknown) => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+const bytes = (message: unknown) => Buffer.from(JSON.stringify(message));
+const serverError = (message: string) => ({ jsonrpc: '2.0', id: null, error: { code: -32000, message } });
 
 export interface AnswerOptions {
-  /** The requests of this HTTP request still owed an answer, by JSON-RPC id (JSON text) → id. */
+  /** The requests still owed an answer: JSON-RPC id as JSON text → id. */
   owed: Map<string, unknown>;
-  /** A batch answers with an array (or events); a single request with one object. */
   batch: boolean;
   meter: Meter;
   caller: string;
   maxBytes: number;
   sendTimeoutMs: number;
-  /** Bytes held from the start (what its requests may answer at most): counted until it is written in full. */
+  /** Bytes held from the start (what its requests may answer at most) until it is written in full. */
   reserve: number;
-  /** Called once the answer is written in full (not yet read): the request's place is free. */
+  /** The answer is written in full (not yet read): the request's place is free. */
   produced: () => void;
-  /** Called when every request is answered before the handler's answer came: its work is abandoned. */
+  /** Every request is answered before the handler's answer came: its work is abandoned. */
   abandon: () => void;
 }
 
@@ -42,9 +33,8 @@ export interface AnswerOptions {
 export class Answer {
   readonly #o: AnswerOptions;
   readonly #res: ServerResponse;
-  /** Requests answered here (cancelled): the handler's answers for them are not sent. */
+  /** Requests answered here (cancelled): the handler's answers to them are dropped. */
   readonly #ours = new Set<string>();
-  /** Answers of ours waiting for the head to be written. */
   #early: unknown[] = [];
   #stream = false;
   #done = false;
@@ -87,7 +77,7 @@ export class Answer {
 
   /** Answers of ours only (every request of the body cancelled in it): 200 with them, else 202. */
   answerOwn(): void {
-    if (this.#early.length) this.#json(200, {}, Buffer.from(this.#ownBody()));
+    if (this.#early.length) this.#json(200, {}, bytes(this.#o.batch ? this.#early : this.#early[0]));
     else {
       this.#res.writeHead(202).end();
       this.#end();
@@ -104,7 +94,7 @@ export class Answer {
     if (!response.body || !headers['content-type']?.startsWith('text/event-stream')) {
       const body = response.body ? await this.#readJson(response.body) : undefined;
       if (this.#done) return;
-      if (typeof body === 'string') return this.#error(body);
+      if (typeof body === 'string') return this.#json(200, {}, bytes(serverError(body)));
       if (!this.#early.length || !body?.length) {
         if (!body?.length && this.#early.length) return this.answerOwn();
         return this.#json(response.status, headers, body);
@@ -112,7 +102,7 @@ export class Answer {
       // Ours joined to the handler's (which cannot hold a cancelled request's answer: it never ran).
       const theirs = JSON.parse(body.toString('utf8')) as unknown;
       const all = [...(Array.isArray(theirs) ? theirs : [theirs]), ...this.#early];
-      return this.#json(200, {}, Buffer.from(JSON.stringify(all)));
+      return this.#json(200, {}, bytes(all));
     }
     this.#res.writeHead(response.status, headers);
     this.#res.flushHeaders();
@@ -132,7 +122,6 @@ export class Answer {
         if (this.#done) return;
         if (done) break;
         if (!this.#ours.size) {
-          // Nothing to filter: the bytes pass as they come.
           pending = '';
           if (!this.#write(Buffer.from(value))) return;
           continue;
@@ -172,7 +161,7 @@ export class Answer {
     this.#sent += size;
     const message = this.#refusal(size, this.#sent);
     if (message) {
-      this.#res.write(event({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }));
+      this.#res.write(event(serverError(message)));
       this.#complete();
       return false;
     }
@@ -183,13 +172,20 @@ export class Answer {
 
   /** Why `size` more bytes (`total` in all) are not held: past the answer's cap, or its caller's share. */
   #refusal(size: number, total: number): string | undefined {
+    const { meter, maxBytes } = this.#o;
     const grows = Math.max(0, this.#res.writableLength + this.#buffered + size - this.#counted);
-    const over = this.#o.meter.refuses(this.#o.caller, grows);
-    if (total > this.#o.maxBytes) return answerTooLarge(this.#o.maxBytes);
-    return over && heldTooMuch(over, this.#o.meter);
+    const over = meter.refuses(this.#o.caller, grows);
+    if (total > maxBytes)
+      return `Answer larger than ${maxBytes} bytes: not sent. Ask for less at once (fewer calls in one batch, a smaller limit, or concise results).`;
+    if (over === 'caller')
+      return `Answers not yet read by this caller pass ${meter.perCaller} bytes: this one is not sent. Read your answers, then retry.`;
+    return (
+      over &&
+      `Server busy: answers not yet read by their clients pass ${meter.max} bytes: not sent. Retry after 1 s.`
+    );
   }
 
-  /** A JSON answer's bytes, counted as they are read; an error's message past the cap or the share. */
+  /** A JSON answer's bytes, counted as they are read; or the message of the cap or share it passes. */
   async #readJson(body: ReadableStream<Uint8Array>): Promise<Buffer | string> {
     const chunks: Uint8Array[] = [];
     const reader = body.getReader();
@@ -210,24 +206,11 @@ export class Answer {
     }
   }
 
-  #ownBody(): string {
-    return JSON.stringify(this.#o.batch ? this.#early : this.#early[0]);
-  }
-
-  #error(message: string): void {
-    this.#json(
-      200,
-      {},
-      Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } })),
-      'application/json',
-    );
-  }
-
-  #json(status: number, headers: Record<string, string>, body: Buffer | undefined, type?: string): void {
+  #json(status: number, headers: Record<string, string>, body: Buffer | undefined): void {
     this.#buffered = 0;
     this.#res.writeHead(status, {
       ...headers,
-      ...(type || !headers['content-type'] ? { 'content-type': type ?? 'application/json' } : {}),
+      ...(headers['content-type'] ? {} : { 'content-type': 'application/json' }),
       ...(body ? { 'content-length': String(body.length) } : {}),
     });
     this.#res.end(body);
@@ -246,7 +229,7 @@ export class Answer {
     this.#o.abandon();
   }
 
-  /** The answer is written in full: the place is free, and the handler's stream let go. */
+  /** The answer is written in full: the place is free, the handler's stream let go. */
   #end(): void {
     if (this.#done) return;
     this.#done = true;

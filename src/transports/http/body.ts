@@ -1,26 +1,25 @@
-// The body of a request: admitted within its address's share of body bytes and the server's, counted as
-// it arrives, at a rate per address; read no further than its bound; parsed and checked before the SDK.
+// The body of a request: admitted within its address's share of body bytes and the server's, at a rate per
+// address; read no further than its bound; parsed and checked before the SDK.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { TokenBuckets } from '../../limits/buckets.js';
 import { Meter } from '../../limits/meter.js';
 import type { Who } from './identity.js';
 import type { HttpOptions } from './options.js';
-import { type Guard, overMeter, type Refusal, refused, retry } from './refusal.js';
+import { type Guard, METERED, overMeter, type Refusal, refused, retry, throttle } from './refusal.js';
 
 /** What a body must have room for at admission (what it declares, up to this): the rest as it arrives. */
 const BODY_START = 64 * 1024;
 /** Bodies an address may have arriving at once (legitimate ones arrive in milliseconds). */
 const BODIES_ARRIVING = 8;
-/** Body bytes an address may send, in bodies of the largest size: parsing is main-thread time all callers share. */
+/** Body bytes an address may send, in bodies of the largest size: parsing is main-thread time all share. */
 const BODY_RATE = { burst: 4, perSecond: 1 };
-/** A tool call's arguments' fields, and its name's characters, at most (no tool comes near either). */
+/** No tool comes near either. */
 const MAX_ARGUMENT_FIELDS = 64;
 const MAX_TOOL_NAME = 128;
-/** Messages in one batch, at most (as many as the upstream requests one HTTP request may cause). */
+/** As many as the upstream requests one HTTP request may cause. */
 const MAX_BATCH = 100;
 
-/** A JSON-RPC request's or notification's parts, as far as the transport reads them. */
 export interface Message {
   id?: unknown;
   method?: unknown;
@@ -29,31 +28,17 @@ export interface Message {
 export const isRequest = (m: Message) => typeof m?.method === 'string' && m.id !== undefined && m.id !== null;
 export const isCancellation = (m: Message) => m?.method === 'notifications/cancelled';
 
-/** A request's body as it is about to be read: who sends it, and the length it declares, if any. */
-export interface Arrival {
-  who: Who;
-  /** Content-Length as sent (NaN when absent); `length`, when it is a byte count. */
-  declared: number;
-  length: number | undefined;
-}
+export type Arrival = ReturnType<typeof arrival>;
 
-/** The body a request announces, before any of it is read. */
-export function arrival(req: IncomingMessage, who: Who): Arrival {
+/** Content-Length as sent (NaN when absent); `length`, when it is a byte count. */
+export function arrival(req: IncomingMessage, who: Who) {
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
   return { who, declared, length: Number.isInteger(declared) && declared >= 0 ? declared : undefined };
 }
 
-/** The body's JSON, parsed and checked: one message, or a batch. */
-export interface Parsed {
-  body: unknown;
-  batch: boolean;
-  all: Message[];
-}
-
-/** Why a body was not read to its end. */
 type Unread = 'too large' | 'gone' | 'idle' | 'caller' | 'server';
 
-/** A request body, read no further than `max` bytes, each chunk passed to `take` as it arrives: its text, or why not. */
+/** A body's text, read no further than `max` bytes, each chunk passed to `take` as it arrives; or why not. */
 function readBody(
   req: IncomingMessage,
   max: number,
@@ -69,25 +54,19 @@ function readBody(
       req.removeAllListeners('data');
       resolve(outcome);
     };
+    const stop = (why: Unread) => {
+      req.pause();
+      done(why);
+    };
     const wait = () => {
       clearTimeout(idle);
-      idle = setTimeout(() => {
-        req.pause();
-        done('idle');
-      }, idleMs);
+      idle = setTimeout(() => stop('idle'), idleMs);
     };
     wait();
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > max) {
-        req.pause();
-        return done('too large');
-      }
-      const over = take(chunk.length);
-      if (over) {
-        req.pause();
-        return done(over);
-      }
+      const over = size > max ? 'too large' : take(chunk.length);
+      if (over) return stop(over);
       chunks.push(chunk);
       wait();
     });
@@ -99,7 +78,7 @@ function readBody(
   });
 }
 
-/** What makes a tool call of the body one that no tool takes, if any: too many argument fields, too long a name. */
+/** Why a tool call of the body is one no tool takes (too many argument fields, too long a name), if it is. */
 function misfitCall(all: Message[]): string | undefined {
   for (const m of all) {
     if (m?.method !== 'tools/call') continue;
@@ -124,19 +103,12 @@ export function createBodies(options: HttpOptions, answers: Meter) {
     BODY_RATE.burst * options.maxBodyBytes,
     BODY_RATE.perSecond * options.maxBodyBytes,
   );
-  const idleMs = options.bodyIdleMs ?? 10_000;
+  const idleMs = options.bodyIdleMs;
   const tooLarge = refused(413, `Request body larger than ${options.maxBodyBytes} bytes`, {
     code: -32600,
     close: true,
   });
-  /** A body past its caller's share of body bytes (429) or the server's (503): refused, the rest unread. */
-  const over = (who: 'caller' | 'server' | undefined) =>
-    overMeter(
-      who,
-      'Too many request bodies of this caller being handled: retry after 1 s',
-      'Server busy: too many request bodies being handled',
-      true,
-    );
+  const over = (who: 'caller' | 'server' | undefined) => overMeter(who, METERED.bodies, true);
 
   /** Before a byte is read; each refusal closes the connection, so the body is never read. */
   const admission: Guard<Arrival>[] = [
@@ -147,22 +119,11 @@ export function createBodies(options: HttpOptions, answers: Meter) {
         : undefined,
     ({ who, length }) => over(bytes.refuses(who.address, Math.min(length ?? BODY_START, BODY_START))),
     // Clients that do not read their answers hold memory; past their share (or the bound), no new work.
-    ({ who }) =>
-      overMeter(
-        answers.refuses(who.address),
-        'Answers not yet read by this caller: read them, then retry after 1 s',
-        'Server busy: answers not yet read by their clients',
-        true,
-      ),
-    // Its rate of body bytes: what it declares is spent before any is read (a body without one, as it arrives).
-    ({ who, length }) => {
-      const wait = rate.take(who.address, length ?? 0);
-      const message = `Too many request bytes from this caller: retry after ${wait} s`;
-      return wait > 0 ? retry(429, message, wait, true) : undefined;
-    },
+    ({ who }) => overMeter(answers.refuses(who.address), METERED.answers, true),
+    // What a body declares is spent before any is read; a body without a length, as it arrives.
+    ({ who, length }) => throttle(rate, who.address, 'request bytes from this caller', length ?? 0, true),
   ];
 
-  /** Reads and parses an admitted body; what it holds is counted against its address until the response is over. */
   async function read(req: IncomingMessage, res: ServerResponse, { who, length }: Arrival) {
     const { address } = who;
     let held = 0;
@@ -190,8 +151,7 @@ export function createBodies(options: HttpOptions, answers: Meter) {
   return { admission, read };
 }
 
-/** The body's messages, or why they are not taken. */
-function parse(text: string): Parsed | Refusal {
+function parse(text: string): { body: unknown; batch: boolean; all: Message[] } | Refusal {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -214,5 +174,4 @@ function parse(text: string): Parsed | Refusal {
   return { body, batch, all };
 }
 
-/** Tells a parsed body from a refusal. */
-export const isRefusal = (value: Parsed | Refusal): value is Refusal => 'status' in value;
+export const isRefusal = (value: object): value is Refusal => 'status' in value;

@@ -6,44 +6,29 @@ import { Limiter, PlacesBusy } from '../../limits/places.js';
 import { Switch } from '../../limits/switch.js';
 import type { Logger } from '../../log.js';
 import type { Who } from './identity.js';
-import { HTTP_DEFAULTS, type HttpOptions } from './options.js';
-import { type Guard, type Refusal, refused, retry } from './refusal.js';
-
-/** Notifications a caller may send: plenty for cancellations and list changes; a spray costs its sender only. */
-const NOTIFICATION_RATE = { burst: 20, perSecond: 10 };
-/** 2025 sessions (each a queue identity of its own) an address may start: a team behind a proxy fits. */
-const INITIALIZE_RATE = { burst: 60, perSecond: 1 };
-
-/** A body's calls at the door: who sends them, and whether they start a session. */
-export interface Entry {
-  who: Who;
-  initialize: boolean;
-}
+import type { HttpOptions } from './options.js';
+import { type Guard, refused, retry, throttle } from './refusal.js';
 
 export function createDoor(options: HttpOptions, logger: Logger) {
   const door = new Limiter({
     limit: options.maxConcurrent,
     maxWaitingPerCaller: Math.max(1, Math.floor(options.maxConcurrent / 4)),
   });
-  const maxWaiting = options.maxWaiting ?? HTTP_DEFAULTS.maxWaiting;
-  const maxWaitMs = options.maxWaitMs ?? HTTP_DEFAULTS.maxWaitMs;
-  // Requests in flight by caller: past half full, each may hold a quarter of the places at most.
+  const { maxWaiting, maxWaitMs } = options;
   const perCaller = new Meter(Math.max(1, Math.floor(options.maxConcurrent / 4)));
-  const notifications = new TokenBuckets(NOTIFICATION_RATE.burst, NOTIFICATION_RATE.perSecond);
-  const initializes = new TokenBuckets(INITIALIZE_RATE.burst, INITIALIZE_RATE.perSecond);
+  // Plenty for cancellations and list changes; a spray costs its sender only.
+  const notifications = new TokenBuckets(20, 10);
+  // 2025 sessions (each a queue identity of its own) an address may start: a team behind a proxy fits.
+  const initializes = new TokenBuckets(60, 1);
 
-  /** Before a body's calls wait for a place, in order. */
-  const guards: Guard<Entry>[] = [
+  const guards: Guard<{ who: Who; initialize: boolean }>[] = [
     // Once the server is half full, no caller takes more than its share (a quarter of the places).
     ({ who }) =>
-      perCaller.refuses(who.anchor, 1) && door.active >= options.maxConcurrent / 2
+      perCaller.refuses(who.id, 1) && door.active >= options.maxConcurrent / 2
         ? retry(429, `Too many requests in flight from this caller (${perCaller.perCaller}): retry after 1 s`)
         : undefined,
-    // Each session started is an identity with its own turn: an address starts only so many.
-    ({ who, initialize }) => {
-      const wait = initialize ? initializes.take(`address ${who.address}`) : 0;
-      return wait > 0 ? retry(429, `Too many sessions started: retry after ${wait} s`, wait) : undefined;
-    },
+    ({ who, initialize }) =>
+      initialize ? throttle(initializes, `address ${who.address}`, 'sessions started') : undefined,
     () =>
       door.active >= options.maxConcurrent && door.waiting >= maxWaiting
         ? retry(503, `Server busy: ${options.maxConcurrent} requests in flight and ${door.waiting} waiting`)
@@ -58,7 +43,7 @@ export function createDoor(options: HttpOptions, logger: Logger) {
       const timer = setTimeout(() => wait.abort('timeout'), maxWaitMs);
       const onGone = () => wait.abort('gone');
       gone.addEventListener('abort', onGone, { once: true });
-      // The operator's view of the door (and the tests' event: every place is taken).
+      // The tests wait for this event: every place is taken.
       if (door.active >= options.maxConcurrent)
         logger.debug('Request waits for a place', { inFlight: door.active, waiting: door.waiting + 1 });
       const stop = () => {
@@ -82,22 +67,17 @@ export function createDoor(options: HttpOptions, logger: Logger) {
 
   return {
     guards,
-    /** Requests in flight now: shutdown waits for them. */
     get active() {
       return door.active;
     },
     /** Notifications pass the limits on calls (a cancellation must reach a full server), at a few a second. */
-    notifications: ({ anchor }: Who): Refusal | undefined => {
-      const wait = notifications.take(anchor);
-      return wait > 0 ? retry(429, `Too many notifications: retry after ${wait} s`, wait) : undefined;
-    },
-    /** Counts a request in flight against its caller until its response closes; then waits for a place. */
+    notifications: ({ id }: Who) => throttle(notifications, id, 'notifications'),
+    /** Counts a request against its caller until its response closes; then waits for a place. */
     async enter(who: Who, res: { once(event: 'close', end: () => void): unknown }, gone: AbortSignal) {
-      perCaller.add(who.anchor, 1);
-      res.once('close', () => perCaller.add(who.anchor, -1));
-      const entered = await take(who.anchor, gone);
+      perCaller.add(who.id, 1);
+      res.once('close', () => perCaller.add(who.id, -1));
+      const entered = await take(who.id, gone);
       if (entered === 'gone' || typeof entered === 'function') return entered;
-      // Too much of its own work waiting: 429, with when its queue will have drained; none free: 503.
       const own = entered instanceof PlacesBusy;
       const retryS = own ? Math.ceil(entered.retryAfterMs / 1000) : 1;
       const message = own
@@ -112,7 +92,6 @@ export function createDoor(options: HttpOptions, logger: Logger) {
 export class SessionCalls {
   readonly #calls = new Map<string, Set<() => void>>();
 
-  /** Registers how to end a call of `session` until its response closes. */
   add(session: string, key: string, end: () => void, res: { once(event: 'close', f: () => void): unknown }) {
     const id = `${session} ${key}`;
     this.#calls.set(id, (this.#calls.get(id) ?? new Set()).add(end));

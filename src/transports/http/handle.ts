@@ -9,8 +9,16 @@ import { Answer } from './answer.js';
 import { arrival, createBodies, isCancellation, isRefusal, isRequest, type Message } from './body.js';
 import { createDoor, SessionCalls } from './door.js';
 import { createIdentity } from './identity.js';
-import { type Caller, HTTP_DEFAULTS, type HttpDeps, type HttpOptions } from './options.js';
-import { firstRefusal, overMeter, type Refusal, refused, writeRefusal } from './refusal.js';
+import type { Caller, HttpDeps, HttpOptions } from './options.js';
+import {
+  firstRefusal,
+  METERED,
+  overMeter,
+  type Refusal,
+  refused,
+  writeFault,
+  writeRefusal,
+} from './refusal.js';
 import { capabilitiesOf, createSessions } from './session.js';
 
 /** What a request's answer may hold, held from admission: the view page 512 KiB, a tool call 64 KiB, else 4 KiB. */
@@ -29,17 +37,16 @@ function pathOf(target: string | undefined): string | undefined {
 }
 
 /** Headers of this hop, not of the request handed on. */
-const HOP = new Set([
-  'host',
-  'connection',
-  'content-length',
-  'transfer-encoding',
-  'keep-alive',
-  'upgrade',
-  'expect',
-]);
+const HOP = new Set('host connection content-length transfer-encoding keep-alive upgrade expect'.split(' '));
 
-/** The request as a web-standard Request (what the SDK takes); its body was read and parsed already. */
+/** A 2025 session id that fails verification: 404, as the spec says of a session the server no longer knows. */
+const UNKNOWN_SESSION = refused(
+  404,
+  'Session not found: this Mcp-Session-Id was not issued by this server (or its key changed); send initialize again',
+  { code: -32001 },
+);
+
+/** The request as the SDK takes it; its body was read and parsed already. */
 function webRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -54,17 +61,13 @@ export function createHandle(options: HttpOptions, deps: HttpDeps) {
   let closing = false;
   const sessions = createSessions(options.token);
   const identity = createIdentity(options, sessions, deps.callerKeys === true, () => closing);
-  // Answers not yet taken by their clients, by address: a share each, the bound in all.
-  const answers = new Meter(
-    options.maxUnsentPerCaller ?? HTTP_DEFAULTS.maxUnsentPerCaller,
-    options.maxUnsentBytes,
-  );
+  // Answers not yet taken by their clients, by address.
+  const answers = new Meter(options.maxUnsentPerCaller, options.maxUnsentBytes);
   const bodies = createBodies(options, answers);
   const door = createDoor(options, deps.logger);
   const calls = new SessionCalls();
-  const sendTimeoutMs = options.sendTimeoutMs ?? HTTP_DEFAULTS.sendTimeoutMs;
   const callers = new WeakMap<Request, Caller>();
-  // Both eras, one factory: a fresh server per HTTP request (stateless), its caller passed along.
+  // A fresh server per HTTP request (stateless), its caller passed along.
   const handler = createMcpHandler(({ requestInfo }) =>
     deps.makeServer(
       (requestInfo && callers.get(requestInfo)) ?? {
@@ -77,16 +80,13 @@ export function createHandle(options: HttpOptions, deps: HttpDeps) {
     ),
   );
 
-  /** Routes that are not MCP: the probes, and a plain 404 (or 400) for anything else. */
+  /** Routes that are not MCP: the probes, and a plain 404 (or 400). */
   const route = async (req: IncomingMessage, path: string | undefined): Promise<Refusal | undefined> => {
     if (path === undefined) return { status: 400, body: { error: 'bad request target' } };
     if (req.method === 'GET' && path === '/healthz') return { status: 200, body: { status: 'ok' } };
     if (req.method === 'GET' && path === '/readyz') {
-      const r = await deps.ready();
-      return {
-        status: r.ready ? 200 : 503,
-        body: { status: r.ready ? 'ready' : 'not ready', detail: r.detail },
-      };
+      const { ready, detail } = await deps.ready();
+      return { status: ready ? 200 : 503, body: { status: ready ? 'ready' : 'not ready', detail } };
     }
     return path === '/mcp' ? undefined : { status: 404, body: { error: 'not found; MCP is at /mcp' } };
   };
@@ -99,16 +99,14 @@ export function createHandle(options: HttpOptions, deps: HttpDeps) {
     const admitted = (await identity.newKey(who)) ?? (await firstRefusal(bodies.admission, coming));
     if (admitted) return writeRefusal(res, admitted);
 
-    // Aborted when the connection goes, time runs out or every request is answered: the work in flight
-    // and its upstream requests are cancelled. Past the time limit: 504, or an event stream is cut.
+    // Aborted when the connection goes, time runs out or every request is answered: the work is cancelled.
     const gone = new AbortController();
     const timer = setTimeout(() => {
       gone.abort();
-      if (res.headersSent) res.destroy();
-      else writeRefusal(res, refused(504, `Request took longer than ${options.requestTimeoutMs} ms`));
+      writeFault(res, refused(504, `Request took longer than ${options.requestTimeoutMs} ms`));
     }, options.requestTimeoutMs);
     let log = deps.logger;
-    // Ends the request's hold on its door place: when its answer is written in full, or the connection goes.
+    // Gives its door place back once: when its answer is written in full, or the connection goes.
     let leave = () => {};
     let left = false;
     const free = () => {
@@ -130,22 +128,11 @@ export function createHandle(options: HttpOptions, deps: HttpDeps) {
       keepProtoArguments(body);
       const single = batch ? undefined : all[0];
       const initialize = single?.method === 'initialize';
-      // A 2025 client's session: an id that fails verification gets 404, as the spec says of a session
-      // the server no longer knows, and the client initializes again.
       const webReq = webRequest(req, gone.signal);
       let session: string | undefined;
       let capabilities: ClientCapabilities | undefined;
       if (!initialize && who.sessionHeader !== undefined && (await isLegacyRequest(webReq, body))) {
-        if (!who.claims) {
-          return writeRefusal(
-            res,
-            refused(
-              404,
-              'Session not found: this Mcp-Session-Id was not issued by this server (or its key changed); send initialize again',
-              { code: -32001 },
-            ),
-          );
-        }
+        if (!who.claims) return writeRefusal(res, UNKNOWN_SESSION);
         session = who.sessionHeader;
         if (who.claims.apps) capabilities = capabilitiesOf(who.claims);
       }
@@ -154,15 +141,10 @@ export function createHandle(options: HttpOptions, deps: HttpDeps) {
       const owed = new Map<string, unknown>();
       for (const m of all) if (isRequest(m)) owed.set(JSON.stringify(m.id), m.id);
       const notification = owed.size === 0;
-      // What the answer may hold is held from now, within the caller's share and the server's bound.
       const reserve = all.reduce((sum, m) => sum + estimate(m), 0);
-      const reserved = overMeter(
-        answers.refuses(who.address, reserve),
-        reserve > answers.perCaller
-          ? `These requests may answer more than one caller may hold unread (${answers.perCaller} bytes): send fewer at once`
-          : 'Answers not yet read by this caller: read them, then retry after 1 s',
-        'Server busy: answers not yet read by their clients',
-      );
+      const tooMuch = `These requests may answer more than one caller may hold unread (${answers.perCaller} bytes): send fewer at once`;
+      const said = reserve > answers.perCaller ? ([tooMuch, METERED.answers[1]] as const) : METERED.answers;
+      const reserved = overMeter(answers.refuses(who.address, reserve), said);
       if (reserved) return writeRefusal(res, reserved);
       const noisy = notification && all.length > 0 ? door.notifications(who) : undefined;
       if (noisy) return writeRefusal(res, noisy);
@@ -173,21 +155,18 @@ export function createHandle(options: HttpOptions, deps: HttpDeps) {
         meter: answers,
         caller: who.address,
         maxBytes: options.maxAnswerBytes,
-        sendTimeoutMs,
+        sendTimeoutMs: options.sendTimeoutMs,
         produced: free,
         abandon: () => gone.abort(),
       });
-      const cancellations = all.filter(isCancellation);
-      for (const c of cancellations) {
-        if (!answer.cancel(JSON.stringify(c.params?.requestId))) calls.cancel(session, c.params?.requestId);
-      }
-      // Every request cancelled in its own body: answered already.
+      for (const { params } of all.filter(isCancellation))
+        if (!answer.cancel(JSON.stringify(params?.requestId))) calls.cancel(session, params?.requestId);
       if (!notification && owed.size === 0) return;
       const rest = all.filter(
         (m) => !isCancellation(m) && !(isRequest(m) && !owed.has(JSON.stringify(m.id))),
       );
       if (!rest.length) return answer.answerOwn();
-      // Each request of a session can be cancelled from the moment it is known, waiting or running.
+      // A session's request can be cancelled from the moment it is known, waiting or running.
       const members = new Map<string, AbortController>();
       if (session) {
         for (const key of owed.keys()) {
@@ -211,7 +190,7 @@ export function createHandle(options: HttpOptions, deps: HttpDeps) {
       });
       const caller: Caller = {
         apiKey: who.apiKey,
-        id: who.anchor,
+        id: who.id,
         share: who.share,
         address: who.address,
         onEnd: (end) => ended.push(end),
@@ -223,12 +202,11 @@ export function createHandle(options: HttpOptions, deps: HttpDeps) {
       // a caller rewrite lines).
       if (deps.callerKeys) log = deps.logger.redacting(caller.apiKey);
       const response = await handler.fetch(webReq, { parsedBody: batch ? rest : rest[0] });
-      // Past the time limit or with the client gone, the answer was given already (or is owed to no one).
       if (gone.signal.aborted || res.headersSent) {
         await response.body?.cancel().catch(() => {});
         return;
       }
-      // A 2025 session starts here: its id carries what the client declared that later requests need.
+      // A 2025 session starts here: its id carries what later requests need of what the client declared.
       const started =
         initialize && response.ok
           ? { 'mcp-session-id': sessions.issue({ apps: appsDeclared(single?.params?.capabilities) }) }
@@ -237,18 +215,15 @@ export function createHandle(options: HttpOptions, deps: HttpDeps) {
     } catch (error) {
       if (gone.signal.aborted) return;
       log.error('HTTP request failed', { error });
-      if (!res.headersSent) writeRefusal(res, refused(500, 'Internal error', { code: -32603 }));
-      else res.destroy();
+      writeFault(res);
     }
   };
 
   return {
     handle,
-    /** Stops admitting: every request from now is answered 503. */
     close() {
       closing = true;
     },
-    /** Requests holding a place at the door now. */
     get active() {
       return door.active;
     },

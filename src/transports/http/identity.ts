@@ -17,7 +17,7 @@ import {
 import { TokenBuckets } from '../../limits/buckets.js';
 import { Lru } from '../../limits/lru.js';
 import type { HttpOptions } from './options.js';
-import { firstRefusal, type Guard, refused, retry } from './refusal.js';
+import { firstRefusal, type Guard, refused, retry, throttle } from './refusal.js';
 import type { SessionClaims, Sessions } from './session.js';
 
 /** A literal loopback address (127.0.0.0/8, ::1, or IPv4-mapped 127.x); a name is not one, whatever it reads. */
@@ -28,9 +28,8 @@ export const isLoopbackAddress = (address: string) => {
 /** Loopback as --host gives it: a literal loopback address, or `localhost` (checked again once bound). */
 export const isLoopback = (host: string) => host === 'localhost' || isLoopbackAddress(host);
 
-export const digest = (value: string) => createHash('sha256').update(value).digest();
+const digest = (value: string) => createHash('sha256').update(value).digest();
 
-/** Checks a bearer token against STREAMER_ANALYTICS_HTTP_TOKEN, in constant time. */
 function tokenVerifier(expected: string): OAuthTokenVerifier {
   const want = digest(expected);
   return {
@@ -48,20 +47,18 @@ function tokenVerifier(expected: string): OAuthTokenVerifier {
 const hostnameOf = (value: string) => (URL.canParse(value) ? new URL(value).hostname : value).toLowerCase();
 
 /** A header's single value (a repeated header counts as absent). */
-export function headerOf(req: IncomingMessage, name: string): string | undefined {
+const headerOf = (req: IncomingMessage, name: string) => {
   const value = req.headers[name];
   return typeof value === 'string' ? value : undefined;
-}
+};
 
-/** The trusted proxies as a block list; throws on an entry that is neither an address nor a CIDR. */
-export function trustedProxies(entries: readonly string[]): BlockList | undefined {
+function trustedProxies(entries: readonly string[]): BlockList | undefined {
   if (!entries.length) return undefined;
   const list = new BlockList();
   for (const entry of entries) {
-    const [address = '', bits, extra] = entry.split('/');
+    // Entries are checked by the configuration (isProxy).
+    const [address = '', bits] = entry.split('/');
     const type = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-    if (!isIP(address) || extra !== undefined || (bits !== undefined && !/^\d{1,3}$/.test(bits)))
-      throw new Error(`not an address or CIDR: ${entry}`);
     if (bits === undefined) list.addAddress(address, type);
     else list.addSubnet(address, Number(bits), type);
   }
@@ -76,7 +73,7 @@ const isTrusted = (list: BlockList, address: string) => {
 };
 
 /** The caller's address: the socket's; behind trusted proxies, the nearest untrusted X-Forwarded-For hop from the right. */
-export function clientAddress(req: IncomingMessage, trusted: BlockList | undefined): string {
+function clientAddress(req: IncomingMessage, trusted: BlockList | undefined): string {
   let address = plainAddress(req.socket.remoteAddress ?? '');
   if (!trusted || !isTrusted(trusted, address)) return address;
   const header = req.headers['x-forwarded-for'];
@@ -95,24 +92,18 @@ export function clientAddress(req: IncomingMessage, trusted: BlockList | undefin
 
 export interface Who {
   address: string;
-  /** The Mcp-Session-Id sent, verified or not; and its claims when verified. */
+  /** The Mcp-Session-Id sent, verified or not; its claims when verified. */
   sessionHeader: string | undefined;
   claims: SessionClaims | undefined;
   /** Its verified session, else its address: for fair shares of places and of the upstream. */
-  anchor: string;
-  /** Its own upstream key, and that key's digest where callers' keys are used (else ''). */
+  id: string;
   apiKey: string | undefined;
+  /** The key's digest where callers' keys are used, else ''. */
   keyId: string;
-  /** Anchor and key together, opaque: what a tool keeps per caller. */
+  /** Its id and key digest together: what a tool keeps per caller. */
   share: string;
 }
 
-/** New x-api-key values a caller may bring (where callers' keys are used): as sessions, 60 then 1 a second. */
-const KEY_RATE = { burst: 60, perSecond: 1 };
-/** Keys remembered per caller and key (anchor and key digest, never the key), the least recent forgotten. */
-const KNOWN_KEYS = 10_000;
-
-/** The gate (host, origin, bearer token, method, still open) and the identity read behind it. */
 export function createIdentity(
   options: HttpOptions,
   sessions: Sessions,
@@ -121,7 +112,7 @@ export function createIdentity(
 ) {
   const verifier = options.token ? tokenVerifier(options.token) : undefined;
   const trusted = trustedProxies(options.trustProxy ?? []);
-  // Host names, as the SDK's checks take them; none (bound beyond loopback, none given) accepts any.
+  // None (bound beyond loopback, none given) accepts any.
   const hosts = options.allowedHosts.length
     ? options.allowedHosts.map((h) => hostnameOf(`http://${h}`))
     : isLoopback(options.host)
@@ -130,8 +121,10 @@ export function createIdentity(
   const origins = options.allowedOrigins.length
     ? options.allowedOrigins.map(hostnameOf)
     : localhostAllowedOrigins();
-  const newKeys = new TokenBuckets(KEY_RATE.burst, KEY_RATE.perSecond);
-  const knownKeys = new Lru<string, true>(KNOWN_KEYS);
+  // New x-api-key values a caller may bring: as many as sessions.
+  const newKeys = new TokenBuckets(60, 1);
+  // Ids with key digests (never keys), the least recent forgotten.
+  const knownKeys = new Lru<string, true>(10_000);
 
   const gate: Guard<IncomingMessage>[] = [
     // DNS rebinding: a page must not reach a local server through a name it controls (any port).
@@ -149,7 +142,6 @@ export function createIdentity(
         await verifyBearerToken(req.headers.authorization, { verifier });
         return undefined;
       } catch (error) {
-        // The SDK's challenge, as it writes it (WWW-Authenticate, an OAuth error body).
         const challenge = bearerAuthChallengeResponse(error);
         const body: unknown = await challenge.json();
         return { status: challenge.status, headers: Object.fromEntries(challenge.headers), body };
@@ -165,32 +157,28 @@ export function createIdentity(
   ];
 
   /** A new key costs its caller as a new session does: a stream of made-up keys is a trickle. */
-  const newKey: Guard<Who> = ({ anchor, keyId }) => {
+  const newKey: Guard<Who> = ({ id, keyId }) => {
     if (!keyId) return undefined;
-    const known = `${anchor} ${keyId}`;
-    if (!knownKeys.delete(known)) {
-      const wait = newKeys.take(anchor);
-      if (wait > 0)
-        return retry(429, `Too many new API keys from this caller: retry after ${wait} s`, wait, true);
-    }
-    knownKeys.set(known, true);
-    return undefined;
+    const known = `${id} ${keyId}`;
+    const refusal = knownKeys.delete(known)
+      ? undefined
+      : throttle(newKeys, id, 'new API keys from this caller', 1, true);
+    if (!refusal) knownKeys.set(known, true);
+    return refusal;
   };
 
   return {
-    /** The gate's first refusal of this request, if any. */
     check: (req: IncomingMessage) => firstRefusal(gate, req),
     newKey,
-    /** Who asks, from its address, its session header (verified here) and its key. */
     identify(req: IncomingMessage): Who {
       const address = clientAddress(req, trusted);
       const sessionHeader = headerOf(req, 'mcp-session-id');
       const claims = sessionHeader === undefined ? undefined : sessions.verify(sessionHeader);
-      const anchor = claims ? `session ${sessionHeader}` : `address ${address}`;
+      const id = claims ? `session ${sessionHeader}` : `address ${address}`;
       const apiKey = headerOf(req, 'x-api-key')?.trim() || undefined;
       const keyId = callerKeys && apiKey ? digest(apiKey).toString('base64') : '';
-      const share = digest(`${anchor}\u0000${keyId}`).toString('base64url').slice(0, 22);
-      return { address, sessionHeader, claims, anchor, apiKey, keyId, share };
+      const share = digest(`${id}\u0000${keyId}`).toString('base64url').slice(0, 22);
+      return { address, sessionHeader, claims, id, apiKey, keyId, share };
     },
   };
 }

@@ -2,39 +2,7 @@
 import type { ClientCapabilities, Server } from '@modelcontextprotocol/server';
 import { loadConfig } from '../../config.js';
 import type { Logger } from '../../log.js';
-
-export interface HttpOptions {
-  host: string;
-  port: number;
-  /** Bearer token required on /mcp; without one, only loopback binding is allowed. */
-  token: string | undefined;
-  /** Host names accepted in Host (a port is ignored); empty: the loopback names when bound to loopback, else any. */
-  allowedHosts: string[];
-  /** Origins accepted when present, compared by host name; empty: the loopback names. */
-  allowedOrigins: string[];
-  /** Proxies whose X-Forwarded-For is believed (addresses or CIDRs). Empty: the socket's address. */
-  trustProxy?: string[];
-  /** One request body; past it, 413. A caller holds at most two bodies' worth at once, all callers 16. */
-  maxBodyBytes: number;
-  /** A body that sends nothing for this long is answered 408 and its connection closed (default 10 s). */
-  bodyIdleMs?: number;
-  /** The whole answer to one HTTP request, a batch's included; past it, an error instead, as produced. */
-  maxAnswerBytes: number;
-  /** Answer bytes not yet taken by their clients, all together; past it, new calls get 503. */
-  maxUnsentBytes: number;
-  /** Answer bytes not yet taken, one caller's; past it, its new calls get 429. */
-  maxUnsentPerCaller?: number;
-  /** A client that takes nothing of its answer for this long is disconnected. */
-  sendTimeoutMs?: number;
-  maxConcurrent: number;
-  /** Requests waiting for a place in all; beyond it, 503. */
-  maxWaiting?: number;
-  /** Longest a request waits for a place before it is answered 503. */
-  maxWaitMs?: number;
-  requestTimeoutMs: number;
-  /** How long calls in flight may finish after SIGTERM or SIGINT. */
-  shutdownGraceMs: number;
-}
+import type { Who } from './identity.js';
 
 // Host, port and send timeout are the configuration's defaults (src/config.ts), not restated here.
 const { config } = loadConfig({});
@@ -42,33 +10,43 @@ const { config } = loadConfig({});
 export const HTTP_DEFAULTS = {
   host: config.httpHost,
   port: config.httpPort,
+  /** A client that takes nothing of its answer for this long is disconnected. */
   sendTimeoutMs: config.httpSendTimeoutMs,
+  /** One request body; past it, 413. A caller holds at most two bodies' worth at once, all callers 16. */
   maxBodyBytes: 1024 * 1024,
+  /** A body that sends nothing for this long is answered 408 and its connection closed. */
+  bodyIdleMs: 10_000,
+  /** The whole answer to one HTTP request, a batch's included; past it, an error instead. */
   maxAnswerBytes: 8 * 1024 * 1024,
+  /** Answer bytes not yet taken by their clients: in all (past it, 503), and per caller (past it, 429). */
   maxUnsentBytes: 64 * 1024 * 1024,
   maxUnsentPerCaller: 16 * 1024 * 1024,
   maxConcurrent: 64,
   requestTimeoutMs: 120_000,
+  /** How long calls in flight may finish after SIGTERM or SIGINT. */
   shutdownGraceMs: 10_000,
   /** Upstream requests one HTTP request may cause, all the calls of a batch together. */
   maxUpstreamPerRequest: 100,
+  /** Requests waiting for a place in all, and for how long at most; beyond either, 503. */
   maxWaiting: 256,
   maxWaitMs: 30_000,
 };
 
-/** Who a request comes from, as far as the server needs to know. */
-export interface Caller {
-  /** The caller's own upstream key (x-api-key), if any. */
-  apiKey: string | undefined;
-  /** What a 2025 client declared at initialize, from its verified session id (absent: none, or 2026). */
+export type HttpOptions = typeof HTTP_DEFAULTS & {
+  /** Bearer token required on /mcp; without one, only loopback binding is allowed. */
+  token: string | undefined;
+  /** Host names accepted in Host; empty: the loopback names when bound to loopback, else any. */
+  allowedHosts: string[];
+  /** Origins accepted when present, compared by host name; empty: the loopback names. */
+  allowedOrigins: string[];
+  /** Proxies whose X-Forwarded-For is believed (addresses or CIDRs). */
+  trustProxy?: string[];
+};
+
+export interface Caller extends Pick<Who, 'apiKey' | 'id' | 'share' | 'address'> {
+  /** What a 2025 client declared at initialize, from its verified session id. */
   capabilities?: ClientCapabilities;
-  /** Its anchor, for fair shares of places and of the upstream: its verified session, else its address. */
-  id: string;
-  /** Its anchor and key together, opaque (a digest, never the key): what a tool keeps per caller. */
-  share: string;
-  /** Its address (the trusted proxy's word for it, if any): for what is scarcer than sessions, the sandbox. */
-  address: string;
-  /** The cancellation of one of its requests, by JSON-RPC id, when one is cancelled alone (a batch's). */
+  /** The cancellation of one of its requests by JSON-RPC id, when one is cancelled alone (a batch's). */
   cancelled?: (id: unknown) => AbortSignal | undefined;
   /** Runs `end` when the HTTP request is over (answered, or its connection gone). */
   onEnd(end: () => void): void;

@@ -1,11 +1,11 @@
 // A request the server does not handle is answered here, and only here: each guard of admission says why
-// in a Refusal, and `writeRefusal` writes it.
+// in a Refusal.
 import type { ServerResponse } from 'node:http';
+import type { TokenBuckets } from '../../limits/buckets.js';
 
-/** Why a request is not handled, as its answer says it. */
 export interface Refusal {
   status: number;
-  /** The JSON-RPC error's code (default -32000, the server's own) and message. */
+  /** The JSON-RPC error's code: -32000, the server's own, unless given. */
   code?: number;
   message?: string;
   retryAfter?: number;
@@ -17,10 +17,8 @@ export interface Refusal {
   body?: unknown;
 }
 
-/** A check of admission: a refusal, or undefined to let the request on. */
 export type Guard<C> = (context: C) => Refusal | undefined | Promise<Refusal | undefined>;
 
-/** A refusal with this status and message (code -32000 unless given). */
 export const refused = (status: number, message: string, more: Omit<Refusal, 'status' | 'message'> = {}) => ({
   status,
   message,
@@ -31,37 +29,56 @@ export const refused = (status: number, message: string, more: Omit<Refusal, 'st
 export const retry = (status: number, message: string, retryAfter = 1, close = false): Refusal =>
   refused(status, message, { retryAfter, close });
 
-/** A meter's refusal: past the caller's share (429, `caller`), or past the server's bound (503, `server`). */
+/** 429 when `key` has no room for `cost` in its bucket: "Too many <what>: retry after N s". */
+export function throttle(buckets: TokenBuckets, key: string, what: string, cost = 1, close = false) {
+  const wait = buckets.take(key, cost);
+  return wait > 0 ? retry(429, `Too many ${what}: retry after ${wait} s`, wait, close) : undefined;
+}
+
+/** What a meter's refusal says past the caller's share (429), and past the server's bound (503). */
+export const METERED = {
+  bodies: [
+    'Too many request bodies of this caller being handled: retry after 1 s',
+    'Server busy: too many request bodies being handled',
+  ],
+  answers: [
+    'Answers not yet read by this caller: read them, then retry after 1 s',
+    'Server busy: answers not yet read by their clients',
+  ],
+} as const;
+
 export const overMeter = (
   over: 'caller' | 'server' | undefined,
-  caller: string,
-  server: string,
+  [caller, server]: readonly [string, string],
   close = false,
 ): Refusal | undefined =>
   over && retry(over === 'caller' ? 429 : 503, over === 'caller' ? caller : server, 1, close);
 
-/** The first refusal of the guards, in their order; undefined when all let the request on. */
 export async function firstRefusal<C>(guards: readonly Guard<C>[], context: C): Promise<Refusal | undefined> {
   for (const guard of guards) {
     const verdict = guard(context);
+    // A synchronous verdict is not awaited: most guards are, and each await is a turn of the queue.
     const refusal = verdict instanceof Promise ? await verdict : verdict;
     if (refusal) return refusal;
   }
   return undefined;
 }
 
+/** A fault (by default 500), or the connection closed if the answer has begun. */
+export function writeFault(
+  res: ServerResponse,
+  r: Refusal = refused(500, 'Internal error', { code: -32603 }),
+) {
+  if (res.headersSent) res.destroy();
+  else writeRefusal(res, r);
+}
+
 /** Writes a refusal (nothing, if an answer has begun already). */
 export function writeRefusal(res: ServerResponse, r: Refusal): void {
   if (res.headersSent) return;
   if (r.close) res.shouldKeepAlive = false;
-  const body =
-    r.body !== undefined
-      ? r.body
-      : {
-          jsonrpc: '2.0',
-          error: { code: r.code ?? -32000, message: r.message, ...(r.data ? { data: r.data } : {}) },
-          id: null,
-        };
+  const error = { code: r.code ?? -32000, message: r.message, ...(r.data ? { data: r.data } : {}) };
+  const body = r.body !== undefined ? r.body : { jsonrpc: '2.0', error, id: null };
   res.writeHead(r.status, {
     'content-type': 'application/json',
     ...(r.retryAfter === undefined ? {} : { 'retry-after': String(r.retryAfter) }),

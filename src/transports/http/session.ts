@@ -4,7 +4,6 @@ import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto'
 import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 
-/** What a session remembers of its `initialize`. */
 export interface SessionClaims {
   /** The client declared the MCP Apps extension (io.modelcontextprotocol/ui) with our MIME type. */
   apps: boolean;
@@ -17,23 +16,19 @@ const PAYLOAD_BYTES = 2 + NONCE_BYTES;
 /** Fixed label of the key derivation: the session key is never the bearer token itself. */
 const LABEL = 'streamer-analytics-mcp/session-id/v1';
 
-export interface Sessions {
-  /** A fresh session id carrying the claims. */
-  issue(claims: SessionClaims): string;
-  /** The claims of a session id this server (or a replica with the same token) issued; undefined if not. */
-  verify(id: string): SessionClaims | undefined;
-}
+export type Sessions = ReturnType<typeof createSessions>;
 
 /** Session ids keyed from the HTTP token (HKDF-SHA256) so replicas agree; else from a random key of this process. */
-export function createSessions(token: string | undefined): Sessions {
+export function createSessions(token: string | undefined) {
   const key = token ? Buffer.from(hkdfSync('sha256', token, Buffer.alloc(0), LABEL, 32)) : randomBytes(32);
   const mac = (payload: Buffer) => createHmac('sha256', key).update(payload).digest();
   return {
-    issue(claims) {
+    issue(claims: SessionClaims): string {
       const payload = Buffer.concat([Buffer.from([VERSION, claims.apps ? 1 : 0]), randomBytes(NONCE_BYTES)]);
       return Buffer.concat([payload, mac(payload)]).toString('base64url');
     },
-    verify(id) {
+    /** The claims of a session id this server (or a replica with the same token) issued. */
+    verify(id: string): SessionClaims | undefined {
       if (id.length > 100 || !/^[A-Za-z0-9_-]+$/.test(id)) return undefined;
       const raw = Buffer.from(id, 'base64url');
       if (raw.length !== PAYLOAD_BYTES + MAC_BYTES || raw.toString('base64url') !== id) return undefined;
@@ -45,7 +40,6 @@ export function createSessions(token: string | undefined): Sessions {
   };
 }
 
-/** The capabilities a session's claims stand for, as createServer reads them. */
 export function capabilitiesOf(claims: SessionClaims): ClientCapabilities {
   return claims.apps ? { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } } : {};
 }
