@@ -14,17 +14,10 @@ export interface SimPoint {
 
 type Json = Record<string, unknown>;
 
+/** Each answer's part: an analytics and a complete element of `data.results`, overview's `liveMetrics`. */
 export interface Dialect {
-  /** An element of /streamers/analytics `data.results`. */
   analytics(mintId: string, period: string, points: SimPoint[], stats: { peak: number; mean: number }): Json;
-  /** An element of /streamers/complete `data.results`. */
-  complete(
-    mintId: string,
-    core: Json,
-    sessions: { count: number; recent: SimSession[] },
-    fees: Json | undefined,
-  ): Json;
-  /** /analytics/overview `data.liveMetrics`. */
+  complete(mintId: string, core: Json, sessions: { count: number; recent: SimSession[] }, fees?: Json): Json;
   liveMetrics(
     livePerPlatform: Record<string, number>,
     top: Array<{ mintId: string; currentViewers: number }>,

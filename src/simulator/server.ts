@@ -1,6 +1,6 @@
 // The embedded simulator: a deterministic fake of the whole interface on 127.0.0.1, with fault switches,
-// the upstream of the tests, the benchmarks and --demo. Endpoints: endpoints.ts; answers, faults: respond.ts.
-import { createServer, type IncomingMessage } from 'node:http';
+// the upstream of the tests, the benchmarks and --demo.
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDataset, type Dataset, prng } from './data.js';
 import { DIALECTS, type DialectName } from './dialect.js';
@@ -56,37 +56,34 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://sim');
-    const raw = await readBody(req);
-    let body: unknown;
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    let body: unknown = raw;
     try {
       body = raw ? JSON.parse(raw) : undefined;
-    } catch {
-      body = raw;
-    }
+    } catch {}
     const query = Object.fromEntries(url.searchParams);
     res.on('close', () => {
       if (!res.writableFinished) sim.abandoned++;
     });
     const recorded = { method: req.method ?? '', path: url.pathname, query, headers: req.headers, body };
     requests.push(recorded);
-
     const index = queue.findIndex((q) => !q.match || q.match(recorded));
     const fault = index >= 0 ? queue.splice(index, 1)[0]?.fault : randomFault();
     const delay = (sim.latencyMs ?? 0) + (fault && 'delayMs' in fault ? fault.delayMs : 0);
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     if (fault && applyFault(fault, res, dialect)) return;
     const trickle = fault && 'trickleMs' in fault ? fault.trickleMs : 0;
-
     const fail = (status: number, message: string) => send(res, status, dialect.errorBody(status, message));
     if (req.headers['x-api-key'] !== apiKey) return fail(401, 'Invalid or missing API key');
     const route = routes.find(([method, pattern]) => method === req.method && pattern.test(url.pathname));
     if (!route) return fail(404, `No route ${req.method} ${url.pathname}`);
-    if (req.method === 'POST' && !String(req.headers['content-type']).startsWith('application/json')) {
+    if (req.method === 'POST' && !String(req.headers['content-type']).startsWith('application/json'))
       return fail(415, 'Content-Type must be application/json');
-    }
-    const params = (route[1].exec(url.pathname) ?? []).slice(1).map(decodeURIComponent);
+    const mint = decodeURIComponent(route[1].exec(url.pathname)?.[1] ?? '');
     try {
-      const result = route[2]({ query, body: (body ?? {}) as Record<string, unknown>, params });
+      const result = route[2]({ query, body: (body ?? {}) as Record<string, unknown>, mint });
       if (result.status && result.status >= 400) fail(result.status, result.error ?? 'Failed');
       else if (trickle) sendSlowly(res, result.body, trickle);
       else send(res, result.status ?? 200, result.body);
@@ -134,10 +131,4 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       }),
   };
   return sim;
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
