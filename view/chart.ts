@@ -4,13 +4,9 @@ import uPlot from 'uplot';
 import type { SeriesData as Series } from '../src/report/view-types.js';
 import { el, n, onTheme, resolveColor, time } from './dom.js';
 
-/** What a person reads a series by: its symbol, else its name, else a short id (the full id on hover). */
-export const seriesLabel = (s: Pick<Series, 'mintId' | 'name' | 'symbol'>) =>
-  s.symbol ?? s.name ?? `${s.mintId.slice(0, 4)}…${s.mintId.slice(-4)}`;
-
-/** Each series' label: its symbol (else name, else short id), with a short id added when two share it. */
-export function seriesLabels(series: ReadonlyArray<Pick<Series, 'mintId' | 'name' | 'symbol'>>) {
-  const base = series.map(seriesLabel);
+/** Each series' label: its symbol, else name, else short id; with an id's start when two share it. */
+function seriesLabels(series: readonly Series[]) {
+  const base = series.map((s) => s.symbol ?? s.name ?? `${s.mintId.slice(0, 4)}…${s.mintId.slice(-4)}`);
   return base.map((l, i) =>
     base.indexOf(l) !== base.lastIndexOf(l) ? `${l} ${series[i]?.mintId.slice(0, 4)}…` : l,
   );
@@ -60,11 +56,7 @@ function xLabels(self: uPlot, splits: number[]): string[] {
 }
 
 /** A value held over a span of time (ms), drawn as a dashed level line: a session's peak over the session. */
-export interface Span {
-  from: number;
-  to: number;
-  value: number;
-}
+export type Span = { from: number; to: number; value: number };
 
 export function lineChart(
   box: HTMLElement,
@@ -76,18 +68,15 @@ export function lineChart(
   const times = [
     ...new Set([...drawn.flatMap((s) => s.t), ...(spans?.list ?? []).flatMap((s) => [s.from, s.to])]),
   ].sort((a, b) => a - b);
-  if (!times.length) {
-    box.append(el('p', { class: 'muted' }, spans?.empty ?? 'No data points in this period.'));
+  const empty = (cls: string, text: string) => {
+    box.append(el('p', { class: cls }, spans?.empty ?? text));
     return false;
-  }
+  };
+  if (!times.length) return empty('muted', 'No data points in this period.');
   // Nothing but zeros and gaps: said in words, not drawn as a flat line on an axis of its own making.
   const some = (v: number | null | undefined) => typeof v === 'number' && v !== 0;
-  if (!drawn.some((s) => (s.values[field] ?? []).some(some)) && !spans?.list.some((x) => some(x.value))) {
-    box.append(
-      el('p', { class: 'muted empty-chart' }, spans?.empty ?? `No ${field} other than 0 in this period.`),
-    );
-    return false;
-  }
+  if (!drawn.some((s) => (s.values[field] ?? []).some(some)) && !spans?.list.some((x) => some(x.value)))
+    return empty('muted empty-chart', `No ${field} other than 0 in this period.`);
   // Series 0 (or missing) throughout would hide at the baseline: named under the chart, not drawn.
   const allLabels = seriesLabels(drawn);
   const isFlat = (s: Series) => !(s.values[field] ?? []).some(some);
@@ -113,9 +102,10 @@ export function lineChart(
       ),
     );
   const data = [times.map((t) => t / 1000), ...columns] as uPlot.AlignedData;
+  const last = times[times.length - 1] as number;
   // With nothing hovered, each legend entry shows its series' latest value (and when), not a dash.
   const latest = columns.map((col) => col.findLastIndex((v) => v != null));
-  const legendValue = (si: number, v: number | null, idx: number | null) => {
+  const legendValue = (_u: uPlot, v: number | null, si: number, idx: number | null) => {
     if (idx != null) return n(v);
     const at = latest[si - 1] ?? -1;
     return at < 0 ? '—' : `${n(columns[si - 1]?.[at] ?? null)} (latest)`;
@@ -149,8 +139,7 @@ export function lineChart(
         series: [
           {
             label: 'time (UTC)',
-            value: (_u, v, _si, idx) =>
-              idx == null ? `${time(times[times.length - 1] as number)} (last)` : time(v * 1000),
+            value: (_u, v, _si, idx) => (idx == null ? `${time(last)} (last)` : time(v * 1000)),
           },
           ...series.map((_s, i) => ({
             label: labels[i] as string,
@@ -159,7 +148,7 @@ export function lineChart(
             // Past the palette, each round of colours gets its own dash: no two series look alike.
             ...(i >= palette.length ? { dash: DASHES[Math.floor(i / palette.length) - 1] ?? [2, 2] } : {}),
             spanGaps: true,
-            value: (_u: uPlot, v: number | null, si: number, idx: number | null) => legendValue(si, v, idx),
+            value: legendValue,
           })),
           ...(spans?.list.length
             ? [
@@ -177,30 +166,20 @@ export function lineChart(
                     stroke: fg,
                     filter: spans.list.map((x) => index.get(x.from) as number),
                   },
-                  value: (_u: uPlot, v: number | null, si: number, idx: number | null) =>
-                    legendValue(si, v, idx),
+                  value: legendValue,
                 },
               ]
             : []),
         ],
         axes: [
-          {
-            ...axis,
-            values: xLabels,
-            space: 90,
-          },
-          {
-            ...axis,
-            size: axisSize,
-            values: (_u, splits) => splits.map((v) => n(v)),
-          },
+          { ...axis, values: xLabels, space: 90 },
+          { ...axis, size: axisSize, values: (_u, splits) => splits.map((v) => n(v)) },
         ],
         hooks: {
           // Where the last point and the plot end (CSS px): the browser tests read them.
           draw: [
             (u: uPlot) => {
-              const lastX = u.valToPos((times[times.length - 1] as number) / 1000, 'x');
-              box.dataset.lastPointX = String(Math.round(lastX));
+              box.dataset.lastPointX = String(Math.round(u.valToPos(last / 1000, 'x')));
               box.dataset.plotWidth = String(Math.round(u.bbox.width / devicePixelRatio));
             },
           ],
@@ -223,11 +202,7 @@ export function lineChart(
     const peak = spans?.list.length
       ? plot.root.querySelector<HTMLElement>('.u-legend .u-series:last-child .u-marker')
       : null;
-    if (peak) {
-      peak.style.borderRadius = '50%';
-      peak.style.borderStyle = 'solid';
-      peak.style.background = fg;
-    }
+    if (peak) Object.assign(peak.style, { borderRadius: '50%', borderStyle: 'solid', background: fg });
     // The id of each series on hover over its legend entry.
     plot.root.querySelectorAll('.u-legend .u-series').forEach((row, i) => {
       const s = series[i - 1];

@@ -63,10 +63,9 @@ function monthStrip(month: Json) {
   const days = asArray(month.days).map(asRecord);
   const max = typeof month.max === 'number' ? month.max : 0;
   const strip = el('div', { class: 'days', role: 'list', 'aria-label': 'Activity per day' });
-  strip.style.setProperty('--days', String(Math.max(1, days.length)));
   // Day numbers under the strip, every seventh day from the first: readable at 360 px.
   const labels = el('div', { class: 'days day-labels', 'aria-hidden': 'true' });
-  labels.style.setProperty('--days', String(Math.max(1, days.length)));
+  for (const box of [strip, labels]) box.style.setProperty('--days', String(Math.max(1, days.length)));
   days.forEach((d, i) => {
     const label = `${String(d.date)}: ${n(d.value)}`;
     const c = el('span', { class: 'cell', role: 'listitem', title: label, 'aria-label': label });
@@ -105,13 +104,10 @@ function grid(g: Grid) {
     'data-cells': String(g.rows.length * width),
   });
   table.style.setProperty('--cols', String(width));
-  const head = el(
-    'div',
-    { class: 'heat-row', role: 'row' },
-    week
-      ? el('span', { role: 'columnheader', title: 'rows: day of week (a); columns: hour (b)' }, 'day')
-      : el('span', { role: 'columnheader', title: 'rows: a; columns: b' }, 'a · b'),
-  );
+  const corner = week
+    ? el('span', { role: 'columnheader', title: 'rows: day of week (a); columns: hour (b)' }, 'day')
+    : el('span', { role: 'columnheader', title: 'rows: a; columns: b' }, 'a · b');
+  const head = el('div', { class: 'heat-row', role: 'row' }, corner);
   for (let b = g.b[0]; b <= g.b[1]; b++)
     head.append(el('span', { role: 'columnheader' }, (b - g.b[0]) % every === 0 ? String(b) : ''));
   table.append(head);
@@ -132,29 +128,28 @@ function grid(g: Grid) {
     hint.hidden = box.scrollWidth <= box.clientWidth + 1;
     box.classList.toggle('overflowing', !hint.hidden);
   }).observe(box);
+  // Each range on one line: the line wraps between its parts, never inside "a = 0…6".
+  const [cls, before, rows, columns, after] = week
+    ? [
+        'muted axes-note',
+        '',
+        'Rows: day of week (0…6),',
+        'columns: hour (0…23),',
+        ' as the shape reads; the API names neither, nor which day 0 is.',
+      ]
+    : [
+        'muted',
+        'Keys "a-b": ',
+        `a = ${g.a[0]}…${g.a[1]} (rows),`,
+        `b = ${g.b[0]}…${g.b[1]} (columns);`,
+        ' what a and b mean is not stated by the API.',
+      ];
+  const nowrap = (text: string) => el('span', { class: 'nowrap' }, text);
   const section = el('section', {});
   put(
     section,
     el('h2', { title: g.title }, name),
-    // Each range on one line: the line wraps between its parts, never inside "a = 0…6".
-    week
-      ? el(
-          'p',
-          { class: 'muted axes-note' },
-          el('span', { class: 'nowrap' }, 'Rows: day of week (0…6),'),
-          ' ',
-          el('span', { class: 'nowrap' }, 'columns: hour (0…23),'),
-          ' as the shape reads; the API names neither, nor which day 0 is.',
-        )
-      : el(
-          'p',
-          { class: 'muted' },
-          'Keys "a-b": ',
-          el('span', { class: 'nowrap' }, `a = ${g.a[0]}…${g.a[1]} (rows),`),
-          ' ',
-          el('span', { class: 'nowrap' }, `b = ${g.b[0]}…${g.b[1]} (columns);`),
-          ' what a and b mean is not stated by the API.',
-        ),
+    el('p', { class: cls }, before || null, nowrap(rows), ' ', nowrap(columns), after),
     box,
     hint,
     el(
