@@ -50,78 +50,44 @@ export function boardColumns(
       },
       'not covered',
     );
-  const all: Array<Column & { shown?: boolean }> = [
-    { key: null, label: 'Token', cls: 'token', cell: () => td('token', '') },
-    {
-      key: 'level',
-      label: 'Level',
-      cls: 'level',
-      cell: (r) =>
-        isCovered(r)
-          ? td('level', '', el('span', { class: levelClass(levels, r.level) }, r.level))
-          : td(
-              'level',
-              '',
-              notCovered(r),
-              r.level ? el('span', { class: 'muted verdict' }, ` (${r.level})`) : '',
-            ),
-    },
-    { key: 'score', label: 'Score', cls: 'num score', cell: (r) => td('num score', 'score', n(r.score)) },
-    {
-      key: 'confidence',
-      label: 'Confidence',
-      cls: 'num confidence',
-      cell: (r) => td('num confidence', 'conf.', conf(r.confidence)),
-    },
-    {
-      key: 'viewers',
-      label: 'Viewers',
-      cls: 'num viewers',
-      shown: has.viewers,
-      cell: (r) => td('num viewers', 'viewers', n(r.viewers)),
-    },
-    {
-      key: 'marketCap',
-      label: 'Market cap',
-      cls: 'num mcap',
-      shown: has.marketCap,
-      cell: (r) => td('num mcap', 'mcap', n(r.marketCap)),
-    },
-    {
-      key: 'fees',
-      label: 'Fees',
-      cls: 'num fees',
-      shown: has.fees,
-      cell: (r) => feesCell(r, feeDecimals, fiatDecimals),
-    },
-    {
-      key: null,
-      label: 'Live',
-      cls: 'live',
-      shown: has.live,
-      cell: (r) => td(r.live ? 'live is-live' : 'live', '', r.live === null ? '—' : r.live ? 'live' : ''),
-    },
-    {
-      key: null,
-      label: 'Reasons',
-      cls: 'reasons',
-      cell: (r) =>
-        td(
-          'reasons',
-          '',
-          isCovered(r)
-            ? el('div', { title: reasons(r) }, reasons(r) || '(none)')
-            : el(
-                'div',
-                {},
-                r.upstreamError
-                  ? `not analysed; the upstream said "${r.upstreamError}"`
-                  : `the upstream's verdict${r.reasons.length ? `: ${reasons(r)}` : ''}`,
-              ),
-        ),
-    },
+  const levelCell = (r: BoardRow) =>
+    isCovered(r)
+      ? [el('span', { class: levelClass(levels, r.level) }, r.level)]
+      : [notCovered(r), r.level ? el('span', { class: 'muted verdict' }, ` (${r.level})`) : ''];
+  const reasonsCell = (r: BoardRow) =>
+    isCovered(r)
+      ? el('div', { title: reasons(r) }, reasons(r) || '(none)')
+      : el(
+          'div',
+          {},
+          r.upstreamError
+            ? `not analysed; the upstream said "${r.upstreamError}"`
+            : `the upstream's verdict${r.reasons.length ? `: ${reasons(r)}` : ''}`,
+        );
+  const live = (r: BoardRow) =>
+    td(r.live ? 'live is-live' : 'live', '', r.live === null ? '—' : r.live ? 'live' : '');
+  // Sort key, header, class, whether the data has it, cell.
+  const all: Array<[SortKey | null, string, string, boolean, Column['cell']]> = [
+    [null, 'Token', 'token', true, () => td('token', '')],
+    ['level', 'Level', 'level', true, (r) => td('level', '', ...levelCell(r))],
+    ['score', 'Score', 'num score', true, (r) => td('num score', 'score', n(r.score))],
+    [
+      'confidence',
+      'Confidence',
+      'num confidence',
+      true,
+      (r) => td('num confidence', 'conf.', conf(r.confidence)),
+    ],
+    ['viewers', 'Viewers', 'num viewers', has.viewers, (r) => td('num viewers', 'viewers', n(r.viewers))],
+    ['marketCap', 'Market cap', 'num mcap', has.marketCap, (r) => td('num mcap', 'mcap', n(r.marketCap))],
+    ['fees', 'Fees', 'num fees', has.fees, (r) => feesCell(r, feeDecimals, fiatDecimals)],
+    [null, 'Live', 'live', has.live, live],
+    [null, 'Reasons', 'reasons', true, (r) => td('reasons', '', reasonsCell(r))],
   ];
-  return { columns: all.filter((c) => c.shown !== false) as Column[], has };
+  const columns: Column[] = all.flatMap(([key, label, cls, shown, cell]) =>
+    shown ? [{ key, label, cls, cell }] : [],
+  );
+  return { columns, has };
 }
 
 /** The native coin's exact digits, the fiat total under them; each's decimal points aligned. */

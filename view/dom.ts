@@ -39,8 +39,7 @@ export const alertText = (text: string) => el('p', { class: 'error', role: 'aler
 /** A CSS colour (a variable, say) as the rgb() the browser resolves it to, for drawing on a canvas. */
 export function resolveColor(css: string): string {
   const probe = el('span', { 'aria-hidden': 'true' });
-  probe.style.color = css;
-  probe.style.display = 'none';
+  Object.assign(probe.style, { color: css, display: 'none' });
   document.body.append(probe);
   const out = getComputedStyle(probe).color;
   probe.remove();
@@ -67,9 +66,8 @@ export const plural = (count: number, one: string, many = `${one}s`) =>
 /** A tool result's text content, as the model reads it (what an error says, and what to change). */
 export const textOf = (result: { content?: unknown }) =>
   asArray(result.content)
-    .map((c) => asRecord(c))
-    .filter((c) => c.type === 'text' && typeof c.text === 'string')
-    .map((c) => String(c.text))
+    .map(asRecord)
+    .flatMap((c) => (c.type === 'text' && typeof c.text === 'string' ? [c.text] : []))
     .join('\n')
     .trim();
 
@@ -87,13 +85,10 @@ export function errorBox(title: string, text: string) {
   const box = el('div', { class: 'error-box', role: 'alert' }, el('p', { class: 'error-title' }, title));
   for (const line of text.split('\n')) {
     const said = line.trim();
-    if (!said || DEMO_LINE.test(said)) continue;
     const tag = TAG.exec(said);
-    box.append(
-      tag
-        ? el('p', { class: 'error-tag muted', title: 'error kind (for support)' }, tag[1] ?? '')
-        : el('p', {}, advice(line)),
-    );
+    if (tag)
+      box.append(el('p', { class: 'error-tag muted', title: 'error kind (for support)' }, tag[1] ?? ''));
+    else if (said && !DEMO_LINE.test(said)) box.append(el('p', {}, advice(line)));
   }
   return box;
 }

@@ -84,13 +84,11 @@ function seriesView(data: Json) {
   const fields = [
     ...new Set([...(primary ? [primary] : []), ...series.flatMap((s) => Object.keys(s.values))]),
   ];
-  const field = el('select', { 'aria-label': 'Field' });
-  for (const f of fields) field.append(el('option', { value: f }, f));
+  const field = el('select', { 'aria-label': 'Field' }, ...fields.map((f) => el('option', { value: f }, f)));
   const chart = el('div', { class: 'chart' });
   const draw = () => {
     clearTheme();
-    chart.replaceChildren();
-    chart.append(el('p', { class: 'muted field-note' }, fieldNote(series, field.value)));
+    chart.replaceChildren(el('p', { class: 'muted field-note' }, fieldNote(series, field.value)));
     lineChart(chart, series, field.value, 320);
   };
   field.addEventListener('change', draw);

@@ -1,10 +1,9 @@
-// "Did you mean": names ranked by closeness, for the server and (its source inlined) the guest's prelude,
-// so it refers to nothing outside itself.
+// "Did you mean", for the server and the guest's prelude (which inlines it: it must refer to nothing else).
 
 /**
- * The candidates, closest to `typed` first: those that start with what was typed (case and separators
- * ignored), then those that contain it, then the rest by how well their words match the typed words
- * (`viewerz` → currentViewers, `getCore` → get_streamer_core), then by edit distance; ties keep their order.
+ * The candidates, closest to `typed` first: those that start with it (case and separators ignored), those
+ * that contain it, then by how well their words match the typed words (`viewerz` → currentViewers, `getCore`
+ * → get_streamer_core), then by edit distance; ties keep their order.
  */
 export function closestFirst(typed: string, candidates: readonly string[]): string[] {
   const squash = (s: string) =>

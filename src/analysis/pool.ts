@@ -60,12 +60,10 @@ export class SandboxPool {
     this.#workers = new Workers(this.#options);
   }
 
-  /** Workers started since the pool was made (tests). */
   get started(): number {
     return this.#workers.started;
   }
 
-  /** Workers alive now, busy, idle or starting (tests). */
   get workers(): number {
     return this.#workers.count;
   }

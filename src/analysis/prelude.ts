@@ -122,15 +122,11 @@ define('api', new Proxy(fns, {
 }));
 
 // Exact decimal arithmetic: each number at the digits JSON gives it, added as integers.
-const SCI = /^(-?)(\d+)(?:\.(\d+))?e([+-]?\d+)$/i;
-const PLAIN = /^(-?)(\d+)(?:\.(\d+))?$/;
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i;
 const decimalOf = (v) => {
-  const text = typeof v === 'number' ? String(v) : v.trim();
-  let m = PLAIN.exec(text);
-  if (m) return { units: BigInt(m[1] + m[2] + (m[3] || '')), scale: (m[3] || '').length };
-  m = SCI.exec(text);
+  const m = DECIMAL.exec(typeof v === 'number' ? String(v) : v.trim());
   const digits = BigInt(m[1] + m[2] + (m[3] || ''));
-  const scale = (m[3] || '').length - Number(m[4]);
+  const scale = (m[3] || '').length - Number(m[4] || 0);
   return scale >= 0 ? { units: digits, scale } : { units: digits * 10n ** BigInt(-scale), scale: 0 };
 };
 const decimalText = ${decimalText.toString()};

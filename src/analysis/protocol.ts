@@ -10,7 +10,6 @@ export const ARGS_MAX_CHARS = 64 * 1024;
 /** Named parameters an api call may have (every tool has fewer): more are refused in the guest. */
 export const PARAMS_MAX = 16;
 
-/** Why a run ended without an answer. */
 export type FailureKind =
   | 'syntax'
   | 'runtime'

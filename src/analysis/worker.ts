@@ -1,6 +1,5 @@
 // A sandbox worker: one warm QuickJS instance, a fresh runtime and context per run; only strings cross.
-// After an out-of-memory or a stack overflow the instance is not trusted again (quickjs-emscripten issues
-// 257, 269): the pool ends the worker.
+// After an out-of-memory or a stack overflow the pool ends the worker (quickjs-emscripten issues 257, 269).
 import { parentPort, workerData } from 'node:worker_threads';
 import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
 import {
@@ -29,7 +28,6 @@ const PREFIX = '(async () => {';
 const MAX_STACK_BYTES = 512 * 1024;
 const LOG_LINES = 200;
 const LOG_CHARS = 16 * 1024;
-/** The characters of a failure's message that leave the worker. */
 const MESSAGE_MAX = 2_000;
 const OVER_MEMORY = 'InternalError: out of memory: the program went past its memory limit';
 
@@ -62,10 +60,27 @@ const QuickJS = await newQuickJSWASMModuleFromVariant(
 
 const post = (message: FromWorker) => port.postMessage(message);
 
-/** The run in progress: its pending host calls, by id. */
-let current: { runtime: QuickJSRuntime; calls: Map<number, QuickJSDeferredPromise> } | undefined;
+/** A run's runtime and context, its pending host calls by id, and the handles it made. */
+interface Live {
+  runtime: QuickJSRuntime;
+  context: QuickJSContext;
+  calls: Map<number, QuickJSDeferredPromise>;
+  handles: QuickJSHandle[];
+}
+const open = (runtime: QuickJSRuntime): Live => ({
+  runtime,
+  context: runtime.newContext(),
+  calls: new Map(),
+  handles: [],
+});
+function free({ context, handles, calls }: Live) {
+  for (const h of handles.reverse()) if (h.alive) h.dispose();
+  for (const deferred of calls.values()) deferred.dispose();
+  context.dispose();
+}
+
+let current: Live | undefined;
 let nextCallId = 1;
-/** Whether the run in progress has gone past its memory limit. */
 let overMemory = () => false;
 
 port.on('message', (message: ToWorker) => {
@@ -86,16 +101,6 @@ port.on('message', (message: ToWorker) => {
 
 type Run = Extract<ToWorker, { t: 'run' }>;
 
-function free(
-  context: QuickJSContext,
-  handles: QuickJSHandle[],
-  calls?: Map<number, QuickJSDeferredPromise>,
-) {
-  for (const h of handles.reverse()) if (h.alive) h.dispose();
-  for (const deferred of calls?.values() ?? []) deferred.dispose();
-  context.dispose();
-}
-
 async function run(message: Run): Promise<void> {
   Atomics.store(logsCut, 0, 0);
   const runtime = QuickJS.newRuntime();
@@ -108,13 +113,11 @@ async function run(message: Run): Promise<void> {
   engineBound = false;
   overMemory = () => growRefused || memory.buffer.byteLength - base > message.memoryBytes;
   runtime.setInterruptHandler(overMemory);
-  const context = runtime.newContext();
-  const calls = new Map<number, QuickJSDeferredPromise>();
-  current = { runtime, calls };
-  const handles: QuickJSHandle[] = [];
+  const live = open(runtime);
+  current = live;
   let outcome: WorkerOutcome;
   try {
-    outcome = await execute(context, runtime, calls, handles, message);
+    outcome = await execute(live, message);
   } catch (error) {
     // The engine failed (not the program); expected only when the thread's stack runs out inside QuickJS.
     const text = String((error as Error)?.message ?? error);
@@ -127,20 +130,14 @@ async function run(message: Run): Promise<void> {
   // aborts the module (quickjs-emscripten 235, 269). The pool retires a worker once its memory has grown.
   let reusable = !engineBound && !(!outcome.ok && ['memory', 'stack', 'internal'].includes(outcome.kind));
   try {
-    if (reusable) free(context, handles, calls);
+    if (reusable) free(live);
   } catch {
     reusable = false;
   }
   post({ t: 'done', outcome, reusable, wasmBytes: memory.buffer.byteLength });
 }
 
-async function execute(
-  context: QuickJSContext,
-  runtime: QuickJSRuntime,
-  calls: Map<number, QuickJSDeferredPromise>,
-  handles: QuickJSHandle[],
-  message: Run,
-): Promise<WorkerOutcome> {
+async function execute({ runtime, context, calls, handles }: Live, message: Run): Promise<WorkerOutcome> {
   const keep = <T extends QuickJSHandle>(h: T): T => {
     handles.push(h);
     return h;
@@ -274,16 +271,14 @@ const looksTyped = (code: string, line: number | undefined) =>
 
 // One small program through every part (prelude, helpers, JSON), so the first real run finds them compiled.
 {
-  const runtime = QuickJS.newRuntime();
-  const context = runtime.newContext();
-  const handles: QuickJSHandle[] = [];
-  await execute(context, runtime, new Map(), handles, {
+  const live = open(QuickJS.newRuntime());
+  await execute(live, {
     t: 'run',
     code: 'return [sum([0.1, 0.2]), median([3, 1, 2]), sortBy([{ a: 2 }, { a: 1 }], "a")[0], typeof api.x]',
     apiNames: ['x'],
     memoryBytes: 16 * 1024 * 1024,
     maxAnswerChars: 1024,
   });
-  free(context, handles);
+  free(live);
 }
 post({ t: 'ready' });

@@ -57,7 +57,6 @@ export class Workers {
 
   constructor(readonly options: { maxWorkers: number; warm: number }) {}
 
-  /** Workers alive now (busy, idle or starting). */
   get count(): number {
     return this.#all.size + this.#starting;
   }

@@ -82,7 +82,6 @@ export function viewersAt(token: SimToken, at: number): number {
   return 0;
 }
 
-/** How many of a token's sessions overlap the last `hours` hours. */
 const sessionsWithin = (token: SimToken, hours: number) =>
   token.sessions.filter((s) => Date.parse(s.endTime) >= SIM_NOW - hours * 3_600_000).length;
 

@@ -10,7 +10,6 @@ export type Fault =
   | { drop: 'before' | 'during' }
   /** Send this text as the body (bad JSON, an HTML page). */
   | { raw: string; status?: number; contentType?: string }
-  /** Wait, then answer normally. */
   | { delayMs: number }
   /** A valid JSON body of about this many bytes, written as the client reads (`chunked`: no Content-Length). */
   | { bodyBytes: number; chunked?: boolean }
