@@ -140,10 +140,9 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
     const q = state.q.trim().toLowerCase();
     // A level matches covered rows of it and not-covered rows with that verdict, as the text counts them.
     const wanted = state.level ? new Set(state.level.split('\n').map((l) => l.toUpperCase())) : null;
+    const off = wanted?.has(OFF.toUpperCase());
     const visible = rows
-      .filter(
-        (r) => !wanted || (wanted.has(OFF.toUpperCase()) ? !isCovered(r) : wanted.has(r.level.toUpperCase())),
-      )
+      .filter((r) => !wanted || (off ? !isCovered(r) : wanted.has(r.level.toUpperCase())))
       .filter((r) => !state.live || r.live === true)
       .filter((r) => !q || [r.name, r.symbol, r.mintId].some((s) => s?.toLowerCase().includes(q)))
       .sort(compare);
@@ -160,10 +159,8 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
     const none = q
       ? `No token matches "${state.q.trim()}"${filtered ? ' with these filters' : ''}.`
       : 'No token matches these filters.';
-    if (!visible.length)
-      tbody.append(
-        el('tr', { class: 'empty' }, el('td', { colspan: String(columns.length), class: 'muted' }, none)),
-      );
+    const empty = el('td', { colspan: String(columns.length), class: 'muted' }, none);
+    if (!visible.length) tbody.append(el('tr', { class: 'empty' }, empty));
     const drawn = Math.min(visible.length, state.shown);
     shown.textContent =
       drawn < visible.length
@@ -198,6 +195,8 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
   });
 
   const note = (text: string) => el('p', { class: 'note' }, text);
+  const capped = `The board holds the first ${n(rows.length)} of ${n(total)} findings (its cap is ${n(data.limits.rows)}).`;
+  const unexpected = `The upstream also answered for ${n(data.unexpected)} ids that were not requested: not shown, not counted.`;
   // A short board shows reasons whole.
   root.classList.toggle('few-rows', rows.length <= 10);
   put(
@@ -213,35 +212,22 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
     historyKey(data.history),
     data.failureGroups.length ? failureDetails(data.failureGroups, failed) : null,
     data.hint ? el('p', { class: 'hint' }, `Hint: ${advice(data.hint)}`) : null,
-    total > rows.length &&
-      note(
-        `The board holds the first ${n(rows.length)} of ${n(total)} findings (its cap is ${n(data.limits.rows)}).`,
-      ),
-    !!data.unexpected &&
-      note(
-        `The upstream also answered for ${n(data.unexpected)} ids that were not requested: not shown, not counted.`,
-      ),
+    total > rows.length && note(capped),
+    !!data.unexpected && note(unexpected),
   );
 
   // Nothing analysed: no table, no filters over nothing; the failures above say why.
-  if (!rows.length)
-    return void root.append(
-      alertText(
-        failed
-          ? `No token could be analysed: ${n(failed)} of ${plural(scope.requested || failed, 'token')} failed.`
-          : 'No token was analysed.',
-      ),
-    );
+  const nothing = failed
+    ? `No token could be analysed: ${n(failed)} of ${plural(scope.requested || failed, 'token')} failed.`
+    : 'No token was analysed.';
+  if (!rows.length) return void root.append(alertText(nothing));
   const footnote = (text: string) => el('p', { class: 'muted footnote' }, text);
+  const reasons = data.topReasons.map((t) => `${t.reason} (${n(t.count)})`).join('; ');
+  const offNote = `Not covered (${n(offCount)}): ${offReason.replace(/^not covered: /, '')}; greyed, in no level count, last in the order of suspicion.`;
   put(
     root,
     counts,
-    data.topReasons.length > 0 &&
-      el(
-        'p',
-        { class: 'muted' },
-        `Most frequent reasons: ${data.topReasons.map((t) => `${t.reason} (${n(t.count)})`).join('; ')}`,
-      ),
+    !!reasons && el('p', { class: 'muted' }, `Most frequent reasons: ${reasons}`),
     el(
       'div',
       { class: 'controls' },
@@ -254,10 +240,7 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
     shown,
     el('table', { class: 'board' }, el('thead', {}, head), tbody),
     more,
-    offCount > 0 &&
-      footnote(
-        `Not covered (${n(offCount)}): ${offReason.replace(/^not covered: /, '')}; greyed, in no level count, last in the order of suspicion.`,
-      ),
+    offCount > 0 && footnote(offNote),
     noFees > 0 && footnote(`— in the fees column: ${NO_FEES} (${plural(noFees, 'token')}).`),
   );
   draw();

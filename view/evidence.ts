@@ -39,9 +39,10 @@ export function evidencePanel(root: HTMLElement, app: App, scope: BoardData['sco
   function show(r: BoardRow, row: HTMLTableRowElement, period = '1d') {
     if (open?.row !== row) close(false);
     const again = open !== undefined;
+    const name = tokenName(r);
     const section = el('section', {
       class: 'evidence',
-      'aria-label': `Evidence for ${tokenName(r)}`,
+      'aria-label': `Evidence for ${name}`,
       tabindex: '-1',
     });
     const box = open?.box ?? el('tr', { class: 'evidence-row' });
@@ -51,22 +52,14 @@ export function evidencePanel(root: HTMLElement, app: App, scope: BoardData['sco
     row.querySelector('button.token')?.setAttribute('aria-expanded', 'true');
     const back = el('button', { type: 'button', class: 'close' }, 'Back to list');
     back.addEventListener('click', () => close());
-    const periods = el(
-      'select',
-      { 'aria-label': 'Period' },
-      ...PERIODS.map((p) => el('option', { value: p }, p)),
-    );
+    const options = PERIODS.map((p) => el('option', { value: p }, p));
+    const periods = el('select', { 'aria-label': 'Period' }, ...options);
     periods.value = period;
     periods.addEventListener('change', () => show(r, row, periods.value));
     const body = el('div', {}, el('p', { class: 'muted' }, 'Loading…'));
-    const heading = el(
-      'div',
-      { class: 'evidence-head' },
-      el('h2', {}, tokenName(r)),
-      el('label', {}, 'Period ', periods),
-    );
+    const label = el('label', {}, 'Period ', periods);
+    const heading = el('div', { class: 'evidence-head' }, el('h2', {}, name), label, back);
     section.append(heading, el('p', { class: 'ids muted' }, r.mintId), body);
-    heading.append(back);
     // The focus moves into the panel (a new period keeps it on the period's menu).
     if (again) periods.focus({ preventScroll: true });
     else section.focus({ preventScroll: true });
@@ -84,9 +77,8 @@ export function evidencePanel(root: HTMLElement, app: App, scope: BoardData['sco
         throw new Error(textOf(result) || 'no evidence returned');
       if (body.isConnected) draw(r, data as EvidenceData, body, scope.hours);
     } catch (error) {
-      body.replaceChildren(
-        alertText(`Could not load the evidence: ${error instanceof Error ? error.message : String(error)}`),
-      );
+      const message = error instanceof Error ? error.message : String(error);
+      body.replaceChildren(alertText(`Could not load the evidence: ${message}`));
     }
   }
   // Escape closes the evidence wherever the focus is on the page (the README promises it).
@@ -111,22 +103,12 @@ function draw(r: BoardRow, data: EvidenceData, body: HTMLElement, listHours: num
     botting && 'error' in botting
       ? `Botting: unavailable (${botting.error})`
       : `Botting over the last ${n(hours)} h: ${botting ? verdict(botting) : 'no finding'}`;
-  body.replaceChildren(
-    el(
-      'div',
-      { class: 'split' },
-      el('div', {}, el('h3', {}, 'Viewers (times in UTC)'), chart),
-      el(
-        'div',
-        {},
-        el('h3', {}, heading),
-        listHours !== hours &&
-          el('p', { class: 'muted' }, `In the list, over the last ${n(listHours)} h: ${verdict(r)}`),
-        reasonsList,
-        evidenceHistory(data, r.mintId),
-      ),
-    ),
-  );
+  const listed =
+    listHours !== hours &&
+    el('p', { class: 'muted' }, `In the list, over the last ${n(listHours)} h: ${verdict(r)}`);
+  const about = el('div', {}, el('h3', {}, heading), listed, reasonsList, evidenceHistory(data, r.mintId));
+  const viewers = el('div', {}, el('h3', {}, 'Viewers (times in UTC)'), chart);
+  body.replaceChildren(el('div', { class: 'split' }, viewers, about));
   const rows = Array.isArray(sessions) ? sessions : undefined;
   if ('error' in series) chart.append(alertText(`Curve unavailable: ${series.error}`));
   else curve(chart, r, series.series, rows ?? []);
@@ -153,20 +135,17 @@ function curve(chart: HTMLElement, r: BoardRow, series: SeriesData[], sessions: 
   const peaks = { label: 'session peak', list: spans, empty: 'No viewers in this period.' };
   if (!lineChart(chart, list, list[0]?.primary ?? 'viewers', 200, peaks) || t.length < 2) return;
   const dots = spans.length ? " Dots: each listed session's peak, at its start (dashed over its span)." : '';
-  chart.append(
-    el(
-      'p',
-      { class: 'muted sampled' },
-      `Sampled: ${n(t.length)} points, one every ${every((last - first) / (t.length - 1))}; a peak between two points shows only in the sessions table.${dots}`,
-    ),
-  );
+  const sampled = `Sampled: ${n(t.length)} points, one every ${every((last - first) / (t.length - 1))}; a peak between two points shows only in the sessions table.${dots}`;
+  chart.append(el('p', { class: 'muted sampled' }, sampled));
 }
 
 /** Durations' units in words, as get_streamer_sessions names them. */
 const UNIT_WORDS: Record<string, string> = { ms: 'milliseconds', s: 'seconds', min: 'minutes' };
 
 function sessionsTable(records: SessionRow[], unit: string | null) {
-  const heads = ['Start (UTC)', unit ? `Duration (${unit})` : 'Duration', 'Peak', 'Average'];
+  const heads = ['Start (UTC)', unit ? `Duration (${unit})` : 'Duration', 'Peak', 'Average'].map((h, i) =>
+    el('th', { scope: 'col', ...(i ? { class: 'num' } : {}) }, h),
+  );
   const caption = unit
     ? `Recent sessions (duration in ${UNIT_WORDS[unit] ?? unit}: end − start in every row)`
     : 'Recent sessions (duration as the API gives it, unit not stated)';
@@ -181,11 +160,7 @@ function sessionsTable(records: SessionRow[], unit: string | null) {
     'table',
     { class: 'sessions' },
     el('caption', {}, caption),
-    el(
-      'thead',
-      {},
-      el('tr', {}, ...heads.map((h, i) => el('th', { scope: 'col', ...(i ? { class: 'num' } : {}) }, h))),
-    ),
+    el('thead', {}, el('tr', {}, ...heads)),
     el('tbody', {}, ...records.map(row)),
     !records.length && el('tr', {}, el('td', { colspan: '4', class: 'muted' }, 'No sessions.')),
   );

@@ -36,18 +36,17 @@ const WAIT_TURNS_MAX = 4;
 /** A worker's replacement start, allowed for in a wait of several turns (generous: two loaded cores). */
 const RESTART_MS = 1_000;
 
-export class SandboxPool {
+/** The workers (workers.ts) and the turns between callers for them. */
+export class SandboxPool extends Workers {
   readonly #limiter: Limiter;
   /** Each caller's own turn-taking, made when it asks, dropped when it has no run. */
   readonly #callers = new Map<string, Limiter>();
   readonly #options: Required<PoolOptions>;
-  readonly #workers: Workers;
   readonly #callerIds = new WeakMap<object, string>();
-  #closed = false;
 
   constructor(options: PoolOptions = {}) {
     const maxWorkers = options.maxWorkers ?? 4;
-    this.#options = {
+    const all = {
       maxWorkers,
       maxRunningPerCaller: Math.max(1, Math.floor(maxWorkers / 2)),
       warm: 2,
@@ -56,25 +55,13 @@ export class SandboxPool {
       maxAnswerChars: ANSWER_MAX_CHARS,
       ...options,
     };
+    super(all);
+    this.#options = all;
     this.#limiter = new Limiter({ limit: maxWorkers });
-    this.#workers = new Workers(this.#options);
-  }
-
-  get started(): number {
-    return this.#workers.started;
-  }
-
-  get workers(): number {
-    return this.#workers.count;
-  }
-
-  /** Starts the warm workers now rather than at the first run; resolves when they are ready. */
-  warmUp(): Promise<void> {
-    return this.#workers.warmUp();
   }
 
   async run(code: string, host: AnalysisHost, opts: RunOptions): Promise<RunOutcome> {
-    if (this.#closed) return failed('internal', 'the sandbox pool is closed');
+    if (this.closed) return failed('internal', 'the sandbox pool is closed');
     if (opts.signal?.aborted) return failed('cancelled', NOT_STARTED);
     let waiting = this.#limiter.waiting;
     for (const own of this.#callers.values()) waiting += own.waiting;
@@ -116,12 +103,6 @@ export class SandboxPool {
     }
   }
 
-  /** Ends every worker (tests, shutdown); runs in progress end as 'internal'. */
-  async close(): Promise<void> {
-    this.#closed = true;
-    await this.#workers.close();
-  }
-
   #callerKey(caller: string | object | undefined): string {
     if (caller === undefined) return '';
     if (typeof caller === 'string') return `s:${caller}`;
@@ -134,13 +115,13 @@ export class SandboxPool {
   async #execute(code: string, host: AnalysisHost, opts: RunOptions): Promise<RunOutcome> {
     let slot: Slot;
     try {
-      slot = await this.#workers.acquire();
+      slot = await this.acquire();
     } catch (error) {
       return failed('internal', `the sandbox did not start: ${(error as Error).message}`);
     }
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
     if (opts.signal?.aborted) {
-      this.#workers.release(slot);
+      this.release(slot);
       return failed('cancelled', NOT_STARTED);
     }
     // Aborted when the run ends, however it ends: the host stops what it still does for it.
@@ -160,8 +141,8 @@ export class SandboxPool {
         opts.signal?.removeEventListener('abort', onAbort);
         worker.off('message', onMessage).off('error', onError).off('exit', onExit);
         const logsCut = Atomics.load(slot.logsCut, 0);
-        if (keepWorker) this.#workers.release(slot);
-        else this.#workers.retire(slot);
+        if (keepWorker) this.release(slot);
+        else this.retire(slot);
         resolve({ ...(outcome as RunOutcome), logs, logsCut });
       };
       const progress = () =>

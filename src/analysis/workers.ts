@@ -53,21 +53,24 @@ export class Workers {
   readonly #all = new Set<Slot>();
   #starting = 0;
   started = 0;
-  #closed = false;
+  closed = false;
 
   constructor(readonly options: { maxWorkers: number; warm: number }) {}
 
-  get count(): number {
+  /** Workers alive now: busy, idle or starting. */
+  get workers(): number {
     return this.#all.size + this.#starting;
   }
 
+  /** Starts the warm workers now rather than at the first run; resolves when they are ready. */
   async warmUp(): Promise<void> {
     this.#replenish();
     await Promise.all([...this.#spawning]);
   }
 
+  /** Ends every worker (tests, shutdown); runs in progress end as 'internal'. */
   async close(): Promise<void> {
-    this.#closed = true;
+    this.closed = true;
     for (const waiting of this.#waitingForWorker.splice(0))
       waiting.reject(new Error('the sandbox pool closed'));
     await Promise.allSettled([...this.#spawning]);
@@ -91,7 +94,7 @@ export class Workers {
     const { warm, maxWorkers } = this.options;
     const waiting = this.#waitingForWorker.length;
     while (
-      !this.#closed &&
+      !this.closed &&
       // Runs waiting come first: the warm spares start once none is (on two cores they would slow it).
       (this.#starting < waiting || (waiting === 0 && this.#idle.length + this.#starting < warm)) &&
       this.#all.size + this.#starting < maxWorkers
@@ -161,7 +164,7 @@ export class Workers {
 
   /** A worker back: to a run waiting for one, else to the idle ones (beyond the warm count, ended if unused). */
   release(slot: Slot) {
-    if (this.#closed) return this.retire(slot);
+    if (this.closed) return this.retire(slot);
     const waiting = this.#waitingForWorker.shift();
     if (waiting) {
       waiting.resolve(slot);
