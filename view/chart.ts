@@ -118,6 +118,11 @@ export function lineChart(
     const grid = resolveColor('var(--grid)');
     const palette = dark() ? DARK : LIGHT;
     const axis = { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: muted, width: 1 } };
+    // A dot where each span starts: a short session is a dot, never lost between two pixels.
+    const starts = spans?.list.map((x) => index.get(x.from) as number);
+    const points = { show: true, size: 7, fill: fg, stroke: fg, filter: starts };
+    const dashed = { stroke: fg, width: 2, dash: [5, 3], spanGaps: false, points, value: legendValue };
+    const peaks = spans?.list.length ? [{ ...dashed, label: spans.label }] : [];
     plot = new uPlot(
       {
         width: widthOf(box),
@@ -150,26 +155,7 @@ export function lineChart(
             spanGaps: true,
             value: legendValue,
           })),
-          ...(spans?.list.length
-            ? [
-                {
-                  label: spans.label,
-                  stroke: fg,
-                  width: 2,
-                  dash: [5, 3],
-                  spanGaps: false,
-                  // A dot where each span starts: a short session is a dot, never lost between two pixels.
-                  points: {
-                    show: true,
-                    size: 7,
-                    fill: fg,
-                    stroke: fg,
-                    filter: spans.list.map((x) => index.get(x.from) as number),
-                  },
-                  value: legendValue,
-                },
-              ]
-            : []),
+          ...peaks,
         ],
         axes: [
           { ...axis, values: xLabels, space: 90 },

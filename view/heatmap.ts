@@ -11,6 +11,12 @@ const place = (g: Pick<Grid, 'a' | 'b'>, a: number, b: number) =>
   weekOfHours(g) ? `day ${a}, hour ${b}` : `a = ${a}, b = ${b}`;
 /** A date (or any value) that never breaks inside. */
 const unbroken = (text: string) => el('span', { class: 'heatmap-date' }, text);
+/** A shaded cell, its value in words on hover and for screen readers; `shade` from 0 to 1. */
+const shaded = (role: string, label: string, shade: number) => {
+  const cell = el('span', { class: 'cell', role, title: label, 'aria-label': label });
+  cell.style.setProperty('--v', String(shade));
+  return cell;
+};
 
 /** A container's name in words: "daily.hourlyActivity" → "Hourly activity" (the path on hover). */
 const words = (path: string) => {
@@ -67,10 +73,8 @@ function monthStrip(month: Json) {
   const labels = el('div', { class: 'days day-labels', 'aria-hidden': 'true' });
   for (const box of [strip, labels]) box.style.setProperty('--days', String(Math.max(1, days.length)));
   days.forEach((d, i) => {
-    const label = `${String(d.date)}: ${n(d.value)}`;
-    const c = el('span', { class: 'cell', role: 'listitem', title: label, 'aria-label': label });
-    c.style.setProperty('--v', String(max > 0 && typeof d.value === 'number' ? d.value / max : 0));
-    strip.append(c);
+    const shade = max > 0 && typeof d.value === 'number' ? d.value / max : 0;
+    strip.append(shaded('listitem', `${String(d.date)}: ${n(d.value)}`, shade));
     const day = /^\d{4}-\d{2}-(\d{2})$/.exec(String(d.date))?.[1];
     labels.append(el('span', {}, i % 7 === 0 && day ? String(Number(day)) : ''));
   });
@@ -111,16 +115,12 @@ function grid(g: Grid) {
   for (let b = g.b[0]; b <= g.b[1]; b++)
     head.append(el('span', { role: 'columnheader' }, (b - g.b[0]) % every === 0 ? String(b) : ''));
   table.append(head);
+  const shade = (v: number) => (g.max > 0 ? v / g.max : 0);
   g.rows.forEach((row, i) => {
     const a = g.a[0] + i;
-    const line = el('div', { class: 'heat-row', role: 'row' }, el('span', { role: 'rowheader' }, String(a)));
-    row.forEach((v, j) => {
-      const label = `${place(g, a, g.b[0] + j)}: ${n(v)}`;
-      const cell = el('span', { class: 'cell', role: 'cell', title: label, 'aria-label': label });
-      cell.style.setProperty('--v', String(g.max > 0 ? v / g.max : 0));
-      line.append(cell);
-    });
-    table.append(line);
+    const cells = row.map((v, j) => shaded('cell', `${place(g, a, g.b[0] + j)}: ${n(v)}`, shade(v)));
+    const rowHeader = el('span', { role: 'rowheader' }, String(a));
+    table.append(el('div', { class: 'heat-row', role: 'row' }, rowHeader, ...cells));
   });
   const box = el('div', { class: 'scroll-x' }, table);
   const hint = el('p', { class: 'muted scroll-hint', hidden: '' }, 'Scroll sideways for more columns →');

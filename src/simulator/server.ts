@@ -2,7 +2,7 @@
 // the upstream of the tests, the benchmarks and --demo.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createDataset, type Dataset, prng } from './data.js';
+import { createDataset, prng } from './data.js';
 import { DIALECTS, type DialectName } from './dialect.js';
 import { BadRequest, routes as routesOver } from './endpoints.js';
 import { applyFault, type Fault, send, sendSlowly } from './respond.js';
@@ -26,25 +26,9 @@ export interface SimulatorOptions {
   dialect?: DialectName;
 }
 
-export interface Simulator {
-  url: string;
-  apiKey: string;
-  data: Dataset;
-  dialect: DialectName;
-  requests: RecordedRequest[];
-  /** Requests whose client went away before the answer was complete (a cancelled or timed-out call). */
-  abandoned: number;
-  latencyMs: number;
-  inject(...faults: Fault[]): void;
-  /** Queues faults for the requests that match: a path pattern, or a test of the whole request. */
-  injectFor(match: RegExp | ((req: RecordedRequest) => boolean), ...faults: Fault[]): void;
-  /** From now on, each request meets one of `faults` with probability `rate` (seeded, so repeatable). */
-  randomFaults(rate: number, faults: Fault[], seed?: number): void;
-  reset(): void;
-  close(): Promise<void>;
-}
+export type Simulator = Awaited<ReturnType<typeof startSimulator>>;
 
-export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+export async function startSimulator(options: SimulatorOptions = {}) {
   const data = createDataset(options.seed);
   const dialectName = options.dialect ?? 'a';
   const dialect = DIALECTS[dialectName];
@@ -101,20 +85,25 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     return random.faults[Math.floor(random.next() * random.faults.length)];
   };
 
-  const sim: Simulator = {
+  const sim = {
     url: `http://127.0.0.1:${port}`,
     apiKey,
     data,
     dialect: dialectName,
     requests,
+    /** Requests whose client went away before the answer was complete (a cancelled or timed-out call). */
     abandoned: 0,
     latencyMs: options.latencyMs ?? 0,
-    inject: (...faults) => queue.push(...faults.map((fault) => ({ fault }))),
-    injectFor(match, ...faults) {
+    inject(...faults: Fault[]) {
+      queue.push(...faults.map((fault) => ({ fault })));
+    },
+    /** Queues faults for the requests that match: a path pattern, or a test of the whole request. */
+    injectFor(match: RegExp | ((req: RecordedRequest) => boolean), ...faults: Fault[]) {
       const test = match instanceof RegExp ? (r: RecordedRequest) => match.test(r.path) : match;
       queue.push(...faults.map((fault) => ({ match: test, fault })));
     },
-    randomFaults(rate, faults, seed = 7) {
+    /** From now on, each request meets one of `faults` with probability `rate` (seeded, so repeatable). */
+    randomFaults(rate: number, faults: Fault[], seed = 7) {
       random = { rate, faults, next: prng(seed) };
     },
     reset() {
@@ -125,7 +114,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       sim.latencyMs = options.latencyMs ?? 0;
     },
     close: () =>
-      new Promise((resolve) => {
+      new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
