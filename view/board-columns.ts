@@ -113,7 +113,6 @@ function feesCell(r: BoardRow, feeDecimals: number, fiatDecimals: number) {
   return cell;
 }
 
-/** How many decimals a formatted number has. */
 const decimals = (text: string) => /\.(\d+)$/.exec(text)?.[1]?.length ?? 0;
 /** A number padded to `places` decimals (a missing point a punctuation space, each digit a figure space). */
 const aligned = (v: number | null | undefined, places: number, format: (v: unknown) => string = coin) => {

@@ -26,10 +26,8 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
   const noFees = rows.filter((r) => 'feesNative' in r && r.feesNative == null && r.feesTotal == null).length;
   // The board opens on the call's slice (its levels, liveOnly and sortBy); the person can clear it.
   const callLevels = filters?.levels ?? null;
-  const one =
-    callLevels?.length === 1
-      ? levels.find((l) => l.toUpperCase() === callLevels[0]?.toUpperCase())
-      : undefined;
+  const asked = callLevels?.length === 1 ? callLevels[0]?.toUpperCase() : undefined;
+  const one = levels.find((l) => l.toUpperCase() === asked);
   const levelValue = callLevels ? (one ?? callLevels.join('\n')) : '';
   const state = {
     sort: SORT_KEYS.find((k) => k === filters?.sortBy) ?? ('level' as SortKey),
@@ -46,11 +44,8 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
   if (offCount)
     counts.append(el('li', { class: 'level level-off', title: offReason }, `${offLabel}: ${n(offCount)}`));
 
-  const search = el('input', {
-    type: 'search',
-    placeholder: 'Name, symbol or id',
-    'aria-label': 'Search tokens',
-  });
+  const search = el('input', { type: 'search', 'aria-label': 'Search tokens' });
+  search.placeholder = 'Name, symbol or id';
   const levelSelect = el('select', { 'aria-label': 'Level' }, el('option', { value: '' }, 'All levels'));
   for (const l of levels) levelSelect.append(el('option', { value: l }, l));
   if (offCount) levelSelect.append(el('option', { value: OFF }, 'Not covered'));
@@ -90,14 +85,10 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
   }
   sortSelect.addEventListener('change', () => sortBy(sortSelect.value as SortKey, true));
 
-  const value = (r: BoardRow, k: SortKey) =>
-    k === 'level'
-      ? isCovered(r)
-        ? (rank.get(r.level) ?? 0)
-        : null
-      : k === 'fees'
-        ? (r.feesNative ?? null)
-        : r[k];
+  const value = (r: BoardRow, k: SortKey) => {
+    if (k === 'level') return isCovered(r) ? (rank.get(r.level) ?? 0) : null;
+    return k === 'fees' ? (r.feesNative ?? null) : r[k];
+  };
   const compare = (a: BoardRow, b: BoardRow) => {
     const va = value(a, state.sort);
     const vb = value(b, state.sort);
@@ -106,13 +97,10 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
   };
   const rowOf = (r: BoardRow) => {
     const full = r.name ? `${r.name}${r.symbol ? ` (${r.symbol})` : ''}` : r.symbol;
-    const open = el('button', {
-      type: 'button',
-      class: 'token',
-      title: full ? `${full}\n${r.mintId}` : r.mintId,
-      'aria-expanded': 'false',
-      'aria-label': `Evidence for ${tokenName(r)}`,
-    });
+    const title = full ? `${full}\n${r.mintId}` : r.mintId;
+    const label = `Evidence for ${tokenName(r)}`;
+    const open = el('button', { type: 'button', class: 'token', title, 'aria-label': label });
+    open.setAttribute('aria-expanded', 'false');
     // The name wraps; the symbol and a short id stay whole (names repeat); no name: the whole id.
     if (r.name || r.symbol)
       open.append(

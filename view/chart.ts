@@ -34,7 +34,6 @@ function axisSize(self: uPlot, values: string[] | null, axisIdx: number, cycleNu
   return Math.ceil(text + (axis.ticks?.size ?? 6) + (axis.gap ?? 5) + 6);
 }
 
-/** The chart's width: its panel's content width (at least 240 px). */
 const widthOf = (box: HTMLElement) => {
   const style = getComputedStyle(box);
   const inner =
@@ -189,7 +188,6 @@ export function lineChart(
       ? plot.root.querySelector<HTMLElement>('.u-legend .u-series:last-child .u-marker')
       : null;
     if (peak) Object.assign(peak.style, { borderRadius: '50%', borderStyle: 'solid', background: fg });
-    // The id of each series on hover over its legend entry.
     plot.root.querySelectorAll('.u-legend .u-series').forEach((row, i) => {
       const s = series[i - 1];
       if (s) row.setAttribute('title', s.mintId);
@@ -206,7 +204,6 @@ export function lineChart(
       ),
     );
   onTheme(() => box.isConnected && draw());
-  // The plot follows the panel's width, as it changes.
   new ResizeObserver(() => {
     if (plot && plot.width !== widthOf(box)) plot.setSize({ width: widthOf(box), height });
   }).observe(box);

@@ -33,7 +33,6 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
-/** A failure said in place of what could not be drawn (read out at once). */
 export const alertText = (text: string) => el('p', { class: 'error', role: 'alert' }, text);
 
 /** A CSS colour (a variable, say) as the rgb() the browser resolves it to, for drawing on a canvas. */
@@ -59,7 +58,6 @@ export function put(parent: HTMLElement, ...children: Array<Node | string | null
   for (const c of children) if (c !== null && c !== undefined && c !== false) parent.append(c);
 }
 
-/** A count with its noun, singular for one: "1 token", "2 tokens" (`many` when the plural is not noun + s). */
 export const plural = (count: number, one: string, many = `${one}s`) =>
   `${n(count)} ${count === 1 ? one : many}`;
 

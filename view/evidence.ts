@@ -40,11 +40,8 @@ export function evidencePanel(root: HTMLElement, app: App, scope: BoardData['sco
     if (open?.row !== row) close(false);
     const again = open !== undefined;
     const name = tokenName(r);
-    const section = el('section', {
-      class: 'evidence',
-      'aria-label': `Evidence for ${name}`,
-      tabindex: '-1',
-    });
+    const section = el('section', { class: 'evidence', 'aria-label': `Evidence for ${name}` });
+    section.tabIndex = -1;
     const box = open?.box ?? el('tr', { class: 'evidence-row' });
     box.replaceChildren(el('td', { colspan: String(colspan()) }, section));
     if (!open) row.after(box);

@@ -38,7 +38,6 @@ export function heatmap(root: HTMLElement, data: Json) {
     el('h1', {}, 'Activity heatmap'),
     el('p', { class: 'muted' }, `${String(scope.chain ?? '')} / ${String(scope.platform ?? '')}`),
   );
-  // The headline facts, in plain words.
   const facts = el('dl', { class: 'facts' });
   const fact = (term: string, ...value: Array<string | HTMLElement>) =>
     facts.append(el('dt', {}, term), el('dd', {}, ...value));

@@ -67,12 +67,9 @@ interface Live {
   calls: Map<number, QuickJSDeferredPromise>;
   handles: QuickJSHandle[];
 }
-const open = (runtime: QuickJSRuntime): Live => ({
-  runtime,
-  context: runtime.newContext(),
-  calls: new Map(),
-  handles: [],
-});
+function open(runtime: QuickJSRuntime): Live {
+  return { runtime, context: runtime.newContext(), calls: new Map(), handles: [] };
+}
 function free({ context, handles, calls }: Live) {
   for (const h of handles.reverse()) if (h.alive) h.dispose();
   for (const deferred of calls.values()) deferred.dispose();

@@ -37,12 +37,7 @@ function compiledQuickJS(): Promise<WasmModule> {
   return compiled;
 }
 
-export interface Slot {
-  worker: Worker;
-  runs: number;
-  logsCut: Int32Array;
-  idleTimer?: NodeJS.Timeout;
-}
+export type Slot = { worker: Worker; runs: number; logsCut: Int32Array; idleTimer?: NodeJS.Timeout };
 
 /** Workers at most `maxWorkers`, busy or idle, of which `warm` are kept idle and ready. */
 export class Workers {

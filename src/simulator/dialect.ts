@@ -6,11 +6,7 @@ import type { SimSession } from './data.js';
 export type DialectName = 'a' | 'b';
 
 /** One analytics point, before it is named: its time (ms), viewers and market cap. */
-export interface SimPoint {
-  at: number;
-  viewers: number;
-  marketCap: number;
-}
+export type SimPoint = { at: number; viewers: number; marketCap: number };
 
 type Json = Record<string, unknown>;
 
