@@ -41,29 +41,23 @@ export function boardColumns(
   const td = (cls: string, label: string, ...children: Array<Node | string>) =>
     el('td', label ? { class: cls, 'data-label': label } : { class: cls }, ...children);
   const reasons = (r: BoardRow) => r.reasons.join('; ');
-  const notCovered = (r: BoardRow) =>
-    el(
+  const notCovered = (r: BoardRow) => {
+    const said = r.upstreamError ? `said "${r.upstreamError}"` : `gave the verdict ${r.level || 'none'}`;
+    return el(
       'span',
-      {
-        class: 'level level-off',
-        title: `${offReason}; the upstream ${r.upstreamError ? `said "${r.upstreamError}"` : `gave the verdict ${r.level || 'none'}`}`,
-      },
+      { class: 'level level-off', title: `${offReason}; the upstream ${said}` },
       'not covered',
     );
+  };
   const levelCell = (r: BoardRow) =>
     isCovered(r)
       ? [el('span', { class: levelClass(levels, r.level) }, r.level)]
       : [notCovered(r), r.level ? el('span', { class: 'muted verdict' }, ` (${r.level})`) : ''];
-  const reasonsCell = (r: BoardRow) =>
-    isCovered(r)
-      ? el('div', { title: reasons(r) }, reasons(r) || '(none)')
-      : el(
-          'div',
-          {},
-          r.upstreamError
-            ? `not analysed; the upstream said "${r.upstreamError}"`
-            : `the upstream's verdict${r.reasons.length ? `: ${reasons(r)}` : ''}`,
-        );
+  const reasonsCell = (r: BoardRow) => {
+    if (isCovered(r)) return el('div', { title: reasons(r) }, reasons(r) || '(none)');
+    const verdict = `the upstream's verdict${r.reasons.length ? `: ${reasons(r)}` : ''}`;
+    return el('div', {}, r.upstreamError ? `not analysed; the upstream said "${r.upstreamError}"` : verdict);
+  };
   const live = (r: BoardRow) =>
     td(r.live ? 'live is-live' : 'live', '', r.live === null ? '—' : r.live ? 'live' : '');
   // Sort key, header, class, whether the data has it, cell.
@@ -95,21 +89,13 @@ function feesCell(r: BoardRow, feeDecimals: number, fiatDecimals: number) {
   const none = r.feesNative == null && r.feesTotal == null;
   const currency = r.feesCurrency ? ` ${r.feesCurrency}` : '';
   const fiat = r.feesTotal == null ? '' : `${money(r.feesTotal)}${currency}`;
-  const cell = el(
-    'td',
-    { class: 'num fees', 'data-label': 'fees' },
-    el('span', { class: 'native' }, aligned(r.feesNative, feeDecimals)),
-    none
-      ? ''
-      : el(
-          'span',
-          { class: 'fiat muted' },
-          r.feesTotal == null ? '—' : `${aligned(r.feesTotal, fiatDecimals, money)}${currency}`,
-        ),
-  );
-  cell.title = none
-    ? NO_FEES
-    : `${r.feesNative == null ? 'no native-coin amount' : `${coin(r.feesNative)} in the native coin`}; ${fiat || 'no fiat total'}`;
+  const native = el('span', { class: 'native' }, aligned(r.feesNative, feeDecimals));
+  const cell = el('td', { class: 'num fees', 'data-label': 'fees' }, native);
+  const fiatAligned = r.feesTotal == null ? '—' : `${aligned(r.feesTotal, fiatDecimals, money)}${currency}`;
+  if (!none) cell.append(el('span', { class: 'fiat muted' }, fiatAligned));
+  const nativeSaid =
+    r.feesNative == null ? 'no native-coin amount' : `${coin(r.feesNative)} in the native coin`;
+  cell.title = none ? NO_FEES : `${nativeSaid}; ${fiat || 'no fiat total'}`;
   return cell;
 }
 

@@ -74,31 +74,25 @@ export function lineChart(
   if (!times.length) return empty('muted', 'No data points in this period.');
   // Nothing but zeros and gaps: said in words, not drawn as a flat line on an axis of its own making.
   const some = (v: number | null | undefined) => typeof v === 'number' && v !== 0;
-  if (!drawn.some((s) => (s.values[field] ?? []).some(some)) && !spans?.list.some((x) => some(x.value)))
+  const isFlat = (s: Series) => !(s.values[field] ?? []).some(some);
+  if (drawn.every(isFlat) && !spans?.list.some((x) => some(x.value)))
     return empty('muted empty-chart', `No ${field} other than 0 in this period.`);
   // Series 0 (or missing) throughout would hide at the baseline: named under the chart, not drawn.
   const allLabels = seriesLabels(drawn);
-  const isFlat = (s: Series) => !(s.values[field] ?? []).some(some);
   const series = drawn.filter((s) => !isFlat(s));
   const labels = allLabels.filter((_l, i) => !isFlat(drawn[i] as Series));
   const flat = drawn.flatMap((s, i) => (isFlat(s) ? [{ s, label: allLabels[i] as string }] : []));
   const index = new Map(times.map((t, i) => [t, i]));
   const columns = series.map((s) => {
-    const col: Array<number | null> = new Array(times.length).fill(null);
-    const values = s.values[field] ?? [];
-    s.t.forEach((t, i) => {
-      col[index.get(t) as number] = values[i] ?? null;
-    });
-    return col;
+    const values = new Map(s.t.map((t, i) => [t, s.values[field]?.[i] ?? null]));
+    return times.map((t) => values.get(t) ?? null);
   });
   if (spans?.list.length)
     columns.push(
-      times.map((t) =>
-        spans.list.reduce<number | null>(
-          (top, s) => (t >= s.from && t <= s.to && (top === null || s.value > top) ? s.value : top),
-          null,
-        ),
-      ),
+      times.map((t) => {
+        const values = spans.list.filter((s) => t >= s.from && t <= s.to).map((s) => s.value);
+        return values.length ? Math.max(...values) : null;
+      }),
     );
   const data = [times.map((t) => t / 1000), ...columns] as uPlot.AlignedData;
   const last = times[times.length - 1] as number;
@@ -208,11 +202,4 @@ export function lineChart(
     if (plot && plot.width !== widthOf(box)) plot.setSize({ width: widthOf(box), height });
   }).observe(box);
   return true;
-}
-
-/** What a field's values are: the report's audience field (`primary`) counts viewers; others have no unit. */
-export function fieldNote(series: readonly Series[], field: string): string {
-  return series.some((s) => s.primary === field)
-    ? `${field}: number of viewers`
-    : `${field}: values as the API gives them (no unit stated)`;
 }

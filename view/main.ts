@@ -9,7 +9,7 @@ import {
 import type { BoardData, FailureGroup, SeriesData as Series } from '../src/report/view-types.js';
 import { VIEW_DATA_KEY } from '../src/view-data.js';
 import { board } from './board.js';
-import { fieldNote, lineChart } from './chart.js';
+import { lineChart } from './chart.js';
 import {
   asArray,
   asRecord,
@@ -27,6 +27,7 @@ import { failureList } from './failures.js';
 import { heatmap } from './heatmap.js';
 
 const root = document.getElementById('root') as HTMLElement;
+const NO_UNIT = 'values as the API gives them (no unit stated)';
 const app = new App({ name: 'streamer-analytics-views', version: '1.0.0' });
 
 function applyContext(ctx: ReturnType<App['getHostContext']>) {
@@ -45,10 +46,12 @@ function show(data: Json, error?: string) {
   clearTheme();
   root.replaceChildren();
   // The demo marker once: a failed call carries it in its text (no view data), a result in its data.
-  if (data.simulated === true || (error !== undefined && DEMO_LINE.test(error)))
-    root.append(
-      el('p', { class: 'banner', role: 'note' }, 'Simulated data (demo mode): not the real service.'),
-    );
+  const banner = el(
+    'p',
+    { class: 'banner', role: 'note' },
+    'Simulated data (demo mode): not the real service.',
+  );
+  if (data.simulated === true || (error !== undefined && DEMO_LINE.test(error))) root.append(banner);
   if (error !== undefined)
     root.append(errorBox('The call failed: nothing to show.', error || 'The server gave no reason.'));
   else if (data.kind === 'board') board(root, data as unknown as BoardData, app);
@@ -88,7 +91,9 @@ function seriesView(data: Json) {
   const chart = el('div', { class: 'chart' });
   const draw = () => {
     clearTheme();
-    chart.replaceChildren(el('p', { class: 'muted field-note' }, fieldNote(series, field.value)));
+    // The report's audience field (`primary`) counts viewers; other fields have no unit.
+    const unit = series.some((s) => s.primary === field.value) ? 'number of viewers' : NO_UNIT;
+    chart.replaceChildren(el('p', { class: 'muted field-note' }, `${field.value}: ${unit}`));
     lineChart(chart, series, field.value, 320);
   };
   field.addEventListener('change', draw);

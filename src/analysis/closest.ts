@@ -6,10 +6,7 @@
  * → get_streamer_core), then by edit distance; ties keep their order.
  */
 export function closestFirst(typed: string, candidates: readonly string[]): string[] {
-  const squash = (s: string) =>
-    String(s)
-      .toLowerCase()
-      .replace(/[^a-z0-9]/g, '');
+  const squash = (s: string) => `${s}`.toLowerCase().replace(/[^a-z0-9]/g, '');
   const words = (s: string) =>
     String(s)
       .replace(/([a-z0-9])([A-Z])/g, '$1 $2')

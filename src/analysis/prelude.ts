@@ -13,9 +13,8 @@ const names = fromJSON(namesJson);
 const MAX_ARGS = ${ARGS_MAX_CHARS};
 const MAX_PARAMS = ${PARAMS_MAX};
 const LINE_CHARS = 2000;
-const G = globalThis;
 const define = (name, value) =>
-  Object.defineProperty(G, name, { value, writable: true, configurable: true, enumerable: false });
+  Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
 const stringify = (v) => toJSON(v, (k, x) => (typeof x === 'bigint' ? String(x) : x));
 // In the answer and the log: Infinity and NaN as strings (JSON writes null); what JSON would drop or empty
 // (a Map, a Set, a Symbol) as what it holds, and noted.

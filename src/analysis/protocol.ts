@@ -52,11 +52,8 @@ export type FromWorker =
 export type WasmModule = { readonly __wasmModule: unique symbol };
 export type WasmMemory = { readonly buffer: ArrayBuffer };
 
-export const wasmApi = (
-  globalThis as unknown as {
-    WebAssembly: {
-      compile(bytes: Uint8Array): Promise<WasmModule>;
-      Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory;
-    };
-  }
-).WebAssembly;
+type WasmApi = {
+  compile(bytes: Uint8Array): Promise<WasmModule>;
+  Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory;
+};
+export const wasmApi = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;

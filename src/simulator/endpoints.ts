@@ -130,12 +130,8 @@ export function routes(data: Dataset, dialect: Dialect): Array<[string, RegExp, 
         const token = found(id, scope);
         return token ? element(token) : notFound;
       });
-      const summary = {
-        total: mintIds.length,
-        successful: results.length,
-        failed: errors.length,
-        processingTime: 12,
-      };
+      const total = mintIds.length;
+      const summary = { total, successful: results.length, failed: errors.length, processingTime: 12 };
       return ok({ results, errors, summary });
     };
 

@@ -41,18 +41,10 @@ export function applyFault(fault: Fault, res: ServerResponse, dialect: Dialect):
   return true;
 }
 
-export function send(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-) {
+export function send(res: ServerResponse, status: number, body: unknown, more: Record<string, string> = {}) {
   const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-    ...headers,
-  });
+  const length = Buffer.byteLength(text);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': length, ...more });
   res.end(text);
 }
 
