@@ -43,11 +43,8 @@ export function boardColumns(
   const reasons = (r: BoardRow) => r.reasons.join('; ');
   const notCovered = (r: BoardRow) => {
     const said = r.upstreamError ? `said "${r.upstreamError}"` : `gave the verdict ${r.level || 'none'}`;
-    return el(
-      'span',
-      { class: 'level level-off', title: `${offReason}; the upstream ${said}` },
-      'not covered',
-    );
+    const title = `${offReason}; the upstream ${said}`;
+    return el('span', { class: 'level level-off', title }, 'not covered');
   };
   const levelCell = (r: BoardRow) =>
     isCovered(r)

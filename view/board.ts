@@ -183,6 +183,7 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
   });
 
   const note = (text: string) => el('p', { class: 'note' }, text);
+  const counted = `${n(scope.requested)} requested, ${n(failed)} failed; ${offCount ? `${n(offCount)} ${offLabel}; ` : ''}${scope.chain} / ${scope.platform}, last\u00a0${scope.hours}\u00a0h`;
   const capped = `The board holds the first ${n(rows.length)} of ${n(total)} findings (its cap is ${n(data.limits.rows)}).`;
   const unexpected = `The upstream also answered for ${n(data.unexpected)} ids that were not requested: not shown, not counted.`;
   // A short board shows reasons whole.
@@ -190,11 +191,7 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
   put(
     root,
     el('h1', {}, `${data.title}: ${plural(total, 'token')} analysed`),
-    el(
-      'p',
-      { class: 'muted' },
-      `${n(scope.requested)} requested, ${n(failed)} failed; ${offCount ? `${n(offCount)} ${offLabel}; ` : ''}${scope.chain} / ${scope.platform}, last\u00a0${scope.hours}\u00a0h`,
-    ),
+    el('p', { class: 'muted' }, counted),
     changesNote(data),
     historyNote(data),
     historyKey(data.history),

@@ -188,15 +188,9 @@ export function lineChart(
     });
   };
   draw();
+  const named = flat.flatMap(({ s, label }, i) => [i ? ', ' : '', el('span', { title: s.mintId }, label)]);
   if (flat.length)
-    box.append(
-      el(
-        'p',
-        { class: 'muted flat-series' },
-        `${field} 0 throughout, not drawn: `,
-        ...flat.flatMap(({ s, label }, i) => [i ? ', ' : '', el('span', { title: s.mintId }, label)]),
-      ),
-    );
+    box.append(el('p', { class: 'muted flat-series' }, `${field} 0 throughout, not drawn: `, ...named));
   onTheme(() => box.isConnected && draw());
   new ResizeObserver(() => {
     if (plot && plot.width !== widthOf(box)) plot.setSize({ width: widthOf(box), height });

@@ -146,13 +146,11 @@ function sessionsTable(records: SessionRow[], unit: string | null) {
   const caption = unit
     ? `Recent sessions (duration in ${UNIT_WORDS[unit] ?? unit}: end − start in every row)`
     : 'Recent sessions (duration as the API gives it, unit not stated)';
-  const row = (s: SessionRow) =>
-    el(
-      'tr',
-      { title: `${s.sessionId ?? ''}: ${timeOf(s.startTime)} to ${timeOf(s.endTime)}` },
-      el('td', { class: 'when' }, startOf(s.startTime)),
-      ...[s.duration, s.peakViewers, s.averageViewers].map((v) => el('td', { class: 'num' }, n(v))),
-    );
+  const row = (s: SessionRow) => {
+    const title = `${s.sessionId ?? ''}: ${timeOf(s.startTime)} to ${timeOf(s.endTime)}`;
+    const cells = [s.duration, s.peakViewers, s.averageViewers].map((v) => el('td', { class: 'num' }, n(v)));
+    return el('tr', { title }, el('td', { class: 'when' }, startOf(s.startTime)), ...cells);
+  };
   return el(
     'table',
     { class: 'sessions' },

@@ -4,11 +4,11 @@ import { advice, el, n, plural } from './dom.js';
 
 /** The board's failures: a summary naming each reason (counts when several), the ids folded under it. */
 export function failureDetails(groups: readonly FailureGroup[], failed: number) {
-  const summary =
+  const reasons =
     groups.length === 1
-      ? `${n(failed)} failed: ${groups[0]?.error ?? ''}`
-      : `${n(failed)} failed: ${groups.map((g) => `${g.error} (${n(g.ids.length)})`).join('; ')}`;
-  const box = el('details', { class: 'failures' }, el('summary', {}, summary));
+      ? (groups[0]?.error ?? '')
+      : groups.map((g) => `${g.error} (${n(g.ids.length)})`).join('; ');
+  const box = el('details', { class: 'failures' }, el('summary', {}, `${n(failed)} failed: ${reasons}`));
   for (const g of groups)
     box.append(
       el('p', {}, `${g.error} (${plural(g.ids.length, 'id')}):`),

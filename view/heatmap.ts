@@ -1,7 +1,7 @@
 // The activity heatmap: the text's headline facts, then one grid per "a-b" keyed object; a 7 × 24 grid is
 // labelled day × hour (saying the API names neither), any other keeps a and b. Wide grids scroll in a box.
 import type { HeatmapGrid as Grid } from '../src/report/view-types.js';
-import { asArray, asRecord, el, type Json, n, plural, put } from './dom.js';
+import { asArray, asRecord, el, type Json, n, plural } from './dom.js';
 
 /** A grid shaped as a week of hours: a = 0…6, b = 0…23. */
 const weekOfHours = (g: Pick<Grid, 'a' | 'b'>) =>
@@ -34,10 +34,8 @@ export function heatmap(root: HTMLElement, data: Json) {
   const grids = asArray(data.grids) as Grid[];
   const month = data.month ? asRecord(data.month) : undefined;
   const consistency = data.consistency ? asRecord(data.consistency) : undefined;
-  root.append(
-    el('h1', {}, 'Activity heatmap'),
-    el('p', { class: 'muted' }, `${String(scope.chain ?? '')} / ${String(scope.platform ?? '')}`),
-  );
+  const where = `${String(scope.chain ?? '')} / ${String(scope.platform ?? '')}`;
+  root.append(el('h1', {}, 'Activity heatmap'), el('p', { class: 'muted' }, where));
   const facts = el('dl', { class: 'facts' });
   const fact = (term: string, ...value: Array<string | HTMLElement>) =>
     facts.append(el('dt', {}, term), el('dd', {}, ...value));
@@ -144,21 +142,9 @@ function grid(g: Grid) {
         ' what a and b mean is not stated by the API.',
       ];
   const nowrap = (text: string) => el('span', { class: 'nowrap' }, text);
-  const section = el('section', {});
-  put(
-    section,
-    el('h2', { title: g.title }, name),
-    el('p', { class: cls }, before || null, nowrap(rows), ' ', nowrap(columns), after),
-    box,
-    hint,
-    el(
-      'div',
-      { class: 'scale', 'aria-label': 'Colour scale' },
-      el('span', {}, '0'),
-      el('span', { class: 'ramp' }),
-      el('span', {}, n(g.max)),
-      g.peak ? el('span', {}, `· busiest ${place(g, g.peak.a, g.peak.b)} (${n(g.peak.value)})`) : null,
-    ),
-  );
-  return section;
+  const axes = el('p', { class: cls }, before || null, nowrap(rows), ' ', nowrap(columns), after);
+  const peak = g.peak && el('span', {}, `· busiest ${place(g, g.peak.a, g.peak.b)} (${n(g.peak.value)})`);
+  const ramp = [el('span', {}, '0'), el('span', { class: 'ramp' }), el('span', {}, n(g.max)), peak];
+  const scale = el('div', { class: 'scale', 'aria-label': 'Colour scale' }, ...ramp);
+  return el('section', {}, el('h2', { title: g.title }, name), axes, box, hint, scale);
 }

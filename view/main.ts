@@ -28,6 +28,7 @@ import { heatmap } from './heatmap.js';
 
 const root = document.getElementById('root') as HTMLElement;
 const NO_UNIT = 'values as the API gives them (no unit stated)';
+const DEMO_BANNER = 'Simulated data (demo mode): not the real service.';
 const app = new App({ name: 'streamer-analytics-views', version: '1.0.0' });
 
 function applyContext(ctx: ReturnType<App['getHostContext']>) {
@@ -46,12 +47,8 @@ function show(data: Json, error?: string) {
   clearTheme();
   root.replaceChildren();
   // The demo marker once: a failed call carries it in its text (no view data), a result in its data.
-  const banner = el(
-    'p',
-    { class: 'banner', role: 'note' },
-    'Simulated data (demo mode): not the real service.',
-  );
-  if (data.simulated === true || (error !== undefined && DEMO_LINE.test(error))) root.append(banner);
+  if (data.simulated === true || (error !== undefined && DEMO_LINE.test(error)))
+    root.append(el('p', { class: 'banner', role: 'note' }, DEMO_BANNER));
   if (error !== undefined)
     root.append(errorBox('The call failed: nothing to show.', error || 'The server gave no reason.'));
   else if (data.kind === 'board') board(root, data as unknown as BoardData, app);
