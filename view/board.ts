@@ -208,20 +208,13 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
   if (!rows.length) return void root.append(alertText(nothing));
   const footnote = (text: string) => el('p', { class: 'muted footnote' }, text);
   const reasons = data.topReasons.map((t) => `${t.reason} (${n(t.count)})`).join('; ');
+  const liveLabel = (has.live || state.live) && el('label', { for: 'live-only' }, liveBox, ' Live now');
   const offNote = `Not covered (${n(offCount)}): ${offReason.replace(/^not covered: /, '')}; greyed, in no level count, last in the order of suspicion.`;
   put(
     root,
     counts,
     !!reasons && el('p', { class: 'muted' }, `Most frequent reasons: ${reasons}`),
-    el(
-      'div',
-      { class: 'controls' },
-      search,
-      levelSelect,
-      sortSelect,
-      (has.live || state.live) && el('label', { for: 'live-only' }, liveBox, ' Live now'),
-      clear,
-    ),
+    el('div', { class: 'controls' }, search, levelSelect, sortSelect, liveLabel, clear),
     shown,
     el('table', { class: 'board' }, el('thead', {}, head), tbody),
     more,

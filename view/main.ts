@@ -71,19 +71,15 @@ function seriesView(data: Json) {
   const failures = asArray(data.failureGroups) as FailureGroup[];
   const hint = typeof data.hint === 'string' ? data.hint : '';
   const where = `${String(scope.chain ?? '')} / ${String(scope.platform ?? '')}, period ${String(scope.period ?? '')}`;
+  const muted = (text: string) => el('p', { class: 'muted' }, text);
+  const failed = failures.length ? failureList(failures, hint) : null;
   root.append(el('h1', {}, `Streamer analytics: ${plural(series.length, 'token')}`));
   // No series at all: what failed and what to try, no field picker over nothing.
-  if (!series.length) {
-    root.append(el('p', { class: 'muted' }, where));
-    if (failures.length) root.append(failureList(failures, hint));
-    else root.append(el('p', { class: 'muted' }, 'The answer holds no series.'));
-    return;
-  }
+  if (!series.length) return void root.append(muted(where), failed ?? muted('The answer holds no series.'));
   // The audience field first (the upstream's names are its own), then the others as they came.
   const primary = series.find((s) => s.primary)?.primary;
-  const fields = [
-    ...new Set([...(primary ? [primary] : []), ...series.flatMap((s) => Object.keys(s.values))]),
-  ];
+  const keys = series.flatMap((s) => Object.keys(s.values));
+  const fields = [...new Set(primary ? [primary, ...keys] : keys)];
   const field = el('select', { 'aria-label': 'Field' }, ...fields.map((f) => el('option', { value: f }, f)));
   const chart = el('div', { class: 'chart' });
   const draw = () => {
@@ -96,13 +92,13 @@ function seriesView(data: Json) {
   field.addEventListener('change', draw);
   put(
     root,
-    el('p', { class: 'muted' }, `${where}; times in UTC`),
+    muted(`${where}; times in UTC`),
     fields.length ? el('div', { class: 'controls' }, el('label', {}, 'Field ', field)) : null,
     chart,
-    failures.length ? failureList(failures, hint) : null,
+    failed,
   );
   if (fields.length) draw();
-  else chart.append(el('p', { class: 'muted' }, 'No numeric field in these series.'));
+  else chart.append(muted('No numeric field in these series.'));
 }
 
 await app.connect();
