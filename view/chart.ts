@@ -35,10 +35,8 @@ function axisSize(self: uPlot, values: string[] | null, axisIdx: number, cycleNu
 }
 
 const widthOf = (box: HTMLElement) => {
-  const style = getComputedStyle(box);
-  const inner =
-    box.clientWidth - parseFloat(style.paddingLeft || '0') - parseFloat(style.paddingRight || '0');
-  return Math.max(240, Math.floor(inner));
+  const { paddingLeft: left, paddingRight: right } = getComputedStyle(box);
+  return Math.max(240, Math.floor(box.clientWidth - parseFloat(left || '0') - parseFloat(right || '0')));
 };
 
 /** Time tick labels, centred on their ticks: one whose half would pass the canvas's edge is left out. */
@@ -116,6 +114,11 @@ export function lineChart(
     const points = { show: true, size: 7, fill: fg, stroke: fg, filter: starts };
     const dashed = { stroke: fg, width: 2, dash: [5, 3], spanGaps: false, points, value: legendValue };
     const peaks = spans?.list.length ? [{ ...dashed, label: spans.label }] : [];
+    // Where the last point and the plot end (CSS px): the browser tests read them.
+    const measured = (u: uPlot) => {
+      box.dataset.lastPointX = String(Math.round(u.valToPos(last / 1000, 'x')));
+      box.dataset.plotWidth = String(Math.round(u.bbox.width / devicePixelRatio));
+    };
     plot = new uPlot(
       {
         width: widthOf(box),
@@ -154,15 +157,7 @@ export function lineChart(
           { ...axis, values: xLabels, space: 90 },
           { ...axis, size: axisSize, values: (_u, splits) => splits.map((v) => n(v)) },
         ],
-        hooks: {
-          // Where the last point and the plot end (CSS px): the browser tests read them.
-          draw: [
-            (u: uPlot) => {
-              box.dataset.lastPointX = String(Math.round(u.valToPos(last / 1000, 'x')));
-              box.dataset.plotWidth = String(Math.round(u.bbox.width / devicePixelRatio));
-            },
-          ],
-        },
+        hooks: { draw: [measured] },
         legend: {
           live: true,
           // Each legend marker drawn as its line is: solid, then dashed, dotted, double past the palette.

@@ -244,12 +244,11 @@ define('sortBy', function sortBy(rows, field, order) {
 });
 
 const show = (v) => {
-  if (typeof v === 'string' || typeof v === 'number') return String(v);
+  const type = typeof v;
+  if (v === undefined || type === 'string' || type === 'number' || type === 'function' || type === 'symbol') return String(v);
   if (v instanceof Error) return v.name + ': ' + v.message;
-  if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return String(v);
   try {
-    const s = answerJSON(v);
-    return s === undefined ? String(v) : s;
+    return answerJSON(v) ?? String(v);
   } catch (e) {
     return String(v);
   }

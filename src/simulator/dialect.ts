@@ -26,11 +26,7 @@ const A: Dialect = {
   analytics: (mintId, period, points, stats) => ({
     mintId,
     period,
-    dataPoints: points.map((p) => ({
-      timestamp: new Date(p.at).toISOString(),
-      viewers: p.viewers,
-      marketCap: p.marketCap,
-    })),
+    dataPoints: points.map(({ at, ...rest }) => ({ timestamp: new Date(at).toISOString(), ...rest })),
     stats: { peakViewers: stats.peak, averageViewers: stats.mean },
   }),
   complete: (mintId, core, sessions, fees) => ({
