@@ -21,7 +21,6 @@ export const timeOf = (v: unknown) => {
   return Number.isFinite(ms) ? time(ms) : v == null ? '—' : String(v);
 };
 
-/** An element with text (never HTML) and attributes. */
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   attrs: Record<string, string> = {},

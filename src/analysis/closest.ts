@@ -17,12 +17,10 @@ export function closestFirst(typed: string, candidates: readonly string[]): stri
     let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
     for (let i = 1; i <= a.length; i++) {
       const row = [i];
-      for (let j = 1; j <= b.length; j++)
-        row[j] = Math.min(
-          (prev[j] ?? 0) + 1,
-          (row[j - 1] ?? 0) + 1,
-          (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
-        );
+      for (let j = 1; j <= b.length; j++) {
+        const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+        row[j] = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
+      }
       prev = row;
     }
     return prev[b.length] ?? 0;

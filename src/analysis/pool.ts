@@ -151,10 +151,8 @@ export class SandboxPool extends Workers {
           : `it had made ${callsMade} api call${callsMade === 1 ? '' : 's'}${pending.size ? `, ${pending.size} still waiting for an answer` : ''}`;
       const fail = (kind: FailureKind, message: string, keep = false) =>
         end({ ok: false, kind, message }, keep);
-      const timer = setTimeout(
-        () => fail('timeout', `the program ran past its ${opts.timeoutMs / 1000} s limit (${progress()})`),
-        opts.timeoutMs,
-      );
+      const limit = `the program ran past its ${opts.timeoutMs / 1000} s limit`;
+      const timer = setTimeout(() => fail('timeout', `${limit} (${progress()})`), opts.timeoutMs);
       const onAbort = () => fail('cancelled', `the run was cancelled (${progress()})`);
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       const onError = (error: Error & { code?: string }) =>

@@ -225,9 +225,8 @@ function failure(
     if (looksTyped(code ?? '', where.line))
       message += ' (write plain JavaScript: no type annotations, `as`, interfaces or type declarations)';
   }
-  if (name === 'ReferenceError' && /is not defined/.test(text)) {
+  if (name === 'ReferenceError' && /is not defined/.test(text))
     message += `. The globals here: ${GLOBALS.join(', ')} and the JavaScript built-ins; no fetch, require, process, timers or file system (reach the API through api.*)`;
-  }
   // A thrown value may be megabytes: only its start crosses to the main thread.
   if (message.length > MESSAGE_MAX)
     message = `${message.slice(0, MESSAGE_MAX)}… (${message.length} characters in all)`;

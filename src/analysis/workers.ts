@@ -113,9 +113,8 @@ export class Workers {
     try {
       const wasm = await compiledQuickJS();
       const logsCut = new SharedArrayBuffer(4);
-      const setup: WorkerSetup = { wasm, maxWasmBytes: MAX_WASM_BYTES, logsCut };
       worker = new Worker(new URL(WORKER_FILE, filesDir()), {
-        workerData: setup,
+        workerData: { wasm, maxWasmBytes: MAX_WASM_BYTES, logsCut } satisfies WorkerSetup,
         // The worker's own JavaScript heap (the guest's memory is WebAssembly memory, bounded apart).
         resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
         // Its stdout must never reach the stdio transport: anything it prints goes to stderr.

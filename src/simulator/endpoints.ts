@@ -38,9 +38,8 @@ function intIn(value: unknown, name: string, fallback: number, min = -Infinity, 
 function ids(value: unknown, name: string, max: number): string[] {
   if (!Array.isArray(value) || value.length < 1 || value.length > max)
     throw new BadRequest(`${name} must hold 1 to ${max} items`);
-  for (const id of value)
-    if (typeof id !== 'string' || id.length < 32 || id.length > 44)
-      throw new BadRequest(`Invalid id in ${name}`);
+  if (value.some((id) => typeof id !== 'string' || id.length < 32 || id.length > 44))
+    throw new BadRequest(`Invalid id in ${name}`);
   return value as string[];
 }
 
@@ -198,16 +197,15 @@ export function routes(data: Dataset, dialect: Dialect): Array<[string, RegExp, 
     const scope = scopeOf(query, ALL_PLATFORMS);
     const tokens = data.tokens.filter((t) => inScope(t, scope));
     const live = tokens.filter((t) => t.isCurrentlyLive);
-    const durations = tokens.flatMap((t) => t.sessions.map((s) => s.duration));
+    const sessions = tokens.flatMap((t) => t.sessions);
+    const durations = sessions.map((s) => s.duration);
     const globalStats = {
       totalStreamers: tokens.length,
       liveStreamers: live.length,
       totalViewers: sum(live.map((t) => t.currentViewers)),
       avgSessionDuration: Math.round(sum(durations) / Math.max(1, durations.length)),
       longestActiveSession: Math.max(0, ...durations),
-      sessionsToday: tokens
-        .flatMap((t) => t.sessions)
-        .filter((x) => Date.parse(x.startTime) > SIM_NOW - 86_400_000).length,
+      sessionsToday: sessions.filter((x) => Date.parse(x.startTime) > SIM_NOW - 86_400_000).length,
       totalStreamingTime: sum(tokens.map((t) => t.totalStreamingTime)),
       currentActiveTime: live.length * 1_800,
       trackingStartDate: '2025-01-01T00:00:00.000Z',
