@@ -20,15 +20,10 @@ export function failureDetails(groups: readonly FailureGroup[], failed: number) 
 /** Failures listed in full, each reason with its ids whole, and the text channel's hint. */
 export function failureList(groups: readonly FailureGroup[], hint: string) {
   const box = el('div', { class: 'failures' });
-  for (const g of groups)
-    box.append(
-      el(
-        'p',
-        {},
-        `${g.error} (${plural(g.ids.length, 'token')}): `,
-        el('span', { class: 'ids' }, g.ids.join(', ')),
-      ),
-    );
+  for (const g of groups) {
+    const ids = el('span', { class: 'ids' }, g.ids.join(', '));
+    box.append(el('p', {}, `${g.error} (${plural(g.ids.length, 'token')}): `, ids));
+  }
   if (hint) box.append(el('p', { class: 'hint' }, `Hint: ${advice(hint)}`));
   return box;
 }

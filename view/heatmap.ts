@@ -11,6 +11,7 @@ const place = (g: Pick<Grid, 'a' | 'b'>, a: number, b: number) =>
   weekOfHours(g) ? `day ${a}, hour ${b}` : `a = ${a}, b = ${b}`;
 /** A date (or any value) that never breaks inside. */
 const unbroken = (text: string) => el('span', { class: 'heatmap-date' }, text);
+const between = (from: unknown, to: string) => [unbroken(String(from)), ' to ', unbroken(to)];
 /** A shaded cell, its value in words on hover and for screen readers; `shade` from 0 to 1. */
 const shaded = (role: string, label: string, shade: number) => {
   const cell = el('span', { class: 'cell', role, title: label, 'aria-label': label });
@@ -45,15 +46,11 @@ export function heatmap(root: HTMLElement, data: Json) {
   const cell = peaked?.peak;
   if (peaked && cell)
     fact('Busiest hour cell', unbroken(place(peaked, cell.a, cell.b)), ` (${n(cell.value)})`);
-  if (consistency)
-    fact(
-      'Consistency',
-      `total ${n(consistency.total)} over ${plural(Number(consistency.days), 'day')} (`,
-      unbroken(String(consistency.from)),
-      ' to ',
-      unbroken(String(consistency.to)),
-      `), ${n(consistency.active)} active`,
-    );
+  if (consistency) {
+    const { total, days, from, to, active } = consistency;
+    const over = `total ${n(total)} over ${plural(Number(days), 'day')} (`;
+    fact('Consistency', over, ...between(from, String(to)), `), ${n(active)} active`);
+  }
   if (facts.childElementCount) root.append(facts);
   if (month) root.append(monthStrip(month));
   for (const g of grids) root.append(grid(g));
@@ -75,21 +72,10 @@ function monthStrip(month: Json) {
     const day = /^\d{4}-\d{2}-(\d{2})$/.exec(String(d.date))?.[1];
     labels.append(el('span', {}, i % 7 === 0 && day ? String(Number(day)) : ''));
   });
-  return el(
-    'section',
-    {},
-    el('h2', {}, `Days of ${typeof month.label === 'string' ? month.label : 'this month'}`),
-    strip,
-    labels,
-    el(
-      'p',
-      { class: 'muted scale' },
-      unbroken(String(month.from)),
-      ' to ',
-      unbroken(`${String(month.to)}:`),
-      ` ${n(month.active)} of ${plural(days.length, 'day')} active, max ${n(max)}`,
-    ),
-  );
+  const title = `Days of ${typeof month.label === 'string' ? month.label : 'this month'}`;
+  const active = ` ${n(month.active)} of ${plural(days.length, 'day')} active, max ${n(max)}`;
+  const scale = el('p', { class: 'muted scale' }, ...between(month.from, `${String(month.to)}:`), active);
+  return el('section', {}, el('h2', {}, title), strip, labels, scale);
 }
 
 function grid(g: Grid) {
