@@ -64,22 +64,18 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
   const more = el('div', { class: 'controls more' });
   const evidence = evidencePanel(root, app, scope, () => columns.length);
 
-  const head = el('tr');
-  for (const { key, label, cls } of columns) {
-    if (!key) {
-      head.append(el('th', { scope: 'col', class: cls }, label));
-      continue;
-    }
+  const header = ({ key, label, cls }: (typeof columns)[number]) => {
+    if (!key) return el('th', { scope: 'col', class: cls }, label);
     const arrow = el('span', { class: 'arrow', 'aria-hidden': 'true' });
     const button = el('button', { type: 'button', 'data-sort': key }, label, arrow);
     button.addEventListener('click', () => sortBy(key, state.sort === key ? !state.desc : true));
     const th = el('th', { scope: 'col', class: cls, 'aria-sort': 'none' }, button);
     if (key === 'fees') th.title = 'Creator fees: the native coin (sorted by), the fiat total under it';
-    head.append(th);
-  }
+    return th;
+  };
+  const head = el('tr', {}, ...columns.map(header));
   function sortBy(key: SortKey, desc: boolean) {
-    state.sort = key;
-    state.desc = desc;
+    Object.assign(state, { sort: key, desc });
     sortSelect.value = key;
     draw();
   }

@@ -101,6 +101,11 @@ export function lineChart(
     const at = latest[si - 1] ?? -1;
     return at < 0 ? '—' : `${n(columns[si - 1]?.[at] ?? null)} (latest)`;
   };
+  // Room past the last point (and, with session peaks, before the first): no edge cuts a line or dot.
+  const range: uPlot.Range.Function = (_u, min, max) => [
+    spans?.list.length ? min - Math.max((max - min) * 0.02, 30) : min,
+    max + Math.max((max - min) * 0.04, 60),
+  ];
   let plot: uPlot | undefined;
   const draw = () => {
     plot?.destroy();
@@ -127,16 +132,7 @@ export function lineChart(
         padding: [12, 8, 0, 0],
         // Ticks on UTC hours and days, as they are labelled (not the browser's zone).
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-        // Room past the last point (and, with session peaks, before the first): no edge cuts a line or dot.
-        scales: {
-          x: {
-            time: true,
-            range: (_u, min, max) => [
-              spans?.list.length ? min - Math.max((max - min) * 0.02, 30) : min,
-              max + Math.max((max - min) * 0.04, 60),
-            ],
-          },
-        },
+        scales: { x: { time: true, range } },
         series: [
           {
             label: 'time (UTC)',

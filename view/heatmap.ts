@@ -1,9 +1,8 @@
 // The activity heatmap: the text's headline facts, then one grid per "a-b" keyed object; a 7 × 24 grid is
 // labelled day × hour (saying the API names neither), any other keeps a and b. Wide grids scroll in a box.
 import type { HeatmapGrid as Grid } from '../src/report/view-types.js';
-import { asArray, asRecord, el, type Json, n, plural } from './dom.js';
+import { asArray, asRecord, el, type Json, n, plural, put } from './dom.js';
 
-/** A grid shaped as a week of hours: a = 0…6, b = 0…23. */
 const weekOfHours = (g: Pick<Grid, 'a' | 'b'>) =>
   g.a[0] === 0 && g.a[1] === 6 && g.b[0] === 0 && g.b[1] === 23;
 /** A cell's place in words: "day 0, hour 12" on a week of hours, else "a = 0, b = 12". */
@@ -51,9 +50,7 @@ export function heatmap(root: HTMLElement, data: Json) {
     const over = `total ${n(total)} over ${plural(Number(days), 'day')} (`;
     fact('Consistency', over, ...between(from, String(to)), `), ${n(active)} active`);
   }
-  if (facts.childElementCount) root.append(facts);
-  if (month) root.append(monthStrip(month));
-  for (const g of grids) root.append(grid(g));
+  put(root, facts.childElementCount > 0 && facts, month && monthStrip(month), ...grids.map(grid));
   if (!grids.length && !month && !consistency)
     root.append(el('p', { class: 'muted' }, 'No activity in this answer.'));
 }

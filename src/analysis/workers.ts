@@ -94,14 +94,10 @@ export class Workers {
       (this.#starting < waiting || (waiting === 0 && this.#idle.length + this.#starting < warm)) &&
       this.#all.size + this.#starting < maxWorkers
     ) {
-      const spawning = this.#spawn();
+      const spawning: Promise<Slot> = this.#spawn().finally(() => this.#spawning.delete(spawning));
       this.#spawning.add(spawning);
-      spawning
-        .finally(() => this.#spawning.delete(spawning))
-        .then(
-          (slot) => this.release(slot),
-          (error: Error) => this.#waitingForWorker.shift()?.reject(error),
-        );
+      const failed = (error: Error) => this.#waitingForWorker.shift()?.reject(error);
+      spawning.then((slot) => this.release(slot), failed);
     }
   }
 

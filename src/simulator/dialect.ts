@@ -77,6 +77,5 @@ const B: Dialect = {
 
 export const DIALECTS: Record<DialectName, Dialect> = { a: A, b: B };
 
-/** The dialect a value names ('b' or 'B': dialect B; anything else: A). */
 export const dialectName = (value: string | undefined): DialectName =>
   value?.toLowerCase() === 'b' ? 'b' : 'a';
