@@ -1,6 +1,5 @@
 // The board's columns: a header, a sort key and a cell each, only for what the data has. A level's badge
 // is marked flagged when the report flags that level (src/tools/botting/report.ts); the view has no rule.
-
 import { coin, money } from '../src/format/text.js';
 import type { BoardRow, LevelEntry } from '../src/report/view-types.js';
 import { el, n } from './dom.js';
@@ -24,18 +23,11 @@ export const isCovered = (r: BoardRow) => r.covered !== false;
 export const levelClass = (levels: ReadonlyMap<string, LevelEntry>, level: string) =>
   `level ${levels.get(level)?.flagged ? 'level-flagged' : 'level-other'}`;
 
-/** What the board knows of not-covered tokens: how many, the label and the server's reason. */
-export interface OffInfo {
-  count: number;
-  label: string;
-  reason: string;
-}
-
 /** The columns of a board over `rows` (viewers, market cap, fees and live only where the data has them). */
 export function boardColumns(
   rows: readonly BoardRow[],
   levels: ReadonlyMap<string, LevelEntry>,
-  off: OffInfo,
+  offReason: string,
 ) {
   const has = {
     viewers: rows.some((r) => r.viewers !== null),
@@ -46,123 +38,69 @@ export function boardColumns(
   // Fees: the native coin's exact digits and the fiat total, each column's decimal points aligned.
   const feeDecimals = Math.max(0, ...rows.map((r) => decimals(coin(r.feesNative))));
   const fiatDecimals = Math.max(0, ...rows.map((r) => decimals(money(r.feesTotal))));
-  const td = (cls: string, text: string, label?: string) =>
-    el('td', label ? { class: cls, 'data-label': label } : { class: cls }, text);
-  const numeric = (key: 'viewers' | 'marketCap', label: string, cls: string, short: string): Column[] =>
-    has[key] ? [{ key, label, cls: `num ${cls}`, cell: (r) => td(`num ${cls}`, n(r[key]), short) }] : [];
-  const columns: Column[] = [
-    { key: null, label: 'Token', cls: 'token', cell: () => el('td', { class: 'token' }) },
-    {
-      key: 'level',
-      label: 'Level',
-      cls: 'level',
-      cell: (r) =>
-        isCovered(r)
-          ? el('td', { class: 'level' }, el('span', { class: levelClass(levels, r.level) }, r.level))
-          : el(
-              'td',
-              { class: 'level' },
-              el(
-                'span',
-                {
-                  class: 'level level-off',
-                  title: `${off.reason}; the upstream ${r.upstreamError ? `said "${r.upstreamError}"` : `gave the verdict ${r.level || 'none'}`}`,
-                },
-                'not covered',
-              ),
-              r.level ? el('span', { class: 'muted verdict' }, ` (${r.level})`) : '',
-            ),
-    },
-    { key: 'score', label: 'Score', cls: 'num score', cell: (r) => td('num score', n(r.score), 'score') },
-    {
-      key: 'confidence',
-      label: 'Confidence',
-      cls: 'num confidence',
-      cell: (r) => td('num confidence', conf(r.confidence), 'conf.'),
-    },
-    ...numeric('viewers', 'Viewers', 'viewers', 'viewers'),
-    ...numeric('marketCap', 'Market cap', 'mcap', 'mcap'),
-    ...(has.fees
-      ? [
-          {
-            key: 'fees' as const,
-            label: 'Fees',
-            cls: 'num fees',
-            cell: (r: BoardRow) => feesCell(r, feeDecimals, fiatDecimals),
-          },
-        ]
-      : []),
-    ...(has.live
-      ? [
-          {
-            key: null,
-            label: 'Live',
-            cls: 'live',
-            cell: (r: BoardRow) =>
-              el(
-                'td',
-                { class: r.live ? 'live is-live' : 'live' },
-                r.live === null ? '—' : r.live ? 'live' : '',
-              ),
-          },
-        ]
-      : []),
-    {
-      key: null,
-      label: 'Reasons',
-      cls: 'reasons',
-      cell: (r) =>
-        el(
-          'td',
-          { class: 'reasons' },
-          isCovered(r)
-            ? el('div', { title: r.reasons.join('; ') }, r.reasons.join('; ') || '(none)')
-            : el(
-                'div',
-                {},
-                r.upstreamError
-                  ? `not analysed; the upstream said "${r.upstreamError}"`
-                  : `the upstream's verdict${r.reasons.length ? `: ${r.reasons.join('; ')}` : ''}`,
-              ),
-        ),
-    },
+  const td = (cls: string, label: string, ...children: Array<Node | string>) =>
+    el('td', label ? { class: cls, 'data-label': label } : { class: cls }, ...children);
+  const reasons = (r: BoardRow) => r.reasons.join('; ');
+  const notCovered = (r: BoardRow) => {
+    const said = r.upstreamError ? `said "${r.upstreamError}"` : `gave the verdict ${r.level || 'none'}`;
+    const title = `${offReason}; the upstream ${said}`;
+    return el('span', { class: 'level level-off', title }, 'not covered');
+  };
+  const levelCell = (r: BoardRow) =>
+    isCovered(r)
+      ? [el('span', { class: levelClass(levels, r.level) }, r.level)]
+      : [notCovered(r), r.level ? el('span', { class: 'muted verdict' }, ` (${r.level})`) : ''];
+  const reasonsCell = (r: BoardRow) => {
+    if (isCovered(r)) return el('div', { title: reasons(r) }, reasons(r) || '(none)');
+    const verdict = `the upstream's verdict${r.reasons.length ? `: ${reasons(r)}` : ''}`;
+    return el('div', {}, r.upstreamError ? `not analysed; the upstream said "${r.upstreamError}"` : verdict);
+  };
+  const live = (r: BoardRow) =>
+    td(r.live ? 'live is-live' : 'live', '', r.live === null ? '—' : r.live ? 'live' : '');
+  // Sort key, header, class, whether the data has it, cell.
+  const all: Array<[SortKey | null, string, string, boolean, Column['cell']]> = [
+    [null, 'Token', 'token', true, () => td('token', '')],
+    ['level', 'Level', 'level', true, (r) => td('level', '', ...levelCell(r))],
+    ['score', 'Score', 'num score', true, (r) => td('num score', 'score', n(r.score))],
+    [
+      'confidence',
+      'Confidence',
+      'num confidence',
+      true,
+      (r) => td('num confidence', 'conf.', conf(r.confidence)),
+    ],
+    ['viewers', 'Viewers', 'num viewers', has.viewers, (r) => td('num viewers', 'viewers', n(r.viewers))],
+    ['marketCap', 'Market cap', 'num mcap', has.marketCap, (r) => td('num mcap', 'mcap', n(r.marketCap))],
+    ['fees', 'Fees', 'num fees', has.fees, (r) => feesCell(r, feeDecimals, fiatDecimals)],
+    [null, 'Live', 'live', has.live, live],
+    [null, 'Reasons', 'reasons', true, (r) => td('reasons', '', reasonsCell(r))],
   ];
+  const columns: Column[] = all.flatMap(([key, label, cls, shown, cell]) =>
+    shown ? [{ key, label, cls, cell }] : [],
+  );
   return { columns, has };
 }
 
 /** The native coin's exact digits, the fiat total under them; each's decimal points aligned. */
 function feesCell(r: BoardRow, feeDecimals: number, fiatDecimals: number) {
   const none = r.feesNative == null && r.feesTotal == null;
-  const fiat =
-    r.feesTotal == null ? '' : `${money(r.feesTotal)}${r.feesCurrency ? ` ${r.feesCurrency}` : ''}`;
-  const cell = el(
-    'td',
-    { class: 'num fees', 'data-label': 'fees' },
-    el('span', { class: 'native' }, aligned(r.feesNative, feeDecimals)),
-    none
-      ? ''
-      : el(
-          'span',
-          { class: 'fiat muted' },
-          r.feesTotal == null
-            ? '—'
-            : `${aligned(r.feesTotal, fiatDecimals, money)}${r.feesCurrency ? ` ${r.feesCurrency}` : ''}`,
-        ),
-  );
-  cell.title = none
-    ? NO_FEES
-    : `${r.feesNative == null ? 'no native-coin amount' : `${coin(r.feesNative)} in the native coin`}; ${fiat || 'no fiat total'}`;
+  const currency = r.feesCurrency ? ` ${r.feesCurrency}` : '';
+  const fiat = r.feesTotal == null ? '' : `${money(r.feesTotal)}${currency}`;
+  const native = el('span', { class: 'native' }, aligned(r.feesNative, feeDecimals));
+  const cell = el('td', { class: 'num fees', 'data-label': 'fees' }, native);
+  const fiatAligned = r.feesTotal == null ? '—' : `${aligned(r.feesTotal, fiatDecimals, money)}${currency}`;
+  if (!none) cell.append(el('span', { class: 'fiat muted' }, fiatAligned));
+  const nativeSaid =
+    r.feesNative == null ? 'no native-coin amount' : `${coin(r.feesNative)} in the native coin`;
+  cell.title = none ? NO_FEES : `${nativeSaid}; ${fiat || 'no fiat total'}`;
   return cell;
 }
 
-/** How many decimals a formatted number has. */
 const decimals = (text: string) => /\.(\d+)$/.exec(text)?.[1]?.length ?? 0;
-/** A number padded with figure spaces to `places` decimals, so a column's points line up; else a dash. */
+/** A number padded to `places` decimals (a missing point a punctuation space, each digit a figure space). */
 const aligned = (v: number | null | undefined, places: number, format: (v: unknown) => string = coin) => {
   if (typeof v !== 'number' || !Number.isFinite(v)) return '—';
   const text = format(v);
   const have = decimals(text);
-  // (A missing point is a punctuation space wide, each missing digit a figure space.)
-  const point = have === 0 && places > 0 ? '\u2008' : '';
-  return text + point + '\u2007'.repeat(Math.max(0, places - have));
+  return text + (have === 0 && places > 0 ? '\u2008' : '') + '\u2007'.repeat(Math.max(0, places - have));
 };

@@ -4,13 +4,9 @@ import uPlot from 'uplot';
 import type { SeriesData as Series } from '../src/report/view-types.js';
 import { el, n, onTheme, resolveColor, time } from './dom.js';
 
-/** What a person reads a series by: its symbol, else its name, else a short id (the full id on hover). */
-export const seriesLabel = (s: Pick<Series, 'mintId' | 'name' | 'symbol'>) =>
-  s.symbol ?? s.name ?? `${s.mintId.slice(0, 4)}…${s.mintId.slice(-4)}`;
-
-/** Each series' label: its symbol (else name, else short id), with a short id added when two share it. */
-export function seriesLabels(series: ReadonlyArray<Pick<Series, 'mintId' | 'name' | 'symbol'>>) {
-  const base = series.map(seriesLabel);
+/** Each series' label: its symbol, else name, else short id; with an id's start when two share it. */
+function seriesLabels(series: readonly Series[]) {
+  const base = series.map((s) => s.symbol ?? s.name ?? `${s.mintId.slice(0, 4)}…${s.mintId.slice(-4)}`);
   return base.map((l, i) =>
     base.indexOf(l) !== base.lastIndexOf(l) ? `${l} ${series[i]?.mintId.slice(0, 4)}…` : l,
   );
@@ -38,12 +34,9 @@ function axisSize(self: uPlot, values: string[] | null, axisIdx: number, cycleNu
   return Math.ceil(text + (axis.ticks?.size ?? 6) + (axis.gap ?? 5) + 6);
 }
 
-/** The chart's width: its panel's content width (at least 240 px). */
 const widthOf = (box: HTMLElement) => {
-  const style = getComputedStyle(box);
-  const inner =
-    box.clientWidth - parseFloat(style.paddingLeft || '0') - parseFloat(style.paddingRight || '0');
-  return Math.max(240, Math.floor(inner));
+  const { paddingLeft: left, paddingRight: right } = getComputedStyle(box);
+  return Math.max(240, Math.floor(box.clientWidth - parseFloat(left || '0') - parseFloat(right || '0')));
 };
 
 /** Time tick labels, centred on their ticks: one whose half would pass the canvas's edge is left out. */
@@ -60,11 +53,7 @@ function xLabels(self: uPlot, splits: number[]): string[] {
 }
 
 /** A value held over a span of time (ms), drawn as a dashed level line: a session's peak over the session. */
-export interface Span {
-  from: number;
-  to: number;
-  value: number;
-}
+export type Span = { from: number; to: number; value: number };
 
 export function lineChart(
   box: HTMLElement,
@@ -76,50 +65,47 @@ export function lineChart(
   const times = [
     ...new Set([...drawn.flatMap((s) => s.t), ...(spans?.list ?? []).flatMap((s) => [s.from, s.to])]),
   ].sort((a, b) => a - b);
-  if (!times.length) {
-    box.append(el('p', { class: 'muted' }, spans?.empty ?? 'No data points in this period.'));
+  const empty = (cls: string, text: string) => {
+    box.append(el('p', { class: cls }, spans?.empty ?? text));
     return false;
-  }
+  };
+  if (!times.length) return empty('muted', 'No data points in this period.');
   // Nothing but zeros and gaps: said in words, not drawn as a flat line on an axis of its own making.
   const some = (v: number | null | undefined) => typeof v === 'number' && v !== 0;
-  if (!drawn.some((s) => (s.values[field] ?? []).some(some)) && !spans?.list.some((x) => some(x.value))) {
-    box.append(
-      el('p', { class: 'muted empty-chart' }, spans?.empty ?? `No ${field} other than 0 in this period.`),
-    );
-    return false;
-  }
+  const isFlat = (s: Series) => !(s.values[field] ?? []).some(some);
+  if (drawn.every(isFlat) && !spans?.list.some((x) => some(x.value)))
+    return empty('muted empty-chart', `No ${field} other than 0 in this period.`);
   // Series 0 (or missing) throughout would hide at the baseline: named under the chart, not drawn.
   const allLabels = seriesLabels(drawn);
-  const isFlat = (s: Series) => !(s.values[field] ?? []).some(some);
   const series = drawn.filter((s) => !isFlat(s));
   const labels = allLabels.filter((_l, i) => !isFlat(drawn[i] as Series));
   const flat = drawn.flatMap((s, i) => (isFlat(s) ? [{ s, label: allLabels[i] as string }] : []));
   const index = new Map(times.map((t, i) => [t, i]));
   const columns = series.map((s) => {
-    const col: Array<number | null> = new Array(times.length).fill(null);
-    const values = s.values[field] ?? [];
-    s.t.forEach((t, i) => {
-      col[index.get(t) as number] = values[i] ?? null;
-    });
-    return col;
+    const values = new Map(s.t.map((t, i) => [t, s.values[field]?.[i] ?? null]));
+    return times.map((t) => values.get(t) ?? null);
   });
   if (spans?.list.length)
     columns.push(
-      times.map((t) =>
-        spans.list.reduce<number | null>(
-          (top, s) => (t >= s.from && t <= s.to && (top === null || s.value > top) ? s.value : top),
-          null,
-        ),
-      ),
+      times.map((t) => {
+        const values = spans.list.filter((s) => t >= s.from && t <= s.to).map((s) => s.value);
+        return values.length ? Math.max(...values) : null;
+      }),
     );
   const data = [times.map((t) => t / 1000), ...columns] as uPlot.AlignedData;
+  const last = times[times.length - 1] as number;
   // With nothing hovered, each legend entry shows its series' latest value (and when), not a dash.
   const latest = columns.map((col) => col.findLastIndex((v) => v != null));
-  const legendValue = (si: number, v: number | null, idx: number | null) => {
+  const legendValue = (_u: uPlot, v: number | null, si: number, idx: number | null) => {
     if (idx != null) return n(v);
     const at = latest[si - 1] ?? -1;
     return at < 0 ? '—' : `${n(columns[si - 1]?.[at] ?? null)} (latest)`;
   };
+  // Room past the last point (and, with session peaks, before the first): no edge cuts a line or dot.
+  const range: uPlot.Range.Function = (_u, min, max) => [
+    spans?.list.length ? min - Math.max((max - min) * 0.02, 30) : min,
+    max + Math.max((max - min) * 0.04, 60),
+  ];
   let plot: uPlot | undefined;
   const draw = () => {
     plot?.destroy();
@@ -128,6 +114,16 @@ export function lineChart(
     const grid = resolveColor('var(--grid)');
     const palette = dark() ? DARK : LIGHT;
     const axis = { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: muted, width: 1 } };
+    // A dot where each span starts: a short session is a dot, never lost between two pixels.
+    const starts = spans?.list.map((x) => index.get(x.from) as number);
+    const points = { show: true, size: 7, fill: fg, stroke: fg, filter: starts };
+    const dashed = { stroke: fg, width: 2, dash: [5, 3], spanGaps: false, points, value: legendValue };
+    const peaks = spans?.list.length ? [{ ...dashed, label: spans.label }] : [];
+    // Where the last point and the plot end (CSS px): the browser tests read them.
+    const measured = (u: uPlot) => {
+      box.dataset.lastPointX = String(Math.round(u.valToPos(last / 1000, 'x')));
+      box.dataset.plotWidth = String(Math.round(u.bbox.width / devicePixelRatio));
+    };
     plot = new uPlot(
       {
         width: widthOf(box),
@@ -136,21 +132,11 @@ export function lineChart(
         padding: [12, 8, 0, 0],
         // Ticks on UTC hours and days, as they are labelled (not the browser's zone).
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-        // Room past the last point (and, with session peaks, before the first): no edge cuts a line or dot.
-        scales: {
-          x: {
-            time: true,
-            range: (_u, min, max) => [
-              spans?.list.length ? min - Math.max((max - min) * 0.02, 30) : min,
-              max + Math.max((max - min) * 0.04, 60),
-            ],
-          },
-        },
+        scales: { x: { time: true, range } },
         series: [
           {
             label: 'time (UTC)',
-            value: (_u, v, _si, idx) =>
-              idx == null ? `${time(times[times.length - 1] as number)} (last)` : time(v * 1000),
+            value: (_u, v, _si, idx) => (idx == null ? `${time(last)} (last)` : time(v * 1000)),
           },
           ...series.map((_s, i) => ({
             label: labels[i] as string,
@@ -159,52 +145,15 @@ export function lineChart(
             // Past the palette, each round of colours gets its own dash: no two series look alike.
             ...(i >= palette.length ? { dash: DASHES[Math.floor(i / palette.length) - 1] ?? [2, 2] } : {}),
             spanGaps: true,
-            value: (_u: uPlot, v: number | null, si: number, idx: number | null) => legendValue(si, v, idx),
+            value: legendValue,
           })),
-          ...(spans?.list.length
-            ? [
-                {
-                  label: spans.label,
-                  stroke: fg,
-                  width: 2,
-                  dash: [5, 3],
-                  spanGaps: false,
-                  // A dot where each span starts: a short session is a dot, never lost between two pixels.
-                  points: {
-                    show: true,
-                    size: 7,
-                    fill: fg,
-                    stroke: fg,
-                    filter: spans.list.map((x) => index.get(x.from) as number),
-                  },
-                  value: (_u: uPlot, v: number | null, si: number, idx: number | null) =>
-                    legendValue(si, v, idx),
-                },
-              ]
-            : []),
+          ...peaks,
         ],
         axes: [
-          {
-            ...axis,
-            values: xLabels,
-            space: 90,
-          },
-          {
-            ...axis,
-            size: axisSize,
-            values: (_u, splits) => splits.map((v) => n(v)),
-          },
+          { ...axis, values: xLabels, space: 90 },
+          { ...axis, size: axisSize, values: (_u, splits) => splits.map((v) => n(v)) },
         ],
-        hooks: {
-          // Where the last point and the plot end (CSS px): the browser tests read them.
-          draw: [
-            (u: uPlot) => {
-              const lastX = u.valToPos((times[times.length - 1] as number) / 1000, 'x');
-              box.dataset.lastPointX = String(Math.round(lastX));
-              box.dataset.plotWidth = String(Math.round(u.bbox.width / devicePixelRatio));
-            },
-          ],
-        },
+        hooks: { draw: [measured] },
         legend: {
           live: true,
           // Each legend marker drawn as its line is: solid, then dashed, dotted, double past the palette.
@@ -223,38 +172,19 @@ export function lineChart(
     const peak = spans?.list.length
       ? plot.root.querySelector<HTMLElement>('.u-legend .u-series:last-child .u-marker')
       : null;
-    if (peak) {
-      peak.style.borderRadius = '50%';
-      peak.style.borderStyle = 'solid';
-      peak.style.background = fg;
-    }
-    // The id of each series on hover over its legend entry.
+    if (peak) Object.assign(peak.style, { borderRadius: '50%', borderStyle: 'solid', background: fg });
     plot.root.querySelectorAll('.u-legend .u-series').forEach((row, i) => {
       const s = series[i - 1];
       if (s) row.setAttribute('title', s.mintId);
     });
   };
   draw();
+  const named = flat.flatMap(({ s, label }, i) => [i ? ', ' : '', el('span', { title: s.mintId }, label)]);
   if (flat.length)
-    box.append(
-      el(
-        'p',
-        { class: 'muted flat-series' },
-        `${field} 0 throughout, not drawn: `,
-        ...flat.flatMap(({ s, label }, i) => [i ? ', ' : '', el('span', { title: s.mintId }, label)]),
-      ),
-    );
+    box.append(el('p', { class: 'muted flat-series' }, `${field} 0 throughout, not drawn: `, ...named));
   onTheme(() => box.isConnected && draw());
-  // The plot follows the panel's width, as it changes.
   new ResizeObserver(() => {
     if (plot && plot.width !== widthOf(box)) plot.setSize({ width: widthOf(box), height });
   }).observe(box);
   return true;
-}
-
-/** What a field's values are: the report's audience field (`primary`) counts viewers; others have no unit. */
-export function fieldNote(series: readonly Series[], field: string): string {
-  return series.some((s) => s.primary === field)
-    ? `${field}: number of viewers`
-    : `${field}: values as the API gives them (no unit stated)`;
 }

@@ -21,7 +21,6 @@ export const timeOf = (v: unknown) => {
   return Number.isFinite(ms) ? time(ms) : v == null ? '—' : String(v);
 };
 
-/** An element with text (never HTML) and attributes. */
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   attrs: Record<string, string> = {},
@@ -33,14 +32,12 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
-/** A failure said in place of what could not be drawn (read out at once). */
 export const alertText = (text: string) => el('p', { class: 'error', role: 'alert' }, text);
 
 /** A CSS colour (a variable, say) as the rgb() the browser resolves it to, for drawing on a canvas. */
 export function resolveColor(css: string): string {
   const probe = el('span', { 'aria-hidden': 'true' });
-  probe.style.color = css;
-  probe.style.display = 'none';
+  Object.assign(probe.style, { color: css, display: 'none' });
   document.body.append(probe);
   const out = getComputedStyle(probe).color;
   probe.remove();
@@ -60,16 +57,14 @@ export function put(parent: HTMLElement, ...children: Array<Node | string | null
   for (const c of children) if (c !== null && c !== undefined && c !== false) parent.append(c);
 }
 
-/** A count with its noun, singular for one: "1 token", "2 tokens" (`many` when the plural is not noun + s). */
 export const plural = (count: number, one: string, many = `${one}s`) =>
   `${n(count)} ${count === 1 ? one : many}`;
 
 /** A tool result's text content, as the model reads it (what an error says, and what to change). */
 export const textOf = (result: { content?: unknown }) =>
   asArray(result.content)
-    .map((c) => asRecord(c))
-    .filter((c) => c.type === 'text' && typeof c.text === 'string')
-    .map((c) => String(c.text))
+    .map(asRecord)
+    .flatMap((c) => (c.type === 'text' && typeof c.text === 'string' ? [c.text] : []))
     .join('\n')
     .trim();
 
@@ -87,13 +82,10 @@ export function errorBox(title: string, text: string) {
   const box = el('div', { class: 'error-box', role: 'alert' }, el('p', { class: 'error-title' }, title));
   for (const line of text.split('\n')) {
     const said = line.trim();
-    if (!said || DEMO_LINE.test(said)) continue;
     const tag = TAG.exec(said);
-    box.append(
-      tag
-        ? el('p', { class: 'error-tag muted', title: 'error kind (for support)' }, tag[1] ?? '')
-        : el('p', {}, advice(line)),
-    );
+    if (tag)
+      box.append(el('p', { class: 'error-tag muted', title: 'error kind (for support)' }, tag[1] ?? ''));
+    else if (said && !DEMO_LINE.test(said)) box.append(el('p', {}, advice(line)));
   }
   return box;
 }

@@ -39,11 +39,9 @@ export function evidencePanel(root: HTMLElement, app: App, scope: BoardData['sco
   function show(r: BoardRow, row: HTMLTableRowElement, period = '1d') {
     if (open?.row !== row) close(false);
     const again = open !== undefined;
-    const section = el('section', {
-      class: 'evidence',
-      'aria-label': `Evidence for ${tokenName(r)}`,
-      tabindex: '-1',
-    });
+    const name = tokenName(r);
+    const section = el('section', { class: 'evidence', 'aria-label': `Evidence for ${name}` });
+    section.tabIndex = -1;
     const box = open?.box ?? el('tr', { class: 'evidence-row' });
     box.replaceChildren(el('td', { colspan: String(colspan()) }, section));
     if (!open) row.after(box);
@@ -51,25 +49,14 @@ export function evidencePanel(root: HTMLElement, app: App, scope: BoardData['sco
     row.querySelector('button.token')?.setAttribute('aria-expanded', 'true');
     const back = el('button', { type: 'button', class: 'close' }, 'Back to list');
     back.addEventListener('click', () => close());
-    const periods = el('select', { 'aria-label': 'Period' });
-    for (const p of PERIODS) {
-      const option = el('option', { value: p }, p);
-      option.selected = p === period;
-      periods.append(option);
-    }
+    const options = PERIODS.map((p) => el('option', { value: p }, p));
+    const periods = el('select', { 'aria-label': 'Period' }, ...options);
+    periods.value = period;
     periods.addEventListener('change', () => show(r, row, periods.value));
     const body = el('div', {}, el('p', { class: 'muted' }, 'Loading…'));
-    section.append(
-      el(
-        'div',
-        { class: 'evidence-head' },
-        el('h2', {}, tokenName(r)),
-        el('label', {}, 'Period ', periods),
-        back,
-      ),
-      el('p', { class: 'ids muted' }, r.mintId),
-      body,
-    );
+    const label = el('label', {}, 'Period ', periods);
+    const heading = el('div', { class: 'evidence-head' }, el('h2', {}, name), label, back);
+    section.append(heading, el('p', { class: 'ids muted' }, r.mintId), body);
     // The focus moves into the panel (a new period keeps it on the period's menu).
     if (again) periods.focus({ preventScroll: true });
     else section.focus({ preventScroll: true });
@@ -87,63 +74,38 @@ export function evidencePanel(root: HTMLElement, app: App, scope: BoardData['sco
         throw new Error(textOf(result) || 'no evidence returned');
       if (body.isConnected) draw(r, data as EvidenceData, body, scope.hours);
     } catch (error) {
-      body.replaceChildren(
-        alertText(`Could not load the evidence: ${error instanceof Error ? error.message : String(error)}`),
-      );
+      const message = error instanceof Error ? error.message : String(error);
+      body.replaceChildren(alertText(`Could not load the evidence: ${message}`));
     }
   }
   // Escape closes the evidence wherever the focus is on the page (the README promises it).
   keys?.abort();
   keys = new AbortController();
-  document.addEventListener(
-    'keydown',
-    (e) => {
-      if (e.key === 'Escape' && open && root.isConnected) close();
-    },
-    { signal: keys.signal },
-  );
-  return { show, close, isOpen: () => open !== undefined };
+  const onKey = (e: KeyboardEvent) => e.key === 'Escape' && open && root.isConnected && close();
+  document.addEventListener('keydown', onKey, { signal: keys.signal });
+  return { show, close };
 }
 
 function draw(r: BoardRow, data: EvidenceData, body: HTMLElement, listHours: number) {
   const { series, sessions, botting } = data;
   // The verdict of the panel's own window, said so (the list's may be another window).
-  const hours = data.scope.hours;
-  const window = `over the last ${n(hours)} h`;
+  const { hours } = data.scope;
+  const verdict = (v: { level: string; score: unknown; confidence: unknown }) =>
+    `${v.level} · score ${n(v.score)} · confidence ${conf(v.confidence)}`;
   const chart = el('div', { class: 'chart', role: 'img', 'aria-label': 'Viewers over the period (UTC)' });
-  const reasonsList = el('ul', { class: 'reasons-list' });
-  for (const why of botting && 'reasons' in botting ? botting.reasons : [])
-    reasonsList.append(el('li', {}, why));
-  if (!reasonsList.childElementCount) reasonsList.append(el('li', { class: 'muted' }, '(no reasons given)'));
-  body.replaceChildren(
-    el(
-      'div',
-      { class: 'split' },
-      el('div', {}, el('h3', {}, 'Viewers (times in UTC)'), chart),
-      el(
-        'div',
-        {},
-        el(
-          'h3',
-          {},
-          botting && 'error' in botting
-            ? `Botting: unavailable (${botting.error})`
-            : !botting
-              ? `Botting ${window}: no finding`
-              : `Botting ${window}: ${botting.level} · score ${n(botting.score)} · confidence ${conf(botting.confidence)}`,
-        ),
-        listHours !== hours
-          ? el(
-              'p',
-              { class: 'muted' },
-              `In the list, over the last ${n(listHours)} h: ${r.level} · score ${n(r.score)} · confidence ${conf(r.confidence)}`,
-            )
-          : null,
-        reasonsList,
-        evidenceHistory(data, r.mintId),
-      ),
-    ),
-  );
+  const reasons = botting && 'reasons' in botting ? botting.reasons : [];
+  const reasonsList = el('ul', { class: 'reasons-list' }, ...reasons.map((why) => el('li', {}, why)));
+  if (!reasons.length) reasonsList.append(el('li', { class: 'muted' }, '(no reasons given)'));
+  const heading =
+    botting && 'error' in botting
+      ? `Botting: unavailable (${botting.error})`
+      : `Botting over the last ${n(hours)} h: ${botting ? verdict(botting) : 'no finding'}`;
+  const listed =
+    listHours !== hours &&
+    el('p', { class: 'muted' }, `In the list, over the last ${n(listHours)} h: ${verdict(r)}`);
+  const about = el('div', {}, el('h3', {}, heading), listed, reasonsList, evidenceHistory(data, r.mintId));
+  const viewers = el('div', {}, el('h3', {}, 'Viewers (times in UTC)'), chart);
+  body.replaceChildren(el('div', { class: 'split' }, viewers, about));
   const rows = Array.isArray(sessions) ? sessions : undefined;
   if ('error' in series) chart.append(alertText(`Curve unavailable: ${series.error}`));
   else curve(chart, r, series.series, rows ?? []);
@@ -167,54 +129,35 @@ function curve(chart: HTMLElement, r: BoardRow, series: SeriesData[], sessions: 
     spans.push({ from: Math.max(from, first), to: Math.min(to, last), value: s.peakViewers });
   }
   // The audience field, whatever the upstream names it (src/view-data.ts `primary`).
-  const drawn = lineChart(chart, list, list[0]?.primary ?? 'viewers', 200, {
-    label: 'session peak',
-    list: spans,
-    empty: 'No viewers in this period.',
-  });
-  if (drawn && t.length > 1)
-    chart.append(
-      el(
-        'p',
-        { class: 'muted sampled' },
-        `Sampled: ${n(t.length)} points, one every ${every((last - first) / (t.length - 1))}; a peak between two points shows only in the sessions table.${spans.length ? " Dots: each listed session's peak, at its start (dashed over its span)." : ''}`,
-      ),
-    );
+  const peaks = { label: 'session peak', list: spans, empty: 'No viewers in this period.' };
+  if (!lineChart(chart, list, list[0]?.primary ?? 'viewers', 200, peaks) || t.length < 2) return;
+  const dots = spans.length ? " Dots: each listed session's peak, at its start (dashed over its span)." : '';
+  const sampled = `Sampled: ${n(t.length)} points, one every ${every((last - first) / (t.length - 1))}; a peak between two points shows only in the sessions table.${dots}`;
+  chart.append(el('p', { class: 'muted sampled' }, sampled));
 }
 
 /** Durations' units in words, as get_streamer_sessions names them. */
 const UNIT_WORDS: Record<string, string> = { ms: 'milliseconds', s: 'seconds', min: 'minutes' };
 
 function sessionsTable(records: SessionRow[], unit: string | null) {
-  const heads = ['Start (UTC)', unit ? `Duration (${unit})` : 'Duration', 'Peak', 'Average'];
+  const heads = ['Start (UTC)', unit ? `Duration (${unit})` : 'Duration', 'Peak', 'Average'].map((h, i) =>
+    el('th', { scope: 'col', ...(i ? { class: 'num' } : {}) }, h),
+  );
+  const caption = unit
+    ? `Recent sessions (duration in ${UNIT_WORDS[unit] ?? unit}: end − start in every row)`
+    : 'Recent sessions (duration as the API gives it, unit not stated)';
+  const row = (s: SessionRow) => {
+    const title = `${s.sessionId ?? ''}: ${timeOf(s.startTime)} to ${timeOf(s.endTime)}`;
+    const cells = [s.duration, s.peakViewers, s.averageViewers].map((v) => el('td', { class: 'num' }, n(v)));
+    return el('tr', { title }, el('td', { class: 'when' }, startOf(s.startTime)), ...cells);
+  };
   return el(
     'table',
     { class: 'sessions' },
-    el(
-      'caption',
-      {},
-      unit
-        ? `Recent sessions (duration in ${UNIT_WORDS[unit] ?? unit}: end − start in every row)`
-        : 'Recent sessions (duration as the API gives it, unit not stated)',
-    ),
-    el(
-      'thead',
-      {},
-      el('tr', {}, ...heads.map((h, i) => el('th', { scope: 'col', ...(i ? { class: 'num' } : {}) }, h))),
-    ),
-    el(
-      'tbody',
-      {},
-      ...records.map((s) =>
-        el(
-          'tr',
-          { title: `${s.sessionId ?? ''}: ${timeOf(s.startTime)} to ${timeOf(s.endTime)}` },
-          el('td', { class: 'when' }, startOf(s.startTime)),
-          ...[s.duration, s.peakViewers, s.averageViewers].map((v) => el('td', { class: 'num' }, n(v))),
-        ),
-      ),
-    ),
-    records.length ? null : el('tr', {}, el('td', { colspan: '4', class: 'muted' }, 'No sessions.')),
+    el('caption', {}, caption),
+    el('thead', {}, el('tr', {}, ...heads)),
+    el('tbody', {}, ...records.map(row)),
+    !records.length && el('tr', {}, el('td', { colspan: '4', class: 'muted' }, 'No sessions.')),
   );
 }
 
@@ -226,9 +169,6 @@ const startOf = (v: unknown) => {
 /** A sampling step in words: 86 min, 1.4 h. */
 const every = (ms: number) => {
   const min = ms / 60_000;
-  return min < 1
-    ? `${n(Math.round(ms / 1000))} s`
-    : min < 120
-      ? `${n(Math.round(min))} min`
-      : `${n(Math.round(min / 6) / 10)} h`;
+  if (min < 1) return `${n(Math.round(ms / 1000))} s`;
+  return min < 120 ? `${n(Math.round(min))} min` : `${n(Math.round(min / 6) / 10)} h`;
 };

@@ -4,11 +4,11 @@ import { advice, el, n, plural } from './dom.js';
 
 /** The board's failures: a summary naming each reason (counts when several), the ids folded under it. */
 export function failureDetails(groups: readonly FailureGroup[], failed: number) {
-  const summary =
+  const reasons =
     groups.length === 1
-      ? `${n(failed)} failed: ${groups[0]?.error ?? ''}`
-      : `${n(failed)} failed: ${groups.map((g) => `${g.error} (${n(g.ids.length)})`).join('; ')}`;
-  const box = el('details', { class: 'failures' }, el('summary', {}, summary));
+      ? (groups[0]?.error ?? '')
+      : groups.map((g) => `${g.error} (${n(g.ids.length)})`).join('; ');
+  const box = el('details', { class: 'failures' }, el('summary', {}, `${n(failed)} failed: ${reasons}`));
   for (const g of groups)
     box.append(
       el('p', {}, `${g.error} (${plural(g.ids.length, 'id')}):`),
@@ -20,15 +20,10 @@ export function failureDetails(groups: readonly FailureGroup[], failed: number) 
 /** Failures listed in full, each reason with its ids whole, and the text channel's hint. */
 export function failureList(groups: readonly FailureGroup[], hint: string) {
   const box = el('div', { class: 'failures' });
-  for (const g of groups)
-    box.append(
-      el(
-        'p',
-        {},
-        `${g.error} (${plural(g.ids.length, 'token')}): `,
-        el('span', { class: 'ids' }, g.ids.join(', ')),
-      ),
-    );
+  for (const g of groups) {
+    const ids = el('span', { class: 'ids' }, g.ids.join(', '));
+    box.append(el('p', {}, `${g.error} (${plural(g.ids.length, 'token')}): `, ids));
+  }
   if (hint) box.append(el('p', { class: 'hint' }, `Hint: ${advice(hint)}`));
   return box;
 }

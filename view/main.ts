@@ -9,7 +9,7 @@ import {
 import type { BoardData, FailureGroup, SeriesData as Series } from '../src/report/view-types.js';
 import { VIEW_DATA_KEY } from '../src/view-data.js';
 import { board } from './board.js';
-import { fieldNote, lineChart } from './chart.js';
+import { lineChart } from './chart.js';
 import {
   asArray,
   asRecord,
@@ -27,6 +27,8 @@ import { failureList } from './failures.js';
 import { heatmap } from './heatmap.js';
 
 const root = document.getElementById('root') as HTMLElement;
+const NO_UNIT = 'values as the API gives them (no unit stated)';
+const DEMO_BANNER = 'Simulated data (demo mode): not the real service.';
 const app = new App({ name: 'streamer-analytics-views', version: '1.0.0' });
 
 function applyContext(ctx: ReturnType<App['getHostContext']>) {
@@ -46,9 +48,7 @@ function show(data: Json, error?: string) {
   root.replaceChildren();
   // The demo marker once: a failed call carries it in its text (no view data), a result in its data.
   if (data.simulated === true || (error !== undefined && DEMO_LINE.test(error)))
-    root.append(
-      el('p', { class: 'banner', role: 'note' }, 'Simulated data (demo mode): not the real service.'),
-    );
+    root.append(el('p', { class: 'banner', role: 'note' }, DEMO_BANNER));
   if (error !== undefined)
     root.append(errorBox('The call failed: nothing to show.', error || 'The server gave no reason.'));
   else if (data.kind === 'board') board(root, data as unknown as BoardData, app);
@@ -71,38 +71,34 @@ function seriesView(data: Json) {
   const failures = asArray(data.failureGroups) as FailureGroup[];
   const hint = typeof data.hint === 'string' ? data.hint : '';
   const where = `${String(scope.chain ?? '')} / ${String(scope.platform ?? '')}, period ${String(scope.period ?? '')}`;
+  const muted = (text: string) => el('p', { class: 'muted' }, text);
+  const failed = failures.length ? failureList(failures, hint) : null;
   root.append(el('h1', {}, `Streamer analytics: ${plural(series.length, 'token')}`));
   // No series at all: what failed and what to try, no field picker over nothing.
-  if (!series.length) {
-    root.append(el('p', { class: 'muted' }, where));
-    if (failures.length) root.append(failureList(failures, hint));
-    else root.append(el('p', { class: 'muted' }, 'The answer holds no series.'));
-    return;
-  }
+  if (!series.length) return void root.append(muted(where), failed ?? muted('The answer holds no series.'));
   // The audience field first (the upstream's names are its own), then the others as they came.
   const primary = series.find((s) => s.primary)?.primary;
-  const fields = [
-    ...new Set([...(primary ? [primary] : []), ...series.flatMap((s) => Object.keys(s.values))]),
-  ];
-  const field = el('select', { 'aria-label': 'Field' });
-  for (const f of fields) field.append(el('option', { value: f }, f));
+  const keys = series.flatMap((s) => Object.keys(s.values));
+  const fields = [...new Set(primary ? [primary, ...keys] : keys)];
+  const field = el('select', { 'aria-label': 'Field' }, ...fields.map((f) => el('option', { value: f }, f)));
   const chart = el('div', { class: 'chart' });
   const draw = () => {
     clearTheme();
-    chart.replaceChildren();
-    chart.append(el('p', { class: 'muted field-note' }, fieldNote(series, field.value)));
+    // The report's audience field (`primary`) counts viewers; other fields have no unit.
+    const unit = series.some((s) => s.primary === field.value) ? 'number of viewers' : NO_UNIT;
+    chart.replaceChildren(el('p', { class: 'muted field-note' }, `${field.value}: ${unit}`));
     lineChart(chart, series, field.value, 320);
   };
   field.addEventListener('change', draw);
   put(
     root,
-    el('p', { class: 'muted' }, `${where}; times in UTC`),
+    muted(`${where}; times in UTC`),
     fields.length ? el('div', { class: 'controls' }, el('label', {}, 'Field ', field)) : null,
     chart,
-    failures.length ? failureList(failures, hint) : null,
+    failed,
   );
   if (fields.length) draw();
-  else chart.append(el('p', { class: 'muted' }, 'No numeric field in these series.'));
+  else chart.append(muted('No numeric field in these series.'));
 }
 
 await app.connect();

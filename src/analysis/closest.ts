@@ -1,16 +1,12 @@
-// "Did you mean": names ranked by closeness, for the server and (its source inlined) the guest's prelude,
-// so it refers to nothing outside itself.
+// "Did you mean", for the server and the guest's prelude (which inlines it: it must refer to nothing else).
 
 /**
- * The candidates, closest to `typed` first: those that start with what was typed (case and separators
- * ignored), then those that contain it, then the rest by how well their words match the typed words
- * (`viewerz` → currentViewers, `getCore` → get_streamer_core), then by edit distance; ties keep their order.
+ * The candidates, closest to `typed` first: those that start with it (case and separators ignored), those
+ * that contain it, then by how well their words match the typed words (`viewerz` → currentViewers, `getCore`
+ * → get_streamer_core), then by edit distance; ties keep their order.
  */
 export function closestFirst(typed: string, candidates: readonly string[]): string[] {
-  const squash = (s: string) =>
-    String(s)
-      .toLowerCase()
-      .replace(/[^a-z0-9]/g, '');
+  const squash = (s: string) => `${s}`.toLowerCase().replace(/[^a-z0-9]/g, '');
   const words = (s: string) =>
     String(s)
       .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
@@ -21,12 +17,10 @@ export function closestFirst(typed: string, candidates: readonly string[]): stri
     let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
     for (let i = 1; i <= a.length; i++) {
       const row = [i];
-      for (let j = 1; j <= b.length; j++)
-        row[j] = Math.min(
-          (prev[j] ?? 0) + 1,
-          (row[j - 1] ?? 0) + 1,
-          (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
-        );
+      for (let j = 1; j <= b.length; j++) {
+        const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+        row[j] = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
+      }
       prev = row;
     }
     return prev[b.length] ?? 0;

@@ -1,6 +1,6 @@
-// Runs of the sandbox, one per worker (src/analysis/workers.ts), handed out in fair turns between callers.
-// The main thread owns every limit that must hold whatever the guest does: the clock, cancellation, and
-// ending a worker no longer trusted (after a timeout, out-of-memory, stack overflow or cancellation).
+// Runs of the sandbox, one per worker (workers.ts), handed out in fair turns between callers. The main
+// thread owns every limit that must hold whatever the guest does: the clock, cancellation, and ending a
+// worker no longer trusted (after a timeout, out-of-memory, stack overflow or cancellation).
 import { Limiter, PlacesBusy } from '../limits/places.js';
 import { Switch } from '../limits/switch.js';
 import type { AnalysisHost, RunOptions, RunOutcome } from './index.js';
@@ -21,68 +21,54 @@ export interface PoolOptions {
   maxWorkers?: number;
   /** Idle workers kept ready. Default 2. */
   warm?: number;
-  /** Runs one caller may have at once (the rest wait their turn), so other callers keep the other workers. Default half of maxWorkers. */
+  /** Runs one caller may have at once, so other callers keep the other workers. Default half of maxWorkers. */
   maxRunningPerCaller?: number;
   /** Runs one caller may have waiting; beyond, 'busy' at once. Default 8. */
   maxWaitingPerCaller?: number;
   /** Runs waiting in all; beyond, 'busy' at once. Default 64. */
   maxWaiting?: number;
-  /** The answer's JSON beyond this many characters is refused in the worker. Default ANSWER_MAX_CHARS (1 MiB). */
+  /** The answer's JSON beyond this many characters is refused in the worker. Default 1 MiB. */
   maxAnswerChars?: number;
 }
 
-/** A new caller's wait for its turn, at most, in runs' time limits (4 × 30 s by default). */
+/** A new caller's wait for its turn, at most, in runs' time limits. */
 const WAIT_TURNS_MAX = 4;
 /** A worker's replacement start, allowed for in a wait of several turns (generous: two loaded cores). */
 const RESTART_MS = 1_000;
 
-export class SandboxPool {
+/** The workers (workers.ts) and the turns between callers for them. */
+export class SandboxPool extends Workers {
   readonly #limiter: Limiter;
-  /** Each caller's own turn-taking (its running and waiting runs), made when it asks, dropped when it has none. */
+  /** Each caller's own turn-taking, made when it asks, dropped when it has no run. */
   readonly #callers = new Map<string, Limiter>();
   readonly #options: Required<PoolOptions>;
-  readonly #workers: Workers;
   readonly #callerIds = new WeakMap<object, string>();
-  #closed = false;
 
   constructor(options: PoolOptions = {}) {
-    this.#options = {
-      maxWorkers: options.maxWorkers ?? 4,
-      maxRunningPerCaller:
-        options.maxRunningPerCaller ?? Math.max(1, Math.floor((options.maxWorkers ?? 4) / 2)),
-      warm: options.warm ?? 2,
-      maxWaitingPerCaller: options.maxWaitingPerCaller ?? 8,
-      maxWaiting: options.maxWaiting ?? 64,
-      maxAnswerChars: options.maxAnswerChars ?? ANSWER_MAX_CHARS,
+    const maxWorkers = options.maxWorkers ?? 4;
+    const all = {
+      maxWorkers,
+      maxRunningPerCaller: Math.max(1, Math.floor(maxWorkers / 2)),
+      warm: 2,
+      maxWaitingPerCaller: 8,
+      maxWaiting: 64,
+      maxAnswerChars: ANSWER_MAX_CHARS,
+      ...options,
     };
-    this.#limiter = new Limiter({ limit: this.#options.maxWorkers });
-    this.#workers = new Workers(this.#options);
-  }
-
-  /** Workers started since the pool was made: for tests (a run that ends a worker starts another). */
-  get started(): number {
-    return this.#workers.started;
-  }
-
-  /** Workers alive now (busy, idle or starting): for tests and the bench. */
-  get workers(): number {
-    return this.#workers.count;
-  }
-
-  /** Starts the warm workers now rather than at the first run; resolves when they are ready. */
-  warmUp(): Promise<void> {
-    return this.#workers.warmUp();
+    super(all);
+    this.#options = all;
+    this.#limiter = new Limiter({ limit: maxWorkers });
   }
 
   async run(code: string, host: AnalysisHost, opts: RunOptions): Promise<RunOutcome> {
-    if (this.#closed) return failed('internal', 'the sandbox pool is closed');
+    if (this.closed) return failed('internal', 'the sandbox pool is closed');
     if (opts.signal?.aborted) return failed('cancelled', NOT_STARTED);
-    const waiting = this.#waiting();
-    if (waiting >= this.#options.maxWaiting)
-      return failed('busy', busyMessage(`${waiting} runs are waiting`));
+    let waiting = this.#limiter.waiting;
+    for (const own of this.#callers.values()) waiting += own.waiting;
+    if (waiting >= this.#options.maxWaiting) return busy(`${waiting} runs are waiting`);
     const caller = this.#callerKey(opts.caller);
-    // A new caller's turn comes after each other caller's (round robin): it waits that many runs (at most
-    // WAIT_TURNS_MAX), so many callers delay it but do not refuse it. Its further runs wait one run's time.
+    // A new caller's turn comes after each other caller's (round robin): it waits that many runs, at most
+    // WAIT_TURNS_MAX, so many callers delay it but do not refuse it. Its further runs wait one run's time.
     const turns = this.#callers.has(caller)
       ? 1
       : Math.min(WAIT_TURNS_MAX, Math.ceil((this.#callers.size + 1) / this.#options.maxWorkers));
@@ -91,84 +77,57 @@ export class SandboxPool {
     const onAbort = () => wait.abort('cancelled');
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     const waitTimer = setTimeout(() => wait.abort('waited'), waitMs);
-    // First the caller's own turn (at most maxRunningPerCaller of its runs at once), then a worker in fair
-    // turns between callers: one caller's programs never hold every worker.
+    const stopWaiting = () => {
+      clearTimeout(waitTimer);
+      opts.signal?.removeEventListener('abort', onAbort);
+    };
+    // First the caller's own turn, then a worker in fair turns: one caller's programs never hold every worker.
     const { maxRunningPerCaller: limit, maxWaitingPerCaller } = this.#options;
     const own = this.#callers.get(caller) ?? new Limiter({ limit, maxWaitingPerCaller });
     this.#callers.set(caller, own);
     try {
-      return await own.run(
-        () =>
-          this.#limiter.run(
-            () => {
-              clearTimeout(waitTimer);
-              opts.signal?.removeEventListener('abort', onAbort);
-              return this.#execute(code, host, opts);
-            },
-            wait,
-            caller,
-          ),
-        wait,
-      );
+      const execute = () => {
+        stopWaiting();
+        return this.#execute(code, host, opts);
+      };
+      return await own.run(() => this.#limiter.run(execute, wait, caller), wait);
     } catch (error) {
       if (error === 'cancelled') return failed('cancelled', NOT_STARTED);
-      if (error === 'waited')
-        return failed('busy', busyMessage(`no sandbox came free within ${waitMs / 1000} s`));
+      if (error === 'waited') return busy(`no sandbox came free within ${waitMs / 1000} s`);
       if (error instanceof PlacesBusy)
-        return failed(
-          'busy',
-          busyMessage(`this caller already has ${this.#options.maxWaitingPerCaller} runs waiting`),
-        );
+        return busy(`this caller already has ${maxWaitingPerCaller} runs waiting`);
       return failed('internal', `the sandbox failed: ${(error as Error)?.message ?? error}`);
     } finally {
-      clearTimeout(waitTimer);
-      opts.signal?.removeEventListener('abort', onAbort);
+      stopWaiting();
       if (own.active === 0 && own.waiting === 0) this.#callers.delete(caller);
     }
-  }
-
-  /** Runs waiting in all: for their caller's turn or for a worker. */
-  #waiting(): number {
-    let n = this.#limiter.waiting;
-    for (const own of this.#callers.values()) n += own.waiting;
-    return n;
-  }
-
-  /** Ends every worker (tests, shutdown); runs in progress end as 'internal'. */
-  async close(): Promise<void> {
-    this.#closed = true;
-    await this.#workers.close();
   }
 
   #callerKey(caller: string | object | undefined): string {
     if (caller === undefined) return '';
     if (typeof caller === 'string') return `s:${caller}`;
-    let id = this.#callerIds.get(caller);
-    if (!id) {
-      id = `o:${Math.random().toString(36).slice(2)}`;
-      this.#callerIds.set(caller, id);
-    }
+    const id = this.#callerIds.get(caller) ?? `o:${Math.random().toString(36).slice(2)}`;
+    this.#callerIds.set(caller, id);
     return id;
   }
 
   /** One run in a worker of its own (taken from the idle ones, or started), under the run's clock. */
   async #execute(code: string, host: AnalysisHost, opts: RunOptions): Promise<RunOutcome> {
-    const logs: string[] = [];
     let slot: Slot;
     try {
-      slot = await this.#workers.acquire();
+      slot = await this.acquire();
     } catch (error) {
       return failed('internal', `the sandbox did not start: ${(error as Error).message}`);
     }
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
     if (opts.signal?.aborted) {
-      this.#workers.release(slot);
+      this.release(slot);
       return failed('cancelled', NOT_STARTED);
     }
     // Aborted when the run ends, however it ends: the host stops what it still does for it.
     const runEnded = new AbortController();
     const { worker } = slot;
-    const seconds = opts.timeoutMs / 1000;
+    const logs: string[] = [];
     let callsMade = 0;
     const pending = new Set<number>();
 
@@ -182,8 +141,8 @@ export class SandboxPool {
         opts.signal?.removeEventListener('abort', onAbort);
         worker.off('message', onMessage).off('error', onError).off('exit', onExit);
         const logsCut = Atomics.load(slot.logsCut, 0);
-        if (keepWorker) this.#workers.release(slot);
-        else this.#workers.retire(slot);
+        if (keepWorker) this.release(slot);
+        else this.retire(slot);
         resolve({ ...(outcome as RunOutcome), logs, logsCut });
       };
       const progress = () =>
@@ -192,10 +151,8 @@ export class SandboxPool {
           : `it had made ${callsMade} api call${callsMade === 1 ? '' : 's'}${pending.size ? `, ${pending.size} still waiting for an answer` : ''}`;
       const fail = (kind: FailureKind, message: string, keep = false) =>
         end({ ok: false, kind, message }, keep);
-      const timer = setTimeout(
-        () => fail('timeout', `the program ran past its ${seconds} s limit (${progress()})`),
-        opts.timeoutMs,
-      );
+      const limit = `the program ran past its ${opts.timeoutMs / 1000} s limit`;
+      const timer = setTimeout(() => fail('timeout', `${limit} (${progress()})`), opts.timeoutMs);
       const onAbort = () => fail('cancelled', `the run was cancelled (${progress()})`);
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       const onError = (error: Error & { code?: string }) =>
@@ -207,29 +164,26 @@ export class SandboxPool {
         if (finished) return;
         if (message.t === 'log') logs.push(message.text);
         else if (message.t === 'call') {
+          const { id, name, args } = message;
           callsMade++;
-          pending.add(message.id);
+          pending.add(id);
           const settle = (reply: ToWorker) => {
-            pending.delete(message.id);
+            pending.delete(id);
             if (!finished) worker.postMessage(reply);
           };
           Promise.resolve()
             .then(() => {
               // Only the names given: the guest's prelude calls no other, and nothing else is trusted.
-              if (!opts.apiNames.includes(message.name))
-                throw new Error(`api.${message.name} is not a function`);
-              if (message.args.length > ARGS_MAX_CHARS)
-                throw new Error(
-                  `api.${message.name}: its arguments are over ${ARGS_MAX_CHARS} characters of JSON`,
-                );
-              return host.call(message.name, JSON.parse(message.args), { signal: runEnded.signal });
+              if (!opts.apiNames.includes(name)) throw new Error(`api.${name} is not a function`);
+              if (args.length > ARGS_MAX_CHARS)
+                throw new Error(`api.${name}: its arguments are over ${ARGS_MAX_CHARS} characters of JSON`);
+              return host.call(name, JSON.parse(args), { signal: runEnded.signal });
             })
             .then(
-              (value) =>
-                settle({ t: 'settle', id: message.id, ok: true, json: JSON.stringify(value) ?? 'null' }),
+              (value) => settle({ t: 'settle', id, ok: true, json: JSON.stringify(value) ?? 'null' }),
               (error: unknown) => {
                 const text = error instanceof Error ? error.message : String(error);
-                settle({ t: 'settle', id: message.id, ok: false, message: text });
+                settle({ t: 'settle', id, ok: false, message: text });
               },
             );
         } else if (message.t === 'done') {
@@ -256,5 +210,5 @@ const NOT_STARTED = 'the run was cancelled before it started';
 function failed(kind: FailureKind, message: string): RunOutcome {
   return { ok: false, kind, message, logs: [], logsCut: 0 };
 }
-const busyMessage = (why: string) =>
-  `the sandbox is busy: ${why}; try again in a moment, or combine questions into one program`;
+const busy = (why: string) =>
+  failed('busy', `the sandbox is busy: ${why}; try again in a moment, or combine questions into one program`);

@@ -1,7 +1,5 @@
-// Guest source (helpers.js), run in each fresh context before the program: called with the host's call,
-// log and api names, it defines `api`, the helpers and `console`, and returns `finish`, which runs the
-// program and makes its answer JSON in the guest.
-
+// Guest source (helpers.js), run in each fresh context before the program: it defines `api`, the helpers
+// and `console`, and returns `finish`, which runs the program and makes its answer JSON in the guest.
 import { decimalText } from '../untrusted/numbers.js';
 import { closestFirst } from './closest.js';
 import { ARGS_MAX_CHARS, PARAMS_MAX } from './protocol.js';
@@ -15,13 +13,12 @@ const names = fromJSON(namesJson);
 const MAX_ARGS = ${ARGS_MAX_CHARS};
 const MAX_PARAMS = ${PARAMS_MAX};
 const LINE_CHARS = 2000;
-const G = globalThis;
 const define = (name, value) =>
-  Object.defineProperty(G, name, { value, writable: true, configurable: true, enumerable: false });
+  Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
 const stringify = (v) => toJSON(v, (k, x) => (typeof x === 'bigint' ? String(x) : x));
-// The answer and the log say what a number JSON cannot hold was (Infinity, NaN), where JSON writes null.
+// In the answer and the log: Infinity and NaN as strings (JSON writes null); what JSON would drop or empty
+// (a Map, a Set, a Symbol) as what it holds, and noted.
 const finite = Number.isFinite;
-// What JSON would drop or empty comes across as what it holds, and is noted: a Map, a Set, a Symbol.
 const converted = new Set();
 const JSONable = (k, x) => {
   const type = typeof x;
@@ -50,7 +47,6 @@ const JSONable = (k, x) => {
 const answerJSON = (v) => toJSON(v, JSONable);
 const typeName = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
 
-// api: one async function per name; an unknown name throws with the closest names first.
 const byCloseness = ${closestFirst.toString()};
 // What no api function takes is refused here, not sent to the host: too many parameters, nested values.
 const isScalar = (v) => v === null || typeof v !== 'object';
@@ -125,15 +121,11 @@ define('api', new Proxy(fns, {
 }));
 
 // Exact decimal arithmetic: each number at the digits JSON gives it, added as integers.
-const SCI = /^(-?)(\d+)(?:\.(\d+))?e([+-]?\d+)$/i;
-const PLAIN = /^(-?)(\d+)(?:\.(\d+))?$/;
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i;
 const decimalOf = (v) => {
-  const text = typeof v === 'number' ? String(v) : v.trim();
-  let m = PLAIN.exec(text);
-  if (m) return { units: BigInt(m[1] + m[2] + (m[3] || '')), scale: (m[3] || '').length };
-  m = SCI.exec(text);
+  const m = DECIMAL.exec(typeof v === 'number' ? String(v) : v.trim());
   const digits = BigInt(m[1] + m[2] + (m[3] || ''));
-  const scale = (m[3] || '').length - Number(m[4]);
+  const scale = (m[3] || '').length - Number(m[4] || 0);
   return scale >= 0 ? { units: digits, scale } : { units: digits * 10n ** BigInt(-scale), scale: 0 };
 };
 const decimalText = ${decimalText.toString()};
@@ -156,34 +148,32 @@ const divided = ({ units, scale }, divisor) => {
 };
 const NUMERIC = /^\s*-?\d+(\.\d+)?(e[+-]?\d+)?\s*$/i;
 const isNumber = (v) => (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && NUMERIC.test(v));
+// A row's field ("a.b" for a nested one, unless the row has "a.b" itself), or MISSING.
+const MISSING = {};
+const walk = (row, field) => {
+  if (row === null || typeof row !== 'object') return MISSING;
+  if (field in row || !field.includes('.')) return field in row ? row[field] : MISSING;
+  let v = row;
+  for (const key of field.split('.')) {
+    if (v === null || typeof v !== 'object' || !(key in v)) return MISSING;
+    v = v[key];
+  }
+  return v;
+};
 const pick = (row, field) => {
   if (typeof field === 'function') return field(row);
-  if (row === null || typeof row !== 'object') return undefined;
-  if (field in row || !String(field).includes('.')) return row[field];
-  let v = row;
-  for (const key of String(field).split('.')) v = v === null || typeof v !== 'object' ? undefined : v[key];
-  return v;
+  const v = walk(row, field);
+  return v === MISSING ? undefined : v;
 };
 const checkRows = (fn, rows) => {
   if (!Array.isArray(rows)) throw new TypeError(fn + ' expects an array as its first argument, got ' + typeName(rows));
-};
-const has = (row, field) => {
-  if (row === null || typeof row !== 'object') return false;
-  if (field in row) return true;
-  if (!field.includes('.')) return false;
-  let v = row;
-  for (const key of field.split('.')) {
-    if (v === null || typeof v !== 'object' || !(key in v)) return false;
-    v = v[key];
-  }
-  return true;
 };
 const FIELDS_SHOWN = 30;
 // A field name that no row has is a mistake, not rows without a number: say so, with the fields they have.
 const checkField = (fn, field, rows) => {
   if (typeof field !== 'string' && typeof field !== 'function')
     throw new TypeError(fn + '(rows, field): field must be a property name (a string, "a.b" for a nested one) or a function, got ' + typeName(field));
-  if (typeof field !== 'string' || !rows.length || rows.some((row) => has(row, field))) return;
+  if (typeof field !== 'string' || !rows.length || rows.some((row) => walk(row, field) !== MISSING)) return;
   const seen = new Set();
   for (const row of rows) if (row !== null && typeof row === 'object' && !Array.isArray(row)) for (const k of Object.keys(row)) seen.add(k);
   const fields = byCloseness(field, [...seen]);
@@ -253,14 +243,12 @@ define('sortBy', function sortBy(rows, field, order) {
     .map((k) => k.row);
 });
 
-// console: each call one line, kept by the worker within its bound.
 const show = (v) => {
-  if (typeof v === 'string' || typeof v === 'number') return String(v);
+  const type = typeof v;
+  if (v === undefined || type === 'string' || type === 'number' || type === 'function' || type === 'symbol') return String(v);
   if (v instanceof Error) return v.name + ': ' + v.message;
-  if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return String(v);
   try {
-    const s = answerJSON(v);
-    return s === undefined ? String(v) : s;
+    return answerJSON(v) ?? String(v);
   } catch (e) {
     return String(v);
   }
@@ -271,8 +259,7 @@ const line = (...args) => {
 };
 define('console', Object.freeze({ log: line, info: line, warn: line, error: line, debug: line }));
 
-// The program's async function, run; its answer as JSON text (undefined as null, BigInt, Infinity and
-// NaN as strings), and a note on the api calls that failed unread.
+// The program run; its answer as JSON text, and a note on the api calls that failed unread.
 return async function finish(program) {
   const value = await program();
   let json;

@@ -1,18 +1,15 @@
-// The messages between the main thread (src/analysis/pool.ts) and a sandbox worker (src/analysis/worker.ts).
-// Everything that crosses is plain data: the program's text, JSON strings and error messages.
+// The messages between the main thread (pool.ts) and a sandbox worker (worker.ts): plain data only.
 
-/** The globals a program finds besides the JavaScript built-ins (src/analysis/prelude.ts defines them). */
+/** The globals a program finds besides the JavaScript built-ins (prelude.ts defines them). */
 export const GLOBALS = ['api', 'sum', 'mean', 'median', 'maxBy', 'minBy', 'sortBy', 'console'] as const;
 
 /** The answer's JSON, in characters, past which the worker refuses it (it never crosses). */
 export const ANSWER_MAX_CHARS = 1024 * 1024;
-
 /** An api call's arguments, in JSON characters, past which guest and pool refuse it (500 ids take 24,000). */
 export const ARGS_MAX_CHARS = 64 * 1024;
 /** Named parameters an api call may have (every tool has fewer): more are refused in the guest. */
 export const PARAMS_MAX = 16;
 
-/** Why a run ended without an answer. */
 export type FailureKind =
   | 'syntax'
   | 'runtime'
@@ -25,9 +22,10 @@ export type FailureKind =
   | 'answer_too_deep'
   | 'internal';
 
-/** What the worker is given once, when it starts. */
+export type RunFailure = { ok: false; kind: FailureKind; message: string; line?: number; column?: number };
+
 export interface WorkerSetup {
-  /** The compiled QuickJS module: compiled once in the process, instantiated in each worker. */
+  /** The QuickJS module, compiled once in the process and instantiated in each worker. */
   wasm: WasmModule;
   /** The hard ceiling of the worker's WebAssembly memory, in bytes (the runtime's own limit is lower). */
   maxWasmBytes: number;
@@ -36,45 +34,26 @@ export interface WorkerSetup {
 }
 
 export type ToWorker =
-  | {
-      t: 'run';
-      code: string;
-      apiNames: readonly string[];
-      memoryBytes: number;
-      /** The answer's JSON beyond this many characters is refused in the worker. */
-      maxAnswerChars: number;
-    }
+  | { t: 'run'; code: string; apiNames: readonly string[]; memoryBytes: number; maxAnswerChars: number }
   | { t: 'settle'; id: number; ok: true; json: string }
   | { t: 'settle'; id: number; ok: false; message: string };
 
 /** A run's end as the worker reports it (the logs travel separately, line by line). */
-export type WorkerOutcome =
-  | { ok: true; json: string }
-  | { ok: false; kind: FailureKind; message: string; line?: number; column?: number };
+export type WorkerOutcome = { ok: true; json: string } | RunFailure;
 
 export type FromWorker =
   | { t: 'ready' }
   | { t: 'log'; text: string }
   | { t: 'call'; id: number; name: string; args: string }
-  | {
-      t: 'done';
-      outcome: WorkerOutcome;
-      /** False after an out-of-memory, a stack overflow or a failed dispose: the worker must be ended. */
-      reusable: boolean;
-      /** The worker's WebAssembly memory now (it never shrinks): a grown worker is retired. */
-      wasmBytes: number;
-    };
+  /** `reusable` false: the worker must be ended; `wasmBytes`: its memory now (it never shrinks). */
+  | { t: 'done'; outcome: WorkerOutcome; reusable: boolean; wasmBytes: number };
 
-/** A compiled WebAssembly module and a WebAssembly memory: opaque here (@types/node 20 has no WebAssembly types). */
+// Opaque here: @types/node 20 has no WebAssembly types.
 export type WasmModule = { readonly __wasmModule: unique symbol };
 export type WasmMemory = { readonly buffer: ArrayBuffer };
 
-/** The WebAssembly global, typed as far as it is used. */
-export const wasmApi = (
-  globalThis as unknown as {
-    WebAssembly: {
-      compile(bytes: Uint8Array): Promise<WasmModule>;
-      Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory;
-    };
-  }
-).WebAssembly;
+type WasmApi = {
+  compile(bytes: Uint8Array): Promise<WasmModule>;
+  Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory;
+};
+export const wasmApi = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;

@@ -1,6 +1,5 @@
-// A sandbox worker: one warm QuickJS instance, a fresh runtime and context per run. The program reaches the
-// host only through `call` and `log`, and only strings cross. After an out-of-memory or a stack overflow
-// the instance is not trusted again (quickjs-emscripten issues 257, 269): the pool ends the worker.
+// A sandbox worker: one warm QuickJS instance, a fresh runtime and context per run; only strings cross.
+// After an out-of-memory or a stack overflow the pool ends the worker (quickjs-emscripten issues 257, 269).
 import { parentPort, workerData } from 'node:worker_threads';
 import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
 import {
@@ -27,10 +26,10 @@ import {
 const PREFIX = '(async () => {';
 /** QuickJS's own stack bound; below the worker thread's native stack, so that QuickJS stops first. */
 const MAX_STACK_BYTES = 512 * 1024;
-/** console output kept per run: lines, characters in all. */
 const LOG_LINES = 200;
 const LOG_CHARS = 16 * 1024;
-const PAGE = 64 * 1024;
+const MESSAGE_MAX = 2_000;
+const OVER_MEMORY = 'InternalError: out of memory: the program went past its memory limit';
 
 const port = parentPort;
 if (!port) throw new Error('src/analysis/worker.ts runs as a worker thread');
@@ -38,14 +37,15 @@ const setup = workerData as WorkerSetup;
 const logsCut = new Int32Array(setup.logsCut);
 // The package's CommonJS types say `{ default }`; loaded as ES module (as here and in the bundle) it is the variant.
 const variant = releaseSync as unknown as QuickJSSyncVariant;
-const memory = new wasmApi.Memory({ initial: 256, maximum: Math.ceil(setup.maxWasmBytes / PAGE) });
+const memory = new wasmApi.Memory({ initial: 256, maximum: Math.ceil(setup.maxWasmBytes / (64 * 1024)) });
 /** Whether the WebAssembly memory refused to grow (its ceiling) during the run in progress. */
 let growRefused = false;
 /** Whether the run's error reads as QuickJS's own bound (out of memory, stack overflow): then retired. */
 let engineBound = false;
 {
-  const grow = (memory as unknown as { grow(pages: number): number }).grow.bind(memory);
-  (memory as unknown as { grow(pages: number): number }).grow = (pages: number) => {
+  const growable = memory as unknown as { grow(pages: number): number };
+  const grow = growable.grow.bind(memory);
+  growable.grow = (pages: number) => {
     try {
       return grow(pages);
     } catch (error) {
@@ -60,17 +60,28 @@ const QuickJS = await newQuickJSWASMModuleFromVariant(
 
 const post = (message: FromWorker) => port.postMessage(message);
 
-/** The run in progress: its pending host calls, by id. */
-let current: { runtime: QuickJSRuntime; calls: Map<number, QuickJSDeferredPromise> } | undefined;
+/** A run's runtime and context, its pending host calls by id, and the handles it made. */
+interface Live {
+  runtime: QuickJSRuntime;
+  context: QuickJSContext;
+  calls: Map<number, QuickJSDeferredPromise>;
+  handles: QuickJSHandle[];
+}
+function open(runtime: QuickJSRuntime): Live {
+  return { runtime, context: runtime.newContext(), calls: new Map(), handles: [] };
+}
+function free({ context, handles, calls }: Live) {
+  for (const h of handles.reverse()) if (h.alive) h.dispose();
+  for (const deferred of calls.values()) deferred.dispose();
+  context.dispose();
+}
+
+let current: Live | undefined;
 let nextCallId = 1;
-/** Whether the run in progress has gone past its memory limit. */
 let overMemory = () => false;
 
 port.on('message', (message: ToWorker) => {
-  if (message.t === 'run') {
-    void run(message);
-    return;
-  }
+  if (message.t === 'run') return void run(message);
   const deferred = current?.calls.get(message.id);
   if (!current || !deferred) return;
   current.calls.delete(message.id);
@@ -85,7 +96,9 @@ port.on('message', (message: ToWorker) => {
   current.runtime.executePendingJobs().dispose();
 });
 
-async function run(message: Extract<ToWorker, { t: 'run' }>): Promise<void> {
+type Run = Extract<ToWorker, { t: 'run' }>;
+
+async function run(message: Run): Promise<void> {
   Atomics.store(logsCut, 0, 0);
   const runtime = QuickJS.newRuntime();
   // QuickJS's own limit stops only one huge allocation here (quickjs-emscripten issue 255): the run's limit
@@ -97,13 +110,11 @@ async function run(message: Extract<ToWorker, { t: 'run' }>): Promise<void> {
   engineBound = false;
   overMemory = () => growRefused || memory.buffer.byteLength - base > message.memoryBytes;
   runtime.setInterruptHandler(overMemory);
-  const context = runtime.newContext();
-  const calls = new Map<number, QuickJSDeferredPromise>();
-  current = { runtime, calls };
-  const handles: QuickJSHandle[] = [];
+  const live = open(runtime);
+  current = live;
   let outcome: WorkerOutcome;
   try {
-    outcome = await execute(context, runtime, calls, handles, message);
+    outcome = await execute(live, message);
   } catch (error) {
     // The engine failed (not the program); expected only when the thread's stack runs out inside QuickJS.
     const text = String((error as Error)?.message ?? error);
@@ -114,27 +125,16 @@ async function run(message: Extract<ToWorker, { t: 'run' }>): Promise<void> {
   current = undefined;
   // The handles and context are freed, the runtime is not: freeing one after a promise job ran the GC
   // aborts the module (quickjs-emscripten 235, 269). The pool retires a worker once its memory has grown.
-  let reusable =
-    !engineBound && !(outcome.ok === false && ['memory', 'stack', 'internal'].includes(outcome.kind));
-  if (reusable) {
-    try {
-      for (const h of handles.reverse()) if (h.alive) h.dispose();
-      for (const deferred of calls.values()) deferred.dispose();
-      context.dispose();
-    } catch {
-      reusable = false;
-    }
+  let reusable = !engineBound && !(!outcome.ok && ['memory', 'stack', 'internal'].includes(outcome.kind));
+  try {
+    if (reusable) free(live);
+  } catch {
+    reusable = false;
   }
   post({ t: 'done', outcome, reusable, wasmBytes: memory.buffer.byteLength });
 }
 
-async function execute(
-  context: QuickJSContext,
-  runtime: QuickJSRuntime,
-  calls: Map<number, QuickJSDeferredPromise>,
-  handles: QuickJSHandle[],
-  message: Extract<ToWorker, { t: 'run' }>,
-): Promise<WorkerOutcome> {
+async function execute({ runtime, context, calls, handles }: Live, message: Run): Promise<WorkerOutcome> {
   const keep = <T extends QuickJSHandle>(h: T): T => {
     handles.push(h);
     return h;
@@ -143,12 +143,9 @@ async function execute(
   let chars = 0;
   const log = keep(
     context.newFunction('log', (textHandle) => {
-      // The guest has shortened the line already (src/analysis/prelude.ts: 2,000 characters).
+      // The guest has shortened the line already (prelude.ts).
       const text = context.getString(textHandle);
-      if (lines >= LOG_LINES || chars + text.length > LOG_CHARS) {
-        Atomics.add(logsCut, 0, 1);
-        return;
-      }
+      if (lines >= LOG_LINES || chars + text.length > LOG_CHARS) return void Atomics.add(logsCut, 0, 1);
       lines++;
       chars += text.length;
       post({ t: 'log', text });
@@ -167,18 +164,15 @@ async function execute(
   const names = keep(context.newString(JSON.stringify(message.apiNames)));
   const install = context.evalCode(PRELUDE, 'helpers.js', { type: 'global' });
   if (install.error) return failure(context, keep(install.error), 'internal');
-  keep(install.value);
-  const finishResult = context.callFunction(install.value, context.undefined, call, log, names);
+  const finishResult = context.callFunction(keep(install.value), context.undefined, call, log, names);
   if (finishResult.error) return failure(context, keep(finishResult.error), 'internal');
   const finish = keep(finishResult.value);
 
   const compiled = context.evalCode(`${PREFIX}${message.code}\n})`, 'program.js', { type: 'global' });
   if (compiled.error) return failure(context, keep(compiled.error), 'compile', message.code);
-  const program = keep(compiled.value);
-  const started = context.callFunction(finish, context.undefined, program);
+  const started = context.callFunction(finish, context.undefined, keep(compiled.value));
   if (started.error) return failure(context, keep(started.error), 'runtime', message.code);
-  const promise = keep(started.value);
-  const settled = context.resolvePromise(promise);
+  const settled = context.resolvePromise(keep(started.value));
   runtime.executePendingJobs().dispose();
   const result = await settled;
   if (result.error) return failure(context, keep(result.error), 'runtime', message.code);
@@ -194,14 +188,6 @@ async function execute(
   return { ok: true, json };
 }
 
-const OVER_MEMORY = 'InternalError: out of memory: the program went past its memory limit';
-
-interface GuestError {
-  name?: unknown;
-  message?: unknown;
-  stack?: unknown;
-}
-
 /** The program's error as an outcome: its kind, a message with a hint where one helps, its own line. */
 function failure(
   context: QuickJSContext,
@@ -210,12 +196,15 @@ function failure(
   code?: string,
 ): WorkerOutcome {
   const dumped = context.dump(errorHandle) as unknown;
-  const error: GuestError = typeof dumped === 'object' && dumped !== null ? dumped : { message: dumped };
+  const isObject = typeof dumped === 'object' && dumped !== null;
+  const error: { name?: unknown; message?: unknown; stack?: unknown } = isObject
+    ? dumped
+    : { message: dumped };
   const name = typeof error.name === 'string' ? error.name : '';
   const text =
     typeof error.message === 'string'
       ? error.message
-      : error.message === undefined && typeof dumped === 'object' && dumped !== null
+      : error.message === undefined && isObject
         ? shown(dumped)
         : String(error.message ?? dumped);
   const where = code === undefined ? {} : positionOf(error.stack, code);
@@ -233,21 +222,16 @@ function failure(
     message = OVER_MEMORY;
   } else if (name === 'SyntaxError' && phase === 'compile') {
     kind = 'syntax';
+    if (looksTyped(code ?? '', where.line))
+      message += ' (write plain JavaScript: no type annotations, `as`, interfaces or type declarations)';
   }
-  if (kind === 'syntax' && code !== undefined && looksTyped(code, where.line)) {
-    message += ' (write plain JavaScript: no type annotations, `as`, interfaces or type declarations)';
-  }
-  if (name === 'ReferenceError' && /is not defined/.test(text)) {
+  if (name === 'ReferenceError' && /is not defined/.test(text))
     message += `. The globals here: ${GLOBALS.join(', ')} and the JavaScript built-ins; no fetch, require, process, timers or file system (reach the API through api.*)`;
-  }
   // A thrown value may be megabytes: only its start crosses to the main thread.
   if (message.length > MESSAGE_MAX)
     message = `${message.slice(0, MESSAGE_MAX)}… (${message.length} characters in all)`;
   return { ok: false, kind, message, ...where };
 }
-
-/** The characters of a failure's message that leave the worker. */
-const MESSAGE_MAX = 2_000;
 
 /** A thrown value that is not an Error, as JSON (shortened), e.g. `throw { code: 1 }`. */
 function shown(value: object): string {
@@ -261,8 +245,7 @@ function shown(value: object): string {
 
 /** Line and column of the first frame in the program, as the program was written. */
 function positionOf(stack: unknown, code: string): { line?: number; column?: number } {
-  if (typeof stack !== 'string') return {};
-  const match = /program\.js:(\d+)(?::(\d+))?/.exec(stack);
+  const match = typeof stack === 'string' ? /program\.js:(\d+)(?::(\d+))?/.exec(stack) : null;
   if (!match) return {};
   const lines = code.split('\n');
   let line = Number(match[1]);
@@ -276,29 +259,22 @@ function positionOf(stack: unknown, code: string): { line?: number; column?: num
   return column === undefined ? { line } : { line, column };
 }
 
-/** TypeScript in the program: an annotation, `as`, an interface or a type alias near the error. */
-function looksTyped(code: string, line: number | undefined): boolean {
-  const TYPED =
-    /\b(interface|type)\s+[A-Za-z_$][\w$]*\s*(=|\{|<)|[\w)\]]\s*\??:\s*(string|number|boolean|any|unknown|void|never|object|Record|Array|Promise|[A-Z]\w*)\b|\bas\s+(const|any|unknown|string|number|boolean|[A-Z]\w*)\b|<[A-Z]\w*>\s*\(/;
-  const text = line === undefined ? code : (code.split('\n')[line - 1] ?? code);
-  return TYPED.test(text);
-}
+/** TypeScript near the error: an annotation, `as`, an interface or a type alias. */
+const TYPED =
+  /\b(interface|type)\s+[A-Za-z_$][\w$]*\s*(=|\{|<)|[\w)\]]\s*\??:\s*(string|number|boolean|any|unknown|void|never|object|Record|Array|Promise|[A-Z]\w*)\b|\bas\s+(const|any|unknown|string|number|boolean|[A-Z]\w*)\b|<[A-Z]\w*>\s*\(/;
+const looksTyped = (code: string, line: number | undefined) =>
+  TYPED.test(line === undefined ? code : (code.split('\n')[line - 1] ?? code));
 
-/** One small program through every part (prelude, helpers, JSON), so the first real run finds them compiled. */
-async function warmUp(): Promise<void> {
-  const runtime = QuickJS.newRuntime();
-  const context = runtime.newContext();
-  const handles: QuickJSHandle[] = [];
-  await execute(context, runtime, new Map(), handles, {
+// One small program through every part (prelude, helpers, JSON), so the first real run finds them compiled.
+{
+  const live = open(QuickJS.newRuntime());
+  await execute(live, {
     t: 'run',
     code: 'return [sum([0.1, 0.2]), median([3, 1, 2]), sortBy([{ a: 2 }, { a: 1 }], "a")[0], typeof api.x]',
     apiNames: ['x'],
     memoryBytes: 16 * 1024 * 1024,
     maxAnswerChars: 1024,
   });
-  for (const h of handles.reverse()) if (h.alive) h.dispose();
-  context.dispose();
+  free(live);
 }
-
-await warmUp();
 post({ t: 'ready' });

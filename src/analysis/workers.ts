@@ -9,20 +9,19 @@ const MiB = 1024 * 1024;
 export const DEFAULT_MEMORY = 64 * MiB;
 /** A worker whose WebAssembly memory grew past this (it never shrinks) is replaced after its run. */
 export const RETIRE_WASM_BYTES = 32 * MiB;
-/** The WebAssembly memory a worker may ever have: the hard bound, even inside one long builtin. */
+/** The hard bound on a worker's WebAssembly memory, even inside one long builtin. */
 const MAX_WASM_BYTES = RETIRE_WASM_BYTES + DEFAULT_MEMORY;
-/** A worker is replaced after this many runs (each leaves its QuickJS runtime behind: see worker.ts). */
+/** Each run leaves its QuickJS runtime behind (worker.ts): a worker is replaced after this many. */
 export const RETIRE_RUNS = 1000;
 /** An idle worker beyond the warm ones is ended after this long unused. */
 const IDLE_MS = 30_000;
 
-// Set by the bundle: where the worker and the WebAssembly are; from source or tsc's output, the last build's.
+// Set by the bundle; from source or tsc's output, the last build's.
 declare const __ANALYSIS_DIR__: string | undefined;
 const filesDir = (): URL =>
   typeof __ANALYSIS_DIR__ === 'string'
     ? new URL(__ANALYSIS_DIR__, import.meta.url)
     : new URL(import.meta.url.endsWith('.ts') ? '../../dist/server/' : '../../server/', import.meta.url);
-/** The worker's file name beside the bundle; the WebAssembly's. */
 export const WORKER_FILE = 'analysis-worker.js';
 export const WASM_FILE = 'quickjs.wasm';
 
@@ -38,12 +37,7 @@ function compiledQuickJS(): Promise<WasmModule> {
   return compiled;
 }
 
-export interface Slot {
-  worker: Worker;
-  runs: number;
-  logsCut: Int32Array;
-  idleTimer?: NodeJS.Timeout;
-}
+export type Slot = { worker: Worker; runs: number; logsCut: Int32Array; idleTimer?: NodeJS.Timeout };
 
 /** Workers at most `maxWorkers`, busy or idle, of which `warm` are kept idle and ready. */
 export class Workers {
@@ -53,18 +47,13 @@ export class Workers {
   readonly #spawning = new Set<Promise<Slot>>();
   readonly #all = new Set<Slot>();
   #starting = 0;
-  #started = 0;
-  #closed = false;
+  started = 0;
+  closed = false;
 
   constructor(readonly options: { maxWorkers: number; warm: number }) {}
 
-  /** Workers started since the pool was made (tests). */
-  get started(): number {
-    return this.#started;
-  }
-
-  /** Workers alive now (busy, idle or starting). */
-  get count(): number {
+  /** Workers alive now: busy, idle or starting. */
+  get workers(): number {
     return this.#all.size + this.#starting;
   }
 
@@ -74,9 +63,9 @@ export class Workers {
     await Promise.all([...this.#spawning]);
   }
 
-  /** Ends every worker (tests, shutdown). */
+  /** Ends every worker (tests, shutdown); runs in progress end as 'internal'. */
   async close(): Promise<void> {
-    this.#closed = true;
+    this.closed = true;
     for (const waiting of this.#waitingForWorker.splice(0))
       waiting.reject(new Error('the sandbox pool closed'));
     await Promise.allSettled([...this.#spawning]);
@@ -98,39 +87,30 @@ export class Workers {
   /** Starts workers while runs wait for one or fewer than the warm ones are idle, within maxWorkers. */
   #replenish(): void {
     const { warm, maxWorkers } = this.options;
+    const waiting = this.#waitingForWorker.length;
     while (
-      !this.#closed &&
+      !this.closed &&
       // Runs waiting come first: the warm spares start once none is (on two cores they would slow it).
-      (this.#starting < this.#waitingForWorker.length ||
-        (this.#waitingForWorker.length === 0 && this.#idle.length + this.#starting < warm)) &&
+      (this.#starting < waiting || (waiting === 0 && this.#idle.length + this.#starting < warm)) &&
       this.#all.size + this.#starting < maxWorkers
     ) {
-      const spawning = this.#spawn();
+      const spawning: Promise<Slot> = this.#spawn().finally(() => this.#spawning.delete(spawning));
       this.#spawning.add(spawning);
-      spawning.then(
-        (slot) => {
-          this.#spawning.delete(spawning);
-          this.release(slot);
-        },
-        (error: Error) => {
-          this.#spawning.delete(spawning);
-          this.#waitingForWorker.shift()?.reject(error);
-        },
-      );
+      const failed = (error: Error) => this.#waitingForWorker.shift()?.reject(error);
+      spawning.then((slot) => this.release(slot), failed);
     }
   }
 
   /** A new worker, resolved once it has instantiated QuickJS and warmed it up. */
   async #spawn(): Promise<Slot> {
     this.#starting++;
-    this.#started++;
+    this.started++;
     let worker: Worker | undefined;
     try {
       const wasm = await compiledQuickJS();
       const logsCut = new SharedArrayBuffer(4);
-      const setup: WorkerSetup = { wasm, maxWasmBytes: MAX_WASM_BYTES, logsCut };
       worker = new Worker(new URL(WORKER_FILE, filesDir()), {
-        workerData: setup,
+        workerData: { wasm, maxWasmBytes: MAX_WASM_BYTES, logsCut } satisfies WorkerSetup,
         // The worker's own JavaScript heap (the guest's memory is WebAssembly memory, bounded apart).
         resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
         // Its stdout must never reach the stdio transport: anything it prints goes to stderr.
@@ -152,8 +132,7 @@ export class Workers {
       const slot: Slot = { worker, runs: 0, logsCut: new Int32Array(logsCut) };
       // A worker that fails or ends outside a run is dropped (and its 'error' always has a listener).
       const drop = () => {
-        const index = this.#idle.indexOf(slot);
-        if (index >= 0) this.#idle.splice(index, 1);
+        this.#unidle(slot);
         if (this.#all.delete(slot)) this.#replenish();
       };
       worker.on('error', drop).on('exit', drop);
@@ -167,30 +146,28 @@ export class Workers {
     }
   }
 
+  #unidle(slot: Slot): boolean {
+    const index = this.#idle.indexOf(slot);
+    if (index >= 0) this.#idle.splice(index, 1);
+    return index >= 0;
+  }
+
   /** A worker back: to a run waiting for one, else to the idle ones (beyond the warm count, ended if unused). */
-  release(slot: Slot): void {
-    if (this.#closed) {
-      this.#all.delete(slot);
-      void slot.worker.terminate();
-      return;
-    }
+  release(slot: Slot) {
+    if (this.closed) return this.retire(slot);
     const waiting = this.#waitingForWorker.shift();
     if (waiting) {
       waiting.resolve(slot);
-      this.#replenish();
-      return;
+      return this.#replenish();
     }
     this.#idle.push(slot);
-    if (this.#idle.length > this.options.warm) {
-      slot.idleTimer = setTimeout(() => {
-        const index = this.#idle.indexOf(slot);
-        if (index < 0) return;
-        this.#idle.splice(index, 1);
-        this.#all.delete(slot);
-        void slot.worker.terminate();
-      }, IDLE_MS);
-      slot.idleTimer.unref();
-    }
+    if (this.#idle.length <= this.options.warm) return;
+    slot.idleTimer = setTimeout(() => {
+      if (!this.#unidle(slot)) return;
+      this.#all.delete(slot);
+      void slot.worker.terminate();
+    }, IDLE_MS);
+    slot.idleTimer.unref();
   }
 
   /** Ends a worker that is busy in the guest or no longer trusted, and starts what is missing. */

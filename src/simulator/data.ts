@@ -16,8 +16,7 @@ const REASONS = [
   'viewer peaks not matched by trading activity',
 ];
 
-export type SimChain = 'chain_a' | 'chain_b';
-export type SimPlatform = 'platform_a' | 'platform_b' | 'platform_c';
+type SimPlatform = 'platform_a' | 'platform_b' | 'platform_c';
 
 export interface SimSession {
   sessionId: string;
@@ -38,7 +37,7 @@ export interface SimToken {
   tokenPrice: number;
   isCurrentlyLive: boolean;
   totalStreamingTime: number;
-  chain: SimChain;
+  chain: 'chain_a' | 'chain_b';
   platform: SimPlatform;
   averageViewers: number;
   sessions: SimSession[];
@@ -83,10 +82,6 @@ export function viewersAt(token: SimToken, at: number): number {
   return 0;
 }
 
-/** The botting window the dataset's verdicts are for: the endpoint's default, 24 hours. */
-export const BOTTING_HOURS = 24;
-
-/** How many of a token's sessions overlap the last `hours` hours. */
 const sessionsWithin = (token: SimToken, hours: number) =>
   token.sessions.filter((s) => Date.parse(s.endTime) >= SIM_NOW - hours * 3_600_000).length;
 
@@ -97,7 +92,7 @@ const sessionsWithin = (token: SimToken, hours: number) =>
 export function bottingOver(token: SimToken, hours: number): SimToken['botting'] {
   const base = token.botting;
   if (!base) return undefined;
-  const ratio = (sessionsWithin(token, hours) + 1) / (sessionsWithin(token, BOTTING_HOURS) + 1);
+  const ratio = (sessionsWithin(token, hours) + 1) / (sessionsWithin(token, 24) + 1);
   if (ratio === 1) return base;
   const factor = Math.max(0, 1 + 0.1 * Math.log(ratio));
   const confidence = Math.min(0.99, Math.round(base.confidence * factor * 100) / 100);
@@ -125,7 +120,7 @@ export function createDataset(seed = 42, counts = { platform_a: 160, platform_b:
 
   const tokens: SimToken[] = [];
   for (const [platform, count] of Object.entries(counts) as Array<[SimPlatform, number]>) {
-    const chain: SimChain = platform === 'platform_a' ? 'chain_a' : 'chain_b';
+    const chain = platform === 'platform_a' ? 'chain_a' : 'chain_b';
     for (let i = 0; i < count; i++) {
       const mintId = address(chain === 'chain_a' ? 44 : int(32, 44));
       const word = pick(WORDS);
@@ -206,12 +201,11 @@ export function createDataset(seed = 42, counts = { platform_a: 160, platform_b:
 
   // Hourly activity keyed "weekday-hour", busiest in the afternoon and on weekends.
   const hourlyActivity: Record<string, number> = {};
-  for (let d = 0; d < 7; d++) {
+  for (let d = 0; d < 7; d++)
     for (let h = 0; h < 24; h++) {
       const wave = Math.max(0, Math.sin(((h - 6) / 24) * 2 * Math.PI));
       hourlyActivity[`${d}-${h}`] = Math.round(wave * (d === 0 || d === 6 ? 420 : 300) + rand() * 30);
     }
-  }
   const day = (offset: number) => new Date(SIM_NOW - offset * 86_400_000).toISOString().slice(0, 10);
   const dailyActivity: Record<string, number> = {};
   for (let d = 1; d <= 30; d++)
@@ -219,13 +213,8 @@ export function createDataset(seed = 42, counts = { platform_a: 160, platform_b:
   const consistencyData: Record<string, number> = {};
   for (let offset = 89; offset >= 0; offset--) consistencyData[day(offset)] = rand() < 0.1 ? 0 : int(20, 400);
 
-  return {
-    tokens,
-    byMint: new Map(tokens.map((t) => [t.mintId, t])),
-    hourlyActivity,
-    dailyActivity,
-    consistencyData,
-  };
+  const byMint = new Map(tokens.map((t) => [t.mintId, t]));
+  return { tokens, byMint, hourlyActivity, dailyActivity, consistencyData };
 }
 
 export type Dataset = ReturnType<typeof createDataset>;

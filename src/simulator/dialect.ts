@@ -6,25 +6,14 @@ import type { SimSession } from './data.js';
 export type DialectName = 'a' | 'b';
 
 /** One analytics point, before it is named: its time (ms), viewers and market cap. */
-export interface SimPoint {
-  at: number;
-  viewers: number;
-  marketCap: number;
-}
+export type SimPoint = { at: number; viewers: number; marketCap: number };
 
 type Json = Record<string, unknown>;
 
+/** Each answer's part: an analytics and a complete element of `data.results`, overview's `liveMetrics`. */
 export interface Dialect {
-  /** An element of /streamers/analytics `data.results`. */
   analytics(mintId: string, period: string, points: SimPoint[], stats: { peak: number; mean: number }): Json;
-  /** An element of /streamers/complete `data.results`. */
-  complete(
-    mintId: string,
-    core: Json,
-    sessions: { count: number; recent: SimSession[] },
-    fees: Json | undefined,
-  ): Json;
-  /** /analytics/overview `data.liveMetrics`. */
+  complete(mintId: string, core: Json, sessions: { count: number; recent: SimSession[] }, fees?: Json): Json;
   liveMetrics(
     livePerPlatform: Record<string, number>,
     top: Array<{ mintId: string; currentViewers: number }>,
@@ -37,11 +26,7 @@ const A: Dialect = {
   analytics: (mintId, period, points, stats) => ({
     mintId,
     period,
-    dataPoints: points.map((p) => ({
-      timestamp: new Date(p.at).toISOString(),
-      viewers: p.viewers,
-      marketCap: p.marketCap,
-    })),
+    dataPoints: points.map(({ at, ...rest }) => ({ timestamp: new Date(at).toISOString(), ...rest })),
     stats: { peakViewers: stats.peak, averageViewers: stats.mean },
   }),
   complete: (mintId, core, sessions, fees) => ({
@@ -92,6 +77,5 @@ const B: Dialect = {
 
 export const DIALECTS: Record<DialectName, Dialect> = { a: A, b: B };
 
-/** The dialect a value names ('b' or 'B': dialect B; anything else: A). */
 export const dialectName = (value: string | undefined): DialectName =>
   value?.toLowerCase() === 'b' ? 'b' : 'a';

@@ -5,17 +5,15 @@ import type { Dialect } from './dialect.js';
 export type Fault =
   /** Answer with this status (and body, headers) instead of the real answer. */
   | { status: number; body?: unknown; headers?: Record<string, string> }
-  /** Never answer. */
   | { hang: true }
   /** Destroy the connection before any byte, or in the middle of the body. */
   | { drop: 'before' | 'during' }
   /** Send this text as the body (bad JSON, an HTML page). */
   | { raw: string; status?: number; contentType?: string }
-  /** Wait, then answer normally. */
   | { delayMs: number }
   /** A valid JSON body of about this many bytes, written as the client reads (`chunked`: no Content-Length). */
   | { bodyBytes: number; chunked?: boolean }
-  /** Send the real answer's body in pieces, `intervalMs` apart. */
+  /** Send the real answer's body in three pieces, `trickleMs` apart. */
   | { trickleMs: number };
 
 /** Carries out a fault; returns false when the request should go on to a normal answer. */
@@ -28,41 +26,25 @@ export function applyFault(fault: Fault, res: ServerResponse, dialect: Dialect):
       res.write('{"success":true,"data":[');
       setTimeout(() => res.socket?.destroy(), 10);
     }
-    return true;
-  }
-  if ('raw' in fault) {
+  } else if ('raw' in fault) {
     res.writeHead(fault.status ?? 200, { 'content-type': fault.contentType ?? 'application/json' });
     res.end(fault.raw);
-    return true;
-  }
-  if ('bodyBytes' in fault) {
-    sendLarge(res, fault.bodyBytes, fault.chunked ?? false);
-    return true;
-  }
-  if ('status' in fault) {
+  } else if ('bodyBytes' in fault) sendLarge(res, fault.bodyBytes, fault.chunked ?? false);
+  else if ('status' in fault)
     send(
       res,
       fault.status,
       fault.body ?? dialect.errorBody(fault.status, `Simulated HTTP ${fault.status}`),
       fault.headers,
     );
-    return true;
-  }
-  return false;
+  else return false;
+  return true;
 }
 
-export function send(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-) {
+export function send(res: ServerResponse, status: number, body: unknown, more: Record<string, string> = {}) {
   const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-    ...headers,
-  });
+  const length = Buffer.byteLength(text);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': length, ...more });
   res.end(text);
 }
 
@@ -89,19 +71,13 @@ function sendLarge(res: ServerResponse, bytes: number, chunked: boolean) {
 export function sendSlowly(res: ServerResponse, body: unknown, intervalMs: number) {
   const text = JSON.stringify(body);
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  const pieces = [
-    text.slice(0, text.length / 3),
-    text.slice(text.length / 3, (2 * text.length) / 3),
-    text.slice((2 * text.length) / 3),
-  ];
+  const pieces = [0, 1, 2].map((i) => text.slice((i * text.length) / 3, ((i + 1) * text.length) / 3));
   const next = () => {
     const piece = pieces.shift();
     if (piece === undefined || res.destroyed) return;
-    if (pieces.length === 0) res.end(piece);
-    else {
-      res.write(piece);
-      setTimeout(next, intervalMs);
-    }
+    if (pieces.length === 0) return void res.end(piece);
+    res.write(piece);
+    setTimeout(next, intervalMs);
   };
   next();
 }
