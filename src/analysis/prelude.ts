@@ -148,32 +148,34 @@ const divided = ({ units, scale }, divisor) => {
 };
 const NUMERIC = /^\s*-?\d+(\.\d+)?(e[+-]?\d+)?\s*$/i;
 const isNumber = (v) => (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && NUMERIC.test(v));
-// A row's field ("a.b" for a nested one, unless the row has "a.b" itself), or MISSING.
-const MISSING = {};
-const walk = (row, field) => {
-  if (row === null || typeof row !== 'object') return MISSING;
-  if (field in row || !field.includes('.')) return field in row ? row[field] : MISSING;
-  let v = row;
-  for (const key of field.split('.')) {
-    if (v === null || typeof v !== 'object' || !(key in v)) return MISSING;
-    v = v[key];
-  }
-  return v;
-};
 const pick = (row, field) => {
   if (typeof field === 'function') return field(row);
-  const v = walk(row, field);
-  return v === MISSING ? undefined : v;
+  if (row === null || typeof row !== 'object') return undefined;
+  if (field in row || !String(field).includes('.')) return row[field];
+  let v = row;
+  for (const key of String(field).split('.')) v = v === null || typeof v !== 'object' ? undefined : v[key];
+  return v;
 };
 const checkRows = (fn, rows) => {
   if (!Array.isArray(rows)) throw new TypeError(fn + ' expects an array as its first argument, got ' + typeName(rows));
+};
+const has = (row, field) => {
+  if (row === null || typeof row !== 'object') return false;
+  if (field in row) return true;
+  if (!field.includes('.')) return false;
+  let v = row;
+  for (const key of field.split('.')) {
+    if (v === null || typeof v !== 'object' || !(key in v)) return false;
+    v = v[key];
+  }
+  return true;
 };
 const FIELDS_SHOWN = 30;
 // A field name that no row has is a mistake, not rows without a number: say so, with the fields they have.
 const checkField = (fn, field, rows) => {
   if (typeof field !== 'string' && typeof field !== 'function')
     throw new TypeError(fn + '(rows, field): field must be a property name (a string, "a.b" for a nested one) or a function, got ' + typeName(field));
-  if (typeof field !== 'string' || !rows.length || rows.some((row) => walk(row, field) !== MISSING)) return;
+  if (typeof field !== 'string' || !rows.length || rows.some((row) => has(row, field))) return;
   const seen = new Set();
   for (const row of rows) if (row !== null && typeof row === 'object' && !Array.isArray(row)) for (const k of Object.keys(row)) seen.add(k);
   const fields = byCloseness(field, [...seen]);
