@@ -38,8 +38,8 @@ async function callOf(client: Client, name: string, args: Record<string, unknown
   };
 }
 
-// The tests run at once (test/concurrent.ts). They share this simulator; the two that count its requests or
-// watch them have one of their own (`ownSim`).
+// The tests run at once (test/concurrent.ts). They share this simulator; those that count its requests or
+// change its data have one of their own (`ownSim`).
 let sim: Simulator;
 beforeAll(async () => {
   sim = await startSim();
@@ -48,11 +48,11 @@ afterAll(async () => {
   await sim.close();
 });
 
-const baseEnv = (url: string, extra: Record<string, string> = {}) => ({
+const baseEnv = (url: string, extra: Record<string, string> = {}, upstream: Simulator = sim) => ({
   PATH: process.env.PATH ?? '',
   HOME: '/nonexistent',
-  STREAMER_ANALYTICS_API_KEY: sim.apiKey,
-  STREAMER_ANALYTICS_BASE_URL: sim.url,
+  STREAMER_ANALYTICS_API_KEY: upstream.apiKey,
+  STREAMER_ANALYTICS_BASE_URL: upstream.url,
   STREAMER_ANALYTICS_DATABASE_URL: url,
   ...extra,
 });
@@ -162,8 +162,9 @@ describe.each(Object.keys(DATABASES) as Array<keyof typeof DATABASES>)('history 
   });
 
   it('reports exactly the scripted changes between two checks of a watchlist', async () => {
+    const sim = await ownSim();
     const db = await database(kind);
-    const { client } = await stdio(baseEnv(db.url));
+    const { client } = await stdio(baseEnv(db.url, {}, sim));
     const [a, b, c, d] = sim.data.tokens
       .filter((t) => t.platform === 'platform_a' && t.botting && t.currentViewers >= 100)
       .map((t) => t.mintId);
@@ -614,9 +615,10 @@ describe('history in the views (SQLite, an MCP Apps client)', () => {
     ((r as { _meta?: Record<string, unknown> })._meta?.[VIEW_DATA_KEY] ?? {}) as Record<string, unknown>;
 
   it("the board and the evidence carry each token's recorded levels; check_watchlist's board, its changes", async () => {
+    const sim = await ownSim();
     const db = sqliteDatabase();
     closers.push(db.drop);
-    const { client, close } = await appsClient('history-views', baseEnv(db.url));
+    const { client, close } = await appsClient('history-views', baseEnv(db.url, {}, sim));
     closers.push(close);
     const mints = sim.data.tokens
       .filter((t) => t.platform === 'platform_a' && t.botting && t.currentViewers >= 100)
