@@ -28,10 +28,6 @@ export class ClientPool {
     private readonly onOpen: (clients: number) => void = () => {},
   ) {}
 
-  get size(): number {
-    return this.#entries.size;
-  }
-
   lease(apiKey: string): Lease {
     const id = createHash('sha256').update(apiKey).digest('base64');
     let held: Entry | undefined;
