@@ -102,7 +102,6 @@ const SETTINGS = {
     { ...int(0, 10_080, 0), check: [(v: number) => v === 0 || v >= 15, 'must be 0 (off) or at least 15'] },
     '--http only: re-check every watchlist every so many minutes; 0 is off, else 15-10080',
   ),
-  // What a desktop bundle passes for a boolean setting: "true" or "false".
   demo: setting('DEMO', { type: 'bool' }, 'true: the same as --demo'),
   httpHost: setting(
     'HTTP_HOST',

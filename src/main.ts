@@ -202,10 +202,8 @@ async function serveOverHttp(
   }
 }
 
-/**
- * Where the user makes settings. An unpacked Claude Desktop extension has its manifest.json beside the
- * server folder, and passes a setting left blank as its literal `${user_config.NAME}`.
- */
+// Where the user makes settings: an unpacked Claude Desktop extension has manifest.json beside the server
+// folder, and passes a setting left blank as its literal `${user_config.NAME}`.
 function setupPlaceOf(): SetupPlace {
   const bundled = existsSync(fileURLToPath(new URL('../manifest.json', import.meta.url)));
   const placeholder = Object.values(ENV).some((name) => process.env[name]?.includes('${user_config.'));

@@ -1,5 +1,4 @@
-// The server's fixed parts: the cache hints it gives 2026-07-28 clients, the validator it hands the SDK, and
-// how a demo answer and a history line are marked on a rendered answer.
+// The server's fixed parts: cache hints, the SDK's validator, the demo and history marks on an answer.
 import type { CacheHint, jsonSchemaValidator, ServerOptions } from '@modelcontextprotocol/server';
 import type { Rendered } from './format/result.js';
 

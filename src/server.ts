@@ -104,11 +104,8 @@ const MINT = 'Rehearsa1111111111111111111111111111111111';
 const RECORD = { mintId: MINT, coinName: 'Rehearsal', coinSymbol: 'RH', isCurrentlyLive: true };
 const CANNED = { data: { ...RECORD, currentViewers: 1234, tokenMarketCap: 56789.5, tokenPrice: 0.000123 } };
 
-/**
- * Loads the first call's code once the handshake is over, then runs get_streamer_core once on a canned
- * record (nothing is sent) so that V8 and zod compile the call's path: the user's first question pays for
- * neither. Timed, so the handshake's answers go first; unref'd, so it never keeps a process alive.
- */
+// After the handshake, one get_streamer_core call on a canned record (nothing sent) compiles the call's path
+// in V8 and zod, so the user's first question does not pay for it. Unref'd: it never keeps a process alive.
 function preload(
   withClient: boolean,
   finish: (kit: CallKit, r: Rendered, format: ResponseFormat) => unknown,
@@ -131,7 +128,6 @@ function preload(
   }, PRELOAD_AFTER_MS).unref();
 }
 
-/** An MCP server exposing the tool table over whatever transport it is connected to. */
 export function createServer(deps: ServerDeps): Server {
   const own = deps.tools;
   const toolTable = async () => own ?? (await loadTable())[0].TOOLS;

@@ -167,8 +167,7 @@ function parse(text: string): { body: unknown; batch: boolean; all: Message[] } 
       { code: -32600 },
     );
   }
-  // Arguments of thousands of fields, or a name of thousands of characters, are refused before the SDK
-  // checks each field (80,000 of them cost the main thread 150 ms and more) or echoes the name.
+  // Refused before the SDK checks each of thousands of fields (main-thread time) or echoes a long name.
   const misfit = misfitCall(all);
   if (misfit) return refused(400, `Invalid params: ${misfit}`, { code: -32602 });
   return { body, batch, all };

@@ -61,13 +61,11 @@ export function createHandle(options: HttpOptions, deps: HttpDeps) {
   let closing = false;
   const sessions = createSessions(options.token);
   const identity = createIdentity(options, sessions, deps.callerKeys === true, () => closing);
-  // Answers not yet taken by their clients, by address.
   const answers = new Meter(options.maxUnsentPerCaller, options.maxUnsentBytes);
   const bodies = createBodies(options, answers);
   const door = createDoor(options, deps.logger);
   const calls = new SessionCalls();
   const callers = new WeakMap<Request, Caller>();
-  // A fresh server per HTTP request (stateless), its caller passed along.
   const handler = createMcpHandler(({ requestInfo }) =>
     deps.makeServer(
       (requestInfo && callers.get(requestInfo)) ?? {
@@ -80,7 +78,6 @@ export function createHandle(options: HttpOptions, deps: HttpDeps) {
     ),
   );
 
-  /** Routes that are not MCP: the probes, and a plain 404 (or 400). */
   const route = async (req: IncomingMessage, path: string | undefined): Promise<Refusal | undefined> => {
     if (path === undefined) return { status: 400, body: { error: 'bad request target' } };
     if (req.method === 'GET' && path === '/healthz') return { status: 200, body: { status: 'ok' } };
