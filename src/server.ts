@@ -11,14 +11,7 @@ import type { SetupPlace } from './format/errors.js';
 import type { Rendered } from './format/result.js';
 import type { Logger } from './log.js';
 import { redactor } from './redact.js';
-import {
-  CACHE_HINTS,
-  DEMO_COST,
-  DEMO_NOTE,
-  markSimulated,
-  NO_ELICITATION,
-  withLine,
-} from './server-parts.js';
+import { DEMO_COST, DEMO_NOTE, FIXED_OPTIONS, markSimulated, withLine } from './server-parts.js';
 import type { History } from './store/index.js';
 import { type PrebuiltInstructions, prebuiltEntries, prebuiltInstructions } from './tools/entries.js';
 import type { Caller, ResponseFormat, Tool, ViewData } from './tools/tool.js';
@@ -159,8 +152,7 @@ export function createServer(deps: ServerDeps): Server {
     {
       capabilities: { tools: {}, prompts: {}, resources: {} },
       instructions: deps.demo ? INSTRUCTIONS.demo : INSTRUCTIONS.plain,
-      jsonSchemaValidator: NO_ELICITATION,
-      cacheHints: CACHE_HINTS,
+      ...FIXED_OPTIONS,
     },
   );
   server.setRequestHandler('prompts/list', async () => ({

@@ -10,15 +10,8 @@ import { arrival, createBodies, isCancellation, isRefusal, isRequest, type Messa
 import { createDoor, SessionCalls } from './door.js';
 import { createIdentity } from './identity.js';
 import type { Caller, HttpDeps, HttpOptions } from './options.js';
-import {
-  firstRefusal,
-  METERED,
-  overMeter,
-  type Refusal,
-  refused,
-  writeFault,
-  writeRefusal,
-} from './refusal.js';
+import type { Refusal } from './refusal.js';
+import { firstRefusal, METERED, overMeter, refused, writeFault, writeRefusal } from './refusal.js';
 import { capabilitiesOf, createSessions } from './session.js';
 
 /** What a request's answer may hold, held from admission: the view page 512 KiB, a tool call 64 KiB, else 4 KiB. */
