@@ -65,11 +65,4 @@ function errorReplacer(value: unknown): unknown {
   };
 }
 
-const nothing = () => {};
-export const silentLogger: Logger = {
-  error: nothing,
-  warn: nothing,
-  info: nothing,
-  debug: nothing,
-  redacting: () => silentLogger,
-};
+export const silentLogger = createLogger('error', [], () => {});

@@ -34,7 +34,6 @@ export interface ApiResponse {
   status: number;
   body: Record<string, unknown>;
   attempts: number;
-  ms: number;
 }
 
 /** ApiClient, or a stand-in that loads it on first use. */
@@ -152,20 +151,16 @@ export class ApiClient implements Upstream {
   }
 
   async #send(req: ApiRequest, url: string, payload: string | undefined, cancel: Switch, caller: Callers) {
-    const started = performance.now();
+    const send = () => {
+      this.#breaker.admit();
+      return this.#attempt(req, url, payload, cancel);
+    };
     for (let attempt = 0; ; attempt++) {
       try {
         // Each attempt takes a slot; a backoff wait holds none.
-        const { status, body: json } = await this.#limiter.run(
-          () => {
-            this.#breaker.admit();
-            return this.#attempt(req, url, payload, cancel);
-          },
-          cancel,
-          caller,
-        );
+        const { status, body } = await this.#limiter.run(send, cancel, caller);
         this.#breaker.record(undefined);
-        return { status, body: json, attempts: attempt + 1, ms: performance.now() - started };
+        return { status, body, attempts: attempt + 1 };
       } catch (thrown) {
         const error = thrown instanceof ApiError ? thrown : this.#transportError(thrown, cancel);
         // A refusal of our own (circuit open, this caller busy) says nothing about the service.

@@ -4,11 +4,9 @@ import { StdioServerTransport, serveStdio as serve } from '@modelcontextprotocol
 import { keepProtoArgumentsInLine } from './proto.js';
 
 const limits = {
-  /** A longer input line is skipped, and said so on stderr. */
   maxLineBytes: 1024 * 1024,
   /** Output the client has not read yet past which no further input is handled. */
   outputHighWater: 1024 * 1024,
-  /** Input waiting to be handled past which no more is read. */
   maxWaitingBytes: 4 * 1024 * 1024,
 };
 

@@ -48,19 +48,14 @@ export function createDoor(options: HttpOptions, logger: Logger) {
         clearTimeout(timer);
         gone.removeEventListener('abort', onGone);
       };
-      door
-        .run(
-          () => {
-            stop();
-            return new Promise<void>((free) => resolve(() => free()));
-          },
-          wait,
-          who,
-        )
-        .catch((error: unknown) => {
-          stop();
-          resolve(error instanceof PlacesBusy ? error : error === 'gone' ? 'gone' : 'timeout');
-        });
+      const enter = () => {
+        stop();
+        return new Promise<void>((free) => resolve(() => free()));
+      };
+      door.run(enter, wait, who).catch((error: unknown) => {
+        stop();
+        resolve(error instanceof PlacesBusy ? error : error === 'gone' ? 'gone' : 'timeout');
+      });
     });
 
   return {
