@@ -35,12 +35,8 @@ async function main(): Promise<number | undefined> {
     process.stderr.write(`${(error as Error).message}\nRun ${NAME} --help for usage.\n`);
     return 2;
   }
-  if (flags.help) {
-    process.stdout.write(help());
-    return 0;
-  }
-  if (flags.version) {
-    process.stdout.write(`${VERSION}\n`);
+  if (flags.help || flags.version) {
+    process.stdout.write(flags.help ? help() : `${VERSION}\n`);
     return 0;
   }
 

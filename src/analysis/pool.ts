@@ -35,7 +35,6 @@ const WAIT_TURNS_MAX = 4;
 /** A worker's replacement start, allowed for in a wait of several turns (generous: two loaded cores). */
 const RESTART_MS = 1_000;
 
-/** The workers (workers.ts) and the turns between callers for them. */
 export class SandboxPool extends Workers {
   readonly #limiter: Limiter;
   /** Each caller's own turn-taking, made when it asks, dropped when it has no run. */
