@@ -211,8 +211,7 @@ function schemaOf(kind: Kind): z.ZodType {
 /** A value that is empty, or still the desktop bundle's `${user_config.X}` placeholder, counts as unset. */
 export function envValue(raw: string | undefined): string | undefined {
   const value = raw?.trim();
-  if (!value || /^\$\{user_config\.[^}]*\}$/.test(value)) return undefined;
-  return value;
+  return !value || /^\$\{user_config\.[^}]*\}$/.test(value) ? undefined : value;
 }
 
 export interface LoadedConfig {

@@ -45,10 +45,10 @@ export interface Bound {
   default: number;
 }
 
-export const PERIOD_HOURS = { '1h': 1, '6h': 6, '12h': 12, '1d': 24, '7d': 168, '30d': 720 } as const;
-export type Period = keyof typeof PERIOD_HOURS;
-export const PERIODS = Object.keys(PERIOD_HOURS) as [Period, ...Period[]];
+export const PERIODS = ['1h', '6h', '12h', '1d', '7d', '30d'] as const;
+export type Period = (typeof PERIODS)[number];
 export const DEFAULT_PERIOD: Period = '1d';
+export const PERIOD_HOURS = { '1h': 1, '6h': 6, '12h': 12, '1d': 24, '7d': 168, '30d': 720 } as const;
 
 export interface Endpoint {
   method: 'GET' | 'POST';

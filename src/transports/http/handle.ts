@@ -25,8 +25,7 @@ const estimate = (m: Message) => {
 function pathOf(target: string | undefined): string | undefined {
   if (!target) return undefined;
   if (target.startsWith('/')) return target.split(/[?#]/, 1)[0];
-  if (!URL.canParse(target)) return undefined;
-  return new URL(target).pathname;
+  return URL.canParse(target) ? new URL(target).pathname : undefined;
 }
 
 /** Headers of this hop, not of the request handed on. */
