@@ -132,7 +132,6 @@ export class ApiClient implements Upstream {
     this.#prefix = base.pathname.replace(/\/+$/, '');
   }
 
-  /** Sends a request; identical requests already in flight share its answer instead of a second request. */
   request(req: ApiRequest, signal?: AbortSignal, caller = ''): Promise<ApiResponse> {
     const url = this.#prefix + pathWithQuery(req.path, req.query);
     const payload = req.method === 'POST' ? JSON.stringify(req.body ?? {}) : undefined;

@@ -1,5 +1,4 @@
-// Every upstream endpoint as data (the document's "Endpoints" and "Limits"). Requests are built in
-// `requestFor`, split in `batches`.
+// Every upstream endpoint as data (the document's "Endpoints" and "Limits").
 import type { Shape } from './body.js';
 import type { ApiRequest } from './client.js';
 

@@ -2,10 +2,8 @@ import { Callers } from '../limits/places.js';
 import { Switch } from '../limits/switch.js';
 import { CancelledError } from './errors.js';
 
-/**
- * One upstream call awaited by any number of callers, aborted only when every one has cancelled. Each who
- * joins is named in `callers`: a call waiting for a slot waits in each one's queue, at the best place.
- */
+// One upstream call awaited by any number of callers, aborted only when every one has cancelled. Waiting for
+// a slot, it waits in the queue of each caller that joined (`callers`), at the best place.
 export class SharedCall<T> {
   readonly #cancel = new Switch();
   readonly callers: Callers;

@@ -38,10 +38,8 @@ export class Callers extends EventEmitter {
 
 type Ticket = { go: () => void; live: boolean };
 
-/**
- * At most `limit` tasks run at once; the rest wait in one queue per caller, and a free slot goes to the
- * callers in turn (round robin). A shared task waits in each of its callers' queues; a thrown switch leaves.
- */
+// At most `limit` tasks run at once; the rest wait in one queue per caller, and a free slot goes to the
+// callers in turn (round robin). A shared task waits in each of its callers' queues; a thrown switch leaves.
 export class Limiter {
   #active = 0;
   #waiting = 0;

@@ -10,11 +10,8 @@ const limits = {
   maxWaitingBytes: 4 * 1024 * 1024,
 };
 
-/**
- * Serves MCP on stdin/stdout until stdin ends or a signal arrives. Our own reader hands the SDK one line at a
- * time: a line over `maxLineBytes` is skipped (the SDK's reader would close the session), and input waits
- * while the client does not read its answers.
- */
+// MCP on stdin/stdout until stdin ends or a signal comes. Our reader hands the SDK one line at a time: a line
+// over `maxLineBytes` is skipped (the SDK's would close the session); input waits while answers go unread.
 export function serveStdio(makeServer: () => Server, cleanup: () => Promise<void>): void {
   let closing = false;
   const input = new PassThrough();
