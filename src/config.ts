@@ -35,10 +35,8 @@ type Outs = {
 };
 type Out<K extends Kind> = K extends { type: 'text'; fallback: string } ? string : Outs[K['type']];
 
-/**
- * `http` (HTTP_*): an invalid value stops --http from starting (an operator's deployment); any other falls
- * back to its default with a problem reported, so the server always starts and can explain itself.
- */
+// `http` (HTTP_*): an invalid value stops --http from starting (an operator's deployment); any other falls
+// back to its default with a problem reported, so the server always starts and can explain itself.
 interface Setting {
   name: string;
   kind: Kind;

@@ -8,10 +8,8 @@ export { GLOBALS } from './protocol.js';
 
 /** The host side of the program's `api` (src/tools/run-analysis.ts). */
 export interface AnalysisHost {
-  /**
-   * Each `api.<name>(args)`, `args` a JSON copy made in the guest. Resolves to a JSON value the guest gets a
-   * copy of; a rejection's message is the Error the program sees. `run.signal` aborts when the run ends.
-   */
+  // Each `api.<name>(args)`, `args` a JSON copy made in the guest; resolves to JSON the guest gets a copy of,
+  // a rejection's message is the Error the program sees. `run.signal` aborts when the run ends.
   call(name: string, args: unknown, run: { signal: AbortSignal }): Promise<unknown>;
 }
 
