@@ -35,10 +35,8 @@ type Outs = {
 };
 type Out<K extends Kind> = K extends { type: 'text'; fallback: string } ? string : Outs[K['type']];
 
-/**
- * `http` (HTTP_*): an invalid value stops --http from starting (an operator's deployment); any other falls
- * back to its default with a problem reported, so the server always starts and can explain itself.
- */
+// `http` (HTTP_*): an invalid value stops --http from starting (an operator's deployment); any other falls
+// back to its default with a problem reported, so the server always starts and can explain itself.
 interface Setting {
   name: string;
   kind: Kind;
@@ -102,7 +100,6 @@ const SETTINGS = {
     { ...int(0, 10_080, 0), check: [(v: number) => v === 0 || v >= 15, 'must be 0 (off) or at least 15'] },
     '--http only: re-check every watchlist every so many minutes; 0 is off, else 15-10080',
   ),
-  // What a desktop bundle passes for a boolean setting: "true" or "false".
   demo: setting('DEMO', { type: 'bool' }, 'true: the same as --demo'),
   httpHost: setting(
     'HTTP_HOST',
@@ -212,8 +209,7 @@ function schemaOf(kind: Kind): z.ZodType {
 /** A value that is empty, or still the desktop bundle's `${user_config.X}` placeholder, counts as unset. */
 export function envValue(raw: string | undefined): string | undefined {
   const value = raw?.trim();
-  if (!value || /^\$\{user_config\.[^}]*\}$/.test(value)) return undefined;
-  return value;
+  return !value || /^\$\{user_config\.[^}]*\}$/.test(value) ? undefined : value;
 }
 
 export interface LoadedConfig {

@@ -12,10 +12,7 @@ export interface Logger extends Record<LogLevel, (msg: string, fields?: LogField
 const OWN = new Set(['time', 'level', 'msg']);
 const OWN_EMPTY = { time: undefined, level: undefined, msg: undefined };
 
-/**
- * One JSON line per event on stderr. Secrets of 8 characters or more are redacted (src/redact.ts); a line
- * that would still show one is withheld, and says so.
- */
+/** One JSON line per event on stderr, secrets redacted; a line that would still show one is withheld. */
 export function createLogger(
   level: LogLevel,
   secrets: ReadonlyArray<string | undefined> = [],
@@ -37,15 +34,12 @@ export function createLogger(
   let root: unknown;
   const emit = (lvl: LogLevel, msg: string, fields?: LogFields) => {
     if (LOG_LEVELS.indexOf(lvl) > threshold) return;
-    root = { time: new Date().toISOString(), level: lvl, msg, ...fields };
+    const own = { time: new Date().toISOString(), level: lvl, msg };
+    root = { ...own, ...fields };
     let line = JSON.stringify(root, replacer);
     // The last check looks at what came from elsewhere, never at the server's own words.
     if (hidden.length && fields && redact.found(JSON.stringify({ ...fields, ...OWN_EMPTY }, replacer)))
-      line = JSON.stringify({
-        time: new Date().toISOString(),
-        level: lvl,
-        msg: 'log line withheld: it would show a secret',
-      });
+      line = JSON.stringify({ ...own, msg: 'log line withheld: it would show a secret' });
     write(`${line}\n`);
   };
   const logger = {
@@ -71,11 +65,4 @@ function errorReplacer(value: unknown): unknown {
   };
 }
 
-const nothing = () => {};
-export const silentLogger: Logger = {
-  error: nothing,
-  warn: nothing,
-  info: nothing,
-  debug: nothing,
-  redacting: () => silentLogger,
-};
+export const silentLogger = createLogger('error', [], () => {});

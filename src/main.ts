@@ -35,12 +35,8 @@ async function main(): Promise<number | undefined> {
     process.stderr.write(`${(error as Error).message}\nRun ${NAME} --help for usage.\n`);
     return 2;
   }
-  if (flags.help) {
-    process.stdout.write(help());
-    return 0;
-  }
-  if (flags.version) {
-    process.stdout.write(`${VERSION}\n`);
+  if (flags.help || flags.version) {
+    process.stdout.write(flags.help ? help() : `${VERSION}\n`);
     return 0;
   }
 
@@ -202,10 +198,8 @@ async function serveOverHttp(
   }
 }
 
-/**
- * Where the user makes settings. An unpacked Claude Desktop extension has its manifest.json beside the
- * server folder, and passes a setting left blank as its literal `${user_config.NAME}`.
- */
+// Where the user makes settings: an unpacked Claude Desktop extension has manifest.json beside the server
+// folder, and passes a setting left blank as its literal `${user_config.NAME}`.
 function setupPlaceOf(): SetupPlace {
   const bundled = existsSync(fileURLToPath(new URL('../manifest.json', import.meta.url)));
   const placeholder = Object.values(ENV).some((name) => process.env[name]?.includes('${user_config.'));

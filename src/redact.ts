@@ -1,7 +1,5 @@
-// The one place that removes a secret (the API key) from text: in results, errors and log lines alike.
-// A secret is looked for as it stands and in the form a reader may take the text for (`readerView`), and
-// removed from the original spans that form came from: a disguised key (zero-width space, soft hyphen,
-// control character, ANSI escape, direction mark, tag character, variation selector, fullwidth letters) too.
+// The one place that removes a secret from text (results, errors, log lines): found as it stands and in the
+// text a reader sees (`readerView`): a key disguised by invisible, control or fullwidth characters goes too.
 import { readerView } from './untrusted/text.js';
 
 export const REDACTED = '[redacted]';
@@ -16,11 +14,8 @@ export interface Redactor {
 
 /** Printable ASCII: reads as it stands (but for runs of spaces, which no secret here holds). */
 const ASCII = /^[ -~]*$/;
-/**
- * Printable ASCII, line breaks, tabs and the symbols the server writes itself: a reader's view of it differs
- * only where whitespace runs fold and `…` reads as `...`. So a secret of printable ASCII without whitespace
- * (nor a dot, where `…` is allowed) is found in the view exactly where it is found in the text itself.
- */
+// Printable ASCII, line breaks, tabs and the server's own symbols: a reader's view differs only where spaces
+// fold and `…` reads `...`, so a solid secret (dotless, where `…` is allowed) is found there as in the text.
 const PLAIN_TEXT = /^[ -~\t\n\r·–—≈≤≥→×▁-█░-▓]*$/;
 const PLAIN_TEXT_ELLIPSIS = /^[ -~\t\n\r·–—≈≤≥→×▁-█░-▓…]*$/;
 /** The same, as a JSON text (line breaks and tabs escaped there). */
@@ -97,11 +92,8 @@ export function redactor(secrets: ReadonlyArray<string | undefined>): Redactor {
     for (const [k, x] of Object.entries(value)) out[text(k)] = deep(x);
     return out;
   };
-  /**
-   * A whole value cleared at once from its JSON text: a solid secret without quote or backslash stands
-   * verbatim in the JSON of any string holding it, and a PLAIN_JSON text whose only escapes are \n, \r, \t,
-   * \" and \\ holds only PLAIN_TEXT strings. Anything else takes the walk.
-   */
+  // A value cleared at once from its JSON: a solid secret without quote or backslash stands there as it is,
+  // and a PLAIN_JSON text escaping only \n, \r, \t, \" and \\ holds PLAIN_TEXT strings. Else the walk.
   const viaJson = solid && list.every((secret) => !/["\\]/.test(secret));
   const clear = (value: unknown): boolean => {
     let json: string | undefined;

@@ -1,5 +1,4 @@
-// The server's fixed parts: the cache hints it gives 2026-07-28 clients, the validator it hands the SDK, and
-// how a demo answer and a history line are marked on a rendered answer.
+// The server's fixed parts: cache hints, the SDK's validator, the demo and history marks on an answer.
 import type { CacheHint, jsonSchemaValidator, ServerOptions } from '@modelcontextprotocol/server';
 import type { Rendered } from './format/result.js';
 
@@ -11,7 +10,7 @@ export const DEMO_COST = Math.max(DEMO_NOTE.length + 1, DEMO_MARK.length);
 // What depends on whether the client declares MCP Apps goes to its own cache only.
 const STATIC: CacheHint = { ttlMs: 3_600_000, cacheScope: 'public' };
 const PER_CLIENT: CacheHint = { ttlMs: 3_600_000, cacheScope: 'private' };
-export const CACHE_HINTS: NonNullable<ServerOptions['cacheHints']> = {
+const CACHE_HINTS: NonNullable<ServerOptions['cacheHints']> = {
   'server/discover': STATIC,
   'tools/list': PER_CLIENT,
   'prompts/list': STATIC,
@@ -21,11 +20,12 @@ export const CACHE_HINTS: NonNullable<ServerOptions['cacheHints']> = {
 };
 
 /** The SDK validates JSON Schema only for elicitation, which this server never asks for: no Ajv is built. */
-export const NO_ELICITATION: jsonSchemaValidator = {
+const NO_ELICITATION: jsonSchemaValidator = {
   getValidator() {
     throw new Error('this server does not use elicitation');
   },
 };
+export const FIXED_OPTIONS = { jsonSchemaValidator: NO_ELICITATION, cacheHints: CACHE_HINTS };
 
 export function markSimulated(r: Rendered): Rendered {
   return { ...r, summary: `${DEMO_MARK}${r.summary}`, text: `${DEMO_NOTE}\n${r.text}` };

@@ -11,14 +11,7 @@ import type { SetupPlace } from './format/errors.js';
 import type { Rendered } from './format/result.js';
 import type { Logger } from './log.js';
 import { redactor } from './redact.js';
-import {
-  CACHE_HINTS,
-  DEMO_COST,
-  DEMO_NOTE,
-  markSimulated,
-  NO_ELICITATION,
-  withLine,
-} from './server-parts.js';
+import { DEMO_COST, DEMO_NOTE, FIXED_OPTIONS, markSimulated, withLine } from './server-parts.js';
 import type { History } from './store/index.js';
 import { type PrebuiltInstructions, prebuiltEntries, prebuiltInstructions } from './tools/entries.js';
 import type { Caller, ResponseFormat, Tool, ViewData } from './tools/tool.js';
@@ -104,11 +97,8 @@ const MINT = 'Rehearsa1111111111111111111111111111111111';
 const RECORD = { mintId: MINT, coinName: 'Rehearsal', coinSymbol: 'RH', isCurrentlyLive: true };
 const CANNED = { data: { ...RECORD, currentViewers: 1234, tokenMarketCap: 56789.5, tokenPrice: 0.000123 } };
 
-/**
- * Loads the first call's code once the handshake is over, then runs get_streamer_core once on a canned
- * record (nothing is sent) so that V8 and zod compile the call's path: the user's first question pays for
- * neither. Timed, so the handshake's answers go first; unref'd, so it never keeps a process alive.
- */
+// After the handshake, one get_streamer_core call on a canned record (nothing sent) compiles the call's path
+// in V8 and zod, so the user's first question does not pay for it. Unref'd: it never keeps a process alive.
 function preload(
   withClient: boolean,
   finish: (kit: CallKit, r: Rendered, format: ResponseFormat) => unknown,
@@ -131,7 +121,6 @@ function preload(
   }, PRELOAD_AFTER_MS).unref();
 }
 
-/** An MCP server exposing the tool table over whatever transport it is connected to. */
 export function createServer(deps: ServerDeps): Server {
   const own = deps.tools;
   const toolTable = async () => own ?? (await loadTable())[0].TOOLS;
@@ -163,8 +152,7 @@ export function createServer(deps: ServerDeps): Server {
     {
       capabilities: { tools: {}, prompts: {}, resources: {} },
       instructions: deps.demo ? INSTRUCTIONS.demo : INSTRUCTIONS.plain,
-      jsonSchemaValidator: NO_ELICITATION,
-      cacheHints: CACHE_HINTS,
+      ...FIXED_OPTIONS,
     },
   );
   server.setRequestHandler('prompts/list', async () => ({

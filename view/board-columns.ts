@@ -57,18 +57,13 @@ export function boardColumns(
   };
   const live = (r: BoardRow) =>
     td(r.live ? 'live is-live' : 'live', '', r.live === null ? '—' : r.live ? 'live' : '');
+  const confidence = (r: BoardRow) => td('num confidence', 'conf.', conf(r.confidence));
   // Sort key, header, class, whether the data has it, cell.
   const all: Array<[SortKey | null, string, string, boolean, Column['cell']]> = [
     [null, 'Token', 'token', true, () => td('token', '')],
     ['level', 'Level', 'level', true, (r) => td('level', '', ...levelCell(r))],
     ['score', 'Score', 'num score', true, (r) => td('num score', 'score', n(r.score))],
-    [
-      'confidence',
-      'Confidence',
-      'num confidence',
-      true,
-      (r) => td('num confidence', 'conf.', conf(r.confidence)),
-    ],
+    ['confidence', 'Confidence', 'num confidence', true, confidence],
     ['viewers', 'Viewers', 'num viewers', has.viewers, (r) => td('num viewers', 'viewers', n(r.viewers))],
     ['marketCap', 'Market cap', 'num mcap', has.marketCap, (r) => td('num mcap', 'mcap', n(r.marketCap))],
     ['fees', 'Fees', 'num fees', has.fees, (r) => feesCell(r, feeDecimals, fiatDecimals)],

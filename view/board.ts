@@ -161,7 +161,6 @@ export function board(root: HTMLElement, data: BoardData, app: App) {
         button(`Show all ${n(visible.length)}`, showing(visible.length)),
       );
   }
-  // A filter changed: the state takes it, and the board is drawn again from its first page.
   const refilter = (node: HTMLElement, event: string, set: () => void) =>
     node.addEventListener(event, () => {
       set();

@@ -1,10 +1,7 @@
 // "Did you mean", for the server and the guest's prelude (which inlines it: it must refer to nothing else).
 
-/**
- * The candidates, closest to `typed` first: those that start with it (case and separators ignored), those
- * that contain it, then by how well their words match the typed words (`viewerz` → currentViewers, `getCore`
- * → get_streamer_core), then by edit distance; ties keep their order.
- */
+// The candidates, closest to `typed` first: those that start with it (case and separators ignored), then
+// that contain it, by word match (`viewerz` → currentViewers), by edit distance; ties keep their order.
 export function closestFirst(typed: string, candidates: readonly string[]): string[] {
   const squash = (s: string) => `${s}`.toLowerCase().replace(/[^a-z0-9]/g, '');
   const words = (s: string) =>

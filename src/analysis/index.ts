@@ -8,10 +8,8 @@ export { GLOBALS } from './protocol.js';
 
 /** The host side of the program's `api` (src/tools/run-analysis.ts). */
 export interface AnalysisHost {
-  /**
-   * Each `api.<name>(args)`, `args` a JSON copy made in the guest. Resolves to a JSON value the guest gets a
-   * copy of; a rejection's message is the Error the program sees. `run.signal` aborts when the run ends.
-   */
+  // Each `api.<name>(args)`, `args` a JSON copy made in the guest; resolves to JSON the guest gets a copy of,
+  // a rejection's message is the Error the program sees. `run.signal` aborts when the run ends.
   call(name: string, args: unknown, run: { signal: AbortSignal }): Promise<unknown>;
 }
 
@@ -25,13 +23,11 @@ export interface RunOptions {
   /** Ends the run at once, as 'cancelled' (cancellation, or a host-side limit such as the request cap). */
   signal?: AbortSignal;
   /** Whose run this is, for fair turns between callers; runs without one share a queue. */
-  caller?: string | object;
+  caller?: string;
 }
 
-/**
- * How a run ended: `value` as JSON gave it (undefined as null; BigInt, Infinity, NaN as strings); `logs`
- * the console lines kept (200 lines, 16 KiB), `logsCut` those left out; `line`/`column` 1-based, as written.
- */
+// How a run ended: `value` as JSON gave it (undefined as null; BigInt, Infinity, NaN as strings); `logs` the
+// console lines kept, `logsCut` those left out; `line`/`column` 1-based, as the program was written.
 export type RunOutcome = ({ ok: true; value: unknown } | RunFailure) & { logs: string[]; logsCut: number };
 
 let pool: Promise<SandboxPool> | undefined;

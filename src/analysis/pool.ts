@@ -1,6 +1,5 @@
-// Runs of the sandbox, one per worker (workers.ts), handed out in fair turns between callers. The main
-// thread owns every limit that must hold whatever the guest does: the clock, cancellation, and ending a
-// worker no longer trusted (after a timeout, out-of-memory, stack overflow or cancellation).
+// Runs of the sandbox, one per worker (workers.ts), in fair turns between callers. The main thread owns every
+// limit that must hold whatever the guest does: the clock, cancellation, ending a worker no longer trusted.
 import { Limiter, PlacesBusy } from '../limits/places.js';
 import { Switch } from '../limits/switch.js';
 import type { AnalysisHost, RunOptions, RunOutcome } from './index.js';
@@ -36,13 +35,11 @@ const WAIT_TURNS_MAX = 4;
 /** A worker's replacement start, allowed for in a wait of several turns (generous: two loaded cores). */
 const RESTART_MS = 1_000;
 
-/** The workers (workers.ts) and the turns between callers for them. */
 export class SandboxPool extends Workers {
   readonly #limiter: Limiter;
   /** Each caller's own turn-taking, made when it asks, dropped when it has no run. */
   readonly #callers = new Map<string, Limiter>();
   readonly #options: Required<PoolOptions>;
-  readonly #callerIds = new WeakMap<object, string>();
 
   constructor(options: PoolOptions = {}) {
     const maxWorkers = options.maxWorkers ?? 4;
@@ -66,7 +63,7 @@ export class SandboxPool extends Workers {
     let waiting = this.#limiter.waiting;
     for (const own of this.#callers.values()) waiting += own.waiting;
     if (waiting >= this.#options.maxWaiting) return busy(`${waiting} runs are waiting`);
-    const caller = this.#callerKey(opts.caller);
+    const caller = opts.caller ?? '';
     // A new caller's turn comes after each other caller's (round robin): it waits that many runs, at most
     // WAIT_TURNS_MAX, so many callers delay it but do not refuse it. Its further runs wait one run's time.
     const turns = this.#callers.has(caller)
@@ -101,14 +98,6 @@ export class SandboxPool extends Workers {
       stopWaiting();
       if (own.active === 0 && own.waiting === 0) this.#callers.delete(caller);
     }
-  }
-
-  #callerKey(caller: string | object | undefined): string {
-    if (caller === undefined) return '';
-    if (typeof caller === 'string') return `s:${caller}`;
-    const id = this.#callerIds.get(caller) ?? `o:${Math.random().toString(36).slice(2)}`;
-    this.#callerIds.set(caller, id);
-    return id;
   }
 
   /** One run in a worker of its own (taken from the idle ones, or started), under the run's clock. */

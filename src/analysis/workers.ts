@@ -52,7 +52,6 @@ export class Workers {
 
   constructor(readonly options: { maxWorkers: number; warm: number }) {}
 
-  /** Workers alive now: busy, idle or starting. */
   get workers(): number {
     return this.#all.size + this.#starting;
   }

@@ -66,10 +66,8 @@ export function shapeProblem(body: unknown, shape: Shape, path = ''): string | u
 const RAW_DISGUISE =
   /[\u007f-\u00a0\u00ad\u061c\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u206f\u3000\ufeff\ufff9-\ufffb]/;
 
-/**
- * Removes `secret` from what the upstream sent, on decoded values (escapes undone, disguises folded: see
- * src/redact.ts). A key of 8 characters or more goes wherever it stands; a shorter one only as a whole token.
- */
+// Removes `secret` from what the upstream sent, on decoded values (escapes undone, disguises folded: see
+// src/redact.ts). A key of 8 characters or more goes wherever it stands; a shorter one only as a whole token.
 export function scrubber(secret: string) {
   if (!secret) return { json: (_raw: string, v: unknown) => v, text: (s: string) => s };
   const redact = redactor([secret]);

@@ -29,15 +29,9 @@ export class Breaker {
     private readonly now: () => number = Date.now,
   ) {}
 
-  get state(): 'closed' | 'open' | 'half-open' {
-    if (this.#openUntil === 0) return 'closed';
-    return this.now() < this.#openUntil ? 'open' : 'half-open';
-  }
-
   admit(): void {
-    const state = this.state;
-    if (state === 'closed') return;
-    if (state === 'half-open' && !this.#trialInFlight) {
+    if (this.#openUntil === 0) return;
+    if (this.now() >= this.#openUntil && !this.#trialInFlight) {
       this.#trialInFlight = true;
       this.logger.info('circuit half-open: sending one trial request');
       return;

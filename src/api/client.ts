@@ -34,7 +34,6 @@ export interface ApiResponse {
   status: number;
   body: Record<string, unknown>;
   attempts: number;
-  ms: number;
 }
 
 /** ApiClient, or a stand-in that loads it on first use. */
@@ -49,7 +48,6 @@ export interface ApiClientOptions {
   apiKey: string;
   timeoutMs: number;
   maxRetries: number;
-  /** Upstream requests in flight at once; the rest queue, one queue per caller, served in turn. */
   maxConcurrency?: number;
   logger: Logger;
   retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
@@ -94,11 +92,7 @@ export function buildUrl(baseUrl: string, path: string, query?: ApiRequest['quer
   return new URL(baseUrl.replace(/\/+$/, '') + pathWithQuery(path, query)).href;
 }
 
-/**
- * The upstream client: one keep-alive agent for every call, a timeout per attempt, a response size cap,
- * JSON parsing, retries with backoff for 429, 5xx, network errors and timeouts, a concurrency limit, a
- * circuit breaker, and one upstream request for identical requests in flight at the same time.
- */
+/** The upstream client: keep-alive, deadlines, a size cap, retries, fair places, a breaker, shared identical calls. */
 export class ApiClient implements Upstream {
   readonly #options: ApiClientOptions;
   #agent: Agent | undefined;
@@ -138,7 +132,6 @@ export class ApiClient implements Upstream {
     this.#prefix = base.pathname.replace(/\/+$/, '');
   }
 
-  /** Sends a request; identical requests already in flight share its answer instead of a second request. */
   request(req: ApiRequest, signal?: AbortSignal, caller = ''): Promise<ApiResponse> {
     const url = this.#prefix + pathWithQuery(req.path, req.query);
     const payload = req.method === 'POST' ? JSON.stringify(req.body ?? {}) : undefined;
@@ -157,20 +150,16 @@ export class ApiClient implements Upstream {
   }
 
   async #send(req: ApiRequest, url: string, payload: string | undefined, cancel: Switch, caller: Callers) {
-    const started = performance.now();
+    const send = () => {
+      this.#breaker.admit();
+      return this.#attempt(req, url, payload, cancel);
+    };
     for (let attempt = 0; ; attempt++) {
       try {
         // Each attempt takes a slot; a backoff wait holds none.
-        const { status, body: json } = await this.#limiter.run(
-          () => {
-            this.#breaker.admit();
-            return this.#attempt(req, url, payload, cancel);
-          },
-          cancel,
-          caller,
-        );
+        const { status, body } = await this.#limiter.run(send, cancel, caller);
         this.#breaker.record(undefined);
-        return { status, body: json, attempts: attempt + 1, ms: performance.now() - started };
+        return { status, body, attempts: attempt + 1 };
       } catch (thrown) {
         const error = thrown instanceof ApiError ? thrown : this.#transportError(thrown, cancel);
         // A refusal of our own (circuit open, this caller busy) says nothing about the service.
@@ -252,10 +241,7 @@ export class ApiClient implements Upstream {
     return { status, body: record };
   }
 
-  /**
-   * One HTTP exchange through undici's dispatcher, its body gathered as it arrives (no stream object), ended
-   * by the call's cancellation, the attempt's deadline (`onTimeout` is told first), or a body past the cap.
-   */
+  /** One exchange through undici's dispatcher (no stream object), ended by cancellation, deadline or size cap. */
   async #exchange(
     method: ApiRequest['method'],
     path: string,
@@ -285,7 +271,7 @@ export class ApiClient implements Upstream {
       const tooLarge = () =>
         new InvalidResponseError(`response larger than ${Math.round(cap / 1024 / 1024)} MiB`);
       let status = 0;
-      let headers: Record<string, string | string[] | undefined> = {};
+      let headers: RawHeaders = {};
       const chunks: Buffer[] = [];
       let size = 0;
       agent.dispatch(
@@ -303,7 +289,7 @@ export class ApiClient implements Upstream {
           },
           onResponseStart(_c, statusCode, responseHeaders) {
             status = statusCode;
-            headers = responseHeaders as typeof headers;
+            headers = responseHeaders as RawHeaders;
             // undici does not decode Content-Encoding here: the header counts the bytes that would arrive.
             if (Number(headerValue(headers['content-length'])) > cap) end(tooLarge());
           },
@@ -356,10 +342,6 @@ export class ApiClient implements Upstream {
 
 const messageOf = (body: unknown) => readMessage(body)?.slice(0, 500);
 
-interface Exchange {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-}
-
-const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+type RawHeaders = Record<string, string | string[] | undefined>;
+type Exchange = { status: number; headers: RawHeaders; text: string };
+const headerValue = (value: RawHeaders[string]) => (Array.isArray(value) ? value[0] : value);

@@ -5,16 +5,13 @@ export class Deadlines {
   #queue: Deadline[] = [];
   #head = 0;
   #timer: NodeJS.Timeout | undefined;
-  readonly #ms: number;
 
-  constructor(ms: number) {
-    this.#ms = ms;
-  }
+  constructor(private readonly ms: number) {}
 
   add(expire: () => void): { done(): void } {
-    const entry: Deadline = { at: performance.now() + this.#ms, expire };
+    const entry: Deadline = { at: performance.now() + this.ms, expire };
     this.#queue.push(entry);
-    if (!this.#timer) this.#arm(this.#ms);
+    if (!this.#timer) this.#arm(this.ms);
     return {
       done: () => {
         entry.expire = undefined;

@@ -1,5 +1,4 @@
-// Every upstream endpoint as data (the document's "Endpoints" and "Limits"). Requests are built in
-// `requestFor`, split in `batches`.
+// Every upstream endpoint as data (the document's "Endpoints" and "Limits").
 import type { Shape } from './body.js';
 import type { ApiRequest } from './client.js';
 
@@ -48,14 +47,7 @@ export interface Bound {
 export const PERIODS = ['1h', '6h', '12h', '1d', '7d', '30d'] as const;
 export type Period = (typeof PERIODS)[number];
 export const DEFAULT_PERIOD: Period = '1d';
-export const PERIOD_HOURS: Record<Period, number> = {
-  '1h': 1,
-  '6h': 6,
-  '12h': 12,
-  '1d': 24,
-  '7d': 168,
-  '30d': 720,
-};
+export const PERIOD_HOURS = { '1h': 1, '6h': 6, '12h': 12, '1d': 24, '7d': 168, '30d': 720 } as const;
 
 export interface Endpoint {
   method: 'GET' | 'POST';

@@ -14,11 +14,8 @@ export interface Lease extends Upstream {
   release(): void;
 }
 
-/**
- * One upstream client (breaker, limit, shared requests) per caller key. A client in use is never closed; a
- * refused key's goes once idle; keys not yet answered are kept apart from accepted ones, `max` of each, so
- * made-up keys displace only their own kind.
- */
+// One upstream client per caller key. One in use is never closed; a refused key's goes once idle; keys not
+// yet answered are kept apart from accepted ones, `max` of each: made-up keys displace only their own kind.
 export class ClientPool {
   readonly #entries = new Lru<string, Entry>(Number.POSITIVE_INFINITY);
 
@@ -27,10 +24,6 @@ export class ClientPool {
     readonly max = 64,
     private readonly onOpen: (clients: number) => void = () => {},
   ) {}
-
-  get size(): number {
-    return this.#entries.size;
-  }
 
   lease(apiKey: string): Lease {
     const id = createHash('sha256').update(apiKey).digest('base64');

@@ -36,6 +36,5 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   const trimmed = value.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
   const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -2,28 +2,22 @@ import { Callers } from '../limits/places.js';
 import { Switch } from '../limits/switch.js';
 import { CancelledError } from './errors.js';
 
-/**
- * One upstream call awaited by any number of callers, aborted only when every one has cancelled. Each who
- * joins is named in `callers`: a call waiting for a slot waits in each one's queue, at the best place.
- */
+// One upstream call awaited by any number of callers, aborted only when every one has cancelled. Waiting for
+// a slot, it waits in the queue of each caller that joined (`callers`), at the best place.
 export class SharedCall<T> {
   readonly #cancel = new Switch();
   readonly callers: Callers;
-  readonly #done: Promise<T>;
+  readonly done: Promise<T>;
   #waiters = 0;
   #settled = false;
 
   constructor(run: (cancel: Switch, callers: Callers) => Promise<T>, caller?: string) {
     this.callers = new Callers(caller);
-    this.#done = run(this.#cancel, this.callers);
+    this.done = run(this.#cancel, this.callers);
     const settle = () => {
       this.#settled = true;
     };
-    this.#done.then(settle, settle);
-  }
-
-  get done(): Promise<T> {
-    return this.#done;
+    this.done.then(settle, settle);
   }
 
   /** Every caller has left: a new caller must start a new call. */
@@ -42,7 +36,7 @@ export class SharedCall<T> {
         reject(new CancelledError('cancelled by the client'));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.#done.finally(() => signal?.removeEventListener('abort', onAbort)).then(resolve, reject);
+      this.done.finally(() => signal?.removeEventListener('abort', onAbort)).then(resolve, reject);
     });
   }
 }

@@ -38,10 +38,8 @@ export class Callers extends EventEmitter {
 
 type Ticket = { go: () => void; live: boolean };
 
-/**
- * At most `limit` tasks run at once; the rest wait in one queue per caller, and a free slot goes to the
- * callers in turn (round robin). A shared task waits in each of its callers' queues; a thrown switch leaves.
- */
+// At most `limit` tasks run at once; the rest wait in one queue per caller, and a free slot goes to the
+// callers in turn (round robin). A shared task waits in each of its callers' queues; a thrown switch leaves.
 export class Limiter {
   #active = 0;
   #waiting = 0;
@@ -49,15 +47,8 @@ export class Limiter {
   readonly #queues = new Map<string, Ticket[]>();
   /** Recent task time (ms, moving average): the wait a busy caller is told. */
   #taskMs = 200;
-  readonly limit: number;
-  readonly maxWaitingPerCaller: number;
-  readonly #busy: (waiting: number, retryAfterMs: number) => Error;
 
-  constructor(o: LimiterOptions) {
-    this.limit = o.limit;
-    this.maxWaitingPerCaller = o.maxWaitingPerCaller ?? Number.POSITIVE_INFINITY;
-    this.#busy = o.busy ?? ((waiting, retryAfterMs) => new PlacesBusy(waiting, retryAfterMs));
-  }
+  constructor(private readonly o: LimiterOptions) {}
 
   get active(): number {
     return this.#active;
@@ -69,13 +60,14 @@ export class Limiter {
 
   run<T>(task: () => Promise<T>, cancel: Switch, caller: string | Callers = ''): Promise<T> {
     // With a slot free and nobody waiting, start at once: no extra async frame on the hot path.
-    if (this.#active < this.limit && this.#waiting === 0) return this.#start(task);
+    if (this.#active < this.o.limit && this.#waiting === 0) return this.#start(task);
     const callers = typeof caller === 'string' ? new Callers(caller) : caller;
     const queue = this.#queue(callers.names.values().next().value ?? '');
-    if (queue.length >= this.maxWaitingPerCaller) {
-      const turns = Math.ceil(queue.length / Math.max(1, this.limit / Math.max(1, this.#queues.size)));
+    if (queue.length >= (this.o.maxWaitingPerCaller ?? Number.POSITIVE_INFINITY)) {
+      const turns = Math.ceil(queue.length / Math.max(1, this.o.limit / Math.max(1, this.#queues.size)));
       const retryAfterMs = Math.min(30_000, Math.max(1_000, Math.round(turns * this.#taskMs)));
-      return Promise.reject(this.#busy(queue.length, retryAfterMs));
+      const { busy = (n, ms) => new PlacesBusy(n, ms) } = this.o;
+      return Promise.reject(busy(queue.length, retryAfterMs));
     }
     return this.#wait(cancel, callers).then(() => this.#start(task, true));
   }
@@ -113,7 +105,7 @@ export class Limiter {
 
   /** Starts the first live task of the caller whose turn it is; that caller goes to the back. */
   #next(): void {
-    while (this.#active < this.limit) {
+    while (this.#active < this.o.limit) {
       const first = this.#queues.entries().next();
       if (first.done) return;
       const [caller, queue] = first.value;

@@ -85,10 +85,8 @@ export function viewersAt(token: SimToken, at: number): number {
 const sessionsWithin = (token: SimToken, hours: number) =>
   token.sessions.filter((s) => Date.parse(s.endTime) >= SIM_NOW - hours * 3_600_000).length;
 
-/**
- * A token's botting verdict over the last `hours` hours: the dataset's is the 24-hour one; more sessions
- * in the window raise confidence and score, fewer lower them (CONTRIBUTING.md), and the level follows.
- */
+// A token's botting verdict over the last `hours` hours: the dataset's is the 24-hour one; more sessions in
+// the window raise confidence and score, fewer lower them (CONTRIBUTING.md), and the level follows.
 export function bottingOver(token: SimToken, hours: number): SimToken['botting'] {
   const base = token.botting;
   if (!base) return undefined;

@@ -1,6 +1,5 @@
-// How the simulator names and nests what the document leaves unstated: two naming tables over the same
-// data. A is the first guess (the demo's); B names and nests every such field otherwise, so that nothing
-// in the server can lean on either guess.
+// How the simulator names and nests what the document leaves unstated: A is the first guess (the demo's); B
+// names and nests every such field otherwise, so that nothing in the server can lean on either guess.
 import type { SimSession } from './data.js';
 
 export type DialectName = 'a' | 'b';

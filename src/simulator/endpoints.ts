@@ -151,13 +151,10 @@ export function routes(data: Dataset, dialect: Dialect): Array<[string, RegExp, 
     };
   };
 
-  const complete = () => (t: SimToken) =>
-    dialect.complete(
-      t.mintId,
-      coreRecord(t),
-      { count: t.sessions.length, recent: t.sessions.slice(0, 5) },
-      t.fees,
-    );
+  const complete = () => (t: SimToken) => {
+    const sessions = { count: t.sessions.length, recent: t.sessions.slice(0, 5) };
+    return dialect.complete(t.mintId, coreRecord(t), sessions, t.fees);
+  };
 
   const botting: Handler = ({ body }) => {
     const mintIds = ids(body.mintIds, 'mintIds', 50);

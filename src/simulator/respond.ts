@@ -30,14 +30,10 @@ export function applyFault(fault: Fault, res: ServerResponse, dialect: Dialect):
     res.writeHead(fault.status ?? 200, { 'content-type': fault.contentType ?? 'application/json' });
     res.end(fault.raw);
   } else if ('bodyBytes' in fault) sendLarge(res, fault.bodyBytes, fault.chunked ?? false);
-  else if ('status' in fault)
-    send(
-      res,
-      fault.status,
-      fault.body ?? dialect.errorBody(fault.status, `Simulated HTTP ${fault.status}`),
-      fault.headers,
-    );
-  else return false;
+  else if ('status' in fault) {
+    const body = fault.body ?? dialect.errorBody(fault.status, `Simulated HTTP ${fault.status}`);
+    send(res, fault.status, body, fault.headers);
+  } else return false;
   return true;
 }
 

@@ -7,18 +7,12 @@ const PROTO_ARGUMENT: typeof ToolsMarker = '__proto__\u0000';
 /** Renames an own `__proto__` key in the arguments of tools/call messages (one message or a batch). */
 export function keepProtoArguments(body: unknown): void {
   for (const message of Array.isArray(body) ? body : [body]) {
-    const args = (message as { method?: unknown; params?: { arguments?: unknown } } | null)?.params
-      ?.arguments;
-    if ((message as { method?: unknown })?.method !== 'tools/call') continue;
-    if (typeof args !== 'object' || args === null || !Object.hasOwn(args, '__proto__')) continue;
-    const value = Object.getOwnPropertyDescriptor(args, '__proto__')?.value;
+    const m = message as { method?: unknown; params?: { arguments?: unknown } } | null;
+    const args = m?.params?.arguments as Record<string, unknown> | null | undefined;
+    if (m?.method !== 'tools/call' || typeof args !== 'object' || args === null) continue;
+    if (!Object.hasOwn(args, '__proto__')) continue;
+    args[PROTO_ARGUMENT] = Object.getOwnPropertyDescriptor(args, '__proto__')?.value;
     Reflect.deleteProperty(args, '__proto__');
-    Object.defineProperty(args, PROTO_ARGUMENT, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
   }
 }
 

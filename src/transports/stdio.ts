@@ -4,24 +4,18 @@ import { StdioServerTransport, serveStdio as serve } from '@modelcontextprotocol
 import { keepProtoArgumentsInLine } from './proto.js';
 
 const limits = {
-  /** A longer input line is skipped, and said so on stderr. */
   maxLineBytes: 1024 * 1024,
   /** Output the client has not read yet past which no further input is handled. */
   outputHighWater: 1024 * 1024,
-  /** Input waiting to be handled past which no more is read. */
   maxWaitingBytes: 4 * 1024 * 1024,
 };
 
-/**
- * Serves MCP on stdin/stdout until stdin ends or a signal arrives. Our own reader hands the SDK one line at a
- * time: a line over `maxLineBytes` is skipped (the SDK's reader would close the session), and input waits
- * while the client does not read its answers.
- */
+// MCP on stdin/stdout until stdin ends or a signal comes. Our reader hands the SDK one line at a time: a line
+// over `maxLineBytes` is skipped (the SDK's would close the session); input waits while answers go unread.
 export function serveStdio(makeServer: () => Server, cleanup: () => Promise<void>): void {
-  const io = process;
   let closing = false;
   const input = new PassThrough();
-  const handle = serve(makeServer, { transport: new StdioServerTransport(input, io.stdout as never) });
+  const handle = serve(makeServer, { transport: new StdioServerTransport(input, process.stdout as never) });
   const shutdown = async () => {
     if (closing) return;
     closing = true;
@@ -38,13 +32,13 @@ export function serveStdio(makeServer: () => Server, cleanup: () => Promise<void
   let delivering = false;
 
   const skip = (start: Buffer) => {
-    io.stderr.write(
+    process.stderr.write(
       `streamer-analytics-mcp: skipped an input line over ${limits.maxLineBytes} bytes: not read as a message (MCP messages to this server are small)\n`,
     );
     const id = leadingId(start.subarray(0, 256).toString('utf8'));
     if (id !== undefined) {
       const error = { code: -32600, message: `Request too large: over ${limits.maxLineBytes} bytes` };
-      io.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id, error })}\n`);
+      process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id, error })}\n`);
     }
   };
 
@@ -52,13 +46,13 @@ export function serveStdio(makeServer: () => Server, cleanup: () => Promise<void
     if (delivering) return;
     delivering = true;
     while (lines.length && !closing) {
-      if (io.stdout.writableLength > limits.outputHighWater) {
-        await new Promise((resolve) => io.stdout.once('drain', resolve));
+      if (process.stdout.writableLength > limits.outputHighWater) {
+        await new Promise((resolve) => process.stdout.once('drain', resolve));
         continue;
       }
       const line = lines.shift() as Buffer;
       waiting -= line.length;
-      if (waiting <= limits.maxWaitingBytes) io.stdin.resume();
+      if (waiting <= limits.maxWaitingBytes) process.stdin.resume();
       input.write(keepProtoArgumentsInLine(line));
       // The answer to that line is written before the next is read.
       await new Promise((resolve) => setImmediate(resolve));
@@ -66,7 +60,7 @@ export function serveStdio(makeServer: () => Server, cleanup: () => Promise<void
     delivering = false;
   };
 
-  io.stdin.on('data', (data: Buffer | string) => {
+  process.stdin.on('data', (data: Buffer | string) => {
     let chunk = typeof data === 'string' ? Buffer.from(data) : data;
     for (let newline = chunk.indexOf(10); ; newline = chunk.indexOf(10)) {
       const piece = newline === -1 ? chunk : chunk.subarray(0, newline + 1);
@@ -93,15 +87,15 @@ export function serveStdio(makeServer: () => Server, cleanup: () => Promise<void
       chunk = chunk.subarray(newline + 1);
     }
     // Reading goes on (so that the end of input is seen) until too much waits.
-    if (waiting > limits.maxWaitingBytes) io.stdin.pause();
+    if (waiting > limits.maxWaitingBytes) process.stdin.pause();
     if (lines.length) void deliver();
   });
   const end = () => void shutdown();
-  io.stdin.on('end', end);
-  io.stdin.on('close', end);
-  io.stdin.on('error', end);
+  process.stdin.on('end', end);
+  process.stdin.on('close', end);
+  process.stdin.on('error', end);
   // A client that closes our stdout makes the next write fail (EPIPE): the end of the session, not a crash.
-  io.stdout.on('error', shutdown);
+  process.stdout.on('error', shutdown);
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
 }

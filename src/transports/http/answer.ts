@@ -33,7 +33,6 @@ export interface AnswerOptions {
 export class Answer {
   readonly #o: AnswerOptions;
   readonly #res: ServerResponse;
-  /** Requests answered here (cancelled): the handler's answers to them are dropped. */
   readonly #ours = new Set<string>();
   #early: unknown[] = [];
   #stream = false;

@@ -19,6 +19,8 @@ const MAX_ARGUMENT_FIELDS = 64;
 const MAX_TOOL_NAME = 128;
 /** As many as the upstream requests one HTTP request may cause. */
 const MAX_BATCH = 100;
+/** An invalid request whose body is not read to its end: the connection is closed. */
+const UNREAD = { code: -32600, close: true };
 
 export interface Message {
   id?: unknown;
@@ -97,22 +99,16 @@ function misfitCall(all: Message[]): string | undefined {
 
 /** Bodies held: bytes by address (two bodies' worth each, 16 in all), bodies arriving, bytes sent over time. */
 export function createBodies(options: HttpOptions, answers: Meter) {
-  const bytes = new Meter(2 * options.maxBodyBytes, 16 * options.maxBodyBytes);
+  const { bodyIdleMs: idleMs, maxBodyBytes: max } = options;
+  const bytes = new Meter(2 * max, 16 * max);
   const arriving = new Meter(BODIES_ARRIVING);
-  const rate = new TokenBuckets(
-    BODY_RATE.burst * options.maxBodyBytes,
-    BODY_RATE.perSecond * options.maxBodyBytes,
-  );
-  const idleMs = options.bodyIdleMs;
-  const tooLarge = refused(413, `Request body larger than ${options.maxBodyBytes} bytes`, {
-    code: -32600,
-    close: true,
-  });
+  const rate = new TokenBuckets(BODY_RATE.burst * max, BODY_RATE.perSecond * max);
+  const tooLarge = refused(413, `Request body larger than ${max} bytes`, UNREAD);
   const over = (who: 'caller' | 'server' | undefined) => overMeter(who, METERED.bodies, true);
 
   /** Before a byte is read; each refusal closes the connection, so the body is never read. */
   const admission: Guard<Arrival>[] = [
-    ({ declared }) => (declared > options.maxBodyBytes ? tooLarge : undefined),
+    ({ declared }) => (declared > max ? tooLarge : undefined),
     ({ who }) =>
       arriving.refuses(who.address, 1)
         ? retry(429, 'Too many request bodies of this caller arriving: retry after 1 s', 1, true)
@@ -129,7 +125,7 @@ export function createBodies(options: HttpOptions, answers: Meter) {
     let held = 0;
     res.once('close', () => bytes.add(address, -held));
     arriving.add(address, 1);
-    const text = await readBody(req, options.maxBodyBytes, idleMs, (n) => {
+    const text = await readBody(req, max, idleMs, (n) => {
       const refusal = bytes.refuses(address, n);
       if (refusal) return refusal;
       bytes.add(address, n);
@@ -141,10 +137,7 @@ export function createBodies(options: HttpOptions, answers: Meter) {
     if (text === 'too large') return tooLarge;
     if (text === 'caller' || text === 'server') return over(text) as Refusal;
     if (text === 'idle')
-      return refused(408, `Request body stalled: nothing arrived for ${idleMs} ms`, {
-        code: -32600,
-        close: true,
-      });
+      return refused(408, `Request body stalled: nothing arrived for ${idleMs} ms`, UNREAD);
     return parse(text);
   }
 
@@ -167,8 +160,7 @@ function parse(text: string): { body: unknown; batch: boolean; all: Message[] } 
       { code: -32600 },
     );
   }
-  // Arguments of thousands of fields, or a name of thousands of characters, are refused before the SDK
-  // checks each field (80,000 of them cost the main thread 150 ms and more) or echoes the name.
+  // Refused before the SDK checks each of thousands of fields (main-thread time) or echoes a long name.
   const misfit = misfitCall(all);
   if (misfit) return refused(400, `Invalid params: ${misfit}`, { code: -32602 });
   return { body, batch, all };

@@ -10,12 +10,10 @@ import type { HttpOptions } from './options.js';
 import { type Guard, refused, retry, throttle } from './refusal.js';
 
 export function createDoor(options: HttpOptions, logger: Logger) {
-  const door = new Limiter({
-    limit: options.maxConcurrent,
-    maxWaitingPerCaller: Math.max(1, Math.floor(options.maxConcurrent / 4)),
-  });
+  const share = Math.max(1, Math.floor(options.maxConcurrent / 4));
+  const door = new Limiter({ limit: options.maxConcurrent, maxWaitingPerCaller: share });
   const { maxWaiting, maxWaitMs } = options;
-  const perCaller = new Meter(Math.max(1, Math.floor(options.maxConcurrent / 4)));
+  const perCaller = new Meter(share);
   // Plenty for cancellations and list changes; a spray costs its sender only.
   const notifications = new TokenBuckets(20, 10);
   // 2025 sessions (each a queue identity of its own) an address may start: a team behind a proxy fits.
@@ -50,19 +48,14 @@ export function createDoor(options: HttpOptions, logger: Logger) {
         clearTimeout(timer);
         gone.removeEventListener('abort', onGone);
       };
-      door
-        .run(
-          () => {
-            stop();
-            return new Promise<void>((free) => resolve(() => free()));
-          },
-          wait,
-          who,
-        )
-        .catch((error: unknown) => {
-          stop();
-          resolve(error instanceof PlacesBusy ? error : error === 'gone' ? 'gone' : 'timeout');
-        });
+      const enter = () => {
+        stop();
+        return new Promise<void>((free) => resolve(() => free()));
+      };
+      door.run(enter, wait, who).catch((error: unknown) => {
+        stop();
+        resolve(error instanceof PlacesBusy ? error : error === 'gone' ? 'gone' : 'timeout');
+      });
     });
 
   return {

@@ -10,15 +10,8 @@ import { arrival, createBodies, isCancellation, isRefusal, isRequest, type Messa
 import { createDoor, SessionCalls } from './door.js';
 import { createIdentity } from './identity.js';
 import type { Caller, HttpDeps, HttpOptions } from './options.js';
-import {
-  firstRefusal,
-  METERED,
-  overMeter,
-  type Refusal,
-  refused,
-  writeFault,
-  writeRefusal,
-} from './refusal.js';
+import type { Refusal } from './refusal.js';
+import { firstRefusal, METERED, overMeter, refused, writeFault, writeRefusal } from './refusal.js';
 import { capabilitiesOf, createSessions } from './session.js';
 
 /** What a request's answer may hold, held from admission: the view page 512 KiB, a tool call 64 KiB, else 4 KiB. */
@@ -32,8 +25,7 @@ const estimate = (m: Message) => {
 function pathOf(target: string | undefined): string | undefined {
   if (!target) return undefined;
   if (target.startsWith('/')) return target.split(/[?#]/, 1)[0];
-  if (!URL.canParse(target)) return undefined;
-  return new URL(target).pathname;
+  return URL.canParse(target) ? new URL(target).pathname : undefined;
 }
 
 /** Headers of this hop, not of the request handed on. */
@@ -61,13 +53,11 @@ export function createHandle(options: HttpOptions, deps: HttpDeps) {
   let closing = false;
   const sessions = createSessions(options.token);
   const identity = createIdentity(options, sessions, deps.callerKeys === true, () => closing);
-  // Answers not yet taken by their clients, by address.
   const answers = new Meter(options.maxUnsentPerCaller, options.maxUnsentBytes);
   const bodies = createBodies(options, answers);
   const door = createDoor(options, deps.logger);
   const calls = new SessionCalls();
   const callers = new WeakMap<Request, Caller>();
-  // A fresh server per HTTP request (stateless), its caller passed along.
   const handler = createMcpHandler(({ requestInfo }) =>
     deps.makeServer(
       (requestInfo && callers.get(requestInfo)) ?? {
@@ -80,7 +70,6 @@ export function createHandle(options: HttpOptions, deps: HttpDeps) {
     ),
   );
 
-  /** Routes that are not MCP: the probes, and a plain 404 (or 400). */
   const route = async (req: IncomingMessage, path: string | undefined): Promise<Refusal | undefined> => {
     if (path === undefined) return { status: 400, body: { error: 'bad request target' } };
     if (req.method === 'GET' && path === '/healthz') return { status: 200, body: { status: 'ok' } };

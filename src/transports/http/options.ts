@@ -10,7 +10,6 @@ const { config } = loadConfig({});
 export const HTTP_DEFAULTS = {
   host: config.httpHost,
   port: config.httpPort,
-  /** A client that takes nothing of its answer for this long is disconnected. */
   sendTimeoutMs: config.httpSendTimeoutMs,
   /** One request body; past it, 413. A caller holds at most two bodies' worth at once, all callers 16. */
   maxBodyBytes: 1024 * 1024,
@@ -39,7 +38,6 @@ export type HttpOptions = typeof HTTP_DEFAULTS & {
   allowedHosts: string[];
   /** Origins accepted when present, compared by host name; empty: the loopback names. */
   allowedOrigins: string[];
-  /** Proxies whose X-Forwarded-For is believed (addresses or CIDRs). */
   trustProxy?: string[];
 };
 

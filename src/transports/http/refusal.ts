@@ -25,11 +25,9 @@ export const refused = (status: number, message: string, more: Omit<Refusal, 'st
   ...more,
 });
 
-/** 429 or 503: retry after `retryAfter` s; `close`: the body is left unread, so the connection is closed. */
 export const retry = (status: number, message: string, retryAfter = 1, close = false): Refusal =>
   refused(status, message, { retryAfter, close });
 
-/** 429 when `key` has no room for `cost` in its bucket: "Too many <what>: retry after N s". */
 export function throttle(buckets: TokenBuckets, key: string, what: string, cost = 1, close = false) {
   const wait = buckets.take(key, cost);
   return wait > 0 ? retry(429, `Too many ${what}: retry after ${wait} s`, wait, close) : undefined;
@@ -73,7 +71,6 @@ export function writeFault(
   else writeRefusal(res, r);
 }
 
-/** Writes a refusal (nothing, if an answer has begun already). */
 export function writeRefusal(res: ServerResponse, r: Refusal): void {
   if (res.headersSent) return;
   if (r.close) res.shouldKeepAlive = false;
