@@ -7,7 +7,7 @@ import { isRecord } from '../untrusted/series.js';
 import { clean, cleanDeep, quote } from '../untrusted/text.js';
 import { groupBy } from './aggregate.js';
 import { COMPUTED, describeObject, nothingMore, SERIES_LEGEND } from './generic.js';
-import { project, type Rendered } from './result.js';
+import type { Report } from './result.js';
 import { num, shortener } from './text.js';
 
 export type ItemError = { id: string; error: string };
@@ -75,8 +75,6 @@ export function accountFor<T>(
   ].filter((n): n is string => typeof n === 'string');
   return { results, errors, notes, unidentified };
 }
-
-export const noteLines = (notes: string[]) => notes.map((n) => `Note: ${n}`);
 
 /** Failed ids past these counts are shortened (text, JSON), to leave the room to the findings. */
 const WHOLE_IDS = { text: 25, json: 100 };
@@ -161,9 +159,14 @@ export function renderGenericBatch(
   batch: GenericBatch,
   body: Record<string, unknown>,
   requested: readonly string[],
-  detailed: boolean,
-  budget: number,
-): Rendered {
+  format: 'concise' | 'detailed',
+): Report<{
+  id: string;
+  raw: Record<string, unknown>;
+  unread: boolean;
+  described: ReturnType<typeof describeObject>;
+}> {
+  const detailed = format === 'detailed';
   const data = asRecord(body.data);
   const asked = new Set(requested);
   const found = asArray(data.results)
@@ -188,43 +191,40 @@ export function renderGenericBatch(
     described: describeObject(e.raw, idKeys(e), detailed, batch.series, e.id),
   }));
   const unmatched = errors.filter((e) => e.error === NO_MATCH).length;
-  return project(
-    {
-      headline: `${batch.what}: ${requested.length} requested, ${results.length} returned${unidentified ? ` (${unidentified} not matched to an id)` : ''}, ${errors.length - unmatched} failed${unmatched ? `, ${unmatched} without a matched result` : ''} (${batch.scope})`,
-      query: batch.query,
-      legend: entries.some((e) => e.described.parts.some((p) => p.includes(`=${COMPUTED} `)))
-        ? SERIES_LEGEND
-        : undefined,
-      notes,
-      data: {
-        counts: {
-          requested: requested.length,
-          returned: results.length,
-          failed: errors.length - unmatched,
-          ...(unidentified ? { unidentified, unmatched } : {}),
-        },
+  return {
+    headline: `${batch.what}: ${requested.length} requested, ${results.length} returned${unidentified ? ` (${unidentified} not matched to an id)` : ''}, ${errors.length - unmatched} failed${unmatched ? `, ${unmatched} without a matched result` : ''} (${batch.scope})`,
+    query: batch.query,
+    legend: entries.some((e) => e.described.parts.some((p) => p.includes(`=${COMPUTED} `)))
+      ? SERIES_LEGEND
+      : undefined,
+    notes,
+    data: {
+      counts: {
+        requested: requested.length,
+        returned: results.length,
+        failed: errors.length - unmatched,
+        ...(unidentified ? { unidentified, unmatched } : {}),
       },
-      rows: {
-        items: entries,
-        cut: {
-          what: 'results',
-          how: (shown) =>
-            requested.length > 1 && shown > 0
-              ? `Ask for fewer mintIds per call (${shown} fit).`
-              : `One result is larger than the budget${batch.narrow ? `: ask for ${batch.narrow}` : ''}.`,
-          format: detailed ? 'detailed' : 'concise',
-        },
-        text: (rows) => rows.flatMap((e) => [`${e.id}:`, ...e.described.parts.map((p) => `  ${p}`)]),
-        json: (rows) => ({
-          results: rows.map((e) => ({
-            ...(e.unread ? { position: e.id } : { mintId: e.id }),
-            ...(detailed ? asRecord(cleanDeep(e.raw)) : e.described.fields),
-          })),
-        }),
-      },
-      nothingMore: detailed && results.length > 0 && results.every((e) => nothingMore(e.raw, idKeys(e))),
-      failed: failures(errors, 'mintIds', batch.hint),
     },
-    budget,
-  );
+    rows: {
+      items: entries,
+      cut: {
+        what: 'results',
+        how: (shown) =>
+          requested.length > 1 && shown > 0
+            ? `Ask for fewer mintIds per call (${shown} fit).`
+            : `One result is larger than the budget${batch.narrow ? `: ask for ${batch.narrow}` : ''}.`,
+        format,
+      },
+      text: (rows) => rows.flatMap((e) => [`${e.id}:`, ...e.described.parts.map((p) => `  ${p}`)]),
+      json: (rows) => ({
+        results: rows.map((e) => ({
+          ...(e.unread ? { position: e.id } : { mintId: e.id }),
+          ...(detailed ? asRecord(cleanDeep(e.raw)) : e.described.fields),
+        })),
+      }),
+    },
+    nothingMore: detailed && results.length > 0 && results.every((e) => nothingMore(e.raw, idKeys(e))),
+    failed: failures(errors, 'mintIds', batch.hint),
+  };
 }

@@ -25,12 +25,13 @@ export function describeError(error: unknown): string {
   // The demo's simulator uses no setting: no advice points at one.
   const demo = error.detail.simulated === true;
   const fix = (advice: string) => (demo ? DEMO_FAULT : advice);
+  const say = (what: string, todo: string, extra?: string, retryable = error.retryable) =>
+    lines(what, todo, errorTag(error.kind === 'upstream' ? 'upstream_error' : error.kind, retryable, extra));
   switch (error.kind) {
     case 'auth':
-      return lines(
+      return say(
         `The streamer analytics API refused the API key${http}${said}.`,
         fix(`Check ${ENV.apiKey}: it must be a valid key, created in the operator's web application.`),
-        errorTag('auth', false),
       );
     case 'not_found':
       return tokenNotFound(error.detail)
@@ -40,75 +41,70 @@ export function describeError(error: unknown): string {
             demo ? DEMO_IDS : `If every tool answers 404, check ${ENV.baseUrl} instead (check_health tells).`,
             errorTag('not_found', false),
           )
-        : lines(
+        : say(
             `The streamer analytics service has no ${error.detail.path ?? 'such path'}${http}${said}: the base address is probably wrong.`,
             fix(`Check ${ENV.baseUrl}: it must be the API's base address, path prefix included ${EXAMPLE}.`),
-            errorTag('not_found', false),
           );
     case 'rate_limited':
-      return lines(
+      return say(
         `The streamer analytics API is rate limiting requests${http}${tries}${said}.`,
         waitS !== undefined
           ? `Wait ${waitS} s before trying again.`
           : 'Wait a minute before trying again, and make fewer calls at once.',
-        errorTag('rate_limited', true, waitS !== undefined ? `retry_after_s=${waitS}` : undefined),
+        waitS !== undefined ? `retry_after_s=${waitS}` : undefined,
       );
     case 'upstream':
-      return lines(
+      return say(
         `The streamer analytics service failed${http}${tries}${said}.`,
         'This is usually temporary: try again shortly; check_health tells whether the service is up.',
-        errorTag('upstream_error', true),
       );
     case 'timeout':
-      return lines(
+      return say(
         `The streamer analytics service did not answer within ${timeoutMs} ms${tries}.`,
         `Try again, ask for less (a smaller limit or fewer ids), or raise ${ENV.timeoutMs}.`,
-        errorTag('timeout', true),
       );
     case 'network':
       // A name that does not resolve is the configuration's fault, not an outage of the service.
       if (CONFIGURATION_CODES.has(error.message) && !demo)
-        return lines(
+        return say(
           `The service's host name does not resolve (${error.message}): a configuration problem, not an outage.`,
           `Check ${ENV.baseUrl} (the host name in it), and the DNS of the machine the server runs on.`,
-          errorTag('network', false, 'configuration'),
+          'configuration',
+          false,
         );
-      return lines(
+      return say(
         `Could not reach the streamer analytics service (${connectionProblem(error.message, demo)})${tries}.`,
         fix(`Check ${ENV.baseUrl} and the network connection; check_health tests the connection.`),
-        errorTag('network', true),
       );
     case 'invalid_response':
-      return lines(
+      return say(
         `The streamer analytics service answered with something other than the expected JSON${http} (${error.message}; ${body ? `got ${body}` : 'no body shown'}, Content-Type ${contentType ? quote(contentType, 80) : 'none'}).`,
         fix(`Check that ${ENV.baseUrl} points at the API itself, with its path prefix ${EXAMPLE}.`),
-        errorTag('invalid_response', false),
       );
     case 'api_error':
-      return lines(
+      return say(
         `The streamer analytics API reported a failure${http}${said || ' without a message'}.`,
         'Check the arguments against the tool description; if they are right, the service may be unable to answer this query now.',
-        errorTag('api_error', false),
       );
     case 'cancelled':
       return lines('The call was cancelled before the service answered.', errorTag('cancelled', false));
     case 'batch_limit':
-      return lines(
+      return say(
         `This HTTP request already made the ${error.detail.allowance} upstream requests it may make: the calls of one batch share that allowance.`,
         'Send the remaining calls in separate HTTP requests.',
-        errorTag('batch_limit', false),
       );
     case 'busy':
-      return lines(
+      return say(
         `The server is busy with this caller's earlier requests (${error.message}); other callers are served in turn, so this one waits its share.`,
         `Try again in ${waitS ?? 1} s, or make fewer calls at once.`,
-        errorTag('busy', true, `retry_after_s=${waitS ?? 1}`),
+        `retry_after_s=${waitS ?? 1}`,
       );
     case 'circuit_open':
-      return lines(
+      return say(
         `The streamer analytics service failed several times in a row, so calls are paused to let it recover${lastFailureText(error.detail.lastFailure, demo)}.`,
         `Try again in ${waitS ?? 30} s; check_health will tell when it answers again.`,
-        errorTag('circuit_open', true, `retry_after_s=${waitS ?? 30}`),
+        `retry_after_s=${waitS ?? 30}`,
+        true,
       );
   }
 }

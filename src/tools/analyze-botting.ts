@@ -1,6 +1,6 @@
 import type { ApiRequest } from '../api/client.js';
 import { batches } from '../api/endpoints.js';
-import { asArray, asRecord, noteLines } from '../format/batch.js';
+import { asArray, asRecord } from '../format/batch.js';
 import {
   type Finding,
   flaggedRuleLine,
@@ -104,7 +104,7 @@ function render(args: BottingArgs, ctx: RenderContext, inv: Investigation, figur
           covered.length > 0 && levelsLine(stats),
           covered.length > 0 && flaggedRuleLine(flagged),
           ...uncovered.lines,
-          ...noteLines(notes),
+          ...notes.map((n) => `Note: ${n}`),
           ...(rows.length ? ['', ...textTable(columns(full), rows)] : []),
           ...(ctx.format === 'detailed' ? rows.map(detailLine) : []),
           ...(errors.length ? ['', ...failed.lines] : []),

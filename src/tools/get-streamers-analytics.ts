@@ -53,8 +53,7 @@ export const getStreamersAnalytics = defineTool({
       },
       body,
       mintIds,
-      ctx.format === 'detailed',
-      ctx.budget,
+      ctx.format,
     );
   },
 });

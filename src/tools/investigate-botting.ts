@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { noteLines } from '../format/batch.js';
 import {
   type Finding,
   flaggedRuleLine,
@@ -226,7 +225,7 @@ function report(
             reasons.length > 0 &&
               `Most frequent reasons: ${reasons.map((r) => `${quote(r.reason, 60)} (${r.count})`).join('; ')}`,
             ...uncovered.lines,
-            ...noteLines(notes),
+            ...notes.map((n) => `Note: ${n}`),
             ranked.length > 0 && sliceLine,
             ageLine,
             ...(rows.length

@@ -96,8 +96,8 @@ interface EndpointSpec<S extends z.ZodRawShape, R> extends SpecCommon<S> {
 }
 
 /** A tool that joins several requests itself; with an `endpoint`, run_analysis's `api` sends to it alone. */
-interface CompositeSpec<S extends z.ZodRawShape> extends SpecCommon<S> {
-  run: (args: Args<S>, ctx: CallContext & RenderContext) => Promise<Report | Rendered>;
+interface CompositeSpec<S extends z.ZodRawShape, R> extends SpecCommon<S> {
+  run: (args: Args<S>, ctx: CallContext & RenderContext) => Promise<Report<R> | Rendered>;
   /** For `api`: what the tool knows beyond the endpoint, added to the merged body as new fields. */
   annotate?: (body: unknown, args: Args<S>, send: CallContext['send']) => Promise<unknown>;
 }
@@ -108,7 +108,7 @@ export interface ApiPlan {
   annotate?: (body: unknown, send: CallContext['send']) => Promise<unknown>;
 }
 
-export type ToolSpec<S extends z.ZodRawShape, R = never> = EndpointSpec<S, R> | CompositeSpec<S>;
+export type ToolSpec<S extends z.ZodRawShape, R = never> = EndpointSpec<S, R> | CompositeSpec<S, R>;
 
 export interface ToolListEntry {
   name: string;
