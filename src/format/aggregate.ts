@@ -2,7 +2,6 @@
 // adds, sorts or averages rows itself. Sums are exact decimals; means and medians are plain numbers.
 import { decimalHalf, decimalSum, numberOf } from '../untrusted/numbers.js';
 
-/** Count (the rest `ignored`), min, max, exact sum (decimal text), mean and median of the numbers. */
 export function numericStats(values: readonly unknown[]) {
   const nums: number[] = [];
   for (const v of values) {

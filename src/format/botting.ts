@@ -98,7 +98,6 @@ export function flagging(findings: readonly Finding[]): Flagging {
   };
 }
 
-/** The levels as every channel lists them (the board too): the ranking's order, counts, flags. */
 export const levelEntries = (stats: LevelStats, flagged: Flagging): LevelEntry[] =>
   Object.entries(stats.byLevel).map(([level, count]) => ({
     level,
@@ -106,7 +105,6 @@ export const levelEntries = (stats: LevelStats, flagged: Flagging): LevelEntry[]
     flagged: flagged.levels.includes(level),
   }));
 
-/** How the headline names the flagged levels: "HIGH", "CRITICAL or HIGH". */
 export const flaggedName = (f: Flagging) => (f.levels.length ? f.levels.join(' or ') : HIGH_LEVEL);
 
 export const flaggedRuleLine = (f: Flagging) => (f.rule ? `Flagged: ${f.rule}` : undefined);

@@ -1,7 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { grouped } from '../untrusted/numbers.js';
 
-/** What a tool renders: the headline, the text channel, and the structured channel (summary added later). */
 export type Rendered = { summary: string; text: string; structured: Record<string, unknown> };
 
 export const DEFAULT_BUDGET_CHARS = 24_000;
@@ -95,7 +94,6 @@ export interface ResultParts {
   next?: string | undefined;
 }
 
-/** The one builder of the tail every result shares: headline, lines, query, data and next step. */
 export function result({ headline, lines, query, data, next }: ResultParts): Rendered {
   return {
     summary: headline,
@@ -140,7 +138,6 @@ export interface Report<R = never> {
   next?: string | undefined;
 }
 
-/** The report in both channels; with rows, the longest prefix of them that fits `budget`. */
 export function project<R>(report: Report<R>, budget: number): Rendered {
   const { rows, notes = [], legend, failed } = report;
   const build = (shown: readonly R[]) => {
@@ -211,7 +208,6 @@ export function enforceBudget(r: Rendered, budget: number, format: 'concise' | '
       if (!over()) break;
       const value = structured[key];
       if (Array.isArray(value)) {
-        // The longest prefix that fits, by halving.
         let low = 0;
         let high = value.length;
         while (low < high) {

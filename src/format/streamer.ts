@@ -4,7 +4,6 @@ import { quote } from '../untrusted/text.js';
 import type { Field } from './columns.js';
 import { label, num } from './text.js';
 
-/** Its fields are the columns below, and any other the upstream sends. */
 export type StreamerRecord = { mintId: string; [field: string]: unknown };
 
 export const liveText = (v: unknown) => (v === true ? 'LIVE' : v === false ? 'off' : '?');

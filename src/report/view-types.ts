@@ -34,7 +34,6 @@ export type BoardData = {
   title: string;
   scope: { chain: string; platform: string; hours: number; requested: number };
   filters?: { levels: string[] | null; liveOnly: boolean; sortBy: string | null };
-  /** Tokens analysed (covered). */
   total: number;
   limits: { rows: number };
   unexpected: number;

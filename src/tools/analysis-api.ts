@@ -99,7 +99,6 @@ export function apiHost(
   return { call, usage };
 }
 
-/** Pieces of one split call, merged: lists concatenated, counts added, nothing renamed. */
 export const mergeBodies = (bodies: readonly unknown[]): unknown => bodies.reduce((a, b) => merge(a, b, ''));
 
 /** Two answers merged: counts added (`summary`, `pagination.total`), averages weighted, else the first's. */

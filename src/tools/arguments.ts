@@ -159,7 +159,6 @@ export function argumentError(
   return invalid(name, [...new Set(lines)]);
 }
 
-/** The one shape of an argument error: what was wrong, then the machine-readable tag. */
 export function invalid(name: string, lines: string[]): string {
   const head = `Invalid arguments for ${name} (nothing was sent):`;
   const body = lines.length === 1 && !lines[0]?.startsWith('- ') ? [`${head} ${lines[0]}`] : [head, ...lines];

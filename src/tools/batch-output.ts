@@ -1,4 +1,3 @@
-// Pieces of the tools' outputSchema, declared once.
 import * as z from 'zod';
 
 export const object = z.object({}).loose().optional();

@@ -41,7 +41,6 @@ type Args<S extends z.ZodRawShape> = z.output<z.ZodObject<S>> & {
   response_format: ResponseFormat;
 };
 
-/** What the server gives a call: the upstream, progress reporting, cancellation, the budget. */
 export interface CallContext {
   /** One upstream request's JSON body; ended by the call's signal, or sooner by `also` (a run_analysis run). */
   send(req: ApiRequest, also?: AbortSignal): Promise<Record<string, unknown>>;

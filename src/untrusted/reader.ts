@@ -42,7 +42,6 @@ export class RecordNode {
   get size() {
     return Object.keys(this.raw).length;
   }
-  /** Its fields as sent (undefined ones left out). */
   get fields(): ReadonlyArray<readonly [string, Node]> {
     this.#fields ??= Object.entries(this.raw).flatMap(([k, v]) =>
       v === undefined ? [] : [[k, read(v)] as const],
