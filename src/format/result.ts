@@ -82,17 +82,7 @@ export function fitRows<T>(
   return best;
 }
 
-export interface ResultParts {
-  /** The summary, and the text's first line. */
-  headline: string;
-  /** The text's lines after the headline (false and undefined left out; '' is a blank line). */
-  lines: Lines;
-  /** What was asked, as the server sent it (defaults and the chain's platform filled in). */
-  query: Record<string, unknown>;
-  data: Record<string, unknown>;
-  /** The step after this one: the text's `Next:` line and `next`, so that either channel alone has it. */
-  next?: string | undefined;
-}
+type ResultParts = Required<Pick<Report, 'headline' | 'query' | 'lines' | 'data'>> & Pick<Report, 'next'>;
 
 export function result({ headline, lines, query, data, next }: ResultParts): Rendered {
   return {
@@ -113,13 +103,15 @@ type Lines = ReadonlyArray<string | false | undefined>;
 
 /** A tool's report of one upstream body; `project` writes both channels from it, rows fitted to the budget. */
 export interface Report<R = never> {
+  /** The summary, and the text's first line. */
   headline: string;
+  /** What was asked, as the server sent it (defaults and the chain's platform filled in). */
   query: Record<string, unknown>;
   /** Says which figures are the server's (text first, `legend`). */
   legend?: string | undefined;
   /** What did not add up (`Note:` lines, `integrity`). */
   notes?: readonly string[];
-  /** Lines before the rows, and structuredContent's leading fields. */
+  /** Lines before the rows ('' a blank line, false and undefined left out), and structuredContent's leading fields. */
   lines?: Lines;
   data?: Record<string, unknown>;
   rows?: {
@@ -135,6 +127,7 @@ export interface Report<R = never> {
   /** A detailed call whose answer held nothing more (NOTHING_MORE, `detail`). */
   nothingMore?: boolean;
   failed?: { lines: string[]; json: unknown[] };
+  /** The step after this one: the text's `Next:` line and `next`, so that either channel alone has it. */
   next?: string | undefined;
 }
 

@@ -134,7 +134,6 @@ function report(
     viewersOf,
     includeCreatorFees ? (id) => fees.get(id) : undefined,
   );
-  // The slice: levels (case-insensitive), live only, then the order asked for, then the offset.
   const wanted = levels ? new Set(levels.map((l) => l.toUpperCase())) : undefined;
   const filtered = ranked.filter(
     (f) => (!wanted || wanted.has(f.level.toUpperCase())) && (!liveOnly || isLive(f)),
