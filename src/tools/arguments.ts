@@ -1,5 +1,4 @@
-// Arguments as the tools read them, the argument error naming each parameter's allowed values, and the
-// tools/list JSON Schema from zod.
+// Arguments as the tools read them, the argument error, and the tools/list JSON Schema from zod.
 import * as z from 'zod';
 import { errorTag } from '../format/errors.js';
 import type { Rendered } from '../format/result.js';
@@ -27,10 +26,8 @@ const UNKNOWN_NAMED = 5;
 
 type UnknownKeys = z.core.$ZodIssue & { code: 'unrecognized_keys'; keys: string[]; total?: number };
 
-/**
- * Arguments as real clients mean them: `null` is omitted (strict-mode clients send it), "25" and "true" are
- * a number and a boolean, ids lose surrounding whitespace. Unknown keys are left out and returned as one issue.
- */
+// As real clients mean them: `null` omitted (strict-mode clients send it), "25" and "true" a number and a
+// boolean, ids trimmed. Unknown keys are left out and returned as one issue.
 export function normalize(
   raw: unknown,
   props: Record<string, JsonProp>,

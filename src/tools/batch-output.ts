@@ -8,9 +8,6 @@ export const text = z.string().optional();
 /** Failures grouped by reason: `{ error, count, mintIds }` (creator fees: `tokenAddresses`). */
 export const failureGroups = z.array(z.object({ error: z.string(), count: z.number() }).loose()).optional();
 
-/** Which rows of a long table show shortened ids: the sentence the text channel has (src/format/text.ts idColumn). */
-export const idsShortened = text;
-
 export const table = { columns: strings, rows: z.array(z.array(z.unknown())).optional(), items: objects };
 
 export const batchOutput = {

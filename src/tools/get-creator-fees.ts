@@ -6,7 +6,7 @@ import type { Report } from '../format/result.js';
 import { coin, decimalText, idColumn, label, money, plural } from '../format/text.js';
 import { decimalSum, exact } from '../untrusted/numbers.js';
 import { clean, cleanDeep } from '../untrusted/text.js';
-import { failureGroups, idsShortened, object, objects, strings, text } from './batch-output.js';
+import { failureGroups, object, objects, strings, text } from './batch-output.js';
 import { col, idsOf } from './shared.js';
 import { defineTool } from './tool.js';
 
@@ -66,7 +66,7 @@ export const getCreatorFees = defineTool({
     errors: failureGroups,
     integrity: strings,
     detail: text,
-    idsShortened,
+    idsShortened: text,
   },
   render(body, args, ctx): Report<Row> {
     const asked = args.tokenAddresses;

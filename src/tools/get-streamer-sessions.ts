@@ -51,10 +51,8 @@ function highest(sessions: Array<Record<string, unknown>>, field: string) {
   return peak && { ...peak, ties: peakTies - 1 };
 }
 
-/**
- * The duration's unit, as the sessions show it (the document states none): the one unit in which every
- * duration is exactly end − start; undefined when a time is missing or no single unit agrees.
- */
+// The duration's unit (the document states none): the one unit in which every duration is exactly
+// end − start; undefined when a time is missing or no single unit agrees.
 export function durationUnit(sessions: ReadonlyArray<Record<string, unknown>>) {
   let rows = 0;
   let elapsed = false;

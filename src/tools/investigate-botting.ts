@@ -15,7 +15,7 @@ import type { StreamerRecord } from '../format/streamer.js';
 import { idColumn, plural, WHOLE_ID_ROWS } from '../format/text.js';
 import { exact, grouped } from '../untrusted/numbers.js';
 import { cleanDeep, quote } from '../untrusted/text.js';
-import { failureGroups, idsShortened, object, strings, table } from './batch-output.js';
+import { failureGroups, object, strings, table, text } from './batch-output.js';
 import { type Cell, rankingColumns } from './botting/columns.js';
 import { bottingFigures } from './botting/report.js';
 import { type Investigation, type InvestigationArgs, runInvestigation } from './botting/run.js';
@@ -66,7 +66,7 @@ export const investigateBotting = defineTool({
     errors: failureGroups,
     notes: strings,
     shown: object,
-    idsShortened,
+    idsShortened: text,
   },
   async run(args, ctx) {
     // The data depends on the ids (as a set), hours, chain, platform and fees; the slice does not.

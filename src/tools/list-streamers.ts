@@ -7,7 +7,7 @@ import { liveText, type StreamerRecord } from '../format/streamer.js';
 import { decimalText, idColumn, label, num, plural, shortener, shortId } from '../format/text.js';
 import { decimalSum, exact, numberOf } from '../untrusted/numbers.js';
 import { clean, cleanDeep, quote } from '../untrusted/text.js';
-import { idsShortened, object, strings, table } from './batch-output.js';
+import { object, strings, table, text } from './batch-output.js';
 import { bounded, col, idsOf, otherChainHint, page, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
@@ -41,7 +41,7 @@ export const listStreamers = defineTool({
     notFound: strings,
     notFoundCount: z.number().optional(),
     aggregates: object,
-    idsShortened,
+    idsShortened: text,
   },
   render(body, args, ctx): Report<StreamerRecord> {
     const records = asArray(body.data).map(asRecord) as StreamerRecord[];
