@@ -118,21 +118,6 @@ const DEMO_FAULT =
 const DEMO_IDS =
   "Demo mode: the simulator knows only its own sample tokens; get_analytics_overview's live metrics name the most watched ones.";
 
-/** The next step when half the ids sent or more are unknown with `where`: `tries`, the pairs not asked. */
-export function unknownIdsHint(
-  unknown: number,
-  requested: number,
-  where: string,
-  tries: readonly string[],
-): string | undefined {
-  if (unknown === 0 || unknown * 2 < requested || tries.length === 0) return undefined;
-  const how =
-    unknown === requested
-      ? `${requested === 1 ? 'the id sent was not found' : `none of the ${requested} ids sent was found`} with ${where}`
-      : `${unknown} of the ${requested} ids sent ${unknown === 1 ? 'was' : 'were'} not found with ${where}`;
-  return `${how} (no other chain or platform was asked); they may be another platform's or chain's tokens: try ${tries.join(', or ')}.`;
-}
-
 const HOST_NOT_FOUND = ['host not found', `check ${ENV.baseUrl}`] as const;
 /** Connection failure codes in words, and where to look (none in demo mode). */
 const CONNECTION = new Map<string, readonly [string, string?]>([

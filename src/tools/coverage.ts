@@ -5,7 +5,7 @@ import { idLimit, requestFor } from '../api/endpoints.js';
 import { failures, type ItemError } from '../format/batch.js';
 import type { Finding } from '../format/botting.js';
 import type { StreamerRecord } from '../format/streamer.js';
-import { otherChainHint, PLATFORM_CHAIN, SCOPES } from './shared.js';
+import { PLATFORM_CHAIN, SCOPES } from './shared.js';
 
 export const LOOKUP_BATCH = idLimit('streamers');
 /** The one platform /botting/bulk does not take: chain_b's platform_c. */
@@ -90,8 +90,3 @@ export function notCoveredReport(c: Coverage, verdictsWhere: string) {
 }
 
 export const analysedTokens = (n: number) => `${n} analysed ${n === 1 ? 'token' : 'tokens'}`;
-
-export const unknownIdsHint = (
-  tool: string,
-  args: { chain: string; platform: string; mintIds: readonly string[] },
-) => otherChainHint(tool, SCOPES.botting, args, args.mintIds.length);
