@@ -1,5 +1,4 @@
-// The data a result carries for its MCP Apps view (`_meta`): every upstream string cleaned and capped, only
-// the ids asked for (others counted as unexpected), rows capped with the cap stated.
+// A result's MCP Apps view data (`_meta`): upstream strings cleaned and capped, only ids asked, rows capped.
 import {
   asArray,
   asRecord,

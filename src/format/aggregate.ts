@@ -1,5 +1,4 @@
-// Figures the server computes from a full upstream answer (before any budget cut), so the assistant never
-// adds, sorts or averages rows itself. Sums are exact decimals; means and medians are plain numbers.
+// Figures over the full upstream answer (before any budget cut), so the assistant never computes them.
 import { decimalHalf, decimalSum, numberOf } from '../untrusted/numbers.js';
 
 export function numericStats(values: readonly unknown[]) {

@@ -1,5 +1,4 @@
-// A column declared once: its header and alignment in the text table, its text cell, and its field and
-// value in structuredContent. A table's text rows and its JSON rows are two projections of one list.
+// A column declared once (header, text cell, JSON field): a table's text and JSON rows project one list.
 import { exact } from '../untrusted/numbers.js';
 import { clean, cleanDeep } from '../untrusted/text.js';
 import { type Column, table } from './text.js';

@@ -1,5 +1,4 @@
-// The data a botting answer hands its view (types only): every rule (levels, order, flags, failure groups,
-// units) is the server report's; the view derives nothing.
+// The data an answer hands its view (types only): every rule is the server report's; the view derives none.
 import type { HourlyGrid } from '../format/heatmap.js';
 
 /** One confidence level, in the report's order (most suspicious first): covered tokens, flagged or not. */

@@ -1,5 +1,4 @@
-// A tool is data (name, schema, endpoint, renderer); `defineTool` turns it into what the server runs.
-// Most tools are one endpoint (request + render); a composite tool runs its own requests (`run`).
+// A tool is data (name, schema, endpoint, renderer, or `run` for its own requests); `defineTool` runs it.
 import { setMaxListeners } from 'node:events';
 import * as z from 'zod';
 import type { ApiRequest } from '../api/client.js';

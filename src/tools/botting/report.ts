@@ -1,5 +1,4 @@
-// What both botting tools say of an investigation, decided once (levels, flags, failures, coverage,
-// counts): their text, structuredContent and board are projections of these figures.
+// What both botting tools say of an investigation, decided once: their channels and board project it.
 import { failures } from '../../format/batch.js';
 import {
   flaggedCounts,
