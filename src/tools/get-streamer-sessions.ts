@@ -8,7 +8,7 @@ import { exact } from '../untrusted/numbers.js';
 import { clean } from '../untrusted/text.js';
 import { utcIso } from '../untrusted/times.js';
 import { object, table } from './batch-output.js';
-import { bounded, mintId, otherPairs, page, SCOPES } from './shared.js';
+import { bounded, mintId, otherPairs, page, pick, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 type Session = Record<string, unknown>;
@@ -230,13 +230,7 @@ export const getStreamerSessions = defineTool({
           : undefined;
     return {
       headline,
-      query: {
-        mint: args.mint,
-        limit: args.limit,
-        page: args.page,
-        chain: args.chain,
-        platform: args.platform,
-      },
+      query: pick(args, 'mint', 'limit', 'page', 'chain', 'platform'),
       lines: figureLines(figures, sessions.length, cover.text),
       data: sessions.length ? { aggregates: { covers: cover.json, ...figures } } : {},
       rows: {

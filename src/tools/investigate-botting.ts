@@ -22,7 +22,7 @@ import { type Investigation, type InvestigationArgs, runInvestigation } from './
 import { analysedTokens, notCoveredCount } from './coverage.js';
 import { withViewHistory } from './get-token-history.js';
 import { INVESTIGATION_TTL_MS, recall, remember } from './investigation-cache.js';
-import { bounded, idList, SCOPES, scopeHint } from './shared.js';
+import { bounded, idList, pick, SCOPES, scopeHint } from './shared.js';
 import { type CallContext, defineTool } from './tool.js';
 
 const SORTS = ['suspicion', 'viewers', 'marketCap', 'score', 'confidence', 'fees'] as const;
@@ -240,11 +240,7 @@ function report(
             ...(errors.length ? ['', ...failed.lines] : []),
           ],
           query: {
-            chain,
-            platform,
-            hours,
-            includeCreatorFees,
-            sortBy,
+            ...pick(args, 'chain', 'platform', 'hours', 'includeCreatorFees', 'sortBy'),
             ...(levels ? { levels } : {}),
             liveOnly,
             offset,
