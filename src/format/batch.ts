@@ -214,7 +214,6 @@ export function renderGenericBatch(
           requested.length > 1 && shown > 0
             ? `Ask for fewer mintIds per call (${shown} fit).`
             : `One result is larger than the budget${batch.narrow ? `: ask for ${batch.narrow}` : ''}.`,
-        format,
       },
       text: (rows) => rows.flatMap((e) => [`${e.id}:`, ...e.described.parts.map((p) => `  ${p}`)]),
       json: (rows) => ({

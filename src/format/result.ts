@@ -19,8 +19,8 @@ export interface Cut {
   what: string;
   /** How to get the rest, given how many rows fit. */
   how: (shown: number) => string;
-  /** A detailed call is also offered the concise one. */
-  format: 'concise' | 'detailed';
+  /** A detailed call is also offered the concise one (`project` fills it in). */
+  format?: 'concise' | 'detailed';
   /** Where `items` start in a longer ranking (investigate_botting's offset): the note counts from there. */
   offset?: number;
   /** More rows than this cannot fit (computed cheaply): no attempt renders past it. */
@@ -131,7 +131,7 @@ export interface Report<R = never> {
   next?: string | undefined;
 }
 
-export function project<R>(report: Report<R>, budget: number): Rendered {
+export function project<R>(report: Report<R>, budget: number, format: 'concise' | 'detailed'): Rendered {
   const { rows, notes = [], legend, failed } = report;
   const build = (shown: readonly R[]) => {
     const ids = rows?.shortened?.(shown);
@@ -160,7 +160,7 @@ export function project<R>(report: Report<R>, budget: number): Rendered {
       next: report.next,
     });
   };
-  return rows ? fitRows(rows.items, budget, rows.cut, build) : build([]);
+  return rows ? fitRows(rows.items, budget, { format, ...rows.cut }, build) : build([]);
 }
 
 /** Fields that say what happened (never dropped to make room): the rest is data, cut first. */

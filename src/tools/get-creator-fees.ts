@@ -144,7 +144,6 @@ export const getCreatorFees = defineTool({
         cut: {
           what: 'tokens (highest native-coin fees first)',
           how: () => 'Ask for fewer tokenAddresses per call.',
-          format: ctx.format,
         },
         text: (rows) => (rows.length ? textTable(fields, rows) : []),
         shortened: (rows) => ids.note(rows.map(address)),

@@ -235,11 +235,7 @@ export const getStreamerSessions = defineTool({
       data: sessions.length ? { aggregates: { covers: cover.json, ...figures } } : {},
       rows: {
         items: sessions,
-        cut: {
-          what: 'sessions',
-          how: (shown) => `Ask with limit ${Math.max(1, shown)}.`,
-          format: ctx.format,
-        },
+        cut: { what: 'sessions', how: (shown) => `Ask with limit ${Math.max(1, shown)}.` },
         text: (rows) => (rows.length ? textTable(FIELDS, rows.map(inUtc)) : unsure ? [] : ['No sessions.']),
         after: (rows) => [
           rows.length > 0 &&

@@ -135,7 +135,6 @@ export const listStreamers = defineTool({
           what: 'rows of this page',
           how: (n) =>
             `To see the rest, ask with a smaller limit (e.g. limit ${Math.max(1, n)} and later pages).`,
-          format: ctx.format,
         },
         text: (rows) => (records.length ? textTable(fields, rows) : []),
         shortened: (rows) => ids.note(rows.map((r) => clean(r.mintId, 64))),

@@ -115,6 +115,7 @@ function fromText(element: unknown): Figures {
       'concise',
     ),
     24_000,
+    'concise',
   );
   const line = r.text.split('\n').find((l) => /(viewers|watching)=computed over/.test(l));
   if (!line) throw new Error(`no audience line in:\n${r.text}`);
