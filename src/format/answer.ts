@@ -71,8 +71,8 @@ export function renderAnswer(answer: Answer, budget: number): Rendered {
   const rest = field ? JSON.stringify({ ...(value as Record<string, unknown>), [field]: [] }).length : 2;
   return fitRows(
     rows,
-    budget,
-    { what, how: () => HOW, format: 'concise', most: rowsWithin(rows, budget - rest) },
+    { budget, format: 'concise' },
+    { what, how: () => HOW, most: rowsWithin(rows, budget - rest) },
     build,
   );
 }

@@ -14,13 +14,14 @@ const fitsIn = (r: Rendered, budget: number) => {
   return s.text <= budget && s.json <= budget;
 };
 
+/** The call's budget, and its format: a cut detailed answer also offers the concise one. */
+type Fit = { budget: number; format: 'concise' | 'detailed' };
+
 export interface Cut {
   /** What the rows are, for the note: "rows of this page", "sessions". */
   what: string;
   /** How to get the rest, given how many rows fit. */
   how: (shown: number) => string;
-  /** A detailed call is also offered the concise one (`project` fills it in). */
-  format?: 'concise' | 'detailed';
   /** Where `items` start in a longer ranking (investigate_botting's offset): the note counts from there. */
   offset?: number;
   /** More rows than this cannot fit (computed cheaply): no attempt renders past it. */
@@ -30,7 +31,7 @@ export interface Cut {
 /** The longest prefix of `items` that fits `budget`; cut, both channels end with one note on the rest. */
 export function fitRows<T>(
   items: readonly T[],
-  budget: number,
+  { budget, format }: Fit,
   cut: Cut,
   render: (rows: readonly T[]) => Rendered,
 ): Rendered {
@@ -42,7 +43,7 @@ export function fitRows<T>(
     // A ranking read from an offset (investigate_botting) says where its rows stand, cut or not.
     if (!cutHere && (offset === undefined || total === 0)) return rendered;
     const how = () =>
-      cut.how(shown) + (cut.format === 'detailed' ? ' Or ask with response_format "concise".' : '');
+      cut.how(shown) + (format === 'detailed' ? ' Or ask with response_format "concise".' : '');
     const from = offset ?? 0;
     const line = !cutHere
       ? from === 0
@@ -131,7 +132,7 @@ export interface Report<R = never> {
   next?: string | undefined;
 }
 
-export function project<R>(report: Report<R>, budget: number, format: 'concise' | 'detailed'): Rendered {
+export function project<R>(report: Report<R>, fit: Fit): Rendered {
   const { rows, notes = [], legend, failed } = report;
   const build = (shown: readonly R[]) => {
     const ids = rows?.shortened?.(shown);
@@ -160,7 +161,7 @@ export function project<R>(report: Report<R>, budget: number, format: 'concise' 
       next: report.next,
     });
   };
-  return rows ? fitRows(rows.items, budget, { format, ...rows.cut }, build) : build([]);
+  return rows ? fitRows(rows.items, fit, rows.cut, build) : build([]);
 }
 
 /** Fields that say what happened (never dropped to make room): the rest is data, cut first. */

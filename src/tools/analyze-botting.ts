@@ -94,10 +94,9 @@ function render(args: BottingArgs, ctx: RenderContext, inv: Investigation, figur
   const cut = {
     what: 'analysed tokens (most suspicious first)',
     how: () => 'Ask for fewer mintIds per call.',
-    format: ctx.format,
   };
   return withReasons(ordered.length, (full) =>
-    fitRows(ordered, ctx.budget, cut, (rows) =>
+    fitRows(ordered, ctx, cut, (rows) =>
       result({
         headline,
         lines: [

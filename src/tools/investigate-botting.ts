@@ -190,7 +190,6 @@ function report(
     what: `ranked findings (${sortText})`,
     how: (shown: number) =>
       `Continue with offset ${offset + shown} (${kept ? `no new upstream requests for ${TTL_MINUTES} minutes` : 'asked afresh: a request of this investigation failed'}), or narrow with levels / liveOnly.`,
-    format: ctx.format,
     offset,
   };
   const window = widerWindowHint(errors, hours, data.requestReasons);
@@ -209,7 +208,7 @@ function report(
       id: ids.show(f.mintId, i),
     });
     return withReasons(page.length, (full) =>
-      fitRows(page, ctx.budget, cut, (rows) => {
+      fitRows(page, ctx, cut, (rows) => {
         const columns = rankingColumns(includeCreatorFees, data.coverageApplies, detailed, full);
         const cells = rows.map((f, i) => cellOf(f, i, full));
         const idsShortened = ids.note(

@@ -230,7 +230,7 @@ export function defineTool<S extends z.ZodRawShape, R = never>(spec: ToolSpec<S,
           const note = duplicates.length ? duplicatesNote(duplicates) : undefined;
           const budget = ctx.budget - (note?.cost ?? 0);
           const projected = <T>(out: Report<T> | Rendered) =>
-            'headline' in out ? project(out, budget, format) : out;
+            'headline' in out ? project(out, { budget, format }) : out;
           let rendered: Rendered;
           if ('run' in spec) rendered = projected(await spec.run(args, { ...ctx, budget, format }));
           else {

@@ -114,8 +114,7 @@ function fromText(element: unknown): Figures {
       [MINT],
       'concise',
     ),
-    24_000,
-    'concise',
+    { budget: 24_000, format: 'concise' },
   );
   const line = r.text.split('\n').find((l) => /(viewers|watching)=computed over/.test(l));
   if (!line) throw new Error(`no audience line in:\n${r.text}`);
