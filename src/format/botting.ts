@@ -1,5 +1,4 @@
 // Botting analysis results (document: "Botting analysis result"), shared by analyze_botting and investigate_botting.
-
 import { ENDPOINTS } from '../api/endpoints.js';
 import type { LevelEntry } from '../report/view-types.js';
 import { exact } from '../untrusted/numbers.js';

@@ -13,12 +13,9 @@ export const hasForeignPrototype = (raw: unknown) =>
   raw !== null &&
   !Array.isArray(raw) &&
   ![Object.prototype, null].includes(Object.getPrototypeOf(raw));
-export const PROTO_ISSUE = {
-  code: 'unrecognized_keys',
-  keys: ['__proto__'],
-  path: [],
-  message: '',
-} as z.core.$ZodIssue;
+const unknownKeys = (keys: string[], total: number) =>
+  ({ code: 'unrecognized_keys', keys, total, path: [], message: '' }) as UnknownKeys;
+export const PROTO_ISSUE = unknownKeys(['__proto__'], 1);
 
 const NUMERIC = /^-?\d+(\.\d+)?$/;
 
@@ -53,11 +50,7 @@ export function normalize(
     else if (Array.isArray(v) && type === 'array') v = v.map((x) => (typeof x === 'string' ? x.trim() : x));
     out[key] = v;
   }
-  if (!total) return { given: out };
-  return {
-    given: out,
-    unknown: { code: 'unrecognized_keys', keys, total, path: [], message: '' } as UnknownKeys,
-  };
+  return total ? { given: out, unknown: unknownKeys(keys, total) } : { given: out };
 }
 
 export function dedupe(args: unknown, key: string): string[] {
