@@ -54,7 +54,6 @@ function requestedOnly<T>(items: readonly T[], idOf: (item: T) => string, reques
   return { kept, unexpected: items.length - kept.length };
 }
 
-/** The next step the text channel gives when `n` of the ids were not found (otherChainHint). */
 type Hint = (n: number) => string | undefined;
 const hintOf = (errors: readonly ItemError[], hint?: Hint) =>
   notFoundHint(groupFailures(errors), hint) ?? null;

@@ -92,7 +92,6 @@ export const groupFailures = (errors: readonly ItemError[]): FailureGroup[] =>
 export function failures(
   errors: readonly ItemError[],
   idKey = 'mintIds',
-  /** The next step when `n` of the ids were not found. */
   hint?: (n: number) => string | undefined,
 ): { lines: string[]; json: Array<{ error: string; count: number } & Record<string, unknown>> } {
   if (errors.length === 0) return { lines: [], json: [] };
@@ -124,7 +123,6 @@ export function failures(
   };
 }
 
-/** The next step for the ids whose failure says not found, when `hint` gives one. */
 export function notFoundHint(groups: readonly FailureGroup[], hint?: (n: number) => string | undefined) {
   const lost = groups.filter((g) => NOT_FOUND.test(g.error));
   return lost.length ? hint?.(lost.reduce((n, g) => n + g.ids.length, 0)) : undefined;
@@ -140,7 +138,6 @@ export const upstreamErrors = (raw: unknown, asked: ReadonlySet<string>): ItemEr
     };
   });
 
-/** What a batch of undocumented elements is (analytics, complete). */
 interface GenericBatch {
   what: string;
   /** The scope in the headline: `chain_a / platform_a, period 24h, 100 points`. */
@@ -150,7 +147,6 @@ interface GenericBatch {
   narrow?: string;
   /** Lists of records are time series: summarised per numeric field at any length (analytics). */
   series?: boolean;
-  /** The next step when ids were not found (failures). */
   hint?: (n: number) => string | undefined;
 }
 

@@ -20,7 +20,6 @@ type Fit = { budget: number; format: 'concise' | 'detailed' };
 export interface Cut {
   /** What the rows are, for the note: "rows of this page", "sessions". */
   what: string;
-  /** How to get the rest, given how many rows fit. */
   how: (shown: number) => string;
   /** Where `items` start in a longer ranking (investigate_botting's offset): the note counts from there. */
   offset?: number;
