@@ -124,15 +124,13 @@ export function boardData(
     kind: 'board',
     title: options.title,
     scope,
-    ...(filters
-      ? {
-          filters: {
-            levels: filters.levels?.map((l) => clean(l, 32)) ?? null,
-            liveOnly: filters.liveOnly === true,
-            sortBy: filters.sortBy ?? null,
-          },
-        }
-      : {}),
+    ...(filters && {
+      filters: {
+        levels: filters.levels?.map((l) => clean(l, 32)) ?? null,
+        liveOnly: filters.liveOnly === true,
+        sortBy: filters.sortBy ?? null,
+      },
+    }),
     total: findings.kept.length,
     limits: { rows: VIEW_LIMITS.rows },
     unexpected: findings.unexpected + failed.unexpected + offFindings.unexpected + offErrors.unexpected,

@@ -83,9 +83,9 @@ export function flagging(findings: readonly Finding[]): Flagging {
     const above = levels.filter((l) => l !== high[0]);
     return {
       levels,
-      ...(above.length
-        ? { rule: `${high[0]} and ${above.join(', ')} (mean confidence at least ${high[0]}'s)` }
-        : {}),
+      ...(above.length > 0 && {
+        rule: `${high[0]} and ${above.join(', ')} (mean confidence at least ${high[0]}'s)`,
+      }),
     };
   }
   const top = means[0];
@@ -149,9 +149,10 @@ const averageSource = (stats: LevelStats) =>
 
 export const levelCounts = (stats: LevelStats) => ({
   byLevel: stats.byLevel,
-  ...(stats.averageConfidence !== null
-    ? { averageConfidence: stats.averageConfidence, averageConfidenceOf: averageSource(stats) }
-    : {}),
+  ...(stats.averageConfidence !== null && {
+    averageConfidence: stats.averageConfidence,
+    averageConfidenceOf: averageSource(stats),
+  }),
 });
 
 export function levelsLine(stats: LevelStats): string {

@@ -129,29 +129,23 @@ function sessionFigures(sessions: Array<Record<string, unknown>>) {
   return {
     ...(peak ? { peak: top(peak, 'peakViewers', 'sessionsWithSamePeak') } : {}),
     ...(longest ? { longest: top(longest, 'duration', 'sessionsWithSameDuration') } : {}),
-    ...(averages
-      ? {
-          averageViewers: {
-            mean: averages.mean,
-            median: averages.median,
-            sessions: averages.count,
-            ...(averages.ignored ? { withoutNumber: averages.ignored } : {}),
-          },
-        }
-      : {}),
-    ...(durations
-      ? {
-          totalDuration: Number(durations.sum),
-          ...(durations.ignored ? { durationMissing: durations.ignored } : {}),
-          ...(unit
-            ? {
-                durationUnit: unit.unit,
-                durationUnitEvidence: unit.evidence,
-                totalDurationHours: Number(durations.sum) / unit.perHour,
-              }
-            : {}),
-        }
-      : {}),
+    ...(averages && {
+      averageViewers: {
+        mean: averages.mean,
+        median: averages.median,
+        sessions: averages.count,
+        ...(averages.ignored ? { withoutNumber: averages.ignored } : {}),
+      },
+    }),
+    ...(durations && {
+      totalDuration: Number(durations.sum),
+      ...(durations.ignored ? { durationMissing: durations.ignored } : {}),
+      ...(unit && {
+        durationUnit: unit.unit,
+        durationUnitEvidence: unit.evidence,
+        totalDurationHours: Number(durations.sum) / unit.perHour,
+      }),
+    }),
     ...(earliest ? { earliestStart: whenJson(earliest.startTime) ?? '' } : {}),
     ...(latest ? { latestEnd: whenJson(latest.endTime) ?? '' } : {}),
     ...(order ? { order } : {}),

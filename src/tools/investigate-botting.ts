@@ -267,9 +267,7 @@ function report(
             ...(errors.length ? { errors: failed.json } : {}),
             ...(notes.length ? { notes } : {}),
             // An offset past the end shows nothing: where the ranking ends, for this channel's reader too.
-            ...(page.length === 0 && offset > 0
-              ? { shown: { from: null, to: null, of: sorted.length } }
-              : {}),
+            ...(page.length === 0 && offset > 0 && { shown: { from: null, to: null, of: sorted.length } }),
             ...(idsShortened ? { idsShortened } : {}),
           },
           next,
