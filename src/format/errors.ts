@@ -4,9 +4,8 @@ import { ENV } from '../config.js';
 import { quote } from '../untrusted/text.js';
 
 /** A short machine-readable last line, e.g. `[error: rate_limited · retryable · retry_after_s=12]`. */
-export function errorTag(kind: string, retryable: boolean, extra?: string): string {
-  return `[error: ${[kind, retryable ? 'retryable' : 'final', extra].filter(Boolean).join(' · ')}]`;
-}
+export const errorTag = (kind: string, retryable: boolean, extra?: string) =>
+  `[error: ${[kind, retryable ? 'retryable' : 'final', extra].filter(Boolean).join(' · ')}]`;
 
 /** A failure whose message is already the tool error's text, tag included. */
 export class ToolFailure extends Error {}
