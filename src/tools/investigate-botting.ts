@@ -110,7 +110,7 @@ function report(
   const { records, fees, calls, ranked } = data;
   const { chain, platform, hours, includeCreatorFees, sortBy, levels, liveOnly, offset } = args;
   const figures = bottingFigures('investigate_botting', data, args);
-  const { covered, errors, notCovered, stats, reasons, failed, uncovered } = figures;
+  const { covered, errors, notCovered, stats, reasons, failed, uncovered, flaggedAs } = figures;
   const flagLevels = figures.flagged;
   figures.showBoard(ctx, {
     title: 'Botting investigation',
@@ -123,7 +123,6 @@ function report(
     ...data.feeNotes,
   ];
   const flagged = covered.filter((f) => flagLevels.levels.includes(f.level));
-  const { flaggedAs } = figures;
   const isLive = (f: Finding) => records.get(f.mintId)?.isCurrentlyLive === true;
   const viewersOf = (id: string) => exact(records.get(id)?.currentViewers);
   const flaggedLive = flagged.filter(isLive);
@@ -134,9 +133,9 @@ function report(
     viewersOf,
     includeCreatorFees ? (id) => fees.get(id) : undefined,
   );
-  const wanted = levels ? new Set(levels.map((l) => l.toUpperCase())) : undefined;
+  const asked = new Set(levels?.map((l) => l.toUpperCase()));
   const filtered = ranked.filter(
-    (f) => (!wanted || wanted.has(f.level.toUpperCase())) && (!liveOnly || isLive(f)),
+    (f) => (!levels || asked.has(f.level.toUpperCase())) && (!liveOnly || isLive(f)),
   );
   const [sortText, sortValue] = SORT[sortBy];
   const value = (f: Finding) => sortValue(f, data);
@@ -145,22 +144,19 @@ function report(
       ? filtered
       : [...filtered].sort((x, y) => (value(y) ?? -Infinity) - (value(x) ?? -Infinity));
   const page = sorted.slice(offset);
-  const filterText = [
-    ...(levels ? [`levels ${levels.join(', ')}`] : []),
-    ...(liveOnly ? ['live only'] : []),
-  ].join(', ');
+  const filterText = [levels && `levels ${levels.join(', ')}`, liveOnly && 'live only']
+    .filter(Boolean)
+    .join(', ');
   const matchedOff = sorted.filter((f) => !f.covered).length;
   const matched = sorted.length - matchedOff;
-  const flaggedText = `${flagged.length} of ${analysedTokens(covered.length)} flagged ${flaggedAs}, ${flaggedLive.length} of them live now`;
   // With a filter, the headline leads with what it matched: that is the answer to the question asked.
   const headline = filterText
     ? `Botting investigation: ${matched} of ${analysedTokens(covered.length)} ${matched === 1 ? 'matches' : 'match'} ${filterText}${
         matchedOff ? ` (and ${notCoveredCount(matchedOff)})` : ''
       }; in all, ${flagged.length} flagged ${flaggedAs}, ${flaggedLive.length} of them live now${figures.tail}`
-    : `Botting investigation: ${flaggedText}${figures.tail}`;
+    : `Botting investigation: ${flagged.length} of ${analysedTokens(covered.length)} flagged ${flaggedAs}, ${flaggedLive.length} of them live now${figures.tail}`;
   const flaggedLine = `Flagged ${flaggedAs} and live now: ${flaggedLive.length ? `${flaggedLive.length} (${grouped(liveViewers)} viewers)` : 'none'}`;
   // Whether this slice is already the list the next step would point at: live, exactly the flagged levels.
-  const asked = new Set(levels?.map((l) => l.toUpperCase()));
   const listsFlaggedLive =
     liveOnly &&
     asked.size === flagLevels.levels.length &&
@@ -173,9 +169,8 @@ function report(
       : ''
   }${notCovered.length && sortBy === 'suspicion' ? '; tokens not covered last' : ''}.`;
   const ageLine =
-    ageSeconds !== undefined
-      ? `Data from this investigation ${ageSeconds} s ago; no new upstream requests (kept ${TTL_MINUTES} minutes).`
-      : undefined;
+    ageSeconds !== undefined &&
+    `Data from this investigation ${ageSeconds} s ago; no new upstream requests (kept ${TTL_MINUTES} minutes).`;
   const detailed = ctx.format === 'detailed';
   const counts = {
     ...figures.counts,
