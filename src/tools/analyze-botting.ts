@@ -100,8 +100,7 @@ function render(args: BottingArgs, ctx: RenderContext, inv: Investigation, figur
       result({
         headline,
         lines: [
-          covered.length > 0 && levelsLine(stats),
-          covered.length > 0 && flaggedRuleLine(flagged),
+          ...(covered.length ? [levelsLine(stats), flaggedRuleLine(flagged)] : []),
           ...uncovered.lines,
           ...notes.map((n) => `Note: ${n}`),
           ...(rows.length ? ['', ...textTable(columns(full), rows)] : []),
