@@ -18,7 +18,6 @@ const fitsIn = (r: Rendered, budget: number) => {
 type Fit = { budget: number; format: 'concise' | 'detailed' };
 
 export interface Cut {
-  /** What the rows are, for the note: "rows of this page", "sessions". */
   what: string;
   how: (shown: number) => string;
   /** Where `items` start in a longer ranking (investigate_botting's offset): the note counts from there. */
@@ -121,7 +120,6 @@ export interface Report<R = never> {
     json: (rows: readonly R[]) => Record<string, unknown>;
     /** The sentence saying which ids were shortened in the rows shown (`idsShortened`). */
     shortened?: (rows: readonly R[]) => string | undefined;
-    /** Lines after the rows (detailed: each row's other fields). */
     after?: (rows: readonly R[]) => Lines;
   };
   /** A detailed call whose answer held nothing more (NOTHING_MORE, `detail`). */

@@ -87,9 +87,7 @@ interface SpecCommon<S extends z.ZodRawShape> {
 
 interface EndpointSpec<S extends z.ZodRawShape, R> extends SpecCommon<S> {
   endpoint: EndpointName;
-  /** The answer's report (`project` writes both channels from it), or the answer already rendered. */
   render: (body: Record<string, unknown>, args: Args<S>, ctx: RenderContext) => Report<R> | Rendered;
-  /** The answer's data for the tool's MCP Apps view, from the body alone. */
   view?: (body: Record<string, unknown>, args: Args<S>) => ViewData;
 }
 
