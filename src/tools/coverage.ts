@@ -71,11 +71,8 @@ export function notCoveredReport(c: Coverage, verdictsWhere: string) {
     ? [
         `Not covered (${c.notCovered.length}): ${one ? 'streams' : 'stream'} on ${UNCOVERED_PLATFORM} (${one ? 'its streamer record' : 'their streamer records'}); the platform asked was ${ASKED_ON_B}, so ${one ? 'it is' : 'they are'} in no level count or average. The upstream answered:`,
         ...upstream.lines.slice(1).map((l) => l.replace(/^ {2}(?=")/, '  error ')),
-        ...(verdicts.length
-          ? [
-              `  a verdict (${verdicts.length}, ${verdictsWhere}): ${verdicts.slice(0, 10).join(', ')}${verdicts.length > 10 ? ` and ${verdicts.length - 10} more` : ''}`,
-            ]
-          : []),
+        verdicts.length > 0 &&
+          `  a verdict (${verdicts.length}, ${verdictsWhere}): ${verdicts.slice(0, 10).join(', ')}${verdicts.length > 10 ? ` and ${verdicts.length - 10} more` : ''}`,
       ]
     : [];
   return {
