@@ -23,14 +23,10 @@ export const NOT_COVERED_CELL = `not covered (${UNCOVERED_PLATFORM})`;
 export const notCoveredCount = (n: number) => `${n} ${NOT_COVERED_CELL}`;
 
 /** Streamer records for the join and for coverage: on chain_b every platform, so platform_c shows. */
-export const streamerLookup = (ids: string[], chain: string, platform: string): ApiRequest =>
-  requestFor('streamers', {
-    tokenAddresses: ids,
-    limit: LOOKUP_BATCH,
-    page: 1,
-    chain,
-    platform: coverageApplies(chain) ? 'all' : platform,
-  });
+export function streamerLookup(tokenAddresses: string[], chain: string, asked: string): ApiRequest {
+  const platform = coverageApplies(chain) ? 'all' : asked;
+  return requestFor('streamers', { tokenAddresses, limit: LOOKUP_BATCH, page: 1, chain, platform });
+}
 
 /** The botting answer split by coverage: every count is over `findings` and `errors` only. */
 export interface Coverage {
