@@ -1,5 +1,4 @@
-// The data a result carries for its MCP Apps view (`_meta`): every upstream string cleaned and capped, only
-// the ids asked for (others counted as unexpected), rows capped with the cap stated.
+// A result's MCP Apps view data (`_meta`): upstream strings cleaned and capped, only ids asked, rows capped.
 import {
   asArray,
   asRecord,
@@ -55,7 +54,6 @@ function requestedOnly<T>(items: readonly T[], idOf: (item: T) => string, reques
   return { kept, unexpected: items.length - kept.length };
 }
 
-/** The next step the text channel gives when `n` of the ids were not found (otherChainHint). */
 type Hint = (n: number) => string | undefined;
 const hintOf = (errors: readonly ItemError[], hint?: Hint) =>
   notFoundHint(groupFailures(errors), hint) ?? null;
@@ -126,15 +124,13 @@ export function boardData(
     kind: 'board',
     title: options.title,
     scope,
-    ...(filters
-      ? {
-          filters: {
-            levels: filters.levels?.map((l) => clean(l, 32)) ?? null,
-            liveOnly: filters.liveOnly === true,
-            sortBy: filters.sortBy ?? null,
-          },
-        }
-      : {}),
+    ...(filters && {
+      filters: {
+        levels: filters.levels?.map((l) => clean(l, 32)) ?? null,
+        liveOnly: filters.liveOnly === true,
+        sortBy: filters.sortBy ?? null,
+      },
+    }),
     total: findings.kept.length,
     limits: { rows: VIEW_LIMITS.rows },
     unexpected: findings.unexpected + failed.unexpected + offFindings.unexpected + offErrors.unexpected,

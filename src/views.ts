@@ -1,5 +1,4 @@
-// MCP Apps (SEP-1865), for clients that declare it: five tools name one HTML view, their results carry its
-// data in `_meta`, and an app-only tool serves a token's evidence.
+// MCP Apps (SEP-1865): five tools name one HTML view and carry its data in `_meta`; one app-only tool.
 import { readFileSync } from 'node:fs';
 import {
   getUiCapability,

@@ -1,8 +1,6 @@
-// Figures the server computes from a full upstream answer (before any budget cut), so the assistant never
-// adds, sorts or averages rows itself. Sums are exact decimals; means and medians are plain numbers.
+// Figures over the full upstream answer (before any budget cut), so the assistant never computes them.
 import { decimalHalf, decimalSum, numberOf } from '../untrusted/numbers.js';
 
-/** Count (the rest `ignored`), min, max, exact sum (decimal text), mean and median of the numbers. */
 export function numericStats(values: readonly unknown[]) {
   const nums: number[] = [];
   for (const v of values) {

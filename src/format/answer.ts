@@ -9,12 +9,10 @@ import { fitRows, type Rendered } from './result.js';
 import { namedNum, num, plural, table } from './text.js';
 
 export interface Answer {
-  /** What the program returned (a JSON copy). */
   value: unknown;
   logs: readonly string[];
   /** Log lines the engine dropped past its own bound. */
   logsCut: number;
-  /** Upstream requests the run made. */
   calls: number;
 }
 
@@ -22,7 +20,6 @@ const COLUMNS = 12;
 /** Fields past the table's columns named in the text (the rest counted). */
 const MORE_FIELDS_NAMED = 20;
 const CELL = 60;
-/** The part of each channel the log may take. */
 const LOG_SHARE = 0.25;
 const HOW = 'Return fewer rows (.slice(0, n)), or aggregate first (sum, mean, maxBy) and return the figures.';
 
@@ -74,8 +71,8 @@ export function renderAnswer(answer: Answer, budget: number): Rendered {
   const rest = field ? JSON.stringify({ ...(value as Record<string, unknown>), [field]: [] }).length : 2;
   return fitRows(
     rows,
-    budget,
-    { what, how: () => HOW, format: 'concise', most: rowsWithin(rows, budget - rest) },
+    { budget, format: 'concise' },
+    { what, how: () => HOW, most: rowsWithin(rows, budget - rest) },
     build,
   );
 }
@@ -92,7 +89,6 @@ function rowsWithin(rows: readonly unknown[], room: number): number {
   return count;
 }
 
-/** The answer in a few words, for the headline. */
 function gist(value: unknown): string {
   if (value === null) return 'nothing returned (end the program with `return <value>`)';
   if (Array.isArray(value))
@@ -185,7 +181,6 @@ function logPart(all: readonly string[], engineCut: number, share: number) {
 
 const isComposite = (v: unknown) => typeof v === 'object' && v !== null;
 
-/** The name of a record's longest list field, by its JSON size (the first of equals). */
 const longestList = (value: Record<string, unknown>) =>
   extremes(
     Object.entries(value).filter(([, v]) => Array.isArray(v)),

@@ -7,7 +7,7 @@ import { isRecord } from '../untrusted/series.js';
 import { clean, cleanDeep, quote } from '../untrusted/text.js';
 import { groupBy } from './aggregate.js';
 import { COMPUTED, describeObject, nothingMore, SERIES_LEGEND } from './generic.js';
-import { project, type Rendered } from './result.js';
+import type { Report } from './result.js';
 import { num, shortener } from './text.js';
 
 export type ItemError = { id: string; error: string };
@@ -76,8 +76,6 @@ export function accountFor<T>(
   return { results, errors, notes, unidentified };
 }
 
-export const noteLines = (notes: string[]) => notes.map((n) => `Note: ${n}`);
-
 /** Failed ids past these counts are shortened (text, JSON), to leave the room to the findings. */
 const WHOLE_IDS = { text: 25, json: 100 };
 const IDS_PER_LINE = 10;
@@ -94,7 +92,6 @@ export const groupFailures = (errors: readonly ItemError[]): FailureGroup[] =>
 export function failures(
   errors: readonly ItemError[],
   idKey = 'mintIds',
-  /** The next step when `n` of the ids were not found. */
   hint?: (n: number) => string | undefined,
 ): { lines: string[]; json: Array<{ error: string; count: number } & Record<string, unknown>> } {
   if (errors.length === 0) return { lines: [], json: [] };
@@ -126,7 +123,6 @@ export function failures(
   };
 }
 
-/** The next step for the ids whose failure says not found, when `hint` gives one. */
 export function notFoundHint(groups: readonly FailureGroup[], hint?: (n: number) => string | undefined) {
   const lost = groups.filter((g) => NOT_FOUND.test(g.error));
   return lost.length ? hint?.(lost.reduce((n, g) => n + g.ids.length, 0)) : undefined;
@@ -142,7 +138,6 @@ export const upstreamErrors = (raw: unknown, asked: ReadonlySet<string>): ItemEr
     };
   });
 
-/** What a batch of undocumented elements is (analytics, complete). */
 interface GenericBatch {
   what: string;
   /** The scope in the headline: `chain_a / platform_a, period 24h, 100 points`. */
@@ -152,7 +147,6 @@ interface GenericBatch {
   narrow?: string;
   /** Lists of records are time series: summarised per numeric field at any length (analytics). */
   series?: boolean;
-  /** The next step when ids were not found (failures). */
   hint?: (n: number) => string | undefined;
 }
 
@@ -161,9 +155,14 @@ export function renderGenericBatch(
   batch: GenericBatch,
   body: Record<string, unknown>,
   requested: readonly string[],
-  detailed: boolean,
-  budget: number,
-): Rendered {
+  format: 'concise' | 'detailed',
+): Report<{
+  id: string;
+  raw: Record<string, unknown>;
+  unread: boolean;
+  described: ReturnType<typeof describeObject>;
+}> {
+  const detailed = format === 'detailed';
   const data = asRecord(body.data);
   const asked = new Set(requested);
   const found = asArray(data.results)
@@ -188,43 +187,39 @@ export function renderGenericBatch(
     described: describeObject(e.raw, idKeys(e), detailed, batch.series, e.id),
   }));
   const unmatched = errors.filter((e) => e.error === NO_MATCH).length;
-  return project(
-    {
-      headline: `${batch.what}: ${requested.length} requested, ${results.length} returned${unidentified ? ` (${unidentified} not matched to an id)` : ''}, ${errors.length - unmatched} failed${unmatched ? `, ${unmatched} without a matched result` : ''} (${batch.scope})`,
-      query: batch.query,
-      legend: entries.some((e) => e.described.parts.some((p) => p.includes(`=${COMPUTED} `)))
-        ? SERIES_LEGEND
-        : undefined,
-      notes,
-      data: {
-        counts: {
-          requested: requested.length,
-          returned: results.length,
-          failed: errors.length - unmatched,
-          ...(unidentified ? { unidentified, unmatched } : {}),
-        },
+  return {
+    headline: `${batch.what}: ${requested.length} requested, ${results.length} returned${unidentified ? ` (${unidentified} not matched to an id)` : ''}, ${errors.length - unmatched} failed${unmatched ? `, ${unmatched} without a matched result` : ''} (${batch.scope})`,
+    query: batch.query,
+    legend: entries.some((e) => e.described.parts.some((p) => p.includes(`=${COMPUTED} `)))
+      ? SERIES_LEGEND
+      : undefined,
+    notes,
+    data: {
+      counts: {
+        requested: requested.length,
+        returned: results.length,
+        failed: errors.length - unmatched,
+        ...(unidentified ? { unidentified, unmatched } : {}),
       },
-      rows: {
-        items: entries,
-        cut: {
-          what: 'results',
-          how: (shown) =>
-            requested.length > 1 && shown > 0
-              ? `Ask for fewer mintIds per call (${shown} fit).`
-              : `One result is larger than the budget${batch.narrow ? `: ask for ${batch.narrow}` : ''}.`,
-          format: detailed ? 'detailed' : 'concise',
-        },
-        text: (rows) => rows.flatMap((e) => [`${e.id}:`, ...e.described.parts.map((p) => `  ${p}`)]),
-        json: (rows) => ({
-          results: rows.map((e) => ({
-            ...(e.unread ? { position: e.id } : { mintId: e.id }),
-            ...(detailed ? asRecord(cleanDeep(e.raw)) : e.described.fields),
-          })),
-        }),
-      },
-      nothingMore: detailed && results.length > 0 && results.every((e) => nothingMore(e.raw, idKeys(e))),
-      failed: failures(errors, 'mintIds', batch.hint),
     },
-    budget,
-  );
+    rows: {
+      items: entries,
+      cut: {
+        what: 'results',
+        how: (shown) =>
+          requested.length > 1 && shown > 0
+            ? `Ask for fewer mintIds per call (${shown} fit).`
+            : `One result is larger than the budget${batch.narrow ? `: ask for ${batch.narrow}` : ''}.`,
+      },
+      text: (rows) => rows.flatMap((e) => [`${e.id}:`, ...e.described.parts.map((p) => `  ${p}`)]),
+      json: (rows) => ({
+        results: rows.map((e) => ({
+          ...(e.unread ? { position: e.id } : { mintId: e.id }),
+          ...(detailed ? asRecord(cleanDeep(e.raw)) : e.described.fields),
+        })),
+      }),
+    },
+    nothingMore: detailed && results.length > 0 && results.every((e) => nothingMore(e.raw, idKeys(e))),
+    failed: failures(errors, 'mintIds', batch.hint),
+  };
 }

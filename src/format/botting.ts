@@ -1,5 +1,4 @@
 // Botting analysis results (document: "Botting analysis result"), shared by analyze_botting and investigate_botting.
-
 import { ENDPOINTS } from '../api/endpoints.js';
 import type { LevelEntry } from '../report/view-types.js';
 import { exact } from '../untrusted/numbers.js';
@@ -84,9 +83,9 @@ export function flagging(findings: readonly Finding[]): Flagging {
     const above = levels.filter((l) => l !== high[0]);
     return {
       levels,
-      ...(above.length
-        ? { rule: `${high[0]} and ${above.join(', ')} (mean confidence at least ${high[0]}'s)` }
-        : {}),
+      ...(above.length > 0 && {
+        rule: `${high[0]} and ${above.join(', ')} (mean confidence at least ${high[0]}'s)`,
+      }),
     };
   }
   const top = means[0];
@@ -98,7 +97,6 @@ export function flagging(findings: readonly Finding[]): Flagging {
   };
 }
 
-/** The levels as every channel lists them (the board too): the ranking's order, counts, flags. */
 export const levelEntries = (stats: LevelStats, flagged: Flagging): LevelEntry[] =>
   Object.entries(stats.byLevel).map(([level, count]) => ({
     level,
@@ -106,7 +104,6 @@ export const levelEntries = (stats: LevelStats, flagged: Flagging): LevelEntry[]
     flagged: flagged.levels.includes(level),
   }));
 
-/** How the headline names the flagged levels: "HIGH", "CRITICAL or HIGH". */
 export const flaggedName = (f: Flagging) => (f.levels.length ? f.levels.join(' or ') : HIGH_LEVEL);
 
 export const flaggedRuleLine = (f: Flagging) => (f.rule ? `Flagged: ${f.rule}` : undefined);
@@ -152,9 +149,10 @@ const averageSource = (stats: LevelStats) =>
 
 export const levelCounts = (stats: LevelStats) => ({
   byLevel: stats.byLevel,
-  ...(stats.averageConfidence !== null
-    ? { averageConfidence: stats.averageConfidence, averageConfidenceOf: averageSource(stats) }
-    : {}),
+  ...(stats.averageConfidence !== null && {
+    averageConfidence: stats.averageConfidence,
+    averageConfidenceOf: averageSource(stats),
+  }),
 });
 
 export function levelsLine(stats: LevelStats): string {

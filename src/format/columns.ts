@@ -1,17 +1,14 @@
-// A column declared once: its header and alignment in the text table, its text cell, and its field and
-// value in structuredContent. A table's text rows and its JSON rows are two projections of one list.
+// A column declared once (header, text cell, JSON field): a table's text and JSON rows project one list.
 import { exact } from '../untrusted/numbers.js';
 import { clean, cleanDeep } from '../untrusted/text.js';
 import { type Column, table } from './text.js';
 
 export interface Field<R> extends Column {
-  /** Its name in structuredContent (in `columns`, or as the key of a row object). */
   key: string;
   /** The text cell of a row (`index`: the row's place in the table shown). */
   text: (row: R, index: number) => string;
   /** Its JSON value; by default the row's field of this name (strings cleaned, numbers exact). */
   json?: (row: R) => unknown;
-  /** A JSON field only: the text table leaves it out. */
   textless?: boolean;
 }
 

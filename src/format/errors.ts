@@ -4,9 +4,8 @@ import { ENV } from '../config.js';
 import { quote } from '../untrusted/text.js';
 
 /** A short machine-readable last line, e.g. `[error: rate_limited · retryable · retry_after_s=12]`. */
-export function errorTag(kind: string, retryable: boolean, extra?: string): string {
-  return `[error: ${[kind, retryable ? 'retryable' : 'final', extra].filter(Boolean).join(' · ')}]`;
-}
+export const errorTag = (kind: string, retryable: boolean, extra?: string) =>
+  `[error: ${[kind, retryable ? 'retryable' : 'final', extra].filter(Boolean).join(' · ')}]`;
 
 /** A failure whose message is already the tool error's text, tag included. */
 export class ToolFailure extends Error {}
@@ -25,12 +24,13 @@ export function describeError(error: unknown): string {
   // The demo's simulator uses no setting: no advice points at one.
   const demo = error.detail.simulated === true;
   const fix = (advice: string) => (demo ? DEMO_FAULT : advice);
+  const say = (what: string, todo: string, extra?: string, retryable = error.retryable) =>
+    lines(what, todo, errorTag(error.kind === 'upstream' ? 'upstream_error' : error.kind, retryable, extra));
   switch (error.kind) {
     case 'auth':
-      return lines(
+      return say(
         `The streamer analytics API refused the API key${http}${said}.`,
         fix(`Check ${ENV.apiKey}: it must be a valid key, created in the operator's web application.`),
-        errorTag('auth', false),
       );
     case 'not_found':
       return tokenNotFound(error.detail)
@@ -40,75 +40,70 @@ export function describeError(error: unknown): string {
             demo ? DEMO_IDS : `If every tool answers 404, check ${ENV.baseUrl} instead (check_health tells).`,
             errorTag('not_found', false),
           )
-        : lines(
+        : say(
             `The streamer analytics service has no ${error.detail.path ?? 'such path'}${http}${said}: the base address is probably wrong.`,
             fix(`Check ${ENV.baseUrl}: it must be the API's base address, path prefix included ${EXAMPLE}.`),
-            errorTag('not_found', false),
           );
     case 'rate_limited':
-      return lines(
+      return say(
         `The streamer analytics API is rate limiting requests${http}${tries}${said}.`,
         waitS !== undefined
           ? `Wait ${waitS} s before trying again.`
           : 'Wait a minute before trying again, and make fewer calls at once.',
-        errorTag('rate_limited', true, waitS !== undefined ? `retry_after_s=${waitS}` : undefined),
+        waitS !== undefined ? `retry_after_s=${waitS}` : undefined,
       );
     case 'upstream':
-      return lines(
+      return say(
         `The streamer analytics service failed${http}${tries}${said}.`,
         'This is usually temporary: try again shortly; check_health tells whether the service is up.',
-        errorTag('upstream_error', true),
       );
     case 'timeout':
-      return lines(
+      return say(
         `The streamer analytics service did not answer within ${timeoutMs} ms${tries}.`,
         `Try again, ask for less (a smaller limit or fewer ids), or raise ${ENV.timeoutMs}.`,
-        errorTag('timeout', true),
       );
     case 'network':
       // A name that does not resolve is the configuration's fault, not an outage of the service.
       if (CONFIGURATION_CODES.has(error.message) && !demo)
-        return lines(
+        return say(
           `The service's host name does not resolve (${error.message}): a configuration problem, not an outage.`,
           `Check ${ENV.baseUrl} (the host name in it), and the DNS of the machine the server runs on.`,
-          errorTag('network', false, 'configuration'),
+          'configuration',
+          false,
         );
-      return lines(
+      return say(
         `Could not reach the streamer analytics service (${connectionProblem(error.message, demo)})${tries}.`,
         fix(`Check ${ENV.baseUrl} and the network connection; check_health tests the connection.`),
-        errorTag('network', true),
       );
     case 'invalid_response':
-      return lines(
+      return say(
         `The streamer analytics service answered with something other than the expected JSON${http} (${error.message}; ${body ? `got ${body}` : 'no body shown'}, Content-Type ${contentType ? quote(contentType, 80) : 'none'}).`,
         fix(`Check that ${ENV.baseUrl} points at the API itself, with its path prefix ${EXAMPLE}.`),
-        errorTag('invalid_response', false),
       );
     case 'api_error':
-      return lines(
+      return say(
         `The streamer analytics API reported a failure${http}${said || ' without a message'}.`,
         'Check the arguments against the tool description; if they are right, the service may be unable to answer this query now.',
-        errorTag('api_error', false),
       );
     case 'cancelled':
       return lines('The call was cancelled before the service answered.', errorTag('cancelled', false));
     case 'batch_limit':
-      return lines(
+      return say(
         `This HTTP request already made the ${error.detail.allowance} upstream requests it may make: the calls of one batch share that allowance.`,
         'Send the remaining calls in separate HTTP requests.',
-        errorTag('batch_limit', false),
       );
     case 'busy':
-      return lines(
+      return say(
         `The server is busy with this caller's earlier requests (${error.message}); other callers are served in turn, so this one waits its share.`,
         `Try again in ${waitS ?? 1} s, or make fewer calls at once.`,
-        errorTag('busy', true, `retry_after_s=${waitS ?? 1}`),
+        `retry_after_s=${waitS ?? 1}`,
       );
     case 'circuit_open':
-      return lines(
+      return say(
         `The streamer analytics service failed several times in a row, so calls are paused to let it recover${lastFailureText(error.detail.lastFailure, demo)}.`,
         `Try again in ${waitS ?? 30} s; check_health will tell when it answers again.`,
-        errorTag('circuit_open', true, `retry_after_s=${waitS ?? 30}`),
+        `retry_after_s=${waitS ?? 30}`,
+        true,
       );
   }
 }
@@ -121,21 +116,6 @@ const DEMO_FAULT =
   "Demo mode: the embedded simulator answers every call and no setting (API key, base URL) is used: this failure is the demo's own; check_health tells whether the simulator answers.";
 const DEMO_IDS =
   "Demo mode: the simulator knows only its own sample tokens; get_analytics_overview's live metrics name the most watched ones.";
-
-/** The next step when half the ids sent or more are unknown with `where`: `tries`, the pairs not asked. */
-export function unknownIdsHint(
-  unknown: number,
-  requested: number,
-  where: string,
-  tries: readonly string[],
-): string | undefined {
-  if (unknown === 0 || unknown * 2 < requested || tries.length === 0) return undefined;
-  const how =
-    unknown === requested
-      ? `${requested === 1 ? 'the id sent was not found' : `none of the ${requested} ids sent was found`} with ${where}`
-      : `${unknown} of the ${requested} ids sent ${unknown === 1 ? 'was' : 'were'} not found with ${where}`;
-  return `${how} (no other chain or platform was asked); they may be another platform's or chain's tokens: try ${tries.join(', or ')}.`;
-}
 
 const HOST_NOT_FOUND = ['host not found', `check ${ENV.baseUrl}`] as const;
 /** Connection failure codes in words, and where to look (none in demo mode). */

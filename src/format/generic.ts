@@ -91,7 +91,6 @@ export const COMPUTED = 'computed over';
 export const SERIES_LEGEND =
   'Series figures ("computed over N points": count, first, last, min, max, mean) are this server\'s, over the points returned; every other field (a peak or an average the upstream gives, say) is the upstream\'s own, as sent.';
 
-/** Whether a detailed rendering of `value` says no more than the concise one. */
 export function nothingMore(value: Record<string, unknown>, skip: readonly string[] = []): boolean {
   const node = new RecordNode(value);
   return describeObject(node, skip, true).parts.join('\n') === describeObject(node, skip).parts.join('\n');

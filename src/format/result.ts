@@ -1,7 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { grouped } from '../untrusted/numbers.js';
 
-/** What a tool renders: the headline, the text channel, and the structured channel (summary added later). */
 export type Rendered = { summary: string; text: string; structured: Record<string, unknown> };
 
 export const DEFAULT_BUDGET_CHARS = 24_000;
@@ -15,13 +14,12 @@ const fitsIn = (r: Rendered, budget: number) => {
   return s.text <= budget && s.json <= budget;
 };
 
+/** The call's budget, and its format: a cut detailed answer also offers the concise one. */
+type Fit = { budget: number; format: 'concise' | 'detailed' };
+
 export interface Cut {
-  /** What the rows are, for the note: "rows of this page", "sessions". */
   what: string;
-  /** How to get the rest, given how many rows fit. */
   how: (shown: number) => string;
-  /** A detailed call is also offered the concise one. */
-  format: 'concise' | 'detailed';
   /** Where `items` start in a longer ranking (investigate_botting's offset): the note counts from there. */
   offset?: number;
   /** More rows than this cannot fit (computed cheaply): no attempt renders past it. */
@@ -31,7 +29,7 @@ export interface Cut {
 /** The longest prefix of `items` that fits `budget`; cut, both channels end with one note on the rest. */
 export function fitRows<T>(
   items: readonly T[],
-  budget: number,
+  { budget, format }: Fit,
   cut: Cut,
   render: (rows: readonly T[]) => Rendered,
 ): Rendered {
@@ -43,7 +41,7 @@ export function fitRows<T>(
     // A ranking read from an offset (investigate_botting) says where its rows stand, cut or not.
     if (!cutHere && (offset === undefined || total === 0)) return rendered;
     const how = () =>
-      cut.how(shown) + (cut.format === 'detailed' ? ' Or ask with response_format "concise".' : '');
+      cut.how(shown) + (format === 'detailed' ? ' Or ask with response_format "concise".' : '');
     const from = offset ?? 0;
     const line = !cutHere
       ? from === 0
@@ -83,19 +81,8 @@ export function fitRows<T>(
   return best;
 }
 
-export interface ResultParts {
-  /** The summary, and the text's first line. */
-  headline: string;
-  /** The text's lines after the headline (false and undefined left out; '' is a blank line). */
-  lines: Lines;
-  /** What was asked, as the server sent it (defaults and the chain's platform filled in). */
-  query: Record<string, unknown>;
-  data: Record<string, unknown>;
-  /** The step after this one: the text's `Next:` line and `next`, so that either channel alone has it. */
-  next?: string | undefined;
-}
+type ResultParts = Required<Pick<Report, 'headline' | 'query' | 'lines' | 'data'>> & Pick<Report, 'next'>;
 
-/** The one builder of the tail every result shares: headline, lines, query, data and next step. */
 export function result({ headline, lines, query, data, next }: ResultParts): Rendered {
   return {
     summary: headline,
@@ -115,13 +102,15 @@ type Lines = ReadonlyArray<string | false | undefined>;
 
 /** A tool's report of one upstream body; `project` writes both channels from it, rows fitted to the budget. */
 export interface Report<R = never> {
+  /** The summary, and the text's first line. */
   headline: string;
+  /** What was asked, as the server sent it (defaults and the chain's platform filled in). */
   query: Record<string, unknown>;
   /** Says which figures are the server's (text first, `legend`). */
   legend?: string | undefined;
   /** What did not add up (`Note:` lines, `integrity`). */
   notes?: readonly string[];
-  /** Lines before the rows, and structuredContent's leading fields. */
+  /** Lines before the rows ('' a blank line, false and undefined left out), and structuredContent's leading fields. */
   lines?: Lines;
   data?: Record<string, unknown>;
   rows?: {
@@ -131,17 +120,16 @@ export interface Report<R = never> {
     json: (rows: readonly R[]) => Record<string, unknown>;
     /** The sentence saying which ids were shortened in the rows shown (`idsShortened`). */
     shortened?: (rows: readonly R[]) => string | undefined;
-    /** Lines after the rows (detailed: each row's other fields). */
     after?: (rows: readonly R[]) => Lines;
   };
   /** A detailed call whose answer held nothing more (NOTHING_MORE, `detail`). */
   nothingMore?: boolean;
   failed?: { lines: string[]; json: unknown[] };
+  /** The step after this one: the text's `Next:` line and `next`, so that either channel alone has it. */
   next?: string | undefined;
 }
 
-/** The report in both channels; with rows, the longest prefix of them that fits `budget`. */
-export function project<R>(report: Report<R>, budget: number): Rendered {
+export function project<R>(report: Report<R>, fit: Fit): Rendered {
   const { rows, notes = [], legend, failed } = report;
   const build = (shown: readonly R[]) => {
     const ids = rows?.shortened?.(shown);
@@ -170,7 +158,7 @@ export function project<R>(report: Report<R>, budget: number): Rendered {
       next: report.next,
     });
   };
-  return rows ? fitRows(rows.items, budget, rows.cut, build) : build([]);
+  return rows ? fitRows(rows.items, fit, rows.cut, build) : build([]);
 }
 
 /** Fields that say what happened (never dropped to make room): the rest is data, cut first. */
@@ -211,7 +199,6 @@ export function enforceBudget(r: Rendered, budget: number, format: 'concise' | '
       if (!over()) break;
       const value = structured[key];
       if (Array.isArray(value)) {
-        // The longest prefix that fits, by halving.
         let low = 0;
         let high = value.length;
         while (low < high) {

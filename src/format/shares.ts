@@ -1,6 +1,4 @@
-// Viewers and creator fees over every token asked, and each level's share of them (investigate_botting):
-// what an analyst asks ("what share of viewers do the flagged tokens account for") without adding rows.
-
+// Viewers and creator fees over every token asked, and each level's share of them (investigate_botting).
 import { decimalSum } from '../untrusted/numbers.js';
 import { groupBy } from './aggregate.js';
 import type { Finding, TokenFees } from './botting.js';

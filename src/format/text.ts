@@ -1,4 +1,3 @@
-// Text primitives shared by every result: numbers, tables, sparklines, id columns.
 import { NAMES } from '../untrusted/names.js';
 import { groupedText, numberOf, plainDecimal } from '../untrusted/numbers.js';
 import { clean } from '../untrusted/text.js';
@@ -105,7 +104,6 @@ export function idColumn(
   };
 }
 
-/** Row numbers as runs: 11–12, 14, 17–20. */
 function ranges(numbers: readonly number[]): string {
   const runs: string[] = [];
   for (let i = 0; i < numbers.length; ) {

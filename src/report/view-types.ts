@@ -1,5 +1,4 @@
-// The data a botting answer hands its view (types only): every rule (levels, order, flags, failure groups,
-// units) is the server report's; the view derives nothing.
+// The data an answer hands its view (types only): every rule is the server report's; the view derives none.
 import type { HourlyGrid } from '../format/heatmap.js';
 
 /** One confidence level, in the report's order (most suspicious first): covered tokens, flagged or not. */
@@ -34,7 +33,6 @@ export type BoardData = {
   title: string;
   scope: { chain: string; platform: string; hours: number; requested: number };
   filters?: { levels: string[] | null; liveOnly: boolean; sortBy: string | null };
-  /** Tokens analysed (covered). */
   total: number;
   limits: { rows: number };
   unexpected: number;

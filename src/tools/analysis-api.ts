@@ -1,5 +1,4 @@
-// The host side of run_analysis's `api.<tool>(args)`: the tools' own validation and requests, split by the
-// endpoint's limit, each request counted before it is sent, the pieces merged, cleaned and key-redacted.
+// The host side of run_analysis's `api.<tool>(args)`: the tools' own validation and requests, each counted.
 import type { ApiRequest } from '../api/client.js';
 import { describeError } from '../format/errors.js';
 import { Limiter } from '../limits/places.js';
@@ -99,7 +98,6 @@ export function apiHost(
   return { call, usage };
 }
 
-/** Pieces of one split call, merged: lists concatenated, counts added, nothing renamed. */
 export const mergeBodies = (bodies: readonly unknown[]): unknown => bodies.reduce((a, b) => merge(a, b, ''));
 
 /** Two answers merged: counts added (`summary`, `pagination.total`), averages weighted, else the first's. */

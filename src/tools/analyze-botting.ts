@@ -1,6 +1,6 @@
 import type { ApiRequest } from '../api/client.js';
 import { batches } from '../api/endpoints.js';
-import { asArray, asRecord, noteLines } from '../format/batch.js';
+import { asArray, asRecord } from '../format/batch.js';
 import {
   type Finding,
   flaggedRuleLine,
@@ -94,17 +94,15 @@ function render(args: BottingArgs, ctx: RenderContext, inv: Investigation, figur
   const cut = {
     what: 'analysed tokens (most suspicious first)',
     how: () => 'Ask for fewer mintIds per call.',
-    format: ctx.format,
   };
   return withReasons(ordered.length, (full) =>
-    fitRows(ordered, ctx.budget, cut, (rows) =>
+    fitRows(ordered, ctx, cut, (rows) =>
       result({
         headline,
         lines: [
-          covered.length > 0 && levelsLine(stats),
-          covered.length > 0 && flaggedRuleLine(flagged),
+          ...(covered.length ? [levelsLine(stats), flaggedRuleLine(flagged)] : []),
           ...uncovered.lines,
-          ...noteLines(notes),
+          ...notes.map((n) => `Note: ${n}`),
           ...(rows.length ? ['', ...textTable(columns(full), rows)] : []),
           ...(ctx.format === 'detailed' ? rows.map(detailLine) : []),
           ...(errors.length ? ['', ...failed.lines] : []),

@@ -1,5 +1,4 @@
-// Arguments as the tools read them, the argument error naming each parameter's allowed values, and the
-// tools/list JSON Schema from zod.
+// Arguments as the tools read them, the argument error, and the tools/list JSON Schema from zod.
 import * as z from 'zod';
 import { errorTag } from '../format/errors.js';
 import type { Rendered } from '../format/result.js';
@@ -14,12 +13,9 @@ export const hasForeignPrototype = (raw: unknown) =>
   raw !== null &&
   !Array.isArray(raw) &&
   ![Object.prototype, null].includes(Object.getPrototypeOf(raw));
-export const PROTO_ISSUE = {
-  code: 'unrecognized_keys',
-  keys: ['__proto__'],
-  path: [],
-  message: '',
-} as z.core.$ZodIssue;
+const unknownKeys = (keys: string[], total: number) =>
+  ({ code: 'unrecognized_keys', keys, total, path: [], message: '' }) as UnknownKeys;
+export const PROTO_ISSUE = unknownKeys(['__proto__'], 1);
 
 const NUMERIC = /^-?\d+(\.\d+)?$/;
 
@@ -27,10 +23,8 @@ const UNKNOWN_NAMED = 5;
 
 type UnknownKeys = z.core.$ZodIssue & { code: 'unrecognized_keys'; keys: string[]; total?: number };
 
-/**
- * Arguments as real clients mean them: `null` is omitted (strict-mode clients send it), "25" and "true" are
- * a number and a boolean, ids lose surrounding whitespace. Unknown keys are left out and returned as one issue.
- */
+// As real clients mean them: `null` omitted (strict-mode clients send it), "25" and "true" a number and a
+// boolean, ids trimmed. Unknown keys are left out and returned as one issue.
 export function normalize(
   raw: unknown,
   props: Record<string, JsonProp>,
@@ -56,11 +50,7 @@ export function normalize(
     else if (Array.isArray(v) && type === 'array') v = v.map((x) => (typeof x === 'string' ? x.trim() : x));
     out[key] = v;
   }
-  if (!total) return { given: out };
-  return {
-    given: out,
-    unknown: { code: 'unrecognized_keys', keys, total, path: [], message: '' } as UnknownKeys,
-  };
+  return total ? { given: out, unknown: unknownKeys(keys, total) } : { given: out };
 }
 
 export function dedupe(args: unknown, key: string): string[] {
@@ -159,7 +149,6 @@ export function argumentError(
   return invalid(name, [...new Set(lines)]);
 }
 
-/** The one shape of an argument error: what was wrong, then the machine-readable tag. */
 export function invalid(name: string, lines: string[]): string {
   const head = `Invalid arguments for ${name} (nothing was sent):`;
   const body = lines.length === 1 && !lines[0]?.startsWith('- ') ? [`${head} ${lines[0]}`] : [head, ...lines];

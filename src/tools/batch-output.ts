@@ -1,4 +1,3 @@
-// Pieces of the tools' outputSchema, declared once.
 import * as z from 'zod';
 
 export const object = z.object({}).loose().optional();
@@ -8,9 +7,6 @@ export const text = z.string().optional();
 
 /** Failures grouped by reason: `{ error, count, mintIds }` (creator fees: `tokenAddresses`). */
 export const failureGroups = z.array(z.object({ error: z.string(), count: z.number() }).loose()).optional();
-
-/** Which rows of a long table show shortened ids: the sentence the text channel has (src/format/text.ts idColumn). */
-export const idsShortened = text;
 
 export const table = { columns: strings, rows: z.array(z.array(z.unknown())).optional(), items: objects };
 

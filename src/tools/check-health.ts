@@ -5,8 +5,7 @@ import { clean, quote } from '../untrusted/text.js';
 import { object, objects, text } from './batch-output.js';
 import { defineTool } from './tool.js';
 
-// The document does not show /health's body: any field, at any depth, whose value reads as a state that is
-// not ok is reported, whatever its name.
+// /health's body is not documented: any field whose value reads as a state that is not ok is reported.
 const BAD = new Set(
   `degraded down error errored errors fail failed failing failure unhealthy outage critical
   unavailable offline warn warning`.split(/\s+/),

@@ -255,23 +255,21 @@ export async function checkWatchlist(
     });
   const withChanges = fitRows(
     changes,
-    ctx.budget,
+    ctx,
     {
       what: 'changes',
       how: () =>
         "The list is cut from its end (new tokens first): every change is counted above, and each token's state now is recorded (get_token_history).",
-      format: ctx.format,
     },
     (rows) => render(rows, []),
   );
   if (!now.length || 'truncated' in withChanges.structured) return withChanges;
   return fitRows(
     now,
-    ctx.budget,
+    ctx,
     {
       what: 'tokens now',
       how: () => 'Every change is listed above; get_token_history reads any token recorded here.',
-      format: ctx.format,
     },
     (tokens) => render(changes, tokens),
   );

@@ -5,7 +5,7 @@ import { idLimit, requestFor } from '../api/endpoints.js';
 import { failures, type ItemError } from '../format/batch.js';
 import type { Finding } from '../format/botting.js';
 import type { StreamerRecord } from '../format/streamer.js';
-import { otherChainHint, PLATFORM_CHAIN, SCOPES } from './shared.js';
+import { PLATFORM_CHAIN, SCOPES } from './shared.js';
 
 export const LOOKUP_BATCH = idLimit('streamers');
 /** The one platform /botting/bulk does not take: chain_b's platform_c. */
@@ -23,14 +23,10 @@ export const NOT_COVERED_CELL = `not covered (${UNCOVERED_PLATFORM})`;
 export const notCoveredCount = (n: number) => `${n} ${NOT_COVERED_CELL}`;
 
 /** Streamer records for the join and for coverage: on chain_b every platform, so platform_c shows. */
-export const streamerLookup = (ids: string[], chain: string, platform: string): ApiRequest =>
-  requestFor('streamers', {
-    tokenAddresses: ids,
-    limit: LOOKUP_BATCH,
-    page: 1,
-    chain,
-    platform: coverageApplies(chain) ? 'all' : platform,
-  });
+export function streamerLookup(tokenAddresses: string[], chain: string, asked: string): ApiRequest {
+  const platform = coverageApplies(chain) ? 'all' : asked;
+  return requestFor('streamers', { tokenAddresses, limit: LOOKUP_BATCH, page: 1, chain, platform });
+}
 
 /** The botting answer split by coverage: every count is over `findings` and `errors` only. */
 export interface Coverage {
@@ -71,11 +67,8 @@ export function notCoveredReport(c: Coverage, verdictsWhere: string) {
     ? [
         `Not covered (${c.notCovered.length}): ${one ? 'streams' : 'stream'} on ${UNCOVERED_PLATFORM} (${one ? 'its streamer record' : 'their streamer records'}); the platform asked was ${ASKED_ON_B}, so ${one ? 'it is' : 'they are'} in no level count or average. The upstream answered:`,
         ...upstream.lines.slice(1).map((l) => l.replace(/^ {2}(?=")/, '  error ')),
-        ...(verdicts.length
-          ? [
-              `  a verdict (${verdicts.length}, ${verdictsWhere}): ${verdicts.slice(0, 10).join(', ')}${verdicts.length > 10 ? ` and ${verdicts.length - 10} more` : ''}`,
-            ]
-          : []),
+        verdicts.length > 0 &&
+          `  a verdict (${verdicts.length}, ${verdictsWhere}): ${verdicts.slice(0, 10).join(', ')}${verdicts.length > 10 ? ` and ${verdicts.length - 10} more` : ''}`,
       ]
     : [];
   return {
@@ -90,8 +83,3 @@ export function notCoveredReport(c: Coverage, verdictsWhere: string) {
 }
 
 export const analysedTokens = (n: number) => `${n} analysed ${n === 1 ? 'token' : 'tokens'}`;
-
-export const unknownIdsHint = (
-  tool: string,
-  args: { chain: string; platform: string; mintIds: readonly string[] },
-) => otherChainHint(tool, SCOPES.botting, args, args.mintIds.length);

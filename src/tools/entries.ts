@@ -1,6 +1,5 @@
-// The tools/list entries computed when the server is bundled (scripts/pack.ts hands them to esbuild as
-// `__TOOL_ENTRIES__`), so a start answers tools/list without building the zod schemas. Off the bundle there
-// are none, and each tool builds its entry on first use.
+// The tools/list entries computed at bundle time (scripts/pack.ts: `__TOOL_ENTRIES__`), so a start answers
+// tools/list without building the zod schemas. Off the bundle each tool builds its entry on first use.
 import type { ToolListEntry } from './tool.js';
 
 /** The registry's entries in its order (src/tools/index.ts), and the app-only tools' (src/views.ts). */

@@ -115,28 +115,24 @@ export const getActivityHeatmap = defineTool({
       lines,
       query: { chain: args.chain, platform: args.platform },
       data: {
-        ...(grid
-          ? {
-              hourly: {
-                key: 'a-b',
-                ...pick(grid, 'a', 'b'),
-                max: maxHourly ?? grid.max,
-                ...pick(grid, 'peak', 'quietest'),
-                // Only where the upstream left cells out (drawn as 0).
-                ...(grid.returned < grid.cells ? { cellsReturned: grid.returned, cells: grid.cells } : {}),
-                rows: grid.rows,
-              },
-            }
-          : {}),
-        ...(month
-          ? {
-              monthly: {
-                ...asRecord(cleanDeep(calendar)),
-                ...seriesJson(month, true),
-                max: int(monthly.maxActivity) ?? month.max,
-              },
-            }
-          : {}),
+        ...(grid && {
+          hourly: {
+            key: 'a-b',
+            ...pick(grid, 'a', 'b'),
+            max: maxHourly ?? grid.max,
+            ...pick(grid, 'peak', 'quietest'),
+            // Only where the upstream left cells out (drawn as 0).
+            ...(grid.returned < grid.cells ? { cellsReturned: grid.returned, cells: grid.cells } : {}),
+            rows: grid.rows,
+          },
+        }),
+        ...(month && {
+          monthly: {
+            ...asRecord(cleanDeep(calendar)),
+            ...seriesJson(month, true),
+            max: int(monthly.maxActivity) ?? month.max,
+          },
+        }),
         ...(consistency ? { consistency: seriesJson(consistency, detailed) } : {}),
         ...(detailed ? { upstream: asRecord(cleanDeep(data)) } : {}),
       },

@@ -6,7 +6,7 @@ import type { Report } from '../format/result.js';
 import { coin, decimalText, idColumn, label, money, plural } from '../format/text.js';
 import { decimalSum, exact } from '../untrusted/numbers.js';
 import { clean, cleanDeep } from '../untrusted/text.js';
-import { failureGroups, idsShortened, object, objects, strings, text } from './batch-output.js';
+import { failureGroups, object, objects, strings, text } from './batch-output.js';
 import { col, idsOf } from './shared.js';
 import { defineTool } from './tool.js';
 
@@ -66,15 +66,11 @@ export const getCreatorFees = defineTool({
     errors: failureGroups,
     integrity: strings,
     detail: text,
-    idsShortened,
+    idsShortened: text,
   },
   render(body, args, ctx): Report<Row> {
     const asked = args.tokenAddresses;
-    const {
-      results: found,
-      errors,
-      notes,
-    } = accountFor(
+    const { results, errors, notes } = accountFor(
       asArray(body.data).map(asRecord),
       (f) => clean(f.tokenAddress, 64),
       body.errors,
@@ -83,11 +79,11 @@ export const getCreatorFees = defineTool({
     );
     // Highest native-coin fees first; a record without a number ranks last (the sort is stable).
     const native = (f: Record<string, unknown>) => exact(f.feesInNativeCoin);
-    const fees = [...found].sort((x, y) => (native(y) ?? -Infinity) - (native(x) ?? -Infinity));
+    const fees = [...results].sort((x, y) => (native(y) ?? -Infinity) - (native(x) ?? -Infinity));
     const rank = ranks(fees.map(native));
     const ranked = fees.map((f, i) => ({ f, rank: native(f) === null ? null : (rank[i] as number) }));
-    const totals = feeTotals(found);
-    const fiat = fiatRanks(found);
+    const totals = feeTotals(results);
+    const fiat = fiatRanks(results);
     const topText = (currency: string) => {
       const t = fiat.top.get(currency);
       return t
@@ -126,13 +122,13 @@ export const getCreatorFees = defineTool({
       ),
     ];
     return {
-      headline: `Creator fees: ${found.length} of ${plural(asked.length, 'token')} found${
+      headline: `Creator fees: ${results.length} of ${plural(asked.length, 'token')} found${
         errors.length ? `, ${errors.length} failed` : ''
       }${totalParts.length ? `; total ${totalParts.join(' · ')}` : ''}`,
       query: {},
       notes,
       data: {
-        counts: { requested: asked.length, found: found.length, failed: errors.length },
+        counts: { requested: asked.length, found: results.length, failed: errors.length },
         totals: {
           nativeCoin: Number(totals.nativeCoin.total),
           nativeCoinTokens: totals.nativeCoin.tokens,
@@ -148,7 +144,6 @@ export const getCreatorFees = defineTool({
         cut: {
           what: 'tokens (highest native-coin fees first)',
           how: () => 'Ask for fewer tokenAddresses per call.',
-          format: ctx.format,
         },
         text: (rows) => (rows.length ? textTable(fields, rows) : []),
         shortened: (rows) => ids.note(rows.map(address)),
@@ -163,7 +158,7 @@ export const getCreatorFees = defineTool({
             : jsonObjects(fields, rows),
         }),
       },
-      nothingMore: detailed && !found.some((f) => Object.keys(f).some((k) => !SHOWN.includes(k))),
+      nothingMore: detailed && !results.some((f) => Object.keys(f).some((k) => !SHOWN.includes(k))),
       failed: failures(errors, 'tokenAddresses'),
     };
   },

@@ -8,7 +8,7 @@ import { exact } from '../untrusted/numbers.js';
 import { clean } from '../untrusted/text.js';
 import { utcIso } from '../untrusted/times.js';
 import { object, table } from './batch-output.js';
-import { bounded, mintId, otherPairs, page, SCOPES } from './shared.js';
+import { bounded, mintId, otherPairs, page, pick, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
 type Session = Record<string, unknown>;
@@ -51,10 +51,8 @@ function highest(sessions: Array<Record<string, unknown>>, field: string) {
   return peak && { ...peak, ties: peakTies - 1 };
 }
 
-/**
- * The duration's unit, as the sessions show it (the document states none): the one unit in which every
- * duration is exactly end − start; undefined when a time is missing or no single unit agrees.
- */
+// The duration's unit (the document states none): the one unit in which every duration is exactly
+// end − start; undefined when a time is missing or no single unit agrees.
 export function durationUnit(sessions: ReadonlyArray<Record<string, unknown>>) {
   let rows = 0;
   let elapsed = false;
@@ -131,29 +129,23 @@ function sessionFigures(sessions: Array<Record<string, unknown>>) {
   return {
     ...(peak ? { peak: top(peak, 'peakViewers', 'sessionsWithSamePeak') } : {}),
     ...(longest ? { longest: top(longest, 'duration', 'sessionsWithSameDuration') } : {}),
-    ...(averages
-      ? {
-          averageViewers: {
-            mean: averages.mean,
-            median: averages.median,
-            sessions: averages.count,
-            ...(averages.ignored ? { withoutNumber: averages.ignored } : {}),
-          },
-        }
-      : {}),
-    ...(durations
-      ? {
-          totalDuration: Number(durations.sum),
-          ...(durations.ignored ? { durationMissing: durations.ignored } : {}),
-          ...(unit
-            ? {
-                durationUnit: unit.unit,
-                durationUnitEvidence: unit.evidence,
-                totalDurationHours: Number(durations.sum) / unit.perHour,
-              }
-            : {}),
-        }
-      : {}),
+    ...(averages && {
+      averageViewers: {
+        mean: averages.mean,
+        median: averages.median,
+        sessions: averages.count,
+        ...(averages.ignored ? { withoutNumber: averages.ignored } : {}),
+      },
+    }),
+    ...(durations && {
+      totalDuration: Number(durations.sum),
+      ...(durations.ignored ? { durationMissing: durations.ignored } : {}),
+      ...(unit && {
+        durationUnit: unit.unit,
+        durationUnitEvidence: unit.evidence,
+        totalDurationHours: Number(durations.sum) / unit.perHour,
+      }),
+    }),
     ...(earliest ? { earliestStart: whenJson(earliest.startTime) ?? '' } : {}),
     ...(latest ? { latestEnd: whenJson(latest.endTime) ?? '' } : {}),
     ...(order ? { order } : {}),
@@ -232,22 +224,12 @@ export const getStreamerSessions = defineTool({
           : undefined;
     return {
       headline,
-      query: {
-        mint: args.mint,
-        limit: args.limit,
-        page: args.page,
-        chain: args.chain,
-        platform: args.platform,
-      },
+      query: pick(args, 'mint', 'limit', 'page', 'chain', 'platform'),
       lines: figureLines(figures, sessions.length, cover.text),
       data: sessions.length ? { aggregates: { covers: cover.json, ...figures } } : {},
       rows: {
         items: sessions,
-        cut: {
-          what: 'sessions',
-          how: (shown) => `Ask with limit ${Math.max(1, shown)}.`,
-          format: ctx.format,
-        },
+        cut: { what: 'sessions', how: (shown) => `Ask with limit ${Math.max(1, shown)}.` },
         text: (rows) => (rows.length ? textTable(FIELDS, rows.map(inUtc)) : unsure ? [] : ['No sessions.']),
         after: (rows) => [
           rows.length > 0 &&

@@ -25,17 +25,8 @@ export const getStreamersAnalytics = defineTool({
     if (ctx.view) {
       // The view labels each series by its token's symbol or name: one more request of the tool's own.
       const limit = idLimit('streamers');
-      const names = await ctx
-        .send(
-          requestFor('streamers', {
-            tokenAddresses: mintIds.slice(0, limit),
-            limit,
-            page: 1,
-            chain,
-            platform,
-          }),
-        )
-        .catch(() => undefined);
+      const lookup = { tokenAddresses: mintIds.slice(0, limit), limit, page: 1, chain, platform };
+      const names = await ctx.send(requestFor('streamers', lookup)).catch(() => undefined);
       ctx.view({
         kind: 'series',
         scope: { chain, platform, period, points, requested: mintIds.length },
@@ -53,8 +44,7 @@ export const getStreamersAnalytics = defineTool({
       },
       body,
       mintIds,
-      ctx.format === 'detailed',
-      ctx.budget,
+      ctx.format,
     );
   },
 });

@@ -21,7 +21,6 @@ export const getStreamersComplete = defineTool({
       },
       body,
       args.mintIds,
-      ctx.format === 'detailed',
-      ctx.budget,
+      ctx.format,
     ),
 });

@@ -40,17 +40,10 @@ export const getTokenEvidence = defineTool({
         (body) => ({ body }),
         (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }),
       );
+    // Long periods at the documented maximum: the curve is sampled, fewer points hide more peaks.
+    const points = period === '7d' || period === '30d' ? ENDPOINTS.analytics.bounds.points.max : 200;
     const [analytics, sessions, botting] = await Promise.all([
-      part(
-        requestFor('analytics', {
-          mintIds: [mint],
-          period,
-          // Long periods at the documented maximum: the curve is sampled, fewer points hide more peaks.
-          points: period === '7d' || period === '30d' ? ENDPOINTS.analytics.bounds.points.max : 200,
-          chain,
-          platform,
-        }),
-      ),
+      part(requestFor('analytics', { mintIds: [mint], period, points, chain, platform })),
       part(requestFor('sessions', { mint, limit: 10, page: 1, chain, platform })),
       part(requestFor('botting', { mintIds: [mint], hours: hoursOf(period), chain, platform })),
     ]);

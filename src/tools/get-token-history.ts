@@ -232,11 +232,10 @@ function render(
   const legend = `Levels by day (oldest left; · no verdict): ${levels.map((l) => `${bar(l)} ${l}`).join(', ')}`;
   return fitRows(
     tokens,
-    ctx.budget,
+    ctx,
     {
       what: 'tokens',
       how: (n) => `Ask again for the other ${tokens.length - n} recorded ids.`,
-      format: ctx.format,
     },
     (rows) =>
       result({

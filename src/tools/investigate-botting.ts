@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { noteLines } from '../format/batch.js';
 import {
   type Finding,
   flaggedRuleLine,
@@ -16,14 +15,14 @@ import type { StreamerRecord } from '../format/streamer.js';
 import { idColumn, plural, WHOLE_ID_ROWS } from '../format/text.js';
 import { exact, grouped } from '../untrusted/numbers.js';
 import { cleanDeep, quote } from '../untrusted/text.js';
-import { failureGroups, idsShortened, object, strings, table } from './batch-output.js';
+import { failureGroups, object, strings, table, text } from './batch-output.js';
 import { type Cell, rankingColumns } from './botting/columns.js';
 import { bottingFigures } from './botting/report.js';
 import { type Investigation, type InvestigationArgs, runInvestigation } from './botting/run.js';
 import { analysedTokens, notCoveredCount } from './coverage.js';
 import { withViewHistory } from './get-token-history.js';
 import { INVESTIGATION_TTL_MS, recall, remember } from './investigation-cache.js';
-import { bounded, idList, SCOPES, scopeHint } from './shared.js';
+import { bounded, idList, pick, SCOPES, scopeHint } from './shared.js';
 import { type CallContext, defineTool } from './tool.js';
 
 const SORTS = ['suspicion', 'viewers', 'marketCap', 'score', 'confidence', 'fees'] as const;
@@ -67,7 +66,7 @@ export const investigateBotting = defineTool({
     errors: failureGroups,
     notes: strings,
     shown: object,
-    idsShortened,
+    idsShortened: text,
   },
   async run(args, ctx) {
     // The data depends on the ids (as a set), hours, chain, platform and fees; the slice does not.
@@ -111,7 +110,7 @@ function report(
   const { records, fees, calls, ranked } = data;
   const { chain, platform, hours, includeCreatorFees, sortBy, levels, liveOnly, offset } = args;
   const figures = bottingFigures('investigate_botting', data, args);
-  const { covered, errors, notCovered, stats, reasons, failed, uncovered } = figures;
+  const { covered, errors, notCovered, stats, reasons, failed, uncovered, flaggedAs } = figures;
   const flagLevels = figures.flagged;
   figures.showBoard(ctx, {
     title: 'Botting investigation',
@@ -124,7 +123,6 @@ function report(
     ...data.feeNotes,
   ];
   const flagged = covered.filter((f) => flagLevels.levels.includes(f.level));
-  const { flaggedAs } = figures;
   const isLive = (f: Finding) => records.get(f.mintId)?.isCurrentlyLive === true;
   const viewersOf = (id: string) => exact(records.get(id)?.currentViewers);
   const flaggedLive = flagged.filter(isLive);
@@ -135,10 +133,9 @@ function report(
     viewersOf,
     includeCreatorFees ? (id) => fees.get(id) : undefined,
   );
-  // The slice: levels (case-insensitive), live only, then the order asked for, then the offset.
-  const wanted = levels ? new Set(levels.map((l) => l.toUpperCase())) : undefined;
+  const asked = new Set(levels?.map((l) => l.toUpperCase()));
   const filtered = ranked.filter(
-    (f) => (!wanted || wanted.has(f.level.toUpperCase())) && (!liveOnly || isLive(f)),
+    (f) => (!levels || asked.has(f.level.toUpperCase())) && (!liveOnly || isLive(f)),
   );
   const [sortText, sortValue] = SORT[sortBy];
   const value = (f: Finding) => sortValue(f, data);
@@ -147,22 +144,19 @@ function report(
       ? filtered
       : [...filtered].sort((x, y) => (value(y) ?? -Infinity) - (value(x) ?? -Infinity));
   const page = sorted.slice(offset);
-  const filterText = [
-    ...(levels ? [`levels ${levels.join(', ')}`] : []),
-    ...(liveOnly ? ['live only'] : []),
-  ].join(', ');
+  const filterText = [levels && `levels ${levels.join(', ')}`, liveOnly && 'live only']
+    .filter(Boolean)
+    .join(', ');
   const matchedOff = sorted.filter((f) => !f.covered).length;
   const matched = sorted.length - matchedOff;
-  const flaggedText = `${flagged.length} of ${analysedTokens(covered.length)} flagged ${flaggedAs}, ${flaggedLive.length} of them live now`;
   // With a filter, the headline leads with what it matched: that is the answer to the question asked.
   const headline = filterText
     ? `Botting investigation: ${matched} of ${analysedTokens(covered.length)} ${matched === 1 ? 'matches' : 'match'} ${filterText}${
         matchedOff ? ` (and ${notCoveredCount(matchedOff)})` : ''
       }; in all, ${flagged.length} flagged ${flaggedAs}, ${flaggedLive.length} of them live now${figures.tail}`
-    : `Botting investigation: ${flaggedText}${figures.tail}`;
+    : `Botting investigation: ${flagged.length} of ${analysedTokens(covered.length)} flagged ${flaggedAs}, ${flaggedLive.length} of them live now${figures.tail}`;
   const flaggedLine = `Flagged ${flaggedAs} and live now: ${flaggedLive.length ? `${flaggedLive.length} (${grouped(liveViewers)} viewers)` : 'none'}`;
   // Whether this slice is already the list the next step would point at: live, exactly the flagged levels.
-  const asked = new Set(levels?.map((l) => l.toUpperCase()));
   const listsFlaggedLive =
     liveOnly &&
     asked.size === flagLevels.levels.length &&
@@ -175,9 +169,8 @@ function report(
       : ''
   }${notCovered.length && sortBy === 'suspicion' ? '; tokens not covered last' : ''}.`;
   const ageLine =
-    ageSeconds !== undefined
-      ? `Data from this investigation ${ageSeconds} s ago; no new upstream requests (kept ${TTL_MINUTES} minutes).`
-      : undefined;
+    ageSeconds !== undefined &&
+    `Data from this investigation ${ageSeconds} s ago; no new upstream requests (kept ${TTL_MINUTES} minutes).`;
   const detailed = ctx.format === 'detailed';
   const counts = {
     ...figures.counts,
@@ -192,7 +185,6 @@ function report(
     what: `ranked findings (${sortText})`,
     how: (shown: number) =>
       `Continue with offset ${offset + shown} (${kept ? `no new upstream requests for ${TTL_MINUTES} minutes` : 'asked afresh: a request of this investigation failed'}), or narrow with levels / liveOnly.`,
-    format: ctx.format,
     offset,
   };
   const window = widerWindowHint(errors, hours, data.requestReasons);
@@ -211,7 +203,7 @@ function report(
       id: ids.show(f.mintId, i),
     });
     return withReasons(page.length, (full) =>
-      fitRows(page, ctx.budget, cut, (rows) => {
+      fitRows(page, ctx, cut, (rows) => {
         const columns = rankingColumns(includeCreatorFees, data.coverageApplies, detailed, full);
         const cells = rows.map((f, i) => cellOf(f, i, full));
         const idsShortened = ids.note(
@@ -226,7 +218,7 @@ function report(
             reasons.length > 0 &&
               `Most frequent reasons: ${reasons.map((r) => `${quote(r.reason, 60)} (${r.count})`).join('; ')}`,
             ...uncovered.lines,
-            ...noteLines(notes),
+            ...notes.map((n) => `Note: ${n}`),
             ranked.length > 0 && sliceLine,
             ageLine,
             ...(rows.length
@@ -242,11 +234,7 @@ function report(
             ...(errors.length ? ['', ...failed.lines] : []),
           ],
           query: {
-            chain,
-            platform,
-            hours,
-            includeCreatorFees,
-            sortBy,
+            ...pick(args, 'chain', 'platform', 'hours', 'includeCreatorFees', 'sortBy'),
             ...(levels ? { levels } : {}),
             liveOnly,
             offset,
@@ -274,9 +262,7 @@ function report(
             ...(errors.length ? { errors: failed.json } : {}),
             ...(notes.length ? { notes } : {}),
             // An offset past the end shows nothing: where the ranking ends, for this channel's reader too.
-            ...(page.length === 0 && offset > 0
-              ? { shown: { from: null, to: null, of: sorted.length } }
-              : {}),
+            ...(page.length === 0 && offset > 0 && { shown: { from: null, to: null, of: sorted.length } }),
             ...(idsShortened ? { idsShortened } : {}),
           },
           next,

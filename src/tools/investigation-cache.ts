@@ -1,5 +1,4 @@
-// Complete investigations kept a few minutes per caller (so no other caller can read, time or evict them):
-// re-slicing one asks the upstream nothing.
+// Complete investigations kept a few minutes per caller (no other caller can read, time or evict them).
 import { Lru } from '../limits/lru.js';
 
 /** How long an investigation is reused: long enough to page and re-sort it, short enough to stay current. */

@@ -1,13 +1,13 @@
 import * as z from 'zod';
 import { asArray, asRecord } from '../format/batch.js';
-import { jsonTable, textTable } from '../format/columns.js';
+import { type Field, jsonTable, textTable } from '../format/columns.js';
 import { extraLine } from '../format/generic.js';
 import type { Report } from '../format/result.js';
-import { type StreamerRecord, streamerFields } from '../format/streamer.js';
-import { decimalText, idColumn, num, plural, shortener, shortId } from '../format/text.js';
+import { liveText, type StreamerRecord } from '../format/streamer.js';
+import { decimalText, idColumn, label, num, plural, shortener, shortId } from '../format/text.js';
 import { decimalSum, exact, numberOf } from '../untrusted/numbers.js';
-import { clean, cleanDeep } from '../untrusted/text.js';
-import { idsShortened, object, strings, table } from './batch-output.js';
+import { clean, cleanDeep, quote } from '../untrusted/text.js';
+import { object, strings, table, text } from './batch-output.js';
 import { bounded, col, idsOf, otherChainHint, page, SCOPES } from './shared.js';
 import { defineTool } from './tool.js';
 
@@ -41,7 +41,7 @@ export const listStreamers = defineTool({
     notFound: strings,
     notFoundCount: z.number().optional(),
     aggregates: object,
-    idsShortened,
+    idsShortened: text,
   },
   render(body, args, ctx): Report<StreamerRecord> {
     const records = asArray(body.data).map(asRecord) as StreamerRecord[];
@@ -53,7 +53,27 @@ export const listStreamers = defineTool({
     // Concise text: the total streaming time when it ranks the rows; detailed text and the JSON always.
     const streamTime = args.sortBy === 'time' || ctx.format === 'detailed';
     const ids = idColumn(records.length, 'addresses', { ranked: true });
-    const base = streamerFields(showScope, streamTime, (r, i) => ids.show(clean(r.mintId, 64), i));
+    const base: Array<Field<StreamerRecord>> = [
+      { key: 'mintId', header: 'mint', text: (r, i) => ids.show(clean(r.mintId, 64), i) },
+      { key: 'coinName', header: 'name', text: (r) => quote(r.coinName, 24) },
+      { key: 'coinSymbol', header: 'symbol', text: (r) => label(r.coinSymbol) },
+      { key: 'isCurrentlyLive', header: 'live', text: (r) => liveText(r.isCurrentlyLive) },
+      { key: 'currentViewers', header: 'viewers', align: 'right', text: (r) => num(r.currentViewers) },
+      { key: 'tokenMarketCap', header: 'mcap', align: 'right', text: (r) => num(r.tokenMarketCap) },
+      {
+        key: 'totalStreamingTime',
+        header: 'stream time',
+        align: 'right',
+        text: (r) => num(r.totalStreamingTime),
+        textless: !streamTime,
+      },
+      ...(showScope
+        ? [
+            { key: 'chain', header: 'chain', text: (r: StreamerRecord) => quote(r.chain, 12) },
+            { key: 'platform', header: 'platform', text: (r: StreamerRecord) => quote(r.platform, 12) },
+          ]
+        : []),
+    ];
     // The sort field's values are shown so the order can be read; one the records lack is said to be missing.
     const sortField = SORT_FIELD[args.sortBy];
     const sortShown = base.some((f) => f.key === sortField);
@@ -115,7 +135,6 @@ export const listStreamers = defineTool({
           what: 'rows of this page',
           how: (n) =>
             `To see the rest, ask with a smaller limit (e.g. limit ${Math.max(1, n)} and later pages).`,
-          format: ctx.format,
         },
         text: (rows) => (records.length ? textTable(fields, rows) : []),
         shortened: (rows) => ids.note(rows.map((r) => clean(r.mintId, 64))),

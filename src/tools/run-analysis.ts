@@ -1,5 +1,4 @@
-// run_analysis: the assistant's short program, run in the sandbox (src/analysis) against the endpoint
-// tools. Its description's `api.*` lines are generated from the same tools' schemas, so they cannot drift.
+// run_analysis: its description's `api.*` lines come from the endpoint tools' schemas, so they cannot drift.
 import * as z from 'zod';
 import { type FailureKind, GLOBALS, type RunOutcome, runAnalysis } from '../analysis/index.js';
 import { DEFAULTS, ENV } from '../config.js';

@@ -12,7 +12,6 @@ import {
   type Scope,
 } from '../api/endpoints.js';
 import type { Field } from '../format/columns.js';
-import { unknownIdsHint } from '../format/errors.js';
 
 export { type Chain, PLATFORM_CHAIN, type Platform, SCOPES, type Scope } from '../api/endpoints.js';
 
@@ -81,16 +80,19 @@ export function resolveScope(
 export const scopeHint = (chain: unknown, platform: unknown) =>
   chain === DEFAULT_CHAIN && platform === 'platform_a' ? '' : ` with chain ${chain}, platform ${platform}`;
 
-/** The hint for `unknown` of the `requested` ids not found with the pair sent: the other pairs to try. */
+/** The hint when half or more of the `requested` ids are not found with the pair sent: the other pairs to try. */
 export const otherChainHint =
   (tool: string, scope: Scope, { chain, platform }: { chain: string; platform: string }, requested: number) =>
-  (unknown: number) =>
-    unknownIdsHint(
-      unknown,
-      requested,
-      `chain ${chain}, platform ${platform}`,
-      otherPairs(tool, chain as Chain, platform, scope),
-    );
+  (unknown: number): string | undefined => {
+    const tries = otherPairs(tool, chain as Chain, platform, scope);
+    if (unknown === 0 || unknown * 2 < requested || tries.length === 0) return undefined;
+    const where = `chain ${chain}, platform ${platform}`;
+    const how =
+      unknown === requested
+        ? `${requested === 1 ? 'the id sent was not found' : `none of the ${requested} ids sent was found`} with ${where}`
+        : `${unknown} of the ${requested} ids sent ${unknown === 1 ? 'was' : 'were'} not found with ${where}`;
+    return `${how} (no other chain or platform was asked); they may be another platform's or chain's tokens: try ${tries.join(', or ')}.`;
+  };
 
 /** Up to three calls of `tool` with pairs not yet asked: the chain's other platforms, all, other chains. */
 export function otherPairs(tool: string, chain: Chain, platform: string, scope: Scope): string[] {

@@ -1,5 +1,4 @@
-// A tool is data (name, schema, endpoint, renderer); `defineTool` turns it into what the server runs.
-// Most tools are one endpoint (request + render); a composite tool runs its own requests (`run`).
+// A tool is data (name, schema, endpoint, renderer, or `run` for its own requests); `defineTool` runs it.
 import { setMaxListeners } from 'node:events';
 import * as z from 'zod';
 import type { ApiRequest } from '../api/client.js';
@@ -41,7 +40,6 @@ type Args<S extends z.ZodRawShape> = z.output<z.ZodObject<S>> & {
   response_format: ResponseFormat;
 };
 
-/** What the server gives a call: the upstream, progress reporting, cancellation, the budget. */
 export interface CallContext {
   /** One upstream request's JSON body; ended by the call's signal, or sooner by `also` (a run_analysis run). */
   send(req: ApiRequest, also?: AbortSignal): Promise<Record<string, unknown>>;
@@ -89,15 +87,13 @@ interface SpecCommon<S extends z.ZodRawShape> {
 
 interface EndpointSpec<S extends z.ZodRawShape, R> extends SpecCommon<S> {
   endpoint: EndpointName;
-  /** The answer's report (`project` writes both channels from it), or the answer already rendered. */
   render: (body: Record<string, unknown>, args: Args<S>, ctx: RenderContext) => Report<R> | Rendered;
-  /** The answer's data for the tool's MCP Apps view, from the body alone. */
   view?: (body: Record<string, unknown>, args: Args<S>) => ViewData;
 }
 
 /** A tool that joins several requests itself; with an `endpoint`, run_analysis's `api` sends to it alone. */
-interface CompositeSpec<S extends z.ZodRawShape> extends SpecCommon<S> {
-  run: (args: Args<S>, ctx: CallContext & RenderContext) => Promise<Report | Rendered>;
+interface CompositeSpec<S extends z.ZodRawShape, R> extends SpecCommon<S> {
+  run: (args: Args<S>, ctx: CallContext & RenderContext) => Promise<Report<R> | Rendered>;
   /** For `api`: what the tool knows beyond the endpoint, added to the merged body as new fields. */
   annotate?: (body: unknown, args: Args<S>, send: CallContext['send']) => Promise<unknown>;
 }
@@ -108,7 +104,7 @@ export interface ApiPlan {
   annotate?: (body: unknown, send: CallContext['send']) => Promise<unknown>;
 }
 
-export type ToolSpec<S extends z.ZodRawShape, R = never> = EndpointSpec<S, R> | CompositeSpec<S>;
+export type ToolSpec<S extends z.ZodRawShape, R = never> = EndpointSpec<S, R> | CompositeSpec<S, R>;
 
 export interface ToolListEntry {
   name: string;
@@ -232,7 +228,7 @@ export function defineTool<S extends z.ZodRawShape, R = never>(spec: ToolSpec<S,
           const note = duplicates.length ? duplicatesNote(duplicates) : undefined;
           const budget = ctx.budget - (note?.cost ?? 0);
           const projected = <T>(out: Report<T> | Rendered) =>
-            'headline' in out ? project(out, budget) : out;
+            'headline' in out ? project(out, { budget, format }) : out;
           let rendered: Rendered;
           if ('run' in spec) rendered = projected(await spec.run(args, { ...ctx, budget, format }));
           else {

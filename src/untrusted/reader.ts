@@ -1,5 +1,4 @@
-// The one reader of upstream shapes: a body becomes a tree of nodes once (a scalar, a record or a list,
-// each of which may also read as a series), each part read when first asked for. Names: names.ts.
+// The one reader of upstream shapes: a body becomes a tree of nodes once, each part read when first asked.
 import { NAMES } from './names.js';
 import { isRecord, parallelSeries, readSeries, type Series, timeKeyed, timeTuples } from './series.js';
 import { anyTime, asTime } from './times.js';
@@ -42,7 +41,6 @@ export class RecordNode {
   get size() {
     return Object.keys(this.raw).length;
   }
-  /** Its fields as sent (undefined ones left out). */
   get fields(): ReadonlyArray<readonly [string, Node]> {
     this.#fields ??= Object.entries(this.raw).flatMap(([k, v]) =>
       v === undefined ? [] : [[k, read(v)] as const],

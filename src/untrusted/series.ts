@@ -29,10 +29,7 @@ export function timeField(list: readonly unknown[]): string | undefined {
   return numeric;
 }
 
-/**
- * A list of records as a series: the records with a readable time, earliest first (without a time field,
- * all, as sent), each one's time in ms (`t`), and the numeric fields other than the time, first seen first.
- */
+/** A list of records as a series: those with a readable time, earliest first (no time field: all, as sent). */
 export function readSeries(list: readonly unknown[], maxFields = Infinity) {
   const records = list.filter(isRecord);
   const time = timeField(records);

@@ -1,5 +1,4 @@
-// Cleaning upstream text: the bottom layer, imported by api/, redact.ts and format/ (biome allows control
-// characters in this file's regular expressions: removing them is the point).
+// Cleaning upstream text (biome allows control characters in these regular expressions: removing them).
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?/g;
 const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]/g;
 // C0/C1 controls, zero-width, bidi overrides and isolates, BOM, annotations, variation selectors and tags.

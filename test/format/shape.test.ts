@@ -2,6 +2,7 @@
 // views' data read the same points whatever the upstream names them.
 import { describe, expect, it } from 'vitest';
 import { renderGenericBatch } from '../../src/format/batch.js';
+import { project } from '../../src/format/result.js';
 import { numericText } from '../../src/untrusted/numbers.js';
 import { idOf, messageOf } from '../../src/untrusted/reader.js';
 import { timeField } from '../../src/untrusted/series.js';
@@ -106,12 +107,14 @@ function fromView(element: unknown): Figures {
 
 /** The figures the text channel and structuredContent give for the audience field: both must agree. */
 function fromText(element: unknown): Figures {
-  const r = renderGenericBatch(
-    { what: 'Streamer analytics', scope: 'chain_a', query: {}, series: true },
-    body(element),
-    [MINT],
-    false,
-    24_000,
+  const r = project(
+    renderGenericBatch(
+      { what: 'Streamer analytics', scope: 'chain_a', query: {}, series: true },
+      body(element),
+      [MINT],
+      'concise',
+    ),
+    { budget: 24_000, format: 'concise' },
   );
   const line = r.text.split('\n').find((l) => /(viewers|watching)=computed over/.test(l));
   if (!line) throw new Error(`no audience line in:\n${r.text}`);

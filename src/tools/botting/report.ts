@@ -1,5 +1,4 @@
-// What both botting tools say of an investigation, decided once (levels, flags, failures, coverage,
-// counts): their text, structuredContent and board are projections of these figures.
+// What both botting tools say of an investigation, decided once: their channels and board project it.
 import { failures } from '../../format/batch.js';
 import {
   flaggedCounts,
@@ -11,7 +10,8 @@ import {
   topReasons,
 } from '../../format/botting.js';
 import { type BoardOptions, boardData } from '../../view-data.js';
-import { notCoveredCount, notCoveredReport, unknownIdsHint } from '../coverage.js';
+import { notCoveredCount, notCoveredReport } from '../coverage.js';
+import { otherChainHint, SCOPES } from '../shared.js';
 import type { CallContext } from '../tool.js';
 import type { Investigation, InvestigationArgs } from './run.js';
 
@@ -23,6 +23,7 @@ export function bottingFigures(tool: string, inv: Investigation, args: Asked) {
   const flagged = flagging(covered);
   const levels = levelEntries(stats, flagged);
   const reasons = topReasons(covered);
+  const hint = otherChainHint(tool, SCOPES.botting, args, args.mintIds.length);
   return {
     covered,
     errors,
@@ -32,7 +33,7 @@ export function bottingFigures(tool: string, inv: Investigation, args: Asked) {
     flaggedFigures: flaggedCounts(flagged, covered),
     levels,
     reasons,
-    failed: failures(errors, 'mintIds', unknownIdsHint(tool, args)),
+    failed: failures(errors, 'mintIds', hint),
     uncovered: notCoveredReport(inv.coverage, 'in brackets in the table'),
     /** How both headlines end: the not-covered count, then what was asked and what failed. */
     tail: `${notCovered.length ? `; ${notCoveredCount(notCovered.length)}` : ''} (${args.mintIds.length} requested, ${errors.length} failed; ${args.chain} / ${args.platform}, last ${args.hours} h)`,
@@ -54,7 +55,7 @@ export function bottingFigures(tool: string, inv: Investigation, args: Asked) {
           { chain: args.chain, platform: args.platform, hours: args.hours, requested: args.mintIds.length },
           args.mintIds,
           inv.records,
-          { ...options, levels, topReasons: reasons, hint: unknownIdsHint(tool, args) },
+          { ...options, levels, topReasons: reasons, hint },
         ),
       ),
   };

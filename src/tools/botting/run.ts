@@ -1,5 +1,4 @@
-// The one botting investigation: /botting/bulk in chunks, joined with the streamer records and fees when
-// asked, each token marked covered or not. analyze_botting is it without the joins.
+// The one botting investigation (/botting/bulk, streamer records, fees); analyze_botting is it without joins.
 import type { ApiRequest } from '../../api/client.js';
 import { batches, idLimit, requestFor } from '../../api/endpoints.js';
 import { ApiError } from '../../api/errors.js';
