@@ -126,10 +126,12 @@ describe('Streamable HTTP', () => {
     const plainList = (await plain.listTools()).tools;
     expect(plainList.map((t) => t.name)).not.toContain('get_token_evidence');
     expect(plainList.every((t) => t._meta === undefined)).toBe(true);
-    // A session id this server did not issue: 404, which tells a client to initialize again.
+    // A session id this server did not issue: 404, which tells a client to initialize again. (Its last two
+    // characters changed: "AA" alone was the issued id itself whenever that already ended so.)
+    const issued = transport.sessionId ?? '';
     const forged = await post(server.url, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), {
       ...headers,
-      'mcp-session-id': `${transport.sessionId?.slice(0, -2)}AA`,
+      'mcp-session-id': `${issued.slice(0, -2)}${issued.endsWith('AA') ? 'BB' : 'AA'}`,
     });
     expect(forged.status).toBe(404);
     await apps.close();
