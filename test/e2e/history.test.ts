@@ -73,6 +73,20 @@ async function stdio(env: Record<string, string>, asUser?: number) {
   return { client, pid: transport.pid };
 }
 
+/** The built server with --http, stopped after the test. */
+async function httpServer(env: Record<string, string>) {
+  const server = await startHttpServer({ env });
+  closers.push(() => server.stop());
+  return server;
+}
+
+/** A server's environment with no key of its own: each caller brings one. */
+const keyless = (db: TestDatabase, upstream: Simulator) => ({
+  PATH: process.env.PATH ?? '',
+  STREAMER_ANALYTICS_BASE_URL: upstream.url,
+  STREAMER_ANALYTICS_DATABASE_URL: db.url,
+});
+
 async function http(server: HttpServerProcess, key?: string) {
   const client = new Client({ name: 'history-e2e', version: '1.0.0' });
   const headers: Record<string, string> = key ? { 'x-api-key': key } : {};
@@ -219,15 +233,7 @@ describe.each(Object.keys(DATABASES) as Array<keyof typeof DATABASES>)('history 
 
   it("over --http keeps key A's watchlists and history from key B", async () => {
     const db = await database(kind);
-    // The server has no key of its own: each caller brings one.
-    const server = await startHttpServer({
-      env: {
-        PATH: process.env.PATH ?? '',
-        STREAMER_ANALYTICS_BASE_URL: sim.url,
-        STREAMER_ANALYTICS_DATABASE_URL: db.url,
-      },
-    });
-    closers.push(() => server.stop());
+    const server = await httpServer(keyless(db, sim));
     const mints = ids(sim, 'platform_a', 2);
     const keyA = await http(server, sim.apiKey);
     const keyB = await http(server, 'another-key-0000');
@@ -255,14 +261,7 @@ describe.each(Object.keys(DATABASES) as Array<keyof typeof DATABASES>)('history 
   it('over --http a made-up key writes nothing: the upstream refuses it, and no row is kept', async () => {
     const sim = await ownSim();
     const db = await database(kind);
-    const server = await startHttpServer({
-      env: {
-        PATH: process.env.PATH ?? '',
-        STREAMER_ANALYTICS_BASE_URL: sim.url,
-        STREAMER_ANALYTICS_DATABASE_URL: db.url,
-      },
-    });
-    closers.push(() => server.stop());
+    const server = await httpServer(keyless(db, sim));
     const mints = ids(sim, 'platform_a', 2);
     const madeUp = await http(server, 'made-up-key-1234');
     for (const args of [
@@ -573,13 +572,11 @@ describe('a team on PostgreSQL', () => {
       STREAMER_ANALYTICS_INTERNAL_WATCH_INTERVAL_MS: String(intervalMs),
       STREAMER_ANALYTICS_LOG_LEVEL: 'info',
     };
-    const replicaA = await startHttpServer({ env });
-    closers.push(() => replicaA.stop());
+    const replicaA = await httpServer(env);
     const a = await http(replicaA);
     const mints = ids(sim, 'platform_a', 3);
     await callOf(a, 'watchlist', { action: 'save', name: 'team', mintIds: mints });
-    const replicaB = await startHttpServer({ env });
-    closers.push(() => replicaB.stop());
+    const replicaB = await httpServer(env);
     const b = await http(replicaB);
     expect((await callOf(b, 'watchlist', { action: 'show', name: 'team' })).structured.mintIds).toEqual(
       mints,

@@ -398,12 +398,14 @@ describe('store failures name no server path; the SQLite file is private', () =>
       cleanup.push(db.drop);
       const path = join(db.url, '..', 'fresh', 'deeper', 'history.db');
       const logged: Array<Record<string, unknown>> = [];
-      const history = openHistory({
-        url: path,
-        historyDays: 400,
-        watchIntervalMinutes: 0,
-        log: (_m, detail) => logged.push(detail),
-      });
+      const open = (url: string) =>
+        openHistory({
+          url,
+          historyDays: 400,
+          watchIntervalMinutes: 0,
+          log: (_m, detail) => logged.push(detail),
+        });
+      const history = open(path);
       cleanup.push(() => history.close());
       const c = callerOf(history);
       expect((await c.run(watchlist, { action: 'save', name: 'p', mintIds: [mint(1)] })).ok).toBe(true);
@@ -415,12 +417,7 @@ describe('store failures name no server path; the SQLite file is private', () =>
       // A folder that cannot be made: the caller's line has no path; the log has it.
       writeFileSync(join(db.url, '..', 'plain'), 'a file where a folder would go');
       const blocked = join(db.url, '..', 'plain', 'below', 'history.db');
-      const broken = openHistory({
-        url: blocked,
-        historyDays: 400,
-        watchIntervalMinutes: 0,
-        log: (_m, detail) => logged.push(detail),
-      });
+      const broken = open(blocked);
       cleanup.push(() => broken.close());
       const out = await callerOf(broken).run(watchlist, { action: 'list' });
       expect(out.ok).toBe(false);
